@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The maps that the classifier and the probe programs share. Both objects
+ * declare them; the loader creates them once (classifier) and hands the same
+ * file descriptors to the probe object with bpf_map__reuse_fd().
+ */
+#ifndef PP_MAPS_BPF_H
+#define PP_MAPS_BPF_H
+
+#include "pktpath.h"
+
+/* skb address -> packet id; sized by the loader (--max-packets). */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u64);
+	__type(value, struct pp_skb_val);
+} skb_map SEC(".maps");
+
+/* Every record, in one ring so that a packet's records stay in order. */
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 4 << 20);
+} path_map SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct pp_state);
+} state_map SEC(".maps");
+
+/* Records lost to a full ring buffer, per probe index. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, PP_MAX_PROBES + 2);
+	__type(key, __u32);
+	__type(value, __u64);
+} lost_map SEC(".maps");
+
+#endif

@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The one "record a hop" core that every program shares: the classifier,
+ * kprobe, kprobe.multi, fentry and tracepoint entry points are thin wrappers.
+ */
+#ifndef PP_RECORD_BPF_H
+#define PP_RECORD_BPF_H
+
+#include "maps.bpf.h"
+
+#ifndef READ_ONCE
+#define READ_ONCE(x) (*(volatile typeof(x) *)&(x))
+#endif
+
+static __always_inline struct pp_state *pp_state(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&state_map, &zero);
+}
+
+static __always_inline __u32 pp_netns(struct sk_buff *skb, struct net_device *dev)
+{
+	struct sock *sk;
+
+	if (dev)
+		return BPF_CORE_READ(dev, nd_net.net, ns.inum);
+	/* On the way down from a socket the skb has no device yet. */
+	sk = BPF_CORE_READ(skb, sk);
+	return sk ? BPF_CORE_READ(sk, __sk_common.skc_net.net, ns.inum) : 0;
+}
+
+static __always_inline void pp_fill_hop(struct pp_hop *h, __u32 type, __u32 probe, __u64 id,
+					struct sk_buff *skb)
+{
+	struct net_device *dev = BPF_CORE_READ(skb, dev);
+
+	h->type = type;
+	h->probe = probe;
+	h->id = id;
+	h->ts = bpf_ktime_get_ns();
+	h->skb = (__u64)skb;
+	h->location = 0;
+	h->cpu = bpf_get_smp_processor_id();
+	h->netns = pp_netns(skb, dev);
+	h->ifindex = dev ? BPF_CORE_READ(dev, ifindex) : 0;
+	h->pid = bpf_get_current_pid_tgid() >> 32;
+	h->fate = PP_FATE_NONE;
+	h->reason = 0;
+	h->len = BPF_CORE_READ(skb, len);
+	h->lost = 0;
+	if (!dev || bpf_probe_read_kernel_str(h->ifname, sizeof(h->ifname), dev->name) < 0)
+		h->ifname[0] = 0;
+	bpf_get_current_comm(h->comm, sizeof(h->comm));
+}
+
+/* A full ring buffer loses the record, never silently. */
+static __always_inline void pp_count_lost(struct pp_state *st, struct pp_skb_val *v, __u32 probe)
+{
+	__u64 *n = bpf_map_lookup_elem(&lost_map, &probe);
+
+	if (n)
+		__sync_fetch_and_add(n, 1);
+	__sync_fetch_and_add(&st->ring_lost, 1);
+	if (v)
+		__sync_fetch_and_add(&v->lost, 1);
+}
+
+static __always_inline void pp_emit_hop(struct pp_state *st, struct pp_skb_val *v, __u32 probe,
+					struct sk_buff *skb)
+{
+	struct pp_hop *h = bpf_ringbuf_reserve(&path_map, sizeof(*h), 0);
+
+	if (!h) {
+		pp_count_lost(st, v, probe);
+		return;
+	}
+	pp_fill_hop(h, PP_REC_HOP, probe, v->id, skb);
+	bpf_ringbuf_submit(h, 0);
+}
+
+/*
+ * Every probe starts here. The in-flight gate comes first, so that traffic
+ * while nothing is tracked costs one inlined array lookup.
+ */
+static __always_inline int pp_on_hop(__u64 skb, __u32 probe)
+{
+	struct pp_state *st = pp_state();
+	struct pp_skb_val *v;
+
+	if (!st || !READ_ONCE(st->inflight))
+		return 0;
+	v = bpf_map_lookup_elem(&skb_map, &skb);
+	if (v)
+		pp_emit_hop(st, v, probe, (struct sk_buff *)skb);
+	return 0;
+}
+
+/* The skb is being freed: the packet's last hop, then forget the skb. */
+static __always_inline int pp_on_free(__u64 skb, __u32 probe, __u32 fate, __u32 reason,
+				      __u64 location)
+{
+	struct pp_state *st = pp_state();
+	struct pp_skb_val *v;
+	struct pp_hop *h;
+
+	if (!st || !READ_ONCE(st->inflight))
+		return 0;
+	v = bpf_map_lookup_elem(&skb_map, &skb);
+	if (!v)
+		return 0;
+	h = bpf_ringbuf_reserve(&path_map, sizeof(*h), 0);
+	if (h) {
+		pp_fill_hop(h, PP_REC_END, probe, v->id, (struct sk_buff *)skb);
+		h->fate = fate;
+		h->reason = reason;
+		h->location = location;
+		h->lost = v->lost;
+		bpf_ringbuf_submit(h, 0);
+	} else {
+		pp_count_lost(st, NULL, probe);
+	}
+	/* Whoever deletes the entry (here, or the loader on timeout) drops the count. */
+	if (bpf_map_delete_elem(&skb_map, &skb) == 0)
+		__sync_fetch_and_sub(&st->inflight, 1);
+	return 0;
+}
+
+#endif

@@ -1,0 +1,524 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Classic BPF -> eBPF for the TC classifier.
+ *
+ * Semantics follow libpcap's bpf_filter(), the reference the differential
+ * test compares against: A and X start at 0, a load past the end of the
+ * packet or a division by X == 0 ends the program with "no match", RET
+ * matches when its value is non-zero. Packet bytes are read directly from the
+ * linear part of the skb when the bounds check allows, else through
+ * bpf_skb_load_bytes(), which also reaches paged (non-linear) data.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cbpf_xlate.h"
+
+#define PP_MEMWORDS	 16	/* classic scratch memory M[0..15] */
+#define PP_LOAD_BUF_OFF	 (-72)	/* 8-byte stack buffer for bpf_skb_load_bytes */
+#define PP_DIRECT_MAXOFF 0x7fff /* eBPF load offsets are signed 16 bit */
+#define PP_IND_MAXOFF	 0xffff /* bound on X + k so the verifier accepts data + off */
+#define PP_TC_ACT_UNSPEC (-1)	/* also TCX_NEXT: let the next program decide */
+
+struct xl_fix {
+	size_t at; /* index of the jump instruction */
+	int label;
+};
+
+struct xl {
+	struct bpf_insn *v;
+	size_t n, cap;
+	long *label; /* label -> instruction index, -1 while unbound */
+	size_t nlabels, cap_labels;
+	struct xl_fix *fix;
+	size_t nfix, cap_fix;
+	int err;
+	char *errbuf;
+	size_t errlen;
+	bool direct;
+	int l_nomatch, l_match;
+};
+
+static void xl_fail(struct xl *x, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (x->err)
+		return;
+	x->err = err;
+	va_start(ap, fmt);
+	vsnprintf(x->errbuf, x->errlen, fmt, ap);
+	va_end(ap);
+}
+
+static bool xl_grow(struct xl *x, void **arr, size_t *cap, size_t need, size_t elem)
+{
+	size_t ncap = *cap ? *cap : 64;
+	void *p;
+
+	if (need <= *cap)
+		return true;
+	while (ncap < need)
+		ncap *= 2;
+	p = realloc(*arr, ncap * elem);
+	if (!p) {
+		xl_fail(x, -ENOMEM, "out of memory");
+		return false;
+	}
+	*arr = p;
+	*cap = ncap;
+	return true;
+}
+
+static void emit(struct xl *x, __u8 code, __u8 dst, __u8 src, __s16 off, __s32 imm)
+{
+	if (x->err || !xl_grow(x, (void **)&x->v, &x->cap, x->n + 1, sizeof(*x->v)))
+		return;
+	x->v[x->n++] = (struct bpf_insn){
+		.code = code, .dst_reg = dst, .src_reg = src, .off = off, .imm = imm};
+}
+
+static int new_label(struct xl *x)
+{
+	if (x->err ||
+	    !xl_grow(x, (void **)&x->label, &x->cap_labels, x->nlabels + 1, sizeof(*x->label)))
+		return 0;
+	x->label[x->nlabels] = -1;
+	return (int)x->nlabels++;
+}
+
+static void bind(struct xl *x, int label)
+{
+	if (!x->err)
+		x->label[label] = (long)x->n;
+}
+
+/* A jump to LABEL, resolved once every label is bound. */
+static void emit_jmp(struct xl *x, __u8 code, __u8 dst, __u8 src, __s32 imm, int label)
+{
+	if (x->err || !xl_grow(x, (void **)&x->fix, &x->cap_fix, x->nfix + 1, sizeof(*x->fix)))
+		return;
+	x->fix[x->nfix++] = (struct xl_fix){.at = x->n, .label = label};
+	emit(x, code, dst, src, 0, imm);
+}
+
+static void emit_ja(struct xl *x, int label)
+{
+	emit_jmp(x, BPF_JMP | BPF_JA, 0, 0, 0, label);
+}
+
+static int label_refs(const struct xl *x, int label)
+{
+	int refs = 0;
+
+	for (size_t i = 0; i < x->nfix; i++)
+		refs += x->fix[i].label == label;
+	return refs;
+}
+
+static void resolve_jumps(struct xl *x)
+{
+	for (size_t i = 0; i < x->nfix && !x->err; i++) {
+		long target = x->label[x->fix[i].label];
+		long off = target - (long)x->fix[i].at - 1;
+
+		if (target < 0)
+			xl_fail(x, -EINVAL, "internal error: unbound label %d", x->fix[i].label);
+		else if (off < -32768 || off > 32767)
+			xl_fail(x, -E2BIG,
+				"filter too large: a jump spans more than 32767 instructions");
+		else
+			x->v[x->fix[i].at].off = (__s16)off;
+	}
+}
+
+static __s16 mem_off(__u32 k)
+{
+	return (__s16)(-4 * ((int)k + 1));
+}
+
+/* Loaded bytes are big-endian on the wire; classic BPF gives host order. */
+static void emit_bswap(struct xl *x, __u8 reg, int size)
+{
+	if (size == BPF_W)
+		emit(x, BPF_ALU | BPF_END | BPF_TO_BE, reg, 0, 0, 32);
+	else if (size == BPF_H)
+		emit(x, BPF_ALU | BPF_END | BPF_TO_BE, reg, 0, 0, 16);
+}
+
+static int size_bytes(int size)
+{
+	return size == BPF_W ? 4 : size == BPF_H ? 2 : 1;
+}
+
+/* r2 holds the offset: copy SIZE bytes to the stack, or end with no match. */
+static void emit_slow_load(struct xl *x, __u8 dst, int size)
+{
+	emit(x, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_1, PP_R_CTX, 0, 0);
+	emit(x, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_3, BPF_REG_10, 0, 0);
+	emit(x, BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_3, 0, 0, PP_LOAD_BUF_OFF);
+	emit(x, BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_4, 0, 0, size_bytes(size));
+	emit(x, BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_skb_load_bytes);
+	emit_jmp(x, BPF_JMP | BPF_JNE | BPF_K, BPF_REG_0, 0, 0, x->l_nomatch);
+	emit(x, BPF_LDX | BPF_MEM | size, dst, BPF_REG_10, PP_LOAD_BUF_OFF, 0);
+	emit_bswap(x, dst, size);
+}
+
+/* DST = P[k : size], absolute offset. */
+static void emit_load_abs(struct xl *x, __u8 dst, int size, __u32 k)
+{
+	int slow = new_label(x), done = new_label(x);
+	int n = size_bytes(size);
+
+	if (x->direct && k <= PP_DIRECT_MAXOFF - (__u32)n) {
+		emit(x, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_1, PP_R_DATA, 0, 0);
+		emit(x, BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_1, 0, 0, (__s32)(k + n));
+		emit(x, BPF_LDX | BPF_MEM | BPF_W, BPF_REG_2, PP_R_CTX,
+		     offsetof(struct __sk_buff, data_end), 0);
+		emit_jmp(x, BPF_JMP | BPF_JGT | BPF_X, BPF_REG_1, BPF_REG_2, 0, slow);
+		emit(x, BPF_LDX | BPF_MEM | size, dst, PP_R_DATA, (__s16)k, 0);
+		emit_bswap(x, dst, size);
+		emit_ja(x, done);
+	}
+	bind(x, slow);
+	emit(x, BPF_ALU | BPF_MOV | BPF_K, BPF_REG_2, 0, 0, (__s32)k);
+	emit_slow_load(x, dst, size);
+	bind(x, done);
+}
+
+/* DST = P[X + k : size]; X + k wraps at 32 bits as in bpf_filter(). */
+static void emit_load_ind(struct xl *x, __u8 dst, int size, __u32 k)
+{
+	int slow = new_label(x), done = new_label(x);
+	int n = size_bytes(size);
+
+	emit(x, BPF_ALU | BPF_MOV | BPF_X, BPF_REG_2, PP_R_X, 0, 0);
+	emit(x, BPF_ALU | BPF_ADD | BPF_K, BPF_REG_2, 0, 0, (__s32)k);
+	if (x->direct) {
+		/* The bound lets the verifier accept data + offset. */
+		emit_jmp(x, BPF_JMP | BPF_JGT | BPF_K, BPF_REG_2, 0, PP_IND_MAXOFF, slow);
+		emit(x, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_1, PP_R_DATA, 0, 0);
+		emit(x, BPF_ALU64 | BPF_ADD | BPF_X, BPF_REG_1, BPF_REG_2, 0, 0);
+		emit(x, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_3, BPF_REG_1, 0, 0);
+		emit(x, BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_3, 0, 0, n);
+		emit(x, BPF_LDX | BPF_MEM | BPF_W, BPF_REG_4, PP_R_CTX,
+		     offsetof(struct __sk_buff, data_end), 0);
+		emit_jmp(x, BPF_JMP | BPF_JGT | BPF_X, BPF_REG_3, BPF_REG_4, 0, slow);
+		emit(x, BPF_LDX | BPF_MEM | size, dst, BPF_REG_1, 0, 0);
+		emit_bswap(x, dst, size);
+		emit_ja(x, done);
+	}
+	bind(x, slow);
+	emit_slow_load(x, dst, size);
+	bind(x, done);
+}
+
+static void emit_ld_len(struct xl *x, __u8 dst)
+{
+	emit(x, BPF_LDX | BPF_MEM | BPF_W, dst, PP_R_CTX, offsetof(struct __sk_buff, len), 0);
+}
+
+static bool check_mem(struct xl *x, size_t pc, __u32 k)
+{
+	if (k < PP_MEMWORDS)
+		return true;
+	xl_fail(x, -EINVAL, "instruction %zu: scratch memory index %u out of range", pc, k);
+	return false;
+}
+
+/* LD and LDX: A or X from a packet, an immediate, the length or M[]. */
+static void xlate_load(struct xl *x, size_t pc, const struct sock_filter *f)
+{
+	bool ldx = BPF_CLASS(f->code) == BPF_LDX;
+	__u8 dst = ldx ? PP_R_X : PP_R_A;
+	int size = BPF_SIZE(f->code);
+
+	switch (BPF_MODE(f->code)) {
+	case BPF_ABS:
+		if (ldx)
+			goto bad;
+		emit_load_abs(x, dst, size, f->k);
+		return;
+	case BPF_IND:
+		if (ldx)
+			goto bad;
+		emit_load_ind(x, dst, size, f->k);
+		return;
+	case BPF_MSH:
+		if (!ldx || size != BPF_B)
+			goto bad;
+		emit_load_abs(x, PP_R_X, BPF_B, f->k);
+		emit(x, BPF_ALU | BPF_AND | BPF_K, PP_R_X, 0, 0, 0xf);
+		emit(x, BPF_ALU | BPF_LSH | BPF_K, PP_R_X, 0, 0, 2);
+		return;
+	case BPF_IMM:
+		emit(x, BPF_ALU | BPF_MOV | BPF_K, dst, 0, 0, (__s32)f->k);
+		return;
+	case BPF_LEN:
+		emit_ld_len(x, dst);
+		return;
+	case BPF_MEM:
+		if (check_mem(x, pc, f->k))
+			emit(x, BPF_LDX | BPF_MEM | BPF_W, dst, BPF_REG_10, mem_off(f->k), 0);
+		return;
+	}
+bad:
+	xl_fail(x, -EINVAL, "instruction %zu: unsupported load 0x%04x", pc, f->code);
+}
+
+static void xlate_alu(struct xl *x, size_t pc, const struct sock_filter *f)
+{
+	__u8 op = BPF_OP(f->code);
+	__u32 k = f->k;
+
+	if (op == BPF_NEG) {
+		emit(x, BPF_ALU | BPF_NEG, PP_R_A, 0, 0, 0);
+		return;
+	}
+	if (op > BPF_XOR) {
+		xl_fail(x, -EINVAL, "instruction %zu: unknown ALU op 0x%04x", pc, f->code);
+		return;
+	}
+	if (BPF_SRC(f->code) == BPF_X) {
+		/* bpf_filter() returns 0 on division by X == 0. */
+		if (op == BPF_DIV || op == BPF_MOD)
+			emit_jmp(x, BPF_JMP32 | BPF_JEQ | BPF_K, PP_R_X, 0, 0, x->l_nomatch);
+		emit(x, BPF_ALU | op | BPF_X, PP_R_A, PP_R_X, 0, 0);
+		return;
+	}
+	if ((op == BPF_DIV || op == BPF_MOD) && k == 0) {
+		/* libpcap's bpf_validate() refuses this program too. */
+		xl_fail(x, -EINVAL, "instruction %zu: division by constant zero", pc);
+		return;
+	}
+	/* The verifier refuses 32-bit shifts by >= 32; x86 masks the count. */
+	if (op == BPF_LSH || op == BPF_RSH)
+		k &= 31;
+	emit(x, BPF_ALU | op | BPF_K, PP_R_A, 0, 0, (__s32)k);
+}
+
+static __u8 invert_jmp(__u8 op)
+{
+	switch (op) {
+	case BPF_JEQ:
+		return BPF_JNE;
+	case BPF_JGT:
+		return BPF_JLE;
+	case BPF_JGE:
+		return BPF_JLT;
+	}
+	return 0; /* JSET has no inverse */
+}
+
+static void xlate_jmp(struct xl *x, size_t pc, size_t len, const struct sock_filter *f)
+{
+	__u8 op = BPF_OP(f->code), src = BPF_SRC(f->code);
+	size_t t = pc + 1 + f->jt, fl = pc + 1 + f->jf;
+	__u8 code, inv;
+
+	if (op == BPF_JA) {
+		if ((size_t)f->k >= len - pc - 1)
+			xl_fail(x, -EINVAL, "instruction %zu: jump past the end", pc);
+		else
+			emit_ja(x, (int)(pc + 1 + f->k));
+		return;
+	}
+	if (op != BPF_JEQ && op != BPF_JGT && op != BPF_JGE && op != BPF_JSET) {
+		xl_fail(x, -EINVAL, "instruction %zu: unknown jump 0x%04x", pc, f->code);
+		return;
+	}
+	if (t >= len || fl >= len) {
+		xl_fail(x, -EINVAL, "instruction %zu: jump past the end", pc);
+		return;
+	}
+	if (t == fl) {
+		emit_ja(x, (int)t);
+		return;
+	}
+	/* 32-bit compares: classic A, X and k are unsigned 32-bit values. */
+	inv = invert_jmp(op);
+	if (t == pc + 1 && inv) {
+		code = BPF_JMP32 | inv | src;
+		emit_jmp(x, code, PP_R_A, src == BPF_X ? PP_R_X : 0, (__s32)f->k, (int)fl);
+		return;
+	}
+	code = BPF_JMP32 | op | src;
+	emit_jmp(x, code, PP_R_A, src == BPF_X ? PP_R_X : 0, (__s32)f->k, (int)t);
+	if (fl != pc + 1)
+		emit_ja(x, (int)fl);
+}
+
+static void xlate_ret(struct xl *x, size_t pc, const struct sock_filter *f)
+{
+	switch (BPF_RVAL(f->code)) {
+	case BPF_K:
+		emit_ja(x, f->k ? x->l_match : x->l_nomatch);
+		return;
+	case BPF_A:
+		emit_jmp(x, BPF_JMP32 | BPF_JNE | BPF_K, PP_R_A, 0, 0, x->l_match);
+		emit_ja(x, x->l_nomatch);
+		return;
+	}
+	xl_fail(x, -EINVAL, "instruction %zu: unsupported return 0x%04x", pc, f->code);
+}
+
+static void xlate_insn(struct xl *x, size_t pc, size_t len, const struct sock_filter *f)
+{
+	switch (BPF_CLASS(f->code)) {
+	case BPF_LD:
+	case BPF_LDX:
+		xlate_load(x, pc, f);
+		break;
+	case BPF_ST:
+	case BPF_STX:
+		if (check_mem(x, pc, f->k))
+			emit(x, BPF_STX | BPF_MEM | BPF_W, BPF_REG_10,
+			     BPF_CLASS(f->code) == BPF_ST ? PP_R_A : PP_R_X, mem_off(f->k), 0);
+		break;
+	case BPF_ALU:
+		xlate_alu(x, pc, f);
+		break;
+	case BPF_JMP:
+		xlate_jmp(x, pc, len, f);
+		break;
+	case BPF_RET:
+		xlate_ret(x, pc, f);
+		break;
+	case BPF_MISC:
+		if (BPF_MISCOP(f->code) == BPF_TAX)
+			emit(x, BPF_ALU | BPF_MOV | BPF_X, PP_R_X, PP_R_A, 0, 0);
+		else if (BPF_MISCOP(f->code) == BPF_TXA)
+			emit(x, BPF_ALU | BPF_MOV | BPF_X, PP_R_A, PP_R_X, 0, 0);
+		else
+			xl_fail(x, -EINVAL, "instruction %zu: unsupported 0x%04x", pc, f->code);
+		break;
+	}
+}
+
+/*
+ * Classic jumps only go forward, so one pass marks what is reachable. The
+ * eBPF verifier refuses unreachable instructions, so those are not emitted.
+ */
+static bool *reachable(struct xl *x, const struct sock_filter *prog, size_t len)
+{
+	bool *r = calloc(len, sizeof(*r));
+
+	if (!r) {
+		xl_fail(x, -ENOMEM, "out of memory");
+		return NULL;
+	}
+	r[0] = true;
+	for (size_t pc = 0; pc < len; pc++) {
+		const struct sock_filter *f = &prog[pc];
+		__u8 cls = BPF_CLASS(f->code);
+
+		if (!r[pc] || cls == BPF_RET)
+			continue;
+		if (cls != BPF_JMP) {
+			if (pc + 1 >= len)
+				xl_fail(x, -EINVAL, "instruction %zu: runs off the end", pc);
+			else
+				r[pc + 1] = true;
+		} else if (BPF_OP(f->code) == BPF_JA) {
+			if ((size_t)f->k < len - pc - 1)
+				r[pc + 1 + f->k] = true;
+		} else {
+			if (pc + 1 + f->jt < len)
+				r[pc + 1 + f->jt] = true;
+			if (pc + 1 + f->jf < len)
+				r[pc + 1 + f->jf] = true;
+		}
+	}
+	return r;
+}
+
+static void emit_prologue(struct xl *x, const struct sock_filter *prog, size_t len)
+{
+	bool used[PP_MEMWORDS] = {0};
+
+	emit(x, BPF_ALU64 | BPF_MOV | BPF_X, PP_R_CTX, BPF_REG_1, 0, 0);
+	emit(x, BPF_ALU | BPF_MOV | BPF_K, PP_R_A, 0, 0, 0);
+	emit(x, BPF_ALU | BPF_MOV | BPF_K, PP_R_X, 0, 0, 0);
+	if (x->direct)
+		emit(x, BPF_LDX | BPF_MEM | BPF_W, PP_R_DATA, PP_R_CTX,
+		     offsetof(struct __sk_buff, data), 0);
+	/* The verifier wants stack written before it is read. */
+	for (size_t pc = 0; pc < len; pc++) {
+		__u8 cls = BPF_CLASS(prog[pc].code);
+		bool mem =
+			cls == BPF_ST || cls == BPF_STX ||
+			((cls == BPF_LD || cls == BPF_LDX) && BPF_MODE(prog[pc].code) == BPF_MEM);
+
+		if (mem && prog[pc].k < PP_MEMWORDS)
+			used[prog[pc].k] = true;
+	}
+	for (__u32 k = 0; k < PP_MEMWORDS; k++)
+		if (used[k])
+			emit(x, BPF_ST | BPF_MEM | BPF_W, BPF_REG_10, 0, mem_off(k), 0);
+}
+
+/* no-match returns; match falls through into the classifier with r1 = ctx. */
+static void emit_epilogue(struct xl *x)
+{
+	bool match_used = label_refs(x, x->l_match) > 0;
+
+	if (label_refs(x, x->l_nomatch) > 0) {
+		bind(x, x->l_nomatch);
+		emit(x, BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, PP_TC_ACT_UNSPEC);
+		/* A filter that never matches still keeps the C code reachable,
+		 * as the verifier demands; this branch is never taken. */
+		if (!match_used)
+			emit_jmp(x, BPF_JMP | BPF_JNE | BPF_K, BPF_REG_0, 0, PP_TC_ACT_UNSPEC,
+				 x->l_match);
+		emit(x, BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+	}
+	bind(x, x->l_match);
+	emit(x, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_1, PP_R_CTX, 0, 0);
+}
+
+static void xl_free(struct xl *x)
+{
+	free(x->v);
+	free(x->label);
+	free(x->fix);
+}
+
+int pp_xlate(const struct sock_filter *prog, size_t len, unsigned int flags, struct bpf_insn **out,
+	     size_t *out_cnt, char *err, size_t errlen)
+{
+	struct xl x = {.errbuf = err, .errlen = errlen, .direct = !(flags & PP_XLATE_NO_DIRECT)};
+	bool *live = NULL;
+
+	if (len == 0 || len > BPF_MAXINSNS) {
+		snprintf(err, errlen, "classic program of %zu instructions", len);
+		return -EINVAL;
+	}
+	/* Labels 0..len-1 are the classic instructions. */
+	for (size_t i = 0; i < len; i++)
+		new_label(&x);
+	x.l_nomatch = new_label(&x);
+	x.l_match = new_label(&x);
+	live = reachable(&x, prog, len);
+	emit_prologue(&x, prog, len);
+	for (size_t pc = 0; live && pc < len && !x.err; pc++) {
+		if (!live[pc])
+			continue;
+		bind(&x, (int)pc);
+		xlate_insn(&x, pc, len, &prog[pc]);
+	}
+	emit_epilogue(&x);
+	resolve_jumps(&x);
+	free(live);
+	if (x.err) {
+		xl_free(&x);
+		return x.err;
+	}
+	*out = x.v;
+	*out_cnt = x.n;
+	x.v = NULL;
+	xl_free(&x);
+	return 0;
+}

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Classic BPF (as libpcap emits it) -> eBPF that runs at the head of the TC
+ * classifier. The generated code decides exactly as libpcap's bpf_filter():
+ * on a match it jumps past its own end with r1 = ctx (the classifier's C code
+ * follows); on no match it returns TC_ACT_UNSPEC, which is also TCX_NEXT.
+ */
+#ifndef PP_CBPF_XLATE_H
+#define PP_CBPF_XLATE_H
+
+#include <stddef.h>
+#include <linux/bpf.h>
+#include <linux/filter.h>
+
+enum pp_xlate_flags {
+	/* Read every byte through bpf_skb_load_bytes(): proves the path that
+	 * non-linear skbs take, since BPF_PROG_TEST_RUN only builds linear ones. */
+	PP_XLATE_NO_DIRECT = 1 << 0,
+};
+
+/* Registers of the generated code; r1-r5 are scratch for helper calls. */
+#define PP_R_CTX  BPF_REG_6
+#define PP_R_A	  BPF_REG_7
+#define PP_R_X	  BPF_REG_8
+#define PP_R_DATA BPF_REG_9
+
+/*
+ * Translate PROG[0..LEN) into a malloc()ed eBPF array (*OUT, *OUT_CNT).
+ * Returns 0, or -EINVAL / -E2BIG / -ENOMEM with a message in ERR.
+ */
+int pp_xlate(const struct sock_filter *prog, size_t len, unsigned int flags, struct bpf_insn **out,
+	     size_t *out_cnt, char *err, size_t errlen);
+
+#endif

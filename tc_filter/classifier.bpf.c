@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The TC classifier. The loader splices the translated filter in front of
+ * each program (see classifier.c): the C code below runs only for packets the
+ * filter matched, with r1 = ctx. It never changes a packet's fate: every path
+ * returns TC_ACT_UNSPEC, which tcx reads as TCX_NEXT.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
+#include "record.bpf.h"
+
+#define TC_ACT_UNSPEC (-1)
+
+char LICENSE[] SEC("license") = "GPL";
+
+static __always_inline void pp_emit_mark(struct pp_state *st, struct __sk_buff *ctx, __u64 id,
+					 __u32 probe)
+{
+	struct pp_mark *m = bpf_ringbuf_reserve(&path_map, sizeof(*m), 0);
+	__u64 n = ctx->len; /* 64-bit: no zero-extended copy for clang to check instead */
+
+	if (!m) {
+		pp_count_lost(st, NULL, probe);
+		return;
+	}
+	pp_fill_hop(&m->hop, PP_REC_MARK, probe, id, (struct sk_buff *)ctx);
+	if (n > PP_HDR_BYTES)
+		n = PP_HDR_BYTES;
+	/* Keep clang from dropping the bound the verifier needs to see. */
+	barrier_var(n);
+	/* bpf_skb_load_bytes() also reaches bytes outside the linear part. */
+	if (n == 0 || n > PP_HDR_BYTES || bpf_skb_load_bytes(ctx, 0, m->data, n) < 0)
+		n = 0;
+	m->cap_len = n;
+	m->pad = 0;
+	bpf_ringbuf_submit(m, 0);
+}
+
+/*
+ * A matching packet: new ones get a packet id and enter skb_map; one already
+ * tracked (crossing a second interface) gets a hop instead of a new mark.
+ */
+static __always_inline int pp_classify(struct __sk_buff *ctx, __u32 probe)
+{
+	__u64 skb = (__u64)ctx; /* the kernel's struct sk_buff address */
+	struct pp_state *st = pp_state();
+	struct pp_skb_val val = {}, *v;
+
+	if (!st)
+		return TC_ACT_UNSPEC;
+	v = bpf_map_lookup_elem(&skb_map, &skb);
+	if (v) {
+		pp_emit_hop(st, v, probe, (struct sk_buff *)ctx);
+		return TC_ACT_UNSPEC;
+	}
+	val.id = __sync_fetch_and_add(&st->next_id, 1) + 1;
+	val.first_ts = bpf_ktime_get_ns();
+	if (bpf_map_update_elem(&skb_map, &skb, &val, BPF_NOEXIST) != 0) {
+		__sync_fetch_and_add(&st->map_full, 1);
+		return TC_ACT_UNSPEC;
+	}
+	__sync_fetch_and_add(&st->inflight, 1);
+	__sync_fetch_and_add(&st->marked, 1);
+	pp_emit_mark(st, ctx, val.id, probe);
+	return TC_ACT_UNSPEC;
+}
+
+SEC("pktpath_cls")
+int pp_cls_ingress(struct __sk_buff *ctx)
+{
+	return pp_classify(ctx, PP_PROBE_TC_INGRESS);
+}
+
+SEC("pktpath_cls")
+int pp_cls_egress(struct __sk_buff *ctx)
+{
+	return pp_classify(ctx, PP_PROBE_TC_EGRESS);
+}

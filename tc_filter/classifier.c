@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Splicing: libpcap's program, translated to eBPF, is put in front of each
+ * classifier program from libbpf's prog_prepare_load_fn callback, which runs
+ * after libbpf has relocated the C code (map fds, CO-RE) and before the
+ * kernel sees it. eBPF jumps and calls are relative, so the C code keeps
+ * working when shifted; only its BTF func and line info must move with it.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <bpf/btf.h>
+#include "pktpath.h"
+#include "classifier.h"
+#include "classifier.skel.h"
+
+static void *shift_info(const void *info, __u32 cnt, __u32 rec_size, __u32 by, int skip_first)
+{
+	char *copy;
+
+	if (!info || !cnt)
+		return NULL;
+	copy = malloc((size_t)cnt * rec_size);
+	if (!copy)
+		return NULL;
+	memcpy(copy, info, (size_t)cnt * rec_size);
+	/* insn_off is the first field of bpf_func_info and bpf_line_info. */
+	for (__u32 i = skip_first; i < cnt; i++)
+		*(__u32 *)(copy + (size_t)i * rec_size) += by;
+	return copy;
+}
+
+static int keep_info(struct pp_cls *c, void *p)
+{
+	if (!p || c->ninfo >= (int)(sizeof(c->info) / sizeof(c->info[0]))) {
+		free(p);
+		return -ENOMEM;
+	}
+	c->info[c->ninfo++] = p;
+	return 0;
+}
+
+static int splice_filter(struct bpf_program *prog, struct bpf_prog_load_opts *opts, long cookie)
+{
+	struct pp_cls *c = (struct pp_cls *)cookie;
+	size_t n = bpf_program__insn_cnt(prog), add = c->filter.cnt;
+	struct bpf_insn *all = malloc((add + n) * sizeof(*all));
+	void *fi, *li;
+	int err;
+
+	if (!all)
+		return -ENOMEM;
+	memcpy(all, c->filter.insns, add * sizeof(*all));
+	memcpy(all + add, bpf_program__insns(prog), n * sizeof(*all));
+	err = bpf_program__set_insns(prog, all, add + n);
+	free(all);
+	if (err)
+		return err;
+	/* The first records stay at 0: the main function (and its first source
+	 * line) now begins with the filter. */
+	fi = shift_info(opts->func_info, opts->func_info_cnt, opts->func_info_rec_size, add, 1);
+	li = shift_info(opts->line_info, opts->line_info_cnt, opts->line_info_rec_size, add, 1);
+	if ((opts->func_info_cnt && keep_info(c, fi)) || (opts->line_info_cnt && keep_info(c, li)))
+		return -ENOMEM;
+	if (fi)
+		opts->func_info = fi;
+	if (li)
+		opts->line_info = li;
+	return 0;
+}
+
+static int register_handler(struct pp_cls *c)
+{
+	LIBBPF_OPTS(libbpf_prog_handler_opts, h, .cookie = (long)c,
+		    .prog_prepare_load_fn = splice_filter);
+
+	c->handler_id = libbpf_register_prog_handler("pktpath_cls", BPF_PROG_TYPE_SCHED_CLS, 0, &h);
+	return c->handler_id < 0 ? c->handler_id : 0;
+}
+
+static int size_maps(struct pp_cls *c, const struct pp_cls_opts *o)
+{
+	int err = 0;
+
+	if (o->max_packets)
+		err = bpf_map__set_max_entries(c->skel->maps.skb_map, o->max_packets);
+	if (!err && o->ring_size)
+		err = bpf_map__set_max_entries(c->skel->maps.path_map, o->ring_size);
+	return err;
+}
+
+int pp_cls_load(struct pp_cls *c, const struct pp_cls_opts *o, char *err, size_t errlen)
+{
+	char msg[256];
+	int ret;
+
+	memset(c, 0, sizeof(*c));
+	c->handler_id = -1;
+	ret = pp_filter_build(&c->filter, o->expr, o->xlate_flags, msg, sizeof(msg));
+	if (ret) {
+		snprintf(err, errlen, "bad filter \"%s\": %s", o->expr, msg);
+		return ret == -ENOMEM ? ret : -EINVAL;
+	}
+	ret = register_handler(c);
+	if (ret) {
+		snprintf(err, errlen, "cannot register the classifier section: %s", strerror(-ret));
+		goto fail;
+	}
+	c->skel = classifier__open();
+	ret = c->skel ? size_maps(c, o) : -errno;
+	if (!ret)
+		ret = classifier__load(c->skel);
+	if (ret) {
+		snprintf(err, errlen, "cannot load the classifier: %s", strerror(-ret));
+		/* -EINVAL is kept for a bad filter: the kernel refused our program. */
+		ret = ret == -EINVAL ? -ENOEXEC : ret;
+		goto fail;
+	}
+	for (int i = 0; i < c->ninfo; i++)
+		free(c->info[i]);
+	c->ninfo = 0;
+	return 0;
+fail:
+	pp_cls_destroy(c);
+	return ret;
+}
+
+void pp_cls_destroy(struct pp_cls *c)
+{
+	classifier__destroy(c->skel);
+	c->skel = NULL;
+	if (c->handler_id >= 0)
+		libbpf_unregister_prog_handler(c->handler_id);
+	c->handler_id = -1;
+	for (int i = 0; i < c->ninfo; i++)
+		free(c->info[i]);
+	c->ninfo = 0;
+	pp_filter_free(&c->filter);
+}
+
+int pp_cls_prog_fd(const struct pp_cls *c, int egress)
+{
+	return bpf_program__fd(egress ? c->skel->progs.pp_cls_egress
+				      : c->skel->progs.pp_cls_ingress);
+}
+
+static int read_state(const struct pp_cls *c, struct pp_state *st)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(bpf_map__fd(c->skel->maps.state_map), &zero, st) ? -errno : 0;
+}
+
+/* Test runs free their skb at once: its skb_map entry must not outlive it. */
+static void clear_skb_map(const struct pp_cls *c)
+{
+	int fd = bpf_map__fd(c->skel->maps.skb_map);
+	__u64 key;
+
+	while (bpf_map_get_next_key(fd, NULL, &key) == 0)
+		if (bpf_map_delete_elem(fd, &key))
+			break;
+}
+
+int pp_cls_run(const struct pp_cls *c, const void *data, __u32 len, int *match)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, t, .data_in = data, .data_size_in = len, .repeat = 1);
+	struct pp_state before, after;
+	int err;
+
+	err = read_state(c, &before);
+	if (!err && bpf_prog_test_run_opts(pp_cls_prog_fd(c, 0), &t))
+		err = -errno;
+	if (!err)
+		err = read_state(c, &after);
+	if (err)
+		return err;
+	*match = after.marked + after.map_full != before.marked + before.map_full;
+	if (*match)
+		clear_skb_map(c);
+	return 0;
+}

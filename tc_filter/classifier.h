@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Load the TC classifier with a filter spliced in front of it. */
+#ifndef PP_CLASSIFIER_H
+#define PP_CLASSIFIER_H
+
+#include <stddef.h>
+#include <linux/types.h>
+#include "filter.h"
+
+struct classifier;
+
+struct pp_cls {
+	struct classifier *skel;
+	struct pp_filter filter;
+	void *info[4]; /* shifted BTF func/line info, alive until load returns */
+	int ninfo;
+	int handler_id;
+};
+
+struct pp_cls_opts {
+	const char *expr;	  /* tcpdump filter, "" for everything */
+	unsigned int xlate_flags; /* enum pp_xlate_flags */
+	__u32 max_packets;	  /* skb_map entries, 0 = default */
+	__u32 ring_size;	  /* path_map bytes, 0 = default */
+};
+
+/*
+ * Compile, open and load. A bad filter is -EINVAL, with "bad filter "EXPR":
+ * why" in ERR, and nothing has been loaded; other failures, another -errno.
+ */
+int pp_cls_load(struct pp_cls *c, const struct pp_cls_opts *o, char *err, size_t errlen);
+void pp_cls_destroy(struct pp_cls *c);
+int pp_cls_prog_fd(const struct pp_cls *c, int egress);
+
+/*
+ * Run the ingress program once on a frame (BPF_PROG_TEST_RUN) and tell
+ * whether the filter matched, judged by the real side effect: a new entry
+ * in skb_map, which this function then removes.
+ */
+int pp_cls_run(const struct pp_cls *c, const void *data, __u32 len, int *match);
+
+#endif

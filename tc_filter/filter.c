@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdlib.h>
+#include <string.h>
+#include "filter.h"
+
+int pp_filter_build(struct pp_filter *f, const char *expr, unsigned int flags, char *err,
+		    size_t errlen)
+{
+	int ret;
+
+	memset(f, 0, sizeof(*f));
+	ret = pp_pcap_compile(expr, &f->cbpf, &f->cbpf_len, err, errlen);
+	if (!ret)
+		ret = pp_xlate(f->cbpf, f->cbpf_len, flags, &f->insns, &f->cnt, err, errlen);
+	if (ret)
+		pp_filter_free(f);
+	return ret;
+}
+
+void pp_filter_free(struct pp_filter *f)
+{
+	free(f->cbpf);
+	free(f->insns);
+	memset(f, 0, sizeof(*f));
+}

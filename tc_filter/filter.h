@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* A tcpdump expression -> classic BPF (libpcap) -> eBPF for the classifier. */
+#ifndef PP_FILTER_H
+#define PP_FILTER_H
+
+#include "cbpf_xlate.h"
+#include "pcap_io.h"
+
+struct pp_filter {
+	struct sock_filter *cbpf; /* libpcap's program */
+	size_t cbpf_len;
+	struct bpf_insn *insns; /* its translation, spliced into the classifier */
+	size_t cnt;
+};
+
+/* Compile EXPR and translate it; FLAGS are enum pp_xlate_flags. */
+int pp_filter_build(struct pp_filter *f, const char *expr, unsigned int flags, char *err,
+		    size_t errlen);
+void pp_filter_free(struct pp_filter *f);
+
+#endif

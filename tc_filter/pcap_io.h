@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Everything pktpath asks of libpcap, behind a header that includes no
+ * libpcap header: <pcap/bpf.h> and <linux/bpf.h> both define struct bpf_insn.
+ */
+#ifndef PP_PCAP_IO_H
+#define PP_PCAP_IO_H
+
+#include <stddef.h>
+
+#define PP_SNAPLEN 262144
+
+struct sock_filter;
+
+/* EXPR ("" matches everything) -> classic BPF; ERR gets libpcap's message. */
+int pp_pcap_compile(const char *expr, struct sock_filter **out, size_t *len, char *err,
+		    size_t errlen);
+
+/* Called for each frame of a capture, numbered from 1; non-zero stops. */
+typedef int (*pp_frame_fn)(unsigned long num, const unsigned char *data, unsigned int caplen,
+			   void *ctx);
+
+/*
+ * Read a pcap or pcapng file. Not a capture, or not Ethernet: -EINVAL with
+ * a message in ERR.
+ */
+int pp_pcap_foreach(const char *path, pp_frame_fn fn, void *ctx, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef PP_TEST_PCAP_H
+#define PP_TEST_PCAP_H
+
+#include <stdio.h>
+
+/*
+ * --test-pcap: run the classifier with EXPR on every frame of PATH and print
+ * the numbers of the matching frames to OUT, the count to ERROUT. Returns
+ * the process exit status.
+ */
+int pp_test_pcap(const char *expr, const char *path, FILE *out, FILE *errout);
+
+#endif
