@@ -23,8 +23,10 @@ struct {
 	__uint(max_entries, 4 << 20);
 } path_map SEC(".maps");
 
+/* Memory-mapped: the loader drops inflight atomically when it times a packet out. */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
 	__uint(max_entries, 1);
 	__type(key, __u32);
 	__type(value, struct pp_state);

@@ -85,9 +85,13 @@ static __always_inline void pp_emit_hop(struct pp_state *st, struct pp_skb_val *
  */
 static __always_inline int pp_on_hop(__u64 skb, __u32 probe)
 {
-	struct pp_state *st = pp_state();
+	struct pp_state *st;
 	struct pp_skb_val *v;
 
+	/* tp_btf and fentry pass a maybe-NULL pointer: the verifier wants it checked. */
+	if (!skb)
+		return 0;
+	st = pp_state();
 	if (!st || !READ_ONCE(st->inflight))
 		return 0;
 	v = bpf_map_lookup_elem(&skb_map, &skb);
@@ -100,10 +104,13 @@ static __always_inline int pp_on_hop(__u64 skb, __u32 probe)
 static __always_inline int pp_on_free(__u64 skb, __u32 probe, __u32 fate, __u32 reason,
 				      __u64 location)
 {
-	struct pp_state *st = pp_state();
+	struct pp_state *st;
 	struct pp_skb_val *v;
 	struct pp_hop *h;
 
+	if (!skb)
+		return 0;
+	st = pp_state();
 	if (!st || !READ_ONCE(st->inflight))
 		return 0;
 	v = bpf_map_lookup_elem(&skb_map, &skb);

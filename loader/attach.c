@@ -1,0 +1,408 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "pktpath.h"
+#include "attach.h"
+#include "classifier.h"
+#include "classifier.skel.h"
+#include "kfeatures.h"
+#include "probes.skel.h"
+
+#define PP_FREE_CONSUME "tp:skb:consume_skb"
+#define PP_FREE_KFREE	"tp:skb:kfree_skb"
+
+static const struct pp_probe *first_func(const struct pp_probe_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i].kind == PP_PROBE_FUNC && !l->v[i].skip)
+			return &l->v[i];
+	return NULL;
+}
+
+int pp_pick_backend(enum pp_backend want, const struct pp_probe_list *l, enum pp_backend *got,
+		    const char **why)
+{
+	const struct pp_probe *f = first_func(l);
+
+	*got = want;
+	*why = NULL;
+	/* Nothing to attach to functions: no backend is needed for them. */
+	if (!f || want == PP_BACKEND_TRACEPOINT)
+		return 0;
+	switch (want) {
+	case PP_BACKEND_AUTO:
+		if (pp_has_kprobe_multi(f->target))
+			*got = PP_BACKEND_KPROBE_MULTI;
+		else if (pp_has_kprobe(f->target))
+			*got = PP_BACKEND_KPROBE;
+		else {
+			*got = PP_BACKEND_TRACEPOINT;
+			*why = "this kernel has no kprobes: tracing the tracepoints of the list "
+			       "only";
+		}
+		return 0;
+	case PP_BACKEND_KPROBE_MULTI:
+		*why = "this kernel has no kprobe.multi (it needs CONFIG_FPROBE, Linux 5.18+)";
+		return pp_has_kprobe_multi(f->target) ? 0 : -EOPNOTSUPP;
+	case PP_BACKEND_KPROBE:
+		*why = "this kernel has no kprobes (CONFIG_KPROBES)";
+		return pp_has_kprobe(f->target) ? 0 : -EOPNOTSUPP;
+	case PP_BACKEND_FENTRY:
+		*why = "this kernel cannot attach fentry programs (BPF trampolines)";
+		return pp_has_fentry(f->btf_id) ? 0 : -EOPNOTSUPP;
+	default:
+		return 0;
+	}
+}
+
+int pp_probes_plan(struct pp_probe_list *l, enum pp_backend backend)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (backend == PP_BACKEND_TRACEPOINT && l->v[i].kind == PP_PROBE_FUNC &&
+		    !l->v[i].skip)
+			l->v[i].skip =
+				"a function: the tracepoint backend attaches tracepoints only";
+	return 0;
+}
+
+static int find_probe(const struct pp_probe_list *l, const char *name)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (!strcmp(l->v[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+static bool is_free_tp(const struct pp_probe *pr)
+{
+	return !strcmp(pr->name, PP_FREE_CONSUME) || !strcmp(pr->name, PP_FREE_KFREE);
+}
+
+static int push_link(struct pp_probes *p, struct bpf_link *link)
+{
+	struct bpf_link **v;
+
+	if (p->nlinks == p->cap_links) {
+		p->cap_links = p->cap_links ? p->cap_links * 2 : 64;
+		v = realloc(p->links, p->cap_links * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		p->links = v;
+	}
+	p->links[p->nlinks++] = link;
+	return 0;
+}
+
+static int push_fd(struct pp_probes *p, int fd)
+{
+	int *v;
+
+	if (p->nfds == p->cap_fds) {
+		p->cap_fds = p->cap_fds ? p->cap_fds * 2 : 64;
+		v = realloc(p->fds, p->cap_fds * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		p->fds = v;
+	}
+	p->fds[p->nfds++] = fd;
+	return 0;
+}
+
+static struct bpf_program *prog_by_name(struct probes *s, const char *fmt, int n)
+{
+	char name[32];
+
+	snprintf(name, sizeof(name), fmt, n);
+	return bpf_object__find_program_by_name(s->obj, name);
+}
+
+/* The program that takes probe PR under BACKEND; NULL if none does. */
+static struct bpf_program *prog_for(struct probes *s, const struct pp_probe *pr,
+				    enum pp_backend backend)
+{
+	if (pr->kind == PP_PROBE_TP)
+		return prog_by_name(s, "pp_tp%d", pr->argpos + 1);
+	switch (backend) {
+	case PP_BACKEND_KPROBE_MULTI:
+		return prog_by_name(s, "pp_kmulti%d", pr->argpos);
+	case PP_BACKEND_KPROBE:
+		return prog_by_name(s, "pp_kprobe%d", pr->argpos);
+	case PP_BACKEND_FENTRY:
+		return prog_by_name(s, "pp_fentry%d", pr->argpos);
+	default:
+		return NULL;
+	}
+}
+
+static bool planned(const struct pp_probe *pr)
+{
+	return !pr->skip && !is_free_tp(pr);
+}
+
+size_t pp_probes_planned(const struct pp_probe_list *l)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < l->n; i++)
+		n += planned(&l->v[i]);
+	return n;
+}
+
+/*
+ * Load only what is used. fentry and tp_btf templates need an attach target
+ * to load: each takes that of its first user; the copies get their own.
+ */
+static int choose_programs(struct probes *s, const struct pp_probe_list *l, enum pp_backend backend)
+{
+	struct bpf_program *prog;
+	int err = 0;
+
+	bpf_object__for_each_program(prog, s->obj) bpf_program__set_autoload(prog, false);
+	bpf_program__set_autoload(s->progs.pp_tp_consume, true);
+	bpf_program__set_autoload(s->progs.pp_tp_kfree, true);
+	for (size_t i = 0; i < l->n && !err; i++) {
+		const struct pp_probe *pr = &l->v[i];
+
+		prog = planned(pr) ? prog_for(s, pr, backend) : NULL;
+		if (!prog || bpf_program__autoload(prog))
+			continue;
+		bpf_program__set_autoload(prog, true);
+		if (pr->kind == PP_PROBE_TP || backend == PP_BACKEND_FENTRY)
+			err = bpf_program__set_attach_target(prog, 0, pr->target);
+	}
+	return err;
+}
+
+static int reuse_maps(struct probes *s, const struct pp_cls *cls)
+{
+	struct bpf_map *mine[] = {s->maps.skb_map, s->maps.path_map, s->maps.state_map,
+				  s->maps.lost_map};
+	struct bpf_map *theirs[] = {cls->skel->maps.skb_map, cls->skel->maps.path_map,
+				    cls->skel->maps.state_map, cls->skel->maps.lost_map};
+	int err = 0;
+
+	for (size_t i = 0; i < sizeof(mine) / sizeof(mine[0]) && !err; i++)
+		err = bpf_map__reuse_fd(mine[i], bpf_map__fd(theirs[i]));
+	return err;
+}
+
+/* The template's PP_PROBE_MAGIC immediate becomes INDEX: exactly one. */
+static int patch_index(struct bpf_insn *insns, size_t n, __u32 index)
+{
+	int found = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (insns[i].code == (BPF_ALU64 | BPF_MOV | BPF_K) &&
+		    insns[i].imm == (__s32)PP_PROBE_MAGIC) {
+			insns[i].imm = (__s32)index;
+			found++;
+		}
+	}
+	return found == 1 ? 0 : -EINVAL;
+}
+
+static int load_copy(struct pp_probes *p, struct bpf_program *tmpl, const struct pp_probe *pr,
+		     __u32 index)
+{
+	enum bpf_attach_type type = pr->kind == PP_PROBE_TP ? BPF_TRACE_RAW_TP : BPF_TRACE_FENTRY;
+	LIBBPF_OPTS(bpf_prog_load_opts, o, .expected_attach_type = type,
+		    .attach_btf_id = pr->btf_id);
+	size_t n = bpf_program__insn_cnt(tmpl);
+	struct bpf_insn *insns = malloc(n * sizeof(*insns));
+	char name[16];
+	int fd, link, err;
+
+	if (!insns)
+		return -ENOMEM;
+	memcpy(insns, bpf_program__insns(tmpl), n * sizeof(*insns));
+	err = patch_index(insns, n, index);
+	snprintf(name, sizeof(name), "pp_%s", pr->target);
+	fd = err ? -1 : bpf_prog_load(BPF_PROG_TYPE_TRACING, name, "GPL", insns, n, &o);
+	free(insns);
+	if (fd < 0)
+		return err ? err : -errno;
+	link = bpf_raw_tracepoint_open(NULL, fd);
+	err = link < 0 ? -errno : 0;
+	if (!err)
+		err = push_fd(p, link);
+	if (push_fd(p, fd)) {
+		close(fd);
+		return -ENOMEM;
+	}
+	return err;
+}
+
+static int attach_kprobe(struct pp_probes *p, struct bpf_program *prog, const struct pp_probe *pr,
+			 __u32 index)
+{
+	LIBBPF_OPTS(bpf_kprobe_opts, o, .bpf_cookie = index);
+	struct bpf_link *link = bpf_program__attach_kprobe_opts(prog, pr->target, &o);
+
+	if (!link)
+		return -errno;
+	return push_link(p, link);
+}
+
+static void note_failure(struct pp_probes *p, struct pp_probe *pr, int err)
+{
+	pr->skip = "the kernel refused to attach it";
+	if (p->verbose)
+		fprintf(stderr, "pktpath: %s: attach failed: %s\n", pr->name, strerror(-err));
+}
+
+/* One at a time: fentry and tracepoint copies, single kprobes. */
+static int attach_singles(struct pp_probes *p, struct pp_probe_list *l, enum pp_backend backend)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		struct pp_probe *pr = &l->v[i];
+		struct bpf_program *prog = planned(pr) ? prog_for(p->skel, pr, backend) : NULL;
+		int err;
+
+		if (!prog || (pr->kind == PP_PROBE_FUNC && backend == PP_BACKEND_KPROBE_MULTI))
+			continue;
+		if (pr->kind == PP_PROBE_FUNC && backend == PP_BACKEND_KPROBE)
+			err = attach_kprobe(p, prog, pr, (__u32)i);
+		else
+			err = load_copy(p, prog, pr, (__u32)i);
+		if (err == -ENOMEM)
+			return err;
+		if (err)
+			note_failure(p, pr, err);
+		else
+			p->attached++;
+	}
+	return 0;
+}
+
+static struct bpf_link *kmulti_link(struct bpf_program *prog, const char **syms, __u64 *cookies,
+				    size_t n)
+{
+	LIBBPF_OPTS(bpf_kprobe_multi_opts, o, .syms = syms, .cookies = cookies, .cnt = n);
+
+	return bpf_program__attach_kprobe_multi_opts(prog, NULL, &o);
+}
+
+/*
+ * One kprobe.multi link per argument position, cookie = probe index. One bad
+ * symbol fails the whole link: then each is tried alone to find it.
+ */
+static int attach_kmulti_pos(struct pp_probes *p, struct pp_probe_list *l, int pos)
+{
+	struct bpf_program *prog = prog_by_name(p->skel, "pp_kmulti%d", pos);
+	const char **syms = calloc(l->n, sizeof(*syms));
+	__u64 *cookies = calloc(l->n, sizeof(*cookies));
+	size_t *idx = calloc(l->n, sizeof(*idx)), n = 0, good = 0;
+	struct bpf_link *link = NULL;
+	int err = 0;
+
+	if (!syms || !cookies || !idx) {
+		err = -ENOMEM;
+		goto cleanup;
+	}
+	for (size_t i = 0; i < l->n; i++) {
+		if (planned(&l->v[i]) && l->v[i].kind == PP_PROBE_FUNC && l->v[i].argpos == pos) {
+			idx[n] = i;
+			syms[n] = l->v[i].target;
+			cookies[n++] = i;
+		}
+	}
+	if (!n)
+		goto cleanup;
+	link = kmulti_link(prog, syms, cookies, n);
+	if (!link) {
+		for (size_t j = 0; j < n; j++) {
+			struct bpf_link *one = kmulti_link(prog, &syms[j], &cookies[j], 1);
+
+			if (!one) {
+				note_failure(p, &l->v[idx[j]], -errno);
+				continue;
+			}
+			bpf_link__destroy(one);
+			syms[good] = syms[j];
+			cookies[good++] = cookies[j];
+		}
+		n = good;
+		link = n ? kmulti_link(prog, syms, cookies, n) : NULL;
+	}
+	if (link) {
+		err = push_link(p, link);
+		p->attached += n;
+	}
+cleanup:
+	free(syms);
+	free(cookies);
+	free(idx);
+	return err;
+}
+
+static int attach_free_tps(struct pp_probes *p)
+{
+	struct bpf_program *progs[] = {p->skel->progs.pp_tp_consume, p->skel->progs.pp_tp_kfree};
+	int err = 0;
+
+	for (size_t i = 0; i < 2 && !err; i++) {
+		struct bpf_link *link = bpf_program__attach(progs[i]);
+
+		err = link ? push_link(p, link) : -errno;
+		p->attached += link != NULL;
+	}
+	return err;
+}
+
+static int open_load(struct pp_probes *p, const struct pp_cls *cls, struct pp_probe_list *l,
+		     enum pp_backend backend)
+{
+	int consume = find_probe(l, PP_FREE_CONSUME), kfree = find_probe(l, PP_FREE_KFREE);
+	int err;
+
+	p->skel = probes__open();
+	if (!p->skel)
+		return -errno;
+	if (consume < 0 || kfree < 0)
+		return -ENOENT;
+	p->skel->rodata->pp_consume_probe = (__u32)consume;
+	p->skel->rodata->pp_kfree_probe = (__u32)kfree;
+	err = reuse_maps(p->skel, cls);
+	if (!err)
+		err = choose_programs(p->skel, l, backend);
+	if (!err)
+		err = probes__load(p->skel);
+	return err;
+}
+
+int pp_probes_attach(struct pp_probes *p, const struct pp_cls *cls, struct pp_probe_list *l,
+		     enum pp_backend backend, char *err, size_t errlen)
+{
+	int ret;
+
+	ret = open_load(p, cls, l, backend);
+	if (ret) {
+		snprintf(err, errlen, "cannot load the probe programs: %s", strerror(-ret));
+		return ret;
+	}
+	ret = attach_free_tps(p);
+	for (int pos = 1; !ret && backend == PP_BACKEND_KPROBE_MULTI && pos <= PP_MAX_ARGPOS; pos++)
+		ret = attach_kmulti_pos(p, l, pos);
+	if (!ret)
+		ret = attach_singles(p, l, backend);
+	if (ret)
+		snprintf(err, errlen, "cannot attach the probes: %s", strerror(-ret));
+	return ret;
+}
+
+void pp_probes_destroy(struct pp_probes *p)
+{
+	for (size_t i = 0; i < p->nlinks; i++)
+		bpf_link__destroy(p->links[i]);
+	for (size_t i = 0; i < p->nfds; i++)
+		close(p->fds[i]);
+	free(p->links);
+	free(p->fds);
+	probes__destroy(p->skel);
+	memset(p, 0, sizeof(*p));
+}

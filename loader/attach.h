@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Probe programs onto every usable entry of the probe list, by backend. */
+#ifndef PP_ATTACH_H
+#define PP_ATTACH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "cli.h"
+#include "probe_list.h"
+
+struct probes;
+struct bpf_link;
+struct pp_cls;
+
+struct pp_probes {
+	struct probes *skel;
+	struct bpf_link **links; /* libbpf links: kprobe(s), kprobe.multi, free tracepoints */
+	size_t nlinks, cap_links;
+	int *fds; /* fentry and tp_btf copies: program fds, then link fds */
+	size_t nfds, cap_fds;
+	size_t attached; /* probe points attached */
+	int verbose;
+};
+
+/*
+ * The backend that functions get (tracepoint: none). WANT that this kernel
+ * lacks is -EOPNOTSUPP; WHY says what is missing, or why auto chose less.
+ */
+int pp_pick_backend(enum pp_backend want, const struct pp_probe_list *l, enum pp_backend *got,
+		    const char **why);
+
+/* Mark what BACKEND cannot take as skipped, so --list-probes and attach agree. */
+int pp_probes_plan(struct pp_probe_list *l, enum pp_backend backend);
+
+/* Probe points to attach besides the two free tracepoints that every run has. */
+size_t pp_probes_planned(const struct pp_probe_list *l);
+
+/* Load the probe programs on CLS's maps and attach every planned probe. */
+int pp_probes_attach(struct pp_probes *p, const struct pp_cls *cls, struct pp_probe_list *l,
+		     enum pp_backend backend, char *err, size_t errlen);
+void pp_probes_destroy(struct pp_probes *p);
+
+#endif

@@ -1,0 +1,317 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+
+#define PP_DEF_MAX_PACKETS 16384
+#define PP_DEF_RING_SIZE   (8u << 20)
+#define PP_MAX_SECONDS	   31536000.0 /* a year: longer is a typo */
+
+enum {
+	OPT_FUNCS = 256,
+	OPT_PROBE,
+	OPT_BACKEND,
+	OPT_LIST,
+	OPT_JSON,
+	OPT_DURATION,
+	OPT_TIMEOUT,
+	OPT_MAX_PACKETS,
+	OPT_RING,
+	OPT_TEST_PCAP,
+};
+
+static const struct option long_opts[] = {
+	{"filter", required_argument, NULL, 'f'},
+	{"interface", required_argument, NULL, 'i'},
+	{"funcs", required_argument, NULL, OPT_FUNCS},
+	{"probe", required_argument, NULL, OPT_PROBE},
+	{"backend", required_argument, NULL, OPT_BACKEND},
+	{"list-probes", no_argument, NULL, OPT_LIST},
+	{"json", no_argument, NULL, OPT_JSON},
+	{"count", required_argument, NULL, 'c'},
+	{"duration", required_argument, NULL, OPT_DURATION},
+	{"packet-timeout", required_argument, NULL, OPT_TIMEOUT},
+	{"max-packets", required_argument, NULL, OPT_MAX_PACKETS},
+	{"ring-size", required_argument, NULL, OPT_RING},
+	{"test-pcap", required_argument, NULL, OPT_TEST_PCAP},
+	{"verbose", no_argument, NULL, 'v'},
+	{"help", no_argument, NULL, 'h'},
+	{"version", no_argument, NULL, 'V'},
+	{0},
+};
+
+static const char *const backend_names[] = {
+	[PP_BACKEND_AUTO] = "auto",
+	[PP_BACKEND_KPROBE_MULTI] = "kprobe-multi",
+	[PP_BACKEND_KPROBE] = "kprobe",
+	[PP_BACKEND_FENTRY] = "fentry",
+	[PP_BACKEND_TRACEPOINT] = "tracepoint",
+};
+
+const char *pp_backend_name(enum pp_backend b)
+{
+	return backend_names[b];
+}
+
+void pp_cli_usage(FILE *f)
+{
+	fputs("Usage: pktpath [OPTIONS] [--filter EXPR | EXPR...]\n"
+	      "Show the path of matching packets through the kernel: every function and\n"
+	      "tracepoint of the probe list each packet passed, with namespace, device,\n"
+	      "CPU and time, and how its life ended.\n"
+	      "\n"
+	      "  -f, --filter EXPR        tcpdump filter; also the trailing arguments;\n"
+	      "                           empty: every packet\n"
+	      "  -i, --interface IFACE    mark packets on IFACE (repeatable); default: every\n"
+	      "                           Ethernet-like interface of this network namespace\n"
+	      "      --funcs FILE         probe list (default ./kp_func.list, then the\n"
+	      "                           installed one)\n"
+	      "      --probe NAME         add a probe point, as a kp_func.list line (repeatable)\n"
+	      "      --backend B          auto, kprobe-multi, kprobe, fentry or tracepoint\n"
+	      "                           (default auto: the best this kernel has)\n"
+	      "      --list-probes        print what would be attached, attach nothing\n"
+	      "      --json               one JSON object per packet, then a summary\n"
+	      "  -c, --count N            exit after N packets\n"
+	      "      --duration S         exit after S seconds\n"
+	      "      --packet-timeout S   close a packet not freed after S seconds (default 1)\n"
+	      "      --max-packets N      packets tracked at once (default 16384)\n"
+	      "      --ring-size BYTES    ring buffer size, a power of two (default 8M; K, M)\n"
+	      "      --test-pcap FILE     print the numbers of the frames of FILE the filter\n"
+	      "                           matches, run in the kernel; trace nothing\n"
+	      "  -v, --verbose            more messages (twice: libbpf's too)\n"
+	      "  -h, --help               this text\n"
+	      "  -V, --version            the version\n"
+	      "\n"
+	      "Examples:\n"
+	      "  pktpath icmp and src 198.18.0.1\n"
+	      "  pktpath -i eth0 --json -c 10 'tcp port 443'\n"
+	      "  pktpath --backend tracepoint --duration 5 udp\n"
+	      "  pktpath --list-probes\n"
+	      "  pktpath --test-pcap capture.pcap 'tcp[tcpflags] & tcp-syn != 0'\n"
+	      "\n"
+	      "Exit status: 0 done, 1 failure while tracing, 2 bad usage (nothing attached).\n",
+	      f);
+}
+
+/* Digits only: no sign, no space, no suffix, no overflow. */
+static int parse_ull(const char *s, unsigned long long min, unsigned long long max,
+		     unsigned long long *out)
+{
+	char *end;
+
+	if (!s || *s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	*out = strtoull(s, &end, 10);
+	if (errno || *end || *out < min || *out > max)
+		return -EINVAL;
+	return 0;
+}
+
+static int parse_seconds(const char *s, double *out)
+{
+	char *end;
+
+	if (!s || !*s || *s == '-' || *s == '+')
+		return -EINVAL;
+	errno = 0;
+	*out = strtod(s, &end);
+	if (errno || *end || !isfinite(*out) || *out <= 0 || *out > PP_MAX_SECONDS)
+		return -EINVAL;
+	return 0;
+}
+
+/* BYTES with an optional K or M suffix; a power of two, 4 KiB .. 1 GiB. */
+static int parse_size(const char *s, unsigned int *out)
+{
+	unsigned long long v, mult = 1;
+	char buf[32];
+	size_t n = s ? strlen(s) : 0;
+
+	if (n == 0 || n >= sizeof(buf))
+		return -EINVAL;
+	memcpy(buf, s, n + 1);
+	if (buf[n - 1] == 'K' || buf[n - 1] == 'k' || buf[n - 1] == 'M' || buf[n - 1] == 'm') {
+		mult = (buf[n - 1] == 'K' || buf[n - 1] == 'k') ? 1024 : 1024 * 1024;
+		buf[n - 1] = 0;
+	}
+	if (parse_ull(buf, 1, 1ULL << 30, &v) || v * mult > (1ULL << 30) || v * mult < 4096)
+		return -EINVAL;
+	v *= mult;
+	if (v & (v - 1))
+		return -EINVAL;
+	*out = (unsigned int)v;
+	return 0;
+}
+
+static int parse_backend(const char *s, enum pp_backend *b)
+{
+	for (size_t i = 0; i < sizeof(backend_names) / sizeof(backend_names[0]); i++) {
+		if (!strcmp(s, backend_names[i])) {
+			*b = (enum pp_backend)i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+static char *join_args(int n, char **args)
+{
+	size_t len = 1;
+	char *s;
+
+	for (int i = 0; i < n; i++)
+		len += strlen(args[i]) + 1;
+	s = calloc(1, len);
+	for (int i = 0; s && i < n; i++) {
+		if (i)
+			strcat(s, " ");
+		strcat(s, args[i]);
+	}
+	return s;
+}
+
+static int bad(FILE *err, const char *fmt, const char *what)
+{
+	fputs("pktpath: ", err);
+	fprintf(err, fmt, what);
+	fputs("\n", err);
+	return 2;
+}
+
+static int add_ptr(const char **arr, int *n, int max, const char *v)
+{
+	if (*n >= max)
+		return -E2BIG;
+	arr[(*n)++] = v;
+	return 0;
+}
+
+static int parse_opt(struct pp_env *env, int opt, const char *arg, FILE *err)
+{
+	unsigned long long v;
+
+	switch (opt) {
+	case 'f':
+		free(env->filter);
+		env->filter = strdup(arg);
+		return env->filter ? 0 : bad(err, "%s", "out of memory");
+	case 'i':
+		if (add_ptr(env->ifaces, &env->nifaces, PP_MAX_IFACES, arg))
+			return bad(err, "more than %s interfaces", "64");
+		return 0;
+	case OPT_FUNCS:
+		env->funcs = arg;
+		return 0;
+	case OPT_PROBE:
+		if (add_ptr(env->probes, &env->nprobes, PP_MAX_EXTRA, arg))
+			return bad(err, "more than %s --probe options", "256");
+		return 0;
+	case OPT_BACKEND:
+		if (parse_backend(arg, &env->backend))
+			return bad(err,
+				   "unknown backend \"%s\" (auto, kprobe-multi, kprobe, fentry, "
+				   "tracepoint)",
+				   arg);
+		return 0;
+	case OPT_LIST:
+		env->action = PP_ACT_LIST_PROBES;
+		return 0;
+	case OPT_JSON:
+		env->json = true;
+		return 0;
+	case 'c':
+		if (parse_ull(arg, 1, 1ULL << 62, &v))
+			return bad(err, "-c wants a whole number of packets, 1 or more: \"%s\"",
+				   arg);
+		env->count = v;
+		return 0;
+	case OPT_DURATION:
+		if (parse_seconds(arg, &env->duration))
+			return bad(err, "--duration wants seconds, above 0, up to a year: \"%s\"",
+				   arg);
+		return 0;
+	case OPT_TIMEOUT:
+		if (parse_seconds(arg, &env->packet_timeout) || env->packet_timeout > 3600)
+			return bad(err,
+				   "--packet-timeout wants seconds, above 0, up to 3600: \"%s\"",
+				   arg);
+		return 0;
+	case OPT_MAX_PACKETS:
+		if (parse_ull(arg, 1, 1 << 22, &v))
+			return bad(err, "--max-packets wants 1 to 4194304: \"%s\"", arg);
+		env->max_packets = (unsigned int)v;
+		return 0;
+	case OPT_RING:
+		if (parse_size(arg, &env->ring_size))
+			return bad(err, "--ring-size wants a power of two from 4K to 1024M: \"%s\"",
+				   arg);
+		return 0;
+	case OPT_TEST_PCAP:
+		env->action = PP_ACT_TEST_PCAP;
+		env->test_pcap = arg;
+		return 0;
+	case 'v':
+		env->verbose++;
+		return 0;
+	case 'h':
+		env->action = PP_ACT_HELP;
+		return 0;
+	case 'V':
+		env->action = PP_ACT_VERSION;
+		return 0;
+	}
+	return bad(err, "%s", "unknown option (see --help)");
+}
+
+static int check_conflicts(const struct pp_env *env, FILE *err)
+{
+	if (env->action == PP_ACT_TEST_PCAP && (env->count || env->duration || env->nifaces))
+		return bad(err, "%s",
+			   "--test-pcap traces nothing: -c, --duration and -i do not apply");
+	if (env->action == PP_ACT_LIST_PROBES && (env->count || env->duration))
+		return bad(err, "%s",
+			   "--list-probes attaches nothing: -c and --duration do not apply");
+	return 0;
+}
+
+int pp_cli_parse(struct pp_env *env, int argc, char **argv, FILE *err)
+{
+	bool have_filter = false;
+	int opt, ret;
+
+	memset(env, 0, sizeof(*env));
+	env->packet_timeout = 1.0;
+	env->max_packets = PP_DEF_MAX_PACKETS;
+	env->ring_size = PP_DEF_RING_SIZE;
+	optind = 1;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "+f:i:c:vhV", long_opts, NULL)) != -1) {
+		if (opt == '?' || opt == ':')
+			return bad(err, "bad option \"%s\" (see --help)", argv[optind - 1]);
+		have_filter |= opt == 'f';
+		ret = parse_opt(env, opt, optarg, err);
+		if (ret)
+			return ret;
+	}
+	if (optind < argc) {
+		if (have_filter)
+			return bad(err, "%s",
+				   "give the filter either with --filter or as arguments");
+		env->filter = join_args(argc - optind, argv + optind);
+	} else if (!env->filter) {
+		env->filter = strdup("");
+	}
+	if (!env->filter)
+		return bad(err, "%s", "out of memory");
+	return check_conflicts(env, err);
+}
+
+void pp_env_free(struct pp_env *env)
+{
+	free(env->filter);
+	env->filter = NULL;
+}

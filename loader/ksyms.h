@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Kernel text symbols from /proc/kallsyms: address -> function name. */
+#ifndef PP_KSYMS_H
+#define PP_KSYMS_H
+
+#include <linux/types.h>
+
+struct pp_ksyms;
+
+/*
+ * Load the text symbols (types t, T, W) of @path (NULL: /proc/kallsyms).
+ * Returns 0, -errno if the file cannot be read, -ENOENT if it has no text
+ * symbol, or -EPERM if every address is 0 (kptr_restrict hides them from
+ * readers without CAP_SYSLOG).
+ */
+int pp_ksyms_load(struct pp_ksyms **out, const char *path);
+
+/*
+ * The symbol that holds @addr: the one with the largest start <= @addr.
+ * NULL below the first symbol. @offset (may be NULL) gets @addr - start.
+ */
+const char *pp_ksym_name(const struct pp_ksyms *k, __u64 addr, __u64 *offset);
+
+/* The start address of the first symbol named @name, or 0. Linear: for setup, not per event. */
+__u64 pp_ksym_addr(const struct pp_ksyms *k, const char *name);
+
+void pp_ksyms_free(struct pp_ksyms *k);
+
+#endif /* PP_KSYMS_H */

@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pktpath: open -> configure -> load -> attach -> trace -> detach. Every
+ * check that bad input can fail runs before anything is attached, and exits
+ * with status 2.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <linux/capability.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include "attach.h"
+#include "classifier.h"
+#include "cli.h"
+#include "drop_reason.h"
+#include "ksyms.h"
+#include "probe_btf.h"
+#include "probe_list.h"
+#include "tc_attach.h"
+#include "test_pcap.h"
+#include "trace.h"
+
+#ifndef PKTPATH_VERSION
+#define PKTPATH_VERSION "dev"
+#endif
+#ifndef PKTPATH_DATADIR
+#define PKTPATH_DATADIR "/usr/local/share/pktpath"
+#endif
+#ifndef CAP_PERFMON
+#define CAP_PERFMON 38
+#define CAP_BPF	    39
+#endif
+
+enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
+
+static volatile sig_atomic_t stop;
+static int verbose;
+
+struct app {
+	struct pp_env env;
+	struct btf *btf;
+	struct pp_probe_list list;
+	struct pp_tc tc;
+	struct pp_cls cls;
+	struct pp_probes probes;
+	struct pp_drop_reasons *reasons;
+	struct pp_ksyms *ksyms;
+	const char **names;
+	enum pp_backend backend;
+	char err[512];
+};
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	/* libbpf's own messages only with -vv: failures are reported by us. */
+	if (verbose < 2 && level != LIBBPF_WARN)
+		return 0;
+	if (verbose < 1)
+		return 0;
+	return vfprintf(stderr, fmt, ap);
+}
+
+static int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("pktpath: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\n", stderr);
+	return EXIT_USAGE;
+}
+
+static bool has_cap(const struct __user_cap_data_struct *d, int cap)
+{
+	return d[cap / 32].effective & (1U << (cap % 32));
+}
+
+/* Root, or CAP_BPF + CAP_PERFMON + CAP_NET_ADMIN (CAP_SYS_ADMIN covers the first two). */
+static int check_caps(void)
+{
+	struct __user_cap_header_struct h = {.version = _LINUX_CAPABILITY_VERSION_3};
+	struct __user_cap_data_struct d[2] = {0};
+	bool bpf, perf;
+
+	if (syscall(SYS_capget, &h, d))
+		return usage_error("cannot read this process's capabilities: %s", strerror(errno));
+	bpf = has_cap(d, CAP_BPF) || has_cap(d, CAP_SYS_ADMIN);
+	perf = has_cap(d, CAP_PERFMON) || has_cap(d, CAP_SYS_ADMIN);
+	if (!bpf || !perf || !has_cap(d, CAP_NET_ADMIN))
+		return usage_error("needs root, or CAP_BPF, CAP_PERFMON and CAP_NET_ADMIN");
+	return 0;
+}
+
+static int add_free_tps(struct pp_probe_list *l, char *err, size_t errlen)
+{
+	int ret = pp_probe_list_add(l, "tp:skb:consume_skb", "built-in", err, errlen);
+
+	return ret ? ret : pp_probe_list_add(l, "tp:skb:kfree_skb", "built-in", err, errlen);
+}
+
+/* Probe list: --funcs or the default, --probe lines, the free tracepoints. */
+static int load_list(struct app *a)
+{
+	const char *path = pp_probe_list_locate(a->env.funcs, PKTPATH_DATADIR);
+	int ret = 0;
+
+	if (!path && !a->env.nprobes)
+		return usage_error("no probe list: no ./kp_func.list nor %s/kp_func.list "
+				   "(--funcs FILE)",
+				   PKTPATH_DATADIR);
+	if (path)
+		ret = pp_probe_list_load(&a->list, path, a->err, sizeof(a->err));
+	for (int i = 0; !ret && i < a->env.nprobes; i++)
+		ret = pp_probe_list_add(&a->list, a->env.probes[i], "--probe", a->err,
+					sizeof(a->err));
+	if (!ret)
+		ret = add_free_tps(&a->list, a->err, sizeof(a->err));
+	if (ret)
+		return usage_error("%s", a->err);
+	a->btf = btf__load_vmlinux_btf();
+	if (!a->btf)
+		return usage_error("no usable kernel BTF (/sys/kernel/btf/vmlinux): %s",
+				   strerror(errno));
+	pp_probe_list_resolve(&a->list, a->btf);
+	return 0;
+}
+
+static int plan(struct app *a)
+{
+	const char *why;
+	char buf[2048];
+
+	if (pp_pick_backend(a->env.backend, &a->list, &a->backend, &why))
+		return usage_error("--backend %s: %s", pp_backend_name(a->env.backend), why);
+	if (why)
+		fprintf(stderr, "pktpath: %s\n", why);
+	pp_probes_plan(&a->list, a->backend);
+	if (!pp_probes_planned(&a->list))
+		return usage_error("nothing to trace: no line of the probe list can be probed "
+				   "here");
+	if (pp_probe_list_skipped(&a->list, buf, sizeof(buf)) && verbose)
+		fprintf(stderr, "pktpath: %s\n", buf);
+	return 0;
+}
+
+static const char *probe_backend(const struct app *a, const struct pp_probe *pr)
+{
+	if (pr->skip)
+		return pr->skip;
+	return pr->kind == PP_PROBE_TP ? "tracepoint" : pp_backend_name(a->backend);
+}
+
+static int list_probes(const struct app *a)
+{
+	for (size_t i = 0; i < a->list.n; i++) {
+		const struct pp_probe *pr = &a->list.v[i];
+
+		if (pr->skip)
+			printf("%-40s  -      skipped: %s\n", pr->name, pr->skip);
+		else
+			printf("%-40s  arg %d  %s\n", pr->name, pr->argpos, probe_backend(a, pr));
+	}
+	return EXIT_OK;
+}
+
+static const char *reason_name(__u32 reason, void *arg)
+{
+	return arg ? pp_drop_reason_name(arg, reason) : NULL;
+}
+
+static const char *sym_name(__u64 addr, void *arg)
+{
+	return arg ? pp_ksym_name(arg, addr, NULL) : NULL;
+}
+
+static int trace(struct app *a)
+{
+	struct pp_out out = {.f = stdout,
+			     .nprobes = a->list.n,
+			     .reason_name = reason_name,
+			     .sym_name = sym_name};
+	struct pp_trace_cfg cfg = {.out = &out,
+				   .json = a->env.json,
+				   .count = a->env.count,
+				   .duration = a->env.duration,
+				   .packet_timeout = a->env.packet_timeout};
+
+	a->names = calloc(a->list.n, sizeof(*a->names));
+	if (!a->names)
+		return EXIT_FAIL;
+	for (size_t i = 0; i < a->list.n; i++)
+		a->names[i] = a->list.v[i].name;
+	out.probe_names = a->names;
+	pp_drop_reasons_load(&a->reasons, a->btf);
+	pp_ksyms_load(&a->ksyms, NULL);
+	out.reason_arg = a->reasons;
+	out.sym_arg = a->ksyms;
+	return pp_trace_run(&a->cls, &cfg, &stop) ? EXIT_FAIL : EXIT_OK;
+}
+
+static int attach_and_trace(struct app *a)
+{
+	struct pp_cls_opts o = {.expr = a->env.filter,
+				.max_packets = a->env.max_packets,
+				.ring_size = a->env.ring_size};
+	int ret;
+
+	ret = pp_tc_resolve(&a->tc, a->env.ifaces, a->env.nifaces, a->err, sizeof(a->err));
+	if (ret)
+		return usage_error("%s", a->err);
+	ret = pp_cls_load(&a->cls, &o, a->err, sizeof(a->err));
+	if (ret) {
+		fprintf(stderr, "pktpath: %s\n", a->err);
+		return ret == -EINVAL ? EXIT_USAGE : EXIT_FAIL;
+	}
+	a->probes.verbose = verbose;
+	if (pp_probes_attach(&a->probes, &a->cls, &a->list, a->backend, a->err, sizeof(a->err)) ||
+	    pp_tc_attach(&a->tc, &a->cls, a->err, sizeof(a->err))) {
+		fprintf(stderr, "pktpath: %s\n", a->err);
+		return EXIT_FAIL;
+	}
+	fprintf(stderr, "pktpath: ready: backend %s, %zu probes, %zu interfaces (%s)\n",
+		pp_backend_name(a->backend), a->probes.attached, a->tc.n,
+		a->tc.tcx ? "tcx" : "clsact");
+	return trace(a);
+}
+
+static void cleanup(struct app *a)
+{
+	pp_tc_free(&a->tc);
+	pp_probes_destroy(&a->probes);
+	pp_cls_destroy(&a->cls);
+	pp_probe_list_free(&a->list);
+	pp_drop_reasons_free(a->reasons);
+	pp_ksyms_free(a->ksyms);
+	btf__free(a->btf);
+	free(a->names);
+	pp_env_free(&a->env);
+}
+
+static void install_signals(void)
+{
+	struct sigaction sa = {.sa_handler = on_signal};
+
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	/* A closed stdout ends the run cleanly instead of killing it. */
+	sigaction(SIGPIPE, &sa, NULL);
+}
+
+static int run(struct app *a)
+{
+	int ret;
+
+	switch (a->env.action) {
+	case PP_ACT_HELP:
+		pp_cli_usage(stdout);
+		return EXIT_OK;
+	case PP_ACT_VERSION:
+		printf("pktpath %s\n", PKTPATH_VERSION);
+		return EXIT_OK;
+	case PP_ACT_TEST_PCAP:
+		ret = check_caps();
+		return ret ? ret : pp_test_pcap(a->env.filter, a->env.test_pcap, stdout, stderr);
+	default:
+		break;
+	}
+	ret = check_caps();
+	if (!ret)
+		ret = load_list(a);
+	if (!ret)
+		ret = plan(a);
+	if (ret)
+		return ret;
+	if (a->env.action == PP_ACT_LIST_PROBES)
+		return list_probes(a);
+	return attach_and_trace(a);
+}
+
+int main(int argc, char **argv)
+{
+	struct app a = {0};
+	int ret;
+
+	ret = pp_cli_parse(&a.env, argc, argv, stderr);
+	if (ret) {
+		pp_env_free(&a.env);
+		return ret;
+	}
+	verbose = a.env.verbose;
+	libbpf_set_print(libbpf_print);
+	install_signals();
+	ret = run(&a);
+	cleanup(&a);
+	return ret;
+}

@@ -1,0 +1,324 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Parse kp_func.list and --probe entries; no BPF, no BTF. */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/types.h> /* before pktpath.h, which uses __u32 */
+#include "pktpath.h"
+#include "probe_list.h"
+
+#define TP_PREFIX "tp:"
+
+static void set_err(char *errbuf, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void set_err(char *errbuf, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!errbuf || !errlen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(errbuf, errlen, fmt, ap);
+	va_end(ap);
+}
+
+/* ^[A-Za-z_][A-Za-z0-9_.]*$: the dot is for compiler clones like foo.isra.0 */
+static bool is_func_name(const char *s, size_t len)
+{
+	size_t i;
+
+	if (!len || !(isalpha((unsigned char)s[0]) || s[0] == '_'))
+		return false;
+	for (i = 1; i < len; i++) {
+		if (!isalnum((unsigned char)s[i]) && s[i] != '_' && s[i] != '.')
+			return false;
+	}
+	return true;
+}
+
+/* Tracepoint categories are lower case in the kernel (TRACE_SYSTEM). */
+static bool is_tp_category(const char *s, size_t len)
+{
+	size_t i;
+
+	if (!len)
+		return false;
+	for (i = 0; i < len; i++) {
+		if (!islower((unsigned char)s[i]) && !isdigit((unsigned char)s[i]) && s[i] != '_')
+			return false;
+	}
+	return true;
+}
+
+static bool is_tp_name(const char *s, size_t len)
+{
+	size_t i;
+
+	if (!len)
+		return false;
+	for (i = 0; i < len; i++) {
+		if (!isalnum((unsigned char)s[i]) && s[i] != '_')
+			return false;
+	}
+	return true;
+}
+
+/* Cut the comment, trim whitespace; returns the length left at *start. */
+static size_t strip_line(const char **start)
+{
+	const char *s = *start, *end;
+
+	end = s + strcspn(s, "#");
+	while (s < end && isspace((unsigned char)*s))
+		s++;
+	while (end > s && isspace((unsigned char)end[-1]))
+		end--;
+	*start = s;
+	return end - s;
+}
+
+static bool find_probe(const struct pp_probe_list *l, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++) {
+		if (!strcmp(l->v[i].name, name))
+			return true;
+	}
+	return false;
+}
+
+static int grow(struct pp_probe_list *l)
+{
+	size_t cap = l->cap ? l->cap * 2 : 64;
+	struct pp_probe *v;
+
+	if (l->n < l->cap)
+		return 0;
+	v = realloc(l->v, cap * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	l->v = v;
+	l->cap = cap;
+	return 0;
+}
+
+/*
+ * One allocation per entry: name, then for a tracepoint "CATEGORY\0NAME\0"
+ * after it, so freeing name frees all three strings.
+ */
+static int fill_probe(struct pp_probe *p, const char *text, size_t len, size_t catlen)
+{
+	char *buf = malloc(2 * len + 2);
+
+	if (!buf)
+		return -ENOMEM;
+	memset(p, 0, sizeof(*p));
+	memcpy(buf, text, len + 1);
+	p->name = buf;
+	p->target = buf;
+	p->kind = PP_PROBE_FUNC;
+	p->argpos = -1;
+	if (catlen) {
+		p->kind = PP_PROBE_TP;
+		p->category = buf + len + 1;
+		memcpy(p->category, text + strlen(TP_PREFIX), catlen);
+		p->category[catlen] = '\0';
+		p->target = p->category + catlen + 1;
+		strcpy(p->target, text + strlen(TP_PREFIX) + catlen + 1);
+	}
+	return 0;
+}
+
+/* Returns the CATEGORY length of "tp:CATEGORY:NAME", 0 for a function, -1 if neither. */
+static int classify(const char *text, size_t len)
+{
+	size_t plen = strlen(TP_PREFIX), catlen;
+	const char *cat, *colon;
+
+	if (strncmp(text, TP_PREFIX, plen))
+		return is_func_name(text, len) ? 0 : -1;
+	cat = text + plen;
+	colon = strchr(cat, ':');
+	if (!colon)
+		return -1;
+	catlen = colon - cat;
+	if (!is_tp_category(cat, catlen) || !is_tp_name(colon + 1, len - plen - catlen - 1))
+		return -1;
+	return catlen;
+}
+
+/* Append a checked entry unless it is a duplicate (the first one wins). */
+static int append(struct pp_probe_list *l, const char *text, size_t len, int catlen,
+		  const char *where, char *errbuf, size_t errlen)
+{
+	int err;
+
+	if (find_probe(l, text))
+		return 0;
+	/* Probe indexes must fit the BPF maps and the cookie range. */
+	if (l->n >= PP_MAX_PROBES) {
+		set_err(errbuf, errlen, "%s: more than %d probe points", where, PP_MAX_PROBES);
+		return -E2BIG;
+	}
+	err = grow(l);
+	if (!err)
+		err = fill_probe(&l->v[l->n], text, len, catlen);
+	if (err) {
+		set_err(errbuf, errlen, "%s: out of memory", where);
+		return err;
+	}
+	l->n++;
+	return 0;
+}
+
+int pp_probe_list_add(struct pp_probe_list *l, const char *line, const char *where, char *errbuf,
+		      size_t errlen)
+{
+	char text[PP_PROBE_NAME_MAX + 1];
+	const char *s = line;
+	size_t len = strip_line(&s);
+	int catlen;
+
+	if (!len)
+		return 0;
+	if (len > PP_PROBE_NAME_MAX) {
+		set_err(errbuf, errlen, "%s: longer than %d characters: \"%.40s...\"", where,
+			PP_PROBE_NAME_MAX, s);
+		return -EINVAL;
+	}
+	memcpy(text, s, len);
+	text[len] = '\0';
+	catlen = classify(text, len);
+	if (catlen < 0) {
+		set_err(errbuf, errlen, "%s: not a function name or tp:CATEGORY:NAME: \"%s\"",
+			where, text);
+		return -EINVAL;
+	}
+	return append(l, text, len, catlen, where, errbuf, errlen);
+}
+
+int pp_probe_list_load(struct pp_probe_list *l, const char *path, char *errbuf, size_t errlen)
+{
+	char where[PATH_MAX + 16];
+	char *line = NULL;
+	size_t cap = 0;
+	unsigned int lineno = 0;
+	FILE *f;
+	int err = 0;
+
+	f = fopen(path, "r");
+	if (!f) {
+		err = -errno;
+		set_err(errbuf, errlen, "%s: %s", path, strerror(-err));
+		return err;
+	}
+	while (getline(&line, &cap, f) >= 0) {
+		snprintf(where, sizeof(where), "%s:%u", path, ++lineno);
+		err = pp_probe_list_add(l, line, where, errbuf, errlen);
+		if (err)
+			goto cleanup;
+	}
+	if (ferror(f)) {
+		err = -EIO;
+		set_err(errbuf, errlen, "%s: read error", path);
+	}
+cleanup:
+	free(line);
+	fclose(f);
+	return err;
+}
+
+static bool exists(const char *path)
+{
+	return access(path, F_OK) == 0;
+}
+
+const char *pp_probe_list_locate(const char *explicit_path, const char *datadir)
+{
+	static char buf[PATH_MAX];
+	int n;
+
+	if (explicit_path)
+		return explicit_path;
+	if (exists(PP_PROBE_LIST_FILE))
+		return PP_PROBE_LIST_FILE;
+	if (!datadir)
+		return NULL;
+	n = snprintf(buf, sizeof(buf), "%s/%s", datadir, PP_PROBE_LIST_FILE);
+	if (n < 0 || (size_t)n >= sizeof(buf) || !exists(buf))
+		return NULL;
+	return buf;
+}
+
+size_t pp_probe_list_nskipped(const struct pp_probe_list *l)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < l->n; i++)
+		n += l->v[i].skip != NULL;
+	return n;
+}
+
+/*
+ * Append ", name (reason)" at *pos if it fits, leaving room for the cut mark
+ * unless it is the @last entry. Otherwise end the line with the cut mark.
+ */
+static bool put(char *buf, size_t len, size_t *pos, const struct pp_probe *p, bool first, bool last)
+{
+	static const char cut[] = ", ...";
+	size_t reserve = last ? 1 : sizeof(cut);
+	int n;
+
+	n = snprintf(buf + *pos, len - *pos, "%s%s (%s)", first ? " " : ", ", p->name, p->skip);
+	if (n >= 0 && *pos + n + reserve <= len) {
+		*pos += n;
+		return true;
+	}
+	snprintf(buf + *pos, len - *pos, "%s", cut);
+	return false;
+}
+
+size_t pp_probe_list_skipped(const struct pp_probe_list *l, char *buf, size_t len)
+{
+	size_t i, pos, done = 0, nskip = pp_probe_list_nskipped(l);
+	int n;
+
+	if (!len)
+		return nskip;
+	buf[0] = '\0';
+	if (!nskip)
+		return 0;
+	n = snprintf(buf, len, "skipped %zu of %zu probe points this kernel cannot probe:", nskip,
+		     l->n);
+	if (n < 0 || (size_t)n >= len)
+		return nskip;
+	pos = n;
+	for (i = 0; i < l->n; i++) {
+		if (!l->v[i].skip)
+			continue;
+		if (!put(buf, len, &pos, &l->v[i], !done, done + 1 == nskip))
+			break;
+		done++;
+	}
+	return nskip;
+}
+
+void pp_probe_list_free(struct pp_probe_list *l)
+{
+	size_t i;
+
+	if (!l)
+		return;
+	for (i = 0; i < l->n; i++)
+		free(l->v[i].name);
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The tracing loop: ring buffer -> paths -> output, until told to stop. */
+#ifndef PP_TRACE_H
+#define PP_TRACE_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include "output.h"
+
+struct pp_cls;
+
+struct pp_trace_cfg {
+	const struct pp_out *out;
+	bool json;
+	unsigned long long count;	/* stop after this many packets, 0: never */
+	double duration;		/* seconds, 0: no limit */
+	double packet_timeout;		/* seconds */
+	const char *const *probe_names; /* for the loss report */
+	size_t nprobes;
+};
+
+/* Returns 0 when done (count, duration or *STOP), -errno on failure. */
+int pp_trace_run(const struct pp_cls *cls, const struct pp_trace_cfg *cfg,
+		 volatile sig_atomic_t *stop);
+
+#endif
