@@ -20,7 +20,7 @@
 #define PP_MEMWORDS	 16	/* classic scratch memory M[0..15] */
 #define PP_LOAD_BUF_OFF	 (-72)	/* 8-byte stack buffer for bpf_skb_load_bytes */
 #define PP_DIRECT_MAXOFF 0x7fff /* eBPF load offsets are signed 16 bit */
-#define PP_IND_MAXOFF	 0xffff /* bound on X + k so the verifier accepts data + off */
+#define PP_IND_MAXOFF	 0xffff /* the verifier's MAX_PACKET_OFF */
 #define PP_TC_ACT_UNSPEC (-1)	/* also TCX_NEXT: let the next program decide */
 
 struct xl_fix {
@@ -189,17 +189,20 @@ static void emit_load_abs(struct xl *x, __u8 dst, int size, __u32 k)
 	bind(x, done);
 }
 
-/* DST = P[X + k : size]; X + k wraps at 32 bits as in bpf_filter(). */
+/*
+ * DST = P[X + k : size]. bpf_filter() checks X + k without wrapping at 32
+ * bits, so the sum is 64-bit here and one past 4 GiB is no match.
+ */
 static void emit_load_ind(struct xl *x, __u8 dst, int size, __u32 k)
 {
 	int slow = new_label(x), done = new_label(x);
 	int n = size_bytes(size);
 
-	emit(x, BPF_ALU | BPF_MOV | BPF_X, BPF_REG_2, PP_R_X, 0, 0);
-	emit(x, BPF_ALU | BPF_ADD | BPF_K, BPF_REG_2, 0, 0, (__s32)k);
+	emit(x, BPF_ALU | BPF_MOV | BPF_K, BPF_REG_2, 0, 0, (__s32)k);
+	emit(x, BPF_ALU64 | BPF_ADD | BPF_X, BPF_REG_2, PP_R_X, 0, 0);
 	if (x->direct) {
-		/* The bound lets the verifier accept data + offset. */
-		emit_jmp(x, BPF_JMP | BPF_JGT | BPF_K, BPF_REG_2, 0, PP_IND_MAXOFF, slow);
+		/* The verifier accepts data + off only while off + size <= 0xffff. */
+		emit_jmp(x, BPF_JMP | BPF_JGT | BPF_K, BPF_REG_2, 0, PP_IND_MAXOFF - n, slow);
 		emit(x, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_1, PP_R_DATA, 0, 0);
 		emit(x, BPF_ALU64 | BPF_ADD | BPF_X, BPF_REG_1, BPF_REG_2, 0, 0);
 		emit(x, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_3, BPF_REG_1, 0, 0);
@@ -212,6 +215,10 @@ static void emit_load_ind(struct xl *x, __u8 dst, int size, __u32 k)
 		emit_ja(x, done);
 	}
 	bind(x, slow);
+	/* bpf_skb_load_bytes() takes a 32-bit offset. */
+	emit(x, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_3, BPF_REG_2, 0, 0);
+	emit(x, BPF_ALU64 | BPF_RSH | BPF_K, BPF_REG_3, 0, 0, 32);
+	emit_jmp(x, BPF_JMP | BPF_JNE | BPF_K, BPF_REG_3, 0, 0, x->l_nomatch);
 	emit_slow_load(x, dst, size);
 	bind(x, done);
 }
@@ -269,6 +276,26 @@ bad:
 	xl_fail(x, -EINVAL, "instruction %zu: unsupported load 0x%04x", pc, f->code);
 }
 
+static void xlate_alu_x(struct xl *x, __u8 op)
+{
+	int big = new_label(x), done = new_label(x);
+
+	/* bpf_filter() returns 0 on division by X == 0. */
+	if (op == BPF_DIV || op == BPF_MOD)
+		emit_jmp(x, BPF_JMP32 | BPF_JEQ | BPF_K, PP_R_X, 0, 0, x->l_nomatch);
+	if (op != BPF_LSH && op != BPF_RSH) {
+		emit(x, BPF_ALU | op | BPF_X, PP_R_A, PP_R_X, 0, 0);
+		return;
+	}
+	/* libpcap 1.10 shifts everything out when X >= 32; eBPF would mask X. */
+	emit_jmp(x, BPF_JMP32 | BPF_JGE | BPF_K, PP_R_X, 0, 32, big);
+	emit(x, BPF_ALU | op | BPF_X, PP_R_A, PP_R_X, 0, 0);
+	emit_ja(x, done);
+	bind(x, big);
+	emit(x, BPF_ALU | BPF_MOV | BPF_K, PP_R_A, 0, 0, 0);
+	bind(x, done);
+}
+
 static void xlate_alu(struct xl *x, size_t pc, const struct sock_filter *f)
 {
 	__u8 op = BPF_OP(f->code);
@@ -283,10 +310,7 @@ static void xlate_alu(struct xl *x, size_t pc, const struct sock_filter *f)
 		return;
 	}
 	if (BPF_SRC(f->code) == BPF_X) {
-		/* bpf_filter() returns 0 on division by X == 0. */
-		if (op == BPF_DIV || op == BPF_MOD)
-			emit_jmp(x, BPF_JMP32 | BPF_JEQ | BPF_K, PP_R_X, 0, 0, x->l_nomatch);
-		emit(x, BPF_ALU | op | BPF_X, PP_R_A, PP_R_X, 0, 0);
+		xlate_alu_x(x, op);
 		return;
 	}
 	if ((op == BPF_DIV || op == BPF_MOD) && k == 0) {
@@ -294,9 +318,11 @@ static void xlate_alu(struct xl *x, size_t pc, const struct sock_filter *f)
 		xl_fail(x, -EINVAL, "instruction %zu: division by constant zero", pc);
 		return;
 	}
-	/* The verifier refuses 32-bit shifts by >= 32; x86 masks the count. */
-	if (op == BPF_LSH || op == BPF_RSH)
-		k &= 31;
+	if ((op == BPF_LSH || op == BPF_RSH) && k >= 32) {
+		/* libpcap's bpf_validate() refuses it; so does the verifier. */
+		xl_fail(x, -EINVAL, "instruction %zu: shift by %u", pc, k);
+		return;
+	}
 	emit(x, BPF_ALU | op | BPF_K, PP_R_A, 0, 0, (__s32)k);
 }
 
@@ -320,7 +346,12 @@ static void xlate_jmp(struct xl *x, size_t pc, size_t len, const struct sock_fil
 	__u8 code, inv;
 
 	if (op == BPF_JA) {
-		if ((size_t)f->k >= len - pc - 1)
+		if ((__s32)f->k < 0)
+			xl_fail(x, -EINVAL,
+				"instruction %zu: backward jump (libpcap loops for \"protochain\"; "
+				"eBPF cannot prove that such a loop ends)",
+				pc);
+		else if ((size_t)f->k >= len - pc - 1)
 			xl_fail(x, -EINVAL, "instruction %zu: jump past the end", pc);
 		else
 			emit_ja(x, (int)(pc + 1 + f->k));

@@ -45,7 +45,7 @@ static int keep_info(struct pp_cls *c, void *p)
 
 static int splice_filter(struct bpf_program *prog, struct bpf_prog_load_opts *opts, long cookie)
 {
-	struct pp_cls *c = (struct pp_cls *)cookie;
+	struct pp_cls *c = *(struct pp_cls **)cookie;
 	size_t n = bpf_program__insn_cnt(prog), add = c->filter.cnt;
 	struct bpf_insn *all = malloc((add + n) * sizeof(*all));
 	void *fi, *li;
@@ -72,13 +72,23 @@ static int splice_filter(struct bpf_program *prog, struct bpf_prog_load_opts *op
 	return 0;
 }
 
-static int register_handler(struct pp_cls *c)
+/*
+ * Registered once per process: libbpf 1.1 corrupts its handler table when a
+ * handler is unregistered and another registered. The cookie cannot change
+ * after registration, so it points at the classifier being loaded.
+ */
+static struct pp_cls *loading;
+
+static int register_handler(void)
 {
-	LIBBPF_OPTS(libbpf_prog_handler_opts, h, .cookie = (long)c,
+	static int handler_id = -1;
+	LIBBPF_OPTS(libbpf_prog_handler_opts, h, .cookie = (long)&loading,
 		    .prog_prepare_load_fn = splice_filter);
 
-	c->handler_id = libbpf_register_prog_handler("pktpath_cls", BPF_PROG_TYPE_SCHED_CLS, 0, &h);
-	return c->handler_id < 0 ? c->handler_id : 0;
+	if (handler_id < 0)
+		handler_id =
+			libbpf_register_prog_handler("pktpath_cls", BPF_PROG_TYPE_SCHED_CLS, 0, &h);
+	return handler_id < 0 ? handler_id : 0;
 }
 
 static int size_maps(struct pp_cls *c, const struct pp_cls_opts *o)
@@ -98,21 +108,27 @@ int pp_cls_load(struct pp_cls *c, const struct pp_cls_opts *o, char *err, size_t
 	int ret;
 
 	memset(c, 0, sizeof(*c));
-	c->handler_id = -1;
-	ret = pp_filter_build(&c->filter, o->expr, o->xlate_flags, msg, sizeof(msg));
+	if (o->cbpf)
+		ret = pp_filter_from_cbpf(&c->filter, o->cbpf, o->cbpf_len, o->xlate_flags, msg,
+					  sizeof(msg));
+	else
+		ret = pp_filter_build(&c->filter, o->expr, o->xlate_flags, msg, sizeof(msg));
 	if (ret) {
-		snprintf(err, errlen, "bad filter \"%s\": %s", o->expr, msg);
+		snprintf(err, errlen, "bad filter \"%s\": %s", o->cbpf ? "(classic)" : o->expr,
+			 msg);
 		return ret == -ENOMEM ? ret : -EINVAL;
 	}
-	ret = register_handler(c);
+	ret = register_handler();
 	if (ret) {
 		snprintf(err, errlen, "cannot register the classifier section: %s", strerror(-ret));
 		goto fail;
 	}
 	c->skel = classifier__open();
 	ret = c->skel ? size_maps(c, o) : -errno;
+	loading = c;
 	if (!ret)
 		ret = classifier__load(c->skel);
+	loading = NULL;
 	if (ret) {
 		snprintf(err, errlen, "cannot load the classifier: %s", strerror(-ret));
 		/* -EINVAL is kept for a bad filter: the kernel refused our program. */
@@ -132,9 +148,6 @@ void pp_cls_destroy(struct pp_cls *c)
 {
 	classifier__destroy(c->skel);
 	c->skel = NULL;
-	if (c->handler_id >= 0)
-		libbpf_unregister_prog_handler(c->handler_id);
-	c->handler_id = -1;
 	for (int i = 0; i < c->ninfo; i++)
 		free(c->info[i]);
 	c->ninfo = 0;

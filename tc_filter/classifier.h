@@ -14,11 +14,12 @@ struct pp_cls {
 	struct pp_filter filter;
 	void *info[4]; /* shifted BTF func/line info, alive until load returns */
 	int ninfo;
-	int handler_id;
 };
 
 struct pp_cls_opts {
-	const char *expr;	  /* tcpdump filter, "" for everything */
+	const char *expr;		/* tcpdump filter, "" for everything */
+	const struct sock_filter *cbpf; /* or a classic program as is (tests) */
+	size_t cbpf_len;
 	unsigned int xlate_flags; /* enum pp_xlate_flags */
 	__u32 max_packets;	  /* skb_map entries, 0 = default */
 	__u32 ring_size;	  /* path_map bytes, 0 = default */

@@ -17,6 +17,13 @@ int pp_filter_build(struct pp_filter *f, const char *expr, unsigned int flags, c
 	return ret;
 }
 
+int pp_filter_from_cbpf(struct pp_filter *f, const struct sock_filter *prog, size_t len,
+			unsigned int flags, char *err, size_t errlen)
+{
+	memset(f, 0, sizeof(*f));
+	return pp_xlate(prog, len, flags, &f->insns, &f->cnt, err, errlen);
+}
+
 void pp_filter_free(struct pp_filter *f)
 {
 	free(f->cbpf);

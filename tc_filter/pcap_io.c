@@ -41,6 +41,15 @@ cleanup:
 	return ret;
 }
 
+int pp_pcap_offline_match(const struct sock_filter *prog, size_t len, const unsigned char *data,
+			  unsigned int caplen)
+{
+	struct bpf_program bp = {.bf_len = (u_int)len, .bf_insns = (struct bpf_insn *)prog};
+	struct pcap_pkthdr h = {.caplen = caplen, .len = caplen};
+
+	return pcap_offline_filter(&bp, &h, data);
+}
+
 int pp_pcap_foreach(const char *path, pp_frame_fn fn, void *ctx, char *err, size_t errlen)
 {
 	char perr[PCAP_ERRBUF_SIZE] = "";

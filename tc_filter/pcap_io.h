@@ -16,6 +16,10 @@ struct sock_filter;
 int pp_pcap_compile(const char *expr, struct sock_filter **out, size_t *len, char *err,
 		    size_t errlen);
 
+/* pcap_offline_filter()'s verdict (non-zero: match) of PROG on one frame. */
+int pp_pcap_offline_match(const struct sock_filter *prog, size_t len, const unsigned char *data,
+			  unsigned int caplen);
+
 /* Called for each frame of a capture, numbered from 1; non-zero stops. */
 typedef int (*pp_frame_fn)(unsigned long num, const unsigned char *data, unsigned int caplen,
 			   void *ctx);

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Output of closed packets: a text block per packet for people, a JSON
+ * object per line for programs (docs/json-schema.md), and the exit summary.
+ */
+#ifndef PP_OUTPUT_H
+#define PP_OUTPUT_H
+
+#include <stdio.h>
+#include <linux/types.h>
+#include "path.h"
+
+/* How to name things; the callbacks may be NULL, and may return NULL. */
+struct pp_out {
+	FILE *f;
+	const char *const *probe_names; /* probe index -> "ip_rcv", "tp:net:netif_receive_skb" */
+	size_t nprobes;
+	const char *(*reason_name)(__u32 reason, void *arg); /* -> "NETFILTER_DROP" */
+	void *reason_arg;
+	const char *(*sym_name)(__u64 addr, void *arg); /* kernel address -> "nf_hook_slow" */
+	void *sym_arg;
+};
+
+/* Totals for the exit line. */
+struct pp_summary {
+	__u64 packets; /* packets emitted */
+	__u64 consumed;
+	__u64 dropped;
+	__u64 timeout;
+	__u64 lost;	/* records lost to a full ring buffer */
+	__u64 map_full; /* packets that matched but found skb_map full */
+};
+
+/* Counts p in s: packets and its fate. */
+void pp_summary_add(struct pp_summary *s, const struct pp_packet *p);
+
+void pp_out_text(const struct pp_out *o, const struct pp_packet *p);
+void pp_out_json(const struct pp_out *o, const struct pp_packet *p);
+void pp_out_summary_text(const struct pp_out *o, const struct pp_summary *s);
+void pp_out_summary_json(const struct pp_out *o, const struct pp_summary *s);
+
+/*
+ * Helpers shared by both formats. A probe's name: the list entry, "tc:ingress",
+ * "tc:egress", or "probe#N" (written into buf) for an index with no name.
+ */
+const char *pp_out_probe_name(const struct pp_out *o, __u32 probe, char *buf, size_t len);
+/* The mark direction of a classifier probe, NULL for any other probe. */
+const char *pp_out_tc_dir(__u32 probe);
+/* The packet's length: the mark hop's skb->len, else the first hop's. */
+__u32 pp_out_pkt_len(const struct pp_packet *p);
+
+#endif /* PP_OUTPUT_H */

@@ -1,0 +1,581 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Path assembly. Open packets live in an entry pool indexed by an open
+ * addressing hash table keyed by packet id (linear probing, backward-shift
+ * deletion, load <= 1/2). Each open packet owns a buffer holding its mark and
+ * its hops; buffers of closed packets go to a free stack and are reused, so
+ * the steady state allocates nothing.
+ *
+ * Clones and copies inherit the packet id, and each skb's free sends an
+ * END, so a packet closes when every skb seen in its records has ended.
+ * Its fate is the first drop among those ENDs, else the last END.
+ *
+ * Open entries sit on a list ordered by the arrival of their last record,
+ * so expiry only looks at the list's head. A closed packet stays in the
+ * table as a buffer-less tombstone for one more timeout: a record that
+ * arrives after it closed is counted as late instead of opening a bogus
+ * mark-lost packet.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "path.h"
+
+#define PP_NIL	      UINT32_MAX
+#define PP_HOPS_INIT  16
+#define PP_TABLE_INIT 1024 /* slots; a power of two */
+#define PP_GOLDEN     0x9e3779b97f4a7c15ULL
+
+enum pp_ent_state {
+	PP_ST_FREE,
+	PP_ST_OPEN,
+	PP_ST_CLOSED,
+};
+
+/* What every record touches comes first, in one cache line. */
+struct pp_buf {
+	__u32 n, cap;
+	__u32 nskbs, cap_skbs, live; /* live: skbs seen without an END */
+	__u32 lost;		     /* summed over the ENDs: each skb counts its own */
+	struct pp_skbref *skbs;
+	bool has_mark;
+	struct pp_hop end; /* the END that gives the fate; fate 0 until one came */
+	struct pp_mark mark;
+	struct pp_hop hops[];
+};
+
+struct pp_entry {
+	__u64 id;
+	__u64 last_ns;	    /* open: last record's arrival; closed: closing time */
+	struct pp_buf *buf; /* NULL unless open */
+	__u32 prev, next;   /* open list, closed list or free list */
+	enum pp_ent_state state;
+};
+
+struct pp_slot {
+	__u64 id;
+	__u32 idx; /* into entries, PP_NIL if the slot is empty */
+};
+
+/* A doubly-linked list of entries, by index: pool growth moves entries. */
+struct pp_list {
+	__u32 head, tail;
+};
+
+struct pp_paths {
+	pp_emit_fn emit;
+	void *ctx;
+	struct pp_slot *slots;
+	__u32 nslots, nused, shift;
+	struct pp_entry *ents;
+	__u32 nents, cap_ents, free_ent;
+	struct pp_list open, closed;
+	size_t nopen;
+	struct pp_buf **spare;
+	size_t nspare, cap_spare;
+	struct pp_paths_stats st;
+};
+
+static __u32 slot_home(const struct pp_paths *pp, __u64 id)
+{
+	/* Fibonacci hashing: ids are sequential, the top bits spread them. */
+	return (__u32)((id * PP_GOLDEN) >> pp->shift);
+}
+
+/* The slot holding id, or the empty slot where it would go. */
+static __u32 slot_find(const struct pp_paths *pp, __u64 id)
+{
+	__u32 mask = pp->nslots - 1;
+	__u32 i = slot_home(pp, id);
+
+	while (pp->slots[i].idx != PP_NIL && pp->slots[i].id != id)
+		i = (i + 1) & mask;
+	return i;
+}
+
+static int table_alloc(struct pp_paths *pp, __u32 nslots)
+{
+	struct pp_slot *s = malloc(nslots * sizeof(*s));
+	__u32 i;
+
+	if (!s)
+		return -ENOMEM;
+	for (i = 0; i < nslots; i++)
+		s[i].idx = PP_NIL;
+	pp->slots = s;
+	pp->nslots = nslots;
+	pp->shift = 64 - __builtin_ctz(nslots);
+	return 0;
+}
+
+static int table_grow(struct pp_paths *pp)
+{
+	struct pp_slot *old = pp->slots;
+	__u32 i, n = pp->nslots;
+
+	/* table_alloc() leaves the old table in place when it fails. */
+	if (n >= (1U << 30) || table_alloc(pp, n * 2))
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		if (old[i].idx != PP_NIL)
+			pp->slots[slot_find(pp, old[i].id)] = old[i];
+	free(old);
+	return 0;
+}
+
+/* True if home lies cyclically in (gap, pos]: the entry may not move to gap. */
+static bool slot_stays(__u32 home, __u32 gap, __u32 pos)
+{
+	if (gap <= pos)
+		return home > gap && home <= pos;
+	return home > gap || home <= pos;
+}
+
+static void table_del(struct pp_paths *pp, __u64 id)
+{
+	__u32 mask = pp->nslots - 1;
+	__u32 gap = slot_find(pp, id), pos = gap;
+
+	if (pp->slots[gap].idx == PP_NIL)
+		return;
+	for (;;) {
+		pos = (pos + 1) & mask;
+		if (pp->slots[pos].idx == PP_NIL)
+			break;
+		if (slot_stays(slot_home(pp, pp->slots[pos].id), gap, pos))
+			continue;
+		pp->slots[gap] = pp->slots[pos];
+		gap = pos;
+	}
+	pp->slots[gap].idx = PP_NIL;
+	pp->nused--;
+}
+
+static void list_append(struct pp_paths *pp, struct pp_list *l, __u32 i)
+{
+	pp->ents[i].prev = l->tail;
+	pp->ents[i].next = PP_NIL;
+	if (l->tail != PP_NIL)
+		pp->ents[l->tail].next = i;
+	else
+		l->head = i;
+	l->tail = i;
+}
+
+static void list_unlink(struct pp_paths *pp, struct pp_list *l, __u32 i)
+{
+	struct pp_entry *e = &pp->ents[i];
+
+	if (e->prev != PP_NIL)
+		pp->ents[e->prev].next = e->next;
+	else
+		l->head = e->next;
+	if (e->next != PP_NIL)
+		pp->ents[e->next].prev = e->prev;
+	else
+		l->tail = e->prev;
+}
+
+/* Empties a buffer, keeping its arrays for the next packet. */
+static void buf_reset(struct pp_buf *b)
+{
+	b->has_mark = false;
+	b->nskbs = 0;
+	b->live = 0;
+	b->end.fate = PP_FATE_NONE;
+	b->lost = 0;
+	b->n = 0;
+}
+
+static void buf_free(struct pp_buf *b)
+{
+	if (b)
+		free(b->skbs);
+	free(b);
+}
+
+static struct pp_buf *buf_get(struct pp_paths *pp)
+{
+	struct pp_buf *b;
+
+	if (pp->nspare)
+		return pp->spare[--pp->nspare];
+	b = malloc(sizeof(*b) + PP_HOPS_INIT * sizeof(b->hops[0]));
+	if (!b)
+		return NULL;
+	b->skbs = NULL;
+	b->cap_skbs = 0;
+	b->cap = PP_HOPS_INIT;
+	buf_reset(b);
+	return b;
+}
+
+static void buf_put(struct pp_paths *pp, struct pp_buf *b)
+{
+	struct pp_buf **s;
+	size_t cap;
+
+	if (pp->nspare == pp->cap_spare) {
+		cap = pp->cap_spare ? pp->cap_spare * 2 : 64;
+		s = realloc(pp->spare, cap * sizeof(*s));
+		if (!s) {
+			buf_free(b);
+			return;
+		}
+		pp->spare = s;
+		pp->cap_spare = cap;
+	}
+	buf_reset(b);
+	pp->spare[pp->nspare++] = b;
+}
+
+static int ent_grow(struct pp_paths *pp)
+{
+	__u32 cap = pp->cap_ents ? pp->cap_ents * 2 : 1024;
+	struct pp_entry *e;
+
+	if (pp->cap_ents >= PP_NIL / 2)
+		return -ENOMEM;
+	e = realloc(pp->ents, cap * sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	pp->ents = e;
+	pp->cap_ents = cap;
+	return 0;
+}
+
+static __u32 ent_alloc(struct pp_paths *pp)
+{
+	__u32 i = pp->free_ent;
+
+	if (i != PP_NIL) {
+		pp->free_ent = pp->ents[i].next;
+		return i;
+	}
+	if (pp->nents == pp->cap_ents && ent_grow(pp))
+		return PP_NIL;
+	return pp->nents++;
+}
+
+static void ent_release(struct pp_paths *pp, __u32 i)
+{
+	pp->ents[i].state = PP_ST_FREE;
+	pp->ents[i].next = pp->free_ent;
+	pp->free_ent = i;
+}
+
+/* Opens a packet for id in the empty slot pos; returns its entry or PP_NIL. */
+static __u32 open_packet(struct pp_paths *pp, __u64 id, __u32 pos, __u64 now)
+{
+	struct pp_buf *b;
+	__u32 i;
+
+	if ((pp->nused + 1) * 2 > pp->nslots) {
+		if (table_grow(pp))
+			return PP_NIL;
+		pos = slot_find(pp, id);
+	}
+	b = buf_get(pp);
+	if (!b)
+		return PP_NIL;
+	i = ent_alloc(pp);
+	if (i == PP_NIL) {
+		buf_put(pp, b);
+		return PP_NIL;
+	}
+	pp->ents[i] = (struct pp_entry){.id = id, .last_ns = now, .buf = b, .state = PP_ST_OPEN};
+	list_append(pp, &pp->open, i);
+	pp->slots[pos] = (struct pp_slot){.id = id, .idx = i};
+	pp->nused++;
+	pp->nopen++;
+	return i;
+}
+
+/*
+ * The open entry for id, created if new. PP_NIL with *err == 0 means the
+ * packet is already closed and the record is late.
+ */
+static __u32 lookup(struct pp_paths *pp, __u64 id, __u64 now, int *err)
+{
+	__u32 pos = slot_find(pp, id), i = pp->slots[pos].idx;
+
+	*err = 0;
+	if (i == PP_NIL) {
+		i = open_packet(pp, id, pos, now);
+		if (i == PP_NIL)
+			*err = -ENOMEM;
+		return i;
+	}
+	if (pp->ents[i].state != PP_ST_OPEN) {
+		pp->st.late++;
+		return PP_NIL;
+	}
+	pp->ents[i].last_ns = now;
+	if (pp->open.tail != i) {
+		list_unlink(pp, &pp->open, i);
+		list_append(pp, &pp->open, i);
+	}
+	return i;
+}
+
+/*
+ * Inserts h in ts order, after every hop with the same ts. Records of one
+ * packet are nearly sorted (only cross-CPU reservations interleave), so the
+ * backwards scan is short and no sort is needed at close.
+ */
+static int hop_insert(struct pp_entry *e, const struct pp_hop *h)
+{
+	struct pp_buf *b = e->buf;
+	__u32 i;
+
+	if (b->n == b->cap) {
+		if (b->cap > UINT32_MAX / 2)
+			return -ENOMEM;
+		b = realloc(b, sizeof(*b) + 2 * (size_t)b->cap * sizeof(b->hops[0]));
+		if (!b)
+			return -ENOMEM;
+		b->cap *= 2;
+		e->buf = b;
+	}
+	for (i = b->n; i > 0 && b->hops[i - 1].ts > h->ts; i--)
+		;
+	memmove(&b->hops[i + 1], &b->hops[i], (b->n - i) * sizeof(b->hops[0]));
+	b->hops[i] = *h;
+	b->n++;
+	return 0;
+}
+
+/*
+ * Notes that h's skb belongs to the packet, and whether it ended. An END
+ * for an skb never seen before (its other records were lost) counts as
+ * ended at once. Returns -ENOMEM if the skb list cannot grow.
+ */
+static int skb_note(struct pp_buf *b, const struct pp_hop *h)
+{
+	bool end = h->type == PP_REC_END;
+	struct pp_skbref *r;
+	__u32 i, cap;
+
+	for (i = 0; i < b->nskbs; i++) {
+		if (b->skbs[i].skb != h->skb)
+			continue;
+		if (end && !b->skbs[i].ended) {
+			b->skbs[i].ended = true;
+			b->live--;
+		}
+		return 0;
+	}
+	if (b->nskbs == b->cap_skbs) {
+		cap = b->cap_skbs ? b->cap_skbs * 2 : 4;
+		r = realloc(b->skbs, cap * sizeof(*r));
+		if (!r)
+			return -ENOMEM;
+		b->skbs = r;
+		b->cap_skbs = cap;
+	}
+	b->skbs[b->nskbs++] = (struct pp_skbref){.skb = h->skb, .ended = end};
+	b->live += !end;
+	return 0;
+}
+
+/* The first drop decides the fate; failing that, the last END. */
+static void end_note(struct pp_buf *b, const struct pp_hop *h)
+{
+	b->lost += h->lost;
+	if (b->end.fate != PP_FATE_DROPPED)
+		b->end = *h;
+}
+
+/* Moves open entry i to the closed list; its buffer goes back to the spares. */
+static void retire(struct pp_paths *pp, __u32 i, __u64 now)
+{
+	struct pp_entry *e = &pp->ents[i];
+
+	list_unlink(pp, &pp->open, i);
+	pp->nopen--;
+	buf_put(pp, e->buf);
+	e->buf = NULL;
+	e->state = PP_ST_CLOSED;
+	e->last_ns = now;
+	list_append(pp, &pp->closed, i);
+}
+
+/* Emits entry i and leaves it in the table as a tombstone. */
+static void close_packet(struct pp_paths *pp, __u32 i, enum pp_fate fate, __u64 now)
+{
+	struct pp_entry *e = &pp->ents[i];
+	struct pp_buf *b = e->buf;
+	struct pp_packet p = {
+		.id = e->id,
+		.mark = b->has_mark ? &b->mark : NULL,
+		.hops = b->hops,
+		.nhops = b->n,
+		.skbs = b->skbs,
+		.nskbs = b->nskbs,
+		.fate = fate,
+		.lost = b->lost,
+	};
+
+	if (fate == PP_FATE_DROPPED) {
+		p.reason = b->end.reason;
+		p.location = b->end.location;
+	}
+	/* No hop only if memory ran out on its first record: nothing to show. */
+	if (b->n) {
+		pp->emit(&p, pp->ctx);
+		pp->st.emitted++;
+		pp->st.mark_lost += !b->has_mark;
+	}
+	retire(pp, i, now);
+}
+
+/* Files h (a hop, an END or a mark's hop) under its packet. */
+static int add_hop(struct pp_paths *pp, const struct pp_hop *h, const struct pp_mark *m,
+		   size_t size, __u64 now)
+{
+	struct pp_buf *b;
+	int err;
+	__u32 i = lookup(pp, h->id, now, &err);
+
+	if (i == PP_NIL)
+		return err;
+	err = hop_insert(&pp->ents[i], h);
+	if (!err)
+		err = skb_note(pp->ents[i].buf, h);
+	if (err)
+		return err;
+	pp->st.records++;
+	b = pp->ents[i].buf;
+	/* A mark may come after hops from other CPUs; a second mark is a hop. */
+	if (m && !b->has_mark) {
+		memcpy(&b->mark, m, size);
+		b->has_mark = true;
+	}
+	if (h->type == PP_REC_END)
+		end_note(b, h);
+	if (h->type == PP_REC_END && !b->live)
+		close_packet(pp, i, b->end.fate, now);
+	return 0;
+}
+
+/* A MARK may be shorter than struct pp_mark, but must cover its cap_len. */
+static bool mark_ok(const struct pp_mark *m, size_t size)
+{
+	size_t hdr = offsetof(struct pp_mark, data);
+
+	return size >= hdr && size <= sizeof(*m) && m->cap_len <= PP_HDR_BYTES &&
+	       m->cap_len <= size - hdr;
+}
+
+static bool hop_ok(const struct pp_hop *h, size_t size)
+{
+	if (size != sizeof(*h))
+		return false;
+	return h->type != PP_REC_END || h->fate == PP_FATE_CONSUMED || h->fate == PP_FATE_DROPPED;
+}
+
+int pp_paths_add(struct pp_paths *pp, const void *rec, size_t size, __u64 now_ns)
+{
+	__u32 type;
+
+	if (size < sizeof(type))
+		goto bad;
+	memcpy(&type, rec, sizeof(type));
+	switch (type) {
+	case PP_REC_MARK:
+		if (!mark_ok(rec, size))
+			goto bad;
+		return add_hop(pp, rec, rec, size, now_ns);
+	case PP_REC_HOP:
+	case PP_REC_END:
+		if (!hop_ok(rec, size))
+			goto bad;
+		return add_hop(pp, rec, NULL, 0, now_ns);
+	}
+bad:
+	pp->st.bad++;
+	return -EINVAL;
+}
+
+/* now - then > timeout, false if the clock went backwards. */
+static bool older(__u64 then, __u64 now, __u64 timeout)
+{
+	return now > then && now - then > timeout;
+}
+
+size_t pp_paths_expire(struct pp_paths *pp, __u64 now_ns, __u64 timeout_ns)
+{
+	size_t n = 0;
+	__u32 i;
+
+	while ((i = pp->closed.head) != PP_NIL && older(pp->ents[i].last_ns, now_ns, timeout_ns)) {
+		list_unlink(pp, &pp->closed, i);
+		table_del(pp, pp->ents[i].id);
+		ent_release(pp, i);
+	}
+	while ((i = pp->open.head) != PP_NIL && older(pp->ents[i].last_ns, now_ns, timeout_ns)) {
+		close_packet(pp, i, PP_FATE_TIMEOUT, now_ns);
+		n++;
+	}
+	return n;
+}
+
+size_t pp_paths_flush(struct pp_paths *pp)
+{
+	size_t n = 0;
+	__u32 i;
+
+	while ((i = pp->open.head) != PP_NIL) {
+		close_packet(pp, i, PP_FATE_TIMEOUT, pp->ents[i].last_ns);
+		n++;
+	}
+	return n;
+}
+
+struct pp_paths *pp_paths_new(pp_emit_fn emit, void *ctx)
+{
+	struct pp_paths *pp;
+
+	if (!emit)
+		return NULL;
+	pp = calloc(1, sizeof(*pp));
+	if (!pp)
+		return NULL;
+	pp->emit = emit;
+	pp->ctx = ctx;
+	pp->free_ent = PP_NIL;
+	pp->open = pp->closed = (struct pp_list){PP_NIL, PP_NIL};
+	if (table_alloc(pp, PP_TABLE_INIT)) {
+		free(pp);
+		return NULL;
+	}
+	return pp;
+}
+
+void pp_paths_free(struct pp_paths *pp)
+{
+	__u32 i;
+
+	if (!pp)
+		return;
+	for (i = pp->open.head; i != PP_NIL; i = pp->ents[i].next)
+		buf_free(pp->ents[i].buf);
+	while (pp->nspare)
+		buf_free(pp->spare[--pp->nspare]);
+	free(pp->spare);
+	free(pp->ents);
+	free(pp->slots);
+	free(pp);
+}
+
+size_t pp_paths_open(const struct pp_paths *pp)
+{
+	return pp->nopen;
+}
+
+void pp_paths_stats(const struct pp_paths *pp, struct pp_paths_stats *st)
+{
+	*st = pp->st;
+}

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Path assembly: turns the ring buffer's MARK/HOP/END records into one
+ * closed packet each, its hops sorted by time, handed to an emit callback.
+ */
+#ifndef PP_PATH_H
+#define PP_PATH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
+#include "pktpath.h"
+
+/* An skb that carried the packet: the marked one, or a clone or copy. */
+struct pp_skbref {
+	__u64 skb;
+	bool ended; /* its END arrived: the skb was freed */
+};
+
+/*
+ * A closed packet, valid only during the emit callback. hops[] holds every
+ * hop of the packet: the mark hop (type PP_REC_MARK) when the mark arrived,
+ * each HOP, and each END (one per skb freed); sorted by ts, ties
+ * in arrival order. A packet closes when every skb in skbs[] has ended;
+ * on a timeout, those not ended are the skb_map entries left to delete.
+ */
+struct pp_packet {
+	__u64 id;
+	const struct pp_mark *mark; /* NULL if the mark record was lost */
+	const struct pp_hop *hops;
+	size_t nhops;		      /* at least 1 */
+	const struct pp_skbref *skbs; /* in order of first appearance */
+	size_t nskbs;
+	enum pp_fate fate; /* the ENDs': the first drop, else the last; or TIMEOUT */
+	__u32 reason;	   /* DROPPED: enum skb_drop_reason value */
+	__u64 location;	   /* DROPPED: address of kfree_skb's caller, 0 if unknown */
+	__u32 lost;	   /* hops lost to a full ring buffer, summed over its ENDs */
+};
+
+/* Called once per packet; must not call back into pp_paths_*(). */
+typedef void (*pp_emit_fn)(const struct pp_packet *p, void *ctx);
+
+struct pp_paths_stats {
+	__u64 records;	 /* records accepted */
+	__u64 bad;	 /* records rejected: unknown type, wrong size, bad fate */
+	__u64 late;	 /* records for a packet already closed, dropped */
+	__u64 mark_lost; /* packets emitted without their mark */
+	__u64 emitted;	 /* packets handed to the emit callback */
+};
+
+struct pp_paths;
+
+struct pp_paths *pp_paths_new(pp_emit_fn emit, void *ctx);
+/* Destroys the table; open packets are dropped without being emitted. */
+void pp_paths_free(struct pp_paths *pp);
+
+/*
+ * Adds one ring-buffer record; an END record closes and emits its packet.
+ * now_ns is the caller's monotonic clock, used only for expiry.
+ * Returns 0, -EINVAL for a malformed record (counted in stats.bad) or
+ * -ENOMEM.
+ */
+int pp_paths_add(struct pp_paths *pp, const void *rec, size_t size, __u64 now_ns);
+
+/*
+ * Closes with fate TIMEOUT every packet whose last record arrived more than
+ * timeout_ns before now_ns, and forgets packets closed that long ago (their
+ * late records are counted, not turned into new packets). Call it
+ * periodically. Returns the number of packets it closed.
+ */
+size_t pp_paths_expire(struct pp_paths *pp, __u64 now_ns, __u64 timeout_ns);
+
+/* Closes every open packet with fate TIMEOUT, e.g. at exit. */
+size_t pp_paths_flush(struct pp_paths *pp);
+
+size_t pp_paths_open(const struct pp_paths *pp);
+void pp_paths_stats(const struct pp_paths *pp, struct pp_paths_stats *st);
+
+#endif /* PP_PATH_H */

@@ -1,0 +1,448 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Packet bytes -> summary. Every read goes through have(), which checks the
+ * bytes are inside the capture: a MARK carries at most PP_HDR_BYTES, so
+ * headers are often cut short, and the bytes are whatever was on the wire.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include "pkt_decode.h"
+
+#define ETH_HLEN     14
+#define ETH_P_IPV4   0x0800
+#define ETH_P_ARP    0x0806
+#define ETH_P_8021Q  0x8100
+#define ETH_P_8021AD 0x88a8
+#define ETH_P_IPV6   0x86dd
+#define IPV4_HLEN    20
+#define IPV6_HLEN    40
+#define IPV6_MAX_EXT 8 /* extension headers followed before giving up */
+
+enum {
+	PROTO_ICMP = 1,
+	PROTO_TCP = 6,
+	PROTO_UDP = 17,
+	PROTO_V6_HOP = 0,
+	PROTO_V6_ROUTE = 43,
+	PROTO_V6_FRAG = 44,
+	PROTO_AH = 51,
+	PROTO_ICMP6 = 58,
+	PROTO_V6_DEST = 60,
+};
+
+/* The unread part of the capture: bytes off .. len - 1 of d. */
+struct cur {
+	const __u8 *d;
+	__u32 len, off;
+};
+
+static bool have(const struct cur *c, __u32 n)
+{
+	return c->off <= c->len && c->len - c->off >= n;
+}
+
+static const __u8 *at(const struct cur *c, __u32 i)
+{
+	return c->d + c->off + i;
+}
+
+static __u16 rd16(const struct cur *c, __u32 i)
+{
+	const __u8 *p = at(c, i);
+
+	return (__u16)(p[0] << 8 | p[1]);
+}
+
+static __u32 rd32(const struct cur *c, __u32 i)
+{
+	return (__u32)rd16(c, i) << 16 | rd16(c, i + 2);
+}
+
+/* Shrinks the capture to a header's own length, so link padding is not read as data. */
+static void clamp(struct cur *c, __u32 len)
+{
+	if (len <= c->len - c->off)
+		c->len = c->off + len;
+}
+
+static void set_proto(struct pp_pkt_summary *s, const char *name)
+{
+	snprintf(s->proto, sizeof(s->proto), "%s", name);
+}
+
+static void decode_tcp(struct cur *c, struct pp_pkt_summary *s)
+{
+	if (have(c, 4)) {
+		s->has_ports = true;
+		s->sport = rd16(c, 0);
+		s->dport = rd16(c, 2);
+	}
+	if (have(c, 14)) {
+		s->has_tcp = true;
+		s->tcp_flags = *at(c, 13);
+	}
+	if (!have(c, 20))
+		s->trunc = "tcp";
+}
+
+static void decode_udp(struct cur *c, struct pp_pkt_summary *s)
+{
+	if (have(c, 4)) {
+		s->has_ports = true;
+		s->sport = rd16(c, 0);
+		s->dport = rd16(c, 2);
+	}
+	if (!have(c, 8))
+		s->trunc = "udp";
+}
+
+/* ICMP and ICMPv6 share the layout: type, code, checksum, id, seq. */
+static void decode_icmp(struct cur *c, struct pp_pkt_summary *s, bool v6)
+{
+	__u8 req = v6 ? 128 : 8, rep = v6 ? 129 : 0;
+
+	if (!have(c, 8))
+		s->trunc = v6 ? "icmp6" : "icmp";
+	if (!have(c, 2))
+		return;
+	s->has_icmp = true;
+	s->icmp_type = *at(c, 0);
+	s->icmp_code = *at(c, 1);
+	if ((s->icmp_type == req || s->icmp_type == rep) && have(c, 8)) {
+		s->has_echo = true;
+		s->icmp_id = rd16(c, 4);
+		s->icmp_seq = rd16(c, 6);
+	}
+}
+
+static const char *l4_name(__u8 proto, __u8 ip_ver)
+{
+	if (proto == PROTO_TCP)
+		return "tcp";
+	if (proto == PROTO_UDP)
+		return "udp";
+	if (proto == PROTO_ICMP && ip_ver == 4)
+		return "icmp";
+	if (proto == PROTO_ICMP6 && ip_ver == 6)
+		return "icmp6";
+	return NULL;
+}
+
+/* The upper layer; a fragment past the first has no header to read. */
+static void decode_l4(struct cur *c, struct pp_pkt_summary *s, __u8 proto, bool first)
+{
+	const char *name = l4_name(proto, s->ip_ver);
+
+	s->ip_proto = proto;
+	if (!name)
+		return;
+	set_proto(s, name);
+	if (!first)
+		return;
+	if (proto == PROTO_TCP)
+		decode_tcp(c, s);
+	else if (proto == PROTO_UDP)
+		decode_udp(c, s);
+	else
+		decode_icmp(c, s, proto == PROTO_ICMP6);
+}
+
+static void decode_ipv4(struct cur *c, struct pp_pkt_summary *s)
+{
+	__u32 ihl;
+	__u16 frag;
+
+	set_proto(s, "ipv4");
+	if (!have(c, IPV4_HLEN) || *at(c, 0) >> 4 != 4) {
+		s->trunc = "ip";
+		return;
+	}
+	ihl = (*at(c, 0) & 0xf) * 4;
+	s->ip_ver = 4;
+	inet_ntop(AF_INET, at(c, 12), s->src, sizeof(s->src));
+	inet_ntop(AF_INET, at(c, 16), s->dst, sizeof(s->dst));
+	s->ip_proto = *at(c, 9);
+	frag = rd16(c, 6);
+	s->frag_off = (frag & 0x1fff) * 8;
+	s->more_frags = frag & 0x2000;
+	s->is_frag = s->frag_off || s->more_frags;
+	s->frag_id = rd16(c, 4);
+	if (ihl < IPV4_HLEN || !have(c, ihl)) {
+		s->trunc = "ip";
+		return;
+	}
+	if (rd16(c, 2) >= ihl)
+		clamp(c, rd16(c, 2));
+	c->off += ihl;
+	decode_l4(c, s, s->ip_proto, s->frag_off == 0);
+}
+
+static bool is_ext_hdr(__u8 nh)
+{
+	return nh == PROTO_V6_HOP || nh == PROTO_V6_ROUTE || nh == PROTO_V6_DEST ||
+	       nh == PROTO_V6_FRAG || nh == PROTO_AH;
+}
+
+/*
+ * Follows the extension headers (each at least 8 bytes); returns false if
+ * the capture ran out. Stops after the fragment header of a fragment past
+ * the first: what follows it is payload.
+ */
+static bool ipv6_ext(struct cur *c, struct pp_pkt_summary *s, __u8 *nh)
+{
+	__u32 len;
+	int i;
+
+	for (i = 0; i < IPV6_MAX_EXT && is_ext_hdr(*nh); i++) {
+		if (!have(c, 8))
+			return false;
+		if (*nh == PROTO_V6_FRAG) {
+			s->is_frag = true;
+			s->frag_off = rd16(c, 2) & 0xfff8;
+			s->more_frags = rd16(c, 2) & 1;
+			s->frag_id = rd32(c, 4);
+			len = 8;
+		} else if (*nh == PROTO_AH) {
+			len = (*at(c, 1) + 2) * 4; /* RFC 4302: in 4-byte units */
+		} else {
+			len = (*at(c, 1) + 1) * 8;
+		}
+		*nh = *at(c, 0);
+		c->off += len;
+		if (s->frag_off)
+			break;
+	}
+	return true;
+}
+
+static void decode_ipv6(struct cur *c, struct pp_pkt_summary *s)
+{
+	__u8 nh;
+
+	set_proto(s, "ipv6");
+	if (!have(c, IPV6_HLEN) || *at(c, 0) >> 4 != 6) {
+		s->trunc = "ip6";
+		return;
+	}
+	s->ip_ver = 6;
+	inet_ntop(AF_INET6, at(c, 8), s->src, sizeof(s->src));
+	inet_ntop(AF_INET6, at(c, 24), s->dst, sizeof(s->dst));
+	nh = *at(c, 6);
+	/* A zero payload length is a jumbogram's: keep the capture as it is. */
+	if (rd16(c, 4))
+		clamp(c, IPV6_HLEN + rd16(c, 4));
+	c->off += IPV6_HLEN;
+	if (!ipv6_ext(c, s, &nh)) {
+		s->ip_proto = nh;
+		s->trunc = "ip6";
+		return;
+	}
+	decode_l4(c, s, nh, s->frag_off == 0);
+}
+
+static void decode_arp(struct cur *c, struct pp_pkt_summary *s)
+{
+	set_proto(s, "arp");
+	if (!have(c, 8)) {
+		s->trunc = "arp";
+		return;
+	}
+	s->has_arp = true;
+	s->arp_op = rd16(c, 6);
+	/* Only Ethernet/IPv4 ARP has addresses we can name. */
+	if (rd16(c, 0) != 1 || rd16(c, 2) != ETH_P_IPV4 || *at(c, 4) != 6 || *at(c, 5) != 4)
+		return;
+	if (!have(c, 28)) {
+		s->trunc = "arp";
+		return;
+	}
+	memcpy(s->arp_sha, at(c, 8), sizeof(s->arp_sha));
+	inet_ntop(AF_INET, at(c, 14), s->src, sizeof(s->src));
+	inet_ntop(AF_INET, at(c, 24), s->dst, sizeof(s->dst));
+}
+
+/* Up to two tags, 802.1Q or 802.1ad; returns false if the capture ran out. */
+static bool decode_vlan(struct cur *c, struct pp_pkt_summary *s)
+{
+	__u16 *id;
+
+	while ((s->ethertype == ETH_P_8021Q || s->ethertype == ETH_P_8021AD) && s->nvlan < 2) {
+		if (!have(c, 4))
+			return false;
+		id = s->nvlan ? &s->vlan_inner : &s->vlan;
+		*id = rd16(c, 0) & 0x0fff;
+		s->nvlan++;
+		s->ethertype = rd16(c, 2);
+		c->off += 4;
+	}
+	return true;
+}
+
+int pp_pkt_decode(const __u8 *data, __u32 cap_len, struct pp_pkt_summary *s)
+{
+	struct cur c = {.d = data, .len = cap_len, .off = 0};
+
+	if (!data || !s)
+		return -EINVAL;
+	memset(s, 0, sizeof(*s));
+	if (!have(&c, ETH_HLEN)) {
+		set_proto(s, "eth");
+		s->trunc = "eth";
+		return 0;
+	}
+	s->ethertype = rd16(&c, 12);
+	c.off = ETH_HLEN;
+	if (!decode_vlan(&c, s)) {
+		snprintf(s->proto, sizeof(s->proto), "0x%04x", s->ethertype);
+		s->trunc = "vlan";
+		return 0;
+	}
+	if (s->ethertype == ETH_P_IPV4)
+		decode_ipv4(&c, s);
+	else if (s->ethertype == ETH_P_IPV6)
+		decode_ipv6(&c, s);
+	else if (s->ethertype == ETH_P_ARP)
+		decode_arp(&c, s);
+	else
+		snprintf(s->proto, sizeof(s->proto), "0x%04x", s->ethertype);
+	return 0;
+}
+
+const char *pp_tcp_flags_str(__u8 flags, char buf[9])
+{
+	static const char letters[] = "FSRP.UEW"; /* bit 0 .. bit 7 */
+	int i, n = 0;
+
+	for (i = 0; i < 8; i++)
+		if (flags & (1 << i))
+			buf[n++] = letters[i];
+	buf[n] = '\0';
+	return n ? buf : "none";
+}
+
+/* snprintf() into buf at pos, counting what would not fit like snprintf(). */
+struct sbuf {
+	char *buf;
+	size_t len, pos;
+};
+
+__attribute__((format(printf, 2, 3))) static void sb_printf(struct sbuf *f, const char *fmt, ...)
+{
+	size_t room = f->pos < f->len ? f->len - f->pos : 0;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(room ? f->buf + f->pos : NULL, room, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		f->pos += n;
+}
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+static const char *icmp_name(__u8 type, bool v6)
+{
+	static const char *const v4[] = {
+		[0] = "echo reply",   [3] = "unreachable",    [5] = "redirect",
+		[8] = "echo request", [11] = "time exceeded", [12] = "parameter problem",
+	};
+	static const char *const v6n[] = {
+		[1] = "unreachable",
+		[2] = "packet too big",
+		[3] = "time exceeded",
+		[4] = "parameter problem",
+		[128] = "echo request",
+		[129] = "echo reply",
+		[133] = "router solicitation",
+		[134] = "router advertisement",
+		[135] = "neighbor solicitation",
+		[136] = "neighbor advertisement",
+	};
+
+	if (!v6)
+		return type < ARRAY_SIZE(v4) ? v4[type] : NULL;
+	return type < ARRAY_SIZE(v6n) ? v6n[type] : NULL;
+}
+
+static void fmt_icmp(struct sbuf *f, const struct pp_pkt_summary *s)
+{
+	const char *name = icmp_name(s->icmp_type, s->ip_ver == 6);
+
+	if (!name)
+		sb_printf(f, " type %u code %u", s->icmp_type, s->icmp_code);
+	else if (s->icmp_code)
+		sb_printf(f, " %s code %u", name, s->icmp_code);
+	else
+		sb_printf(f, " %s", name);
+	if (s->has_echo)
+		sb_printf(f, " id %u seq %u", s->icmp_id, s->icmp_seq);
+}
+
+/* An address with its port: "198.18.0.1.80", "[fd00::1].53". */
+static void fmt_host(struct sbuf *f, const struct pp_pkt_summary *s, const char *addr, __u16 port)
+{
+	if (!s->has_ports)
+		sb_printf(f, "%s", addr);
+	else if (s->ip_ver == 6)
+		sb_printf(f, "[%s].%u", addr, port);
+	else
+		sb_printf(f, "%s.%u", addr, port);
+}
+
+static void fmt_ip(struct sbuf *f, const struct pp_pkt_summary *s)
+{
+	char flags[9];
+
+	sb_printf(f, " ");
+	fmt_host(f, s, s->src, s->sport);
+	sb_printf(f, " > ");
+	fmt_host(f, s, s->dst, s->dport);
+	if (s->has_tcp)
+		sb_printf(f, " [%s]", pp_tcp_flags_str(s->tcp_flags, flags));
+	if (s->has_icmp)
+		fmt_icmp(f, s);
+	if (!l4_name(s->ip_proto, s->ip_ver))
+		sb_printf(f, " proto %u", s->ip_proto);
+	if (s->is_frag)
+		sb_printf(f, " frag id %u off %u%s", s->frag_id, s->frag_off,
+			  s->more_frags ? "+" : "");
+}
+
+static void fmt_arp(struct sbuf *f, const struct pp_pkt_summary *s)
+{
+	const __u8 *m = s->arp_sha;
+
+	if (!s->src[0])
+		sb_printf(f, " op %u", s->arp_op);
+	else if (s->arp_op == 1)
+		sb_printf(f, " who-has %s tell %s", s->dst, s->src);
+	else if (s->arp_op == 2)
+		sb_printf(f, " reply %s is-at %02x:%02x:%02x:%02x:%02x:%02x", s->src, m[0], m[1],
+			  m[2], m[3], m[4], m[5]);
+	else
+		sb_printf(f, " op %u %s > %s", s->arp_op, s->src, s->dst);
+}
+
+size_t pp_pkt_format(const struct pp_pkt_summary *s, char *buf, size_t len)
+{
+	struct sbuf f = {.buf = buf, .len = buf ? len : 0};
+
+	if (f.len)
+		buf[0] = '\0';
+	sb_printf(&f, "%s", s->proto);
+	if (s->has_arp)
+		fmt_arp(&f, s);
+	else if (s->ip_ver)
+		fmt_ip(&f, s);
+	if (s->nvlan)
+		sb_printf(&f, " vlan %u", s->vlan);
+	if (s->nvlan > 1)
+		sb_printf(&f, ",%u", s->vlan_inner);
+	if (s->trunc)
+		sb_printf(&f, " [|%s]", s->trunc);
+	return f.pos;
+}

@@ -1,0 +1,283 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Run pktpath's scenarios in Debian's distro kernels under QEMU: the only way
+# to prove the kprobe, kprobe.multi and fentry backends, which the build
+# machines' own kernel cannot attach (see shared/ENVIRONMENT.md).
+#
+# Usage: scripts/vm-test.sh [KERNEL_PKG...]
+#   KERNEL_PKG  linux-image-* package names; by default what linux-image-amd64
+#               and linux-image-6.12-amd64 depend on today.
+# Environment:
+#   BUILD_DIR        build directory (default: build); caches in $BUILD_DIR/vm
+#   PKTPATH_BIN      a static pktpath to test as is; unset: built here, in
+#                    $BUILD_DIR/static, as $BUILD_DIR/static/loader/pktpath
+#   PKTPATH_STANDIN  1: test tests/vm/standin-pktpath.sh instead (harness
+#                    development, before the real binary builds)
+#   VM_BACKENDS      backends to run (default: all four)
+#   VM_SCENARIOS     scenarios to run (default: all, see tests/vm/scenarios.sh)
+#   VM_TIMEOUT       seconds one VM may take (default: 600)
+# Prints "PASS|FAIL|SKIP KERNEL BACKEND SCENARIO" lines, then
+# "N passed, N failed, N skipped"; exits 1 if anything failed.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$ROOT"
+BUILD_DIR=${BUILD_DIR:-build}
+case $BUILD_DIR in /*) ;; *) BUILD_DIR=$ROOT/$BUILD_DIR ;; esac
+VMDIR=$BUILD_DIR/vm
+PKTPATH_STANDIN=${PKTPATH_STANDIN:-0}
+PKTPATH_BIN_GIVEN=${PKTPATH_BIN:+1}
+PKTPATH_BIN=${PKTPATH_BIN:-$BUILD_DIR/static/loader/pktpath}
+VM_TIMEOUT=${VM_TIMEOUT:-600}
+
+META_PKGS=(linux-image-amd64 linux-image-6.12-amd64)
+# What the scenarios need beyond the kernel image; dependencies are added
+# from modules.dep. libcrc32c (for nf_tables) asks the crypto API for
+# "crc32c" at init, so crc32c_generic must be there first.
+MODULES=(veth sch_ingress cls_bpf crc32c_generic nf_tables)
+# iproute2 (busybox ip has no netns or veth), nft, and bpftool for the
+# cleanup checks: dynamic, so copied with their libraries.
+TOOLS=(/usr/sbin/ip /usr/sbin/tc /usr/sbin/nft /usr/sbin/bpftool)
+
+RESULTS=$VMDIR/results.txt
+
+log() { echo "vm-test: $*" >&2; }
+die() {
+	log "$*"
+	exit 1
+}
+result() { echo "$*" | tee -a "$RESULTS"; }
+
+check_tools() {
+	local t missing=()
+	for t in qemu-system-x86_64 cpio gzip xz depmod jq gcc dpkg-deb apt-get apt-cache \
+		readelf ldd timeout; do
+		command -v "$t" >/dev/null || missing+=("$t")
+	done
+	[ "$PKTPATH_STANDIN" = 1 ] || [ -n "$PKTPATH_BIN_GIVEN" ] || command -v cmake >/dev/null ||
+		missing+=(cmake)
+	for t in "${TOOLS[@]}"; do [ -x "$t" ] || missing+=("$t"); done
+	[ ${#missing[@]} -eq 0 ] || die "missing ${missing[*]}: run scripts/install-deps.sh"
+	# The VM has no libc: its busybox must be Debian's busybox-static.
+	is_static /bin/busybox || die "/bin/busybox is not static: apt-get install busybox-static"
+}
+
+is_static() {
+	[ -f "$1" ] && ! readelf -l "$1" 2>/dev/null | grep -q INTERP
+}
+
+# ---- kernels ----------------------------------------------------------------
+
+meta_dep() {
+	apt-cache depends "$1" 2>/dev/null | awk '/Depends: linux-image-/ { print $2; exit }'
+}
+
+# The versioned packages behind the meta packages, resolved now: the archive
+# moves on and a hard-coded name would go stale.
+resolve_kernels() {
+	local meta dep
+	KERNELS=()
+	if [ -z "$(meta_dep "${META_PKGS[0]}")" ]; then
+		log "apt-cache knows no ${META_PKGS[0]}: apt-get update"
+		apt-get update -qq || log "apt-get update failed"
+	fi
+	for meta in "${META_PKGS[@]}"; do
+		dep=$(meta_dep "$meta")
+		if [ -n "$dep" ]; then
+			KERNELS+=("$dep")
+		else
+			result "FAIL $meta - resolve : apt-cache depends gives no linux-image package"
+		fi
+	done
+}
+
+# fetch_kernel PKG: download (once) and extract (once per .deb) into
+# $VMDIR/kernels/PKG; sets KDIR, KVER (the module directory) and LABEL.
+fetch_kernel() {
+	local pkg=$1 debs deb
+	mkdir -p "$VMDIR/debs"
+	debs=("$VMDIR/debs/${pkg}_"*.deb)
+	if [ ! -f "${debs[0]}" ]; then
+		log "downloading $pkg"
+		if ! (cd "$VMDIR/debs" && apt-get download "$pkg") >"$VMDIR/debs/$pkg.log" 2>&1; then
+			result "FAIL $pkg - download : $(grep -m1 '^E:' "$VMDIR/debs/$pkg.log" || true)"
+			return 1
+		fi
+		debs=("$VMDIR/debs/${pkg}_"*.deb)
+	fi
+	deb=${debs[0]}
+	KDIR=$VMDIR/kernels/$pkg
+	if [ "$(cat "$KDIR/.stamp" 2>/dev/null)" != "${deb##*/}" ]; then
+		log "extracting ${deb##*/}"
+		rm -rf "$KDIR"
+		mkdir -p "$KDIR"
+		dpkg-deb -x "$deb" "$KDIR/root"
+		KVER=$(ls "$KDIR/root/lib/modules")
+		# The package has no modules.dep: depmod writes it at install time.
+		depmod -b "$KDIR/root" "$KVER"
+		echo "${deb##*/}" >"$KDIR/.stamp"
+	fi
+	KVER=$(ls "$KDIR/root/lib/modules")
+	LABEL=$(dpkg-deb -f "$deb" Version)
+	LABEL=${LABEL%%-*}
+}
+
+# module_order: MODULES and their dependencies, dependencies first, as
+# "name path" lines (path relative to the module directory).
+module_order() {
+	awk -v want="${MODULES[*]}" '
+		function base(p) { sub(/.*\//, "", p); sub(/\.ko(\.[a-z]+)?$/, "", p); return p }
+		function visit(m,   i, n, d) {
+			if (m in seen) return
+			seen[m] = 1
+			if (!(m in path)) { print "missing " m; return }
+			n = split(deps[m], d, " ")
+			for (i = 1; i <= n; i++) visit(base(d[i]))
+			print m " " path[m]
+		}
+		{ f = $1; sub(/:$/, "", f); m = base(f); path[m] = f; $1 = ""; deps[m] = $0 }
+		END { n = split(want, w, " "); for (i = 1; i <= n; i++) visit(w[i]) }
+	' "$KDIR/root/lib/modules/$KVER/modules.dep"
+}
+
+# Busybox insmod reads plain .ko only: 6.12 ships .ko.xz.
+stage_modules() {
+	local dest=$1 name path src
+	mkdir -p "$KDIR/mods" "$dest/lib/modules"
+	: >"$dest/lib/modules/load.list"
+	while read -r name path; do
+		[ "$name" != missing ] || die "module $path not in $KVER's modules.dep"
+		src=$KDIR/root/lib/modules/$KVER/$path
+		if [ ! -f "$KDIR/mods/$name.ko" ]; then
+			case $path in
+			*.ko.xz) xz -dc "$src" >"$KDIR/mods/$name.ko" ;;
+			*.ko.zst) zstd -qdc "$src" >"$KDIR/mods/$name.ko" ;;
+			*) cp "$src" "$KDIR/mods/$name.ko" ;;
+			esac
+		fi
+		cp "$KDIR/mods/$name.ko" "$dest/lib/modules/"
+		echo "$name" >>"$dest/lib/modules/load.list"
+	done < <(module_order)
+}
+
+# ---- binaries -----------------------------------------------------------------
+
+build_vmhelper() {
+	VMHELPER=$VMDIR/vmhelper
+	if [ ! -x "$VMHELPER" ] || [ tests/vm/vmhelper.c -nt "$VMHELPER" ]; then
+		log "building vmhelper (static)"
+		# Static glibc warns about NSS functions libbpf never calls here.
+		gcc -static -O2 -Wall -Wextra -o "$VMHELPER" tests/vm/vmhelper.c \
+			-lbpf -lelf -lz 2>&1 | { grep -v 'statically linked applications' || true; }
+		[ -x "$VMHELPER" ] || die "vmhelper did not build"
+	fi
+}
+
+# PKTPATH_BIN: the binary the VMs run. It must be static: the VM has no libc.
+build_pktpath() {
+	if [ "$PKTPATH_STANDIN" = 1 ]; then
+		PKTPATH_BIN=$ROOT/tests/vm/standin-pktpath.sh
+		log "testing the tracefs stand-in, not pktpath"
+		return 0
+	fi
+	if [ -z "$PKTPATH_BIN_GIVEN" ]; then
+		log "building static pktpath in $BUILD_DIR/static"
+		if ! { cmake -S . -B "$BUILD_DIR/static" -DPKTPATH_STATIC=ON &&
+			cmake --build "$BUILD_DIR/static" --target pktpath; } >"$VMDIR/build.log" 2>&1; then
+			result "FAIL - - build : static pktpath did not build, see $VMDIR/build.log"
+			return 1
+		fi
+	fi
+	if ! is_static "$PKTPATH_BIN"; then
+		result "FAIL - - build : $PKTPATH_BIN is missing or not statically linked"
+		return 1
+	fi
+}
+
+# ---- initramfs ---------------------------------------------------------------
+
+# copy_dynamic ROOT BIN: BIN and every library ldd names, dynamic loader
+# included, at the same paths inside ROOT.
+copy_dynamic() {
+	local root=$1 bin=$2 lib
+	install -D -m 755 "$(readlink -f "$bin")" "$root$bin"
+	for lib in $(ldd "$bin" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }'); do
+		[ -f "$root$lib" ] || install -D -m 755 "$(readlink -f "$lib")" "$root$lib"
+	done
+}
+
+# make_initramfs PKG: $VMDIR/initrd/PKG.cpio.gz, rebuilt every run (about a
+# second) so that changed scripts and binaries are always in.
+make_initramfs() {
+	local root=$VMDIR/initrd/$1.root t applet
+	INITRD=$VMDIR/initrd/$1.cpio.gz
+	rm -rf "$root"
+	mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,etc/pktpath,proc,sys,dev,run,tmp,root,tests}
+	mkdir -p "$root"/usr/share/pktpath
+	mkdir -p "$root/var"
+	ln -s ../run "$root/var/run"
+	install -m 755 /bin/busybox "$root/bin/busybox"
+	for applet in $(/bin/busybox --list); do
+		[ "$applet" = busybox ] || ln -s busybox "$root/bin/$applet"
+	done
+	for t in "${TOOLS[@]}"; do copy_dynamic "$root" "$t"; done
+	install -m 755 "$PKTPATH_BIN" "$root/usr/bin/pktpath"
+	install -m 755 "$VMHELPER" "$root/usr/bin/vmhelper"
+	[ ! -f kp_func.list ] || install -m 644 kp_func.list "$root/usr/share/pktpath/"
+	install -m 755 tests/vm/init.sh "$root/init"
+	install -m 755 tests/vm/scenarios.sh "$root/tests/"
+	stage_modules "$root"
+	{
+		echo "VM_LABEL=$LABEL"
+		[ -z "${VM_BACKENDS:-}" ] || echo "export VM_BACKENDS='$VM_BACKENDS'"
+		[ -z "${VM_SCENARIOS:-}" ] || echo "export VM_SCENARIOS='$VM_SCENARIOS'"
+	} >"$root/etc/pktpath/vm.conf"
+	(cd "$root" && find . | cpio -o -H newc -R 0:0 --quiet) | gzip -1 >"$INITRD"
+}
+
+# ---- boot ----------------------------------------------------------------------
+
+# boot PKG: one VM, console to $VMDIR/logs/PKG.log. TCG only: KVM hangs on
+# these machines.
+boot() {
+	local console=$VMDIR/logs/$1.log rc=0
+	mkdir -p "$VMDIR/logs"
+	log "booting $LABEL ($1)"
+	timeout "$VM_TIMEOUT" qemu-system-x86_64 -machine accel=tcg -cpu max -m 1024 -smp 2 \
+		-kernel "$KDIR/root/boot/vmlinuz-$KVER" -initrd "$INITRD" \
+		-append "console=ttyS0 quiet panic=-1" -nographic -no-reboot \
+		</dev/null >"$console" 2>&1 || rc=$?
+	[ $rc -ne 124 ] || log "$LABEL: timed out after $VM_TIMEOUT s"
+	bash tests/vm/check.sh "$LABEL" "$console" | tee -a "$RESULTS" || true
+}
+
+run_kernel() {
+	local start=$SECONDS booted
+	fetch_kernel "$1" || return 0
+	make_initramfs "$1"
+	booted=$SECONDS
+	boot "$1"
+	TIMES+=("$LABEL: boot and run $((SECONDS - booted)) s, with download and image $((SECONDS - start)) s")
+}
+
+main() {
+	local k total_start=$SECONDS pass fail skip
+	check_tools
+	mkdir -p "$VMDIR"
+	: >"$RESULTS"
+	TIMES=()
+	if [ $# -gt 0 ]; then KERNELS=("$@"); else resolve_kernels; fi
+	build_vmhelper
+	if build_pktpath; then
+		for k in "${KERNELS[@]}"; do run_kernel "$k"; done
+	fi
+	for k in "${TIMES[@]}"; do log "time: $k"; done
+	log "time: total $((SECONDS - total_start)) s"
+	pass=$(grep -c '^PASS ' "$RESULTS" || true)
+	fail=$(grep -c '^FAIL ' "$RESULTS" || true)
+	skip=$(grep -c '^SKIP ' "$RESULTS" || true)
+	echo "$pass passed, $fail failed, $skip skipped"
+	[ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]
+}
+
+main "$@"

@@ -1,0 +1,514 @@
+# shellcheck shell=bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Shared helpers for the end-to-end tests (tests/e2e/test_*.sh).
+#
+# A test sources this file, calls pp_setup, and ends with pp_pass; on any
+# problem it calls pp_fail or pp_skip. The protocol with run.sh:
+#   exit 0 = pass, 1 = fail, 77 = skip; the reason is the last line on
+#   stdout ("FAIL: why" / "SKIP: why"); everything else goes to stderr.
+# Cleanup is a stack (pp_defer) run on EXIT, INT and TERM, so namespaces and
+# pktpath processes go away on every path, failure included.
+#
+# Environment:
+#   PKTPATH            the binary (default build/loader/pktpath in the repo)
+#   PP_E2E_WORKDIR     where pktpath's output and other artifacts go (run.sh
+#                      sets it per test; default: a temporary directory that
+#                      is removed after a pass and kept after a failure)
+#   PP_READY_TIMEOUT   seconds to wait for "pktpath: ready" (default 20)
+#   PP_STOP_TIMEOUT    seconds to wait for exit after a signal (default 10)
+
+PP_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+PKTPATH=${PKTPATH:-$PP_ROOT/build/loader/pktpath}
+# A relative PKTPATH means relative to where the caller stood; make it
+# absolute now, before anything changes directory.
+[[ $PKTPATH == /* ]] || PKTPATH=$PWD/$PKTPATH
+PP_TEST=$(basename "$0" .sh)
+PP_TEST=${PP_TEST#test_}
+PP_READY_TIMEOUT=${PP_READY_TIMEOUT:-20}
+PP_STOP_TIMEOUT=${PP_STOP_TIMEOUT:-10}
+PP_TMP=
+PP_TMP_OWNED=0
+PP_RC=0
+PP_CLEANUPS=()
+declare -A PP_PIDS=()
+
+# ---------------------------------------------------------------- results
+
+pp_log() {
+	echo "[$PP_TEST] $*" >&2
+}
+
+pp_pass() {
+	echo "PASS"
+	exit 0
+}
+
+pp_fail() {
+	echo "FAIL: $*"
+	exit 1
+}
+
+pp_skip() {
+	echo "SKIP: $*"
+	exit 77
+}
+
+# ---------------------------------------------------------------- cleanup
+
+# pp_defer CMD ARGS...: run CMD ARGS at exit, last deferred first. The
+# words are quoted now, so arguments with spaces survive the later eval.
+pp_defer() {
+	PP_CLEANUPS+=("$(printf '%q ' "$@")")
+}
+
+_pp_on_exit() {
+	local rc=$? i
+	trap - EXIT INT TERM ERR
+	set +e
+	for ((i = ${#PP_CLEANUPS[@]} - 1; i >= 0; i--)); do
+		eval "${PP_CLEANUPS[i]}"
+	done
+	if [ "$PP_TMP_OWNED" = 1 ] && [ -n "$PP_TMP" ]; then
+		if [ "$rc" -eq 0 ] || [ "$rc" -eq 77 ]; then
+			rm -rf "$PP_TMP"
+		else
+			pp_log "artifacts kept in $PP_TMP"
+		fi
+	fi
+	exit "$rc"
+}
+
+# An unexpected failing command (set -e) must still say what failed, and
+# must not exit with the command's own status: a stray 77 would read as
+# a skip.
+_pp_on_err() {
+	local rc=$? line=$1 cmd=$2
+	pp_fail "line $line: '$cmd' failed (exit $rc)"
+}
+
+# pp_setup: the first call of every test. Needs root (network namespaces,
+# BPF); no root is a skip, not a failure.
+pp_setup() {
+	set -euo pipefail
+	set -E
+	trap _pp_on_exit EXIT
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
+	trap '_pp_on_err "$LINENO" "$BASH_COMMAND"' ERR
+	[ "$(id -u)" -eq 0 ] || pp_skip "needs root (network namespaces, BPF)"
+	pp_require_cmd ip tc jq bpftool ping stat timeout env
+	if [ -n "${PP_E2E_WORKDIR:-}" ]; then
+		PP_TMP=$PP_E2E_WORKDIR
+		mkdir -p "$PP_TMP"
+	else
+		PP_TMP=$(mktemp -d "/tmp/pktpath-e2e-$PP_TEST.XXXXXX")
+		PP_TMP_OWNED=1
+	fi
+	cd "$PP_ROOT"
+}
+
+# pp_require_cmd CMD...: a missing tool is a skip that says which.
+pp_require_cmd() {
+	local c
+	for c in "$@"; do
+		command -v "$c" >/dev/null 2>&1 ||
+			pp_skip "$c not installed (scripts/install-deps.sh)"
+	done
+}
+
+# A missing pktpath binary is a failure: the tests exist to test it.
+pp_require_pktpath() {
+	[ -x "$PKTPATH" ] ||
+		pp_fail "pktpath binary not found at $PKTPATH (build it: cmake --build build)"
+}
+
+# ---------------------------------------------------------------- topology
+
+# pp_topo_up: scripts/topology.sh's three namespaces under a prefix of this
+# test's own (name and pid), so tests never collide with each other or with
+# the demo's pp-a/pp-r/pp-b. Sets PP_NS_A, PP_NS_R, PP_NS_B.
+pp_topo_up() {
+	local name=${PP_TEST//_/-}
+	local prefix=ppe-${name:0:16}-$$
+	PP_NS_A=$prefix-a
+	PP_NS_R=$prefix-r
+	PP_NS_B=$prefix-b
+	pp_defer "$PP_ROOT/scripts/topology.sh" down "$prefix"
+	"$PP_ROOT/scripts/topology.sh" up "$prefix" >"$PP_TMP/topology.log" 2>&1 ||
+		pp_fail "topology up failed: $(tail -n 1 "$PP_TMP/topology.log")"
+	pp_log "topology $PP_NS_A -- $PP_NS_R -- $PP_NS_B up"
+}
+
+# pp_netns_inode NS: the inode that identifies NS, as pktpath's hops report
+# it. The bind mount under /run/netns is the namespace file itself; this
+# avoids "ip netns exec", which would also make a new mount namespace.
+pp_netns_inode() {
+	stat -L -c %i "/run/netns/$1"
+}
+
+# pp_in NS CMD...: run CMD in namespace NS.
+pp_in() {
+	local ns=$1
+	shift
+	ip netns exec "$ns" "$@"
+}
+
+# ---------------------------------------------------------------- processes
+
+# pp_alive PID: true while PID runs. kill -0 is not enough: it succeeds on a
+# zombie, and our children stay zombies until we wait for them.
+pp_alive() {
+	local stat
+	stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+	stat=${stat##*) }
+	[ "${stat%% *}" != Z ]
+}
+
+# pp_out NAME / pp_err NAME: the stdout/stderr files of background process
+# NAME (pp_bg) or of pktpath run NAME (pp_pktpath_*).
+pp_out() { echo "$PP_TMP/$1.out"; }
+pp_err() { echo "$PP_TMP/$1.err"; }
+
+# pp_bg NAME NS CMD...: run CMD in namespace NS in the background, output
+# in pp_out/pp_err NAME; stopped at exit unless stopped before (pp_stop).
+# A background job of a non-interactive shell starts with SIGINT ignored;
+# env puts the default back so that SIGINT works as from a terminal. Both
+# env and ip netns exec exec, so $! is CMD's own pid, and our signals go
+# to it directly.
+pp_bg() {
+	local name=$1 ns=$2
+	shift 2
+	[ -z "${PP_PIDS[$name]:-}" ] || pp_fail "internal: '$name' started twice"
+	env --default-signal=INT,QUIT ip netns exec "$ns" "$@" \
+		</dev/null >"$(pp_out "$name")" 2>"$(pp_err "$name")" &
+	PP_PIDS[$name]=$!
+	pp_defer _pp_reap "$name"
+	pp_log "started '$name' (pid $!) in $ns: $*"
+}
+
+# pp_pktpath_start NAME NS ARGS...: start pktpath and wait (bounded) for
+# its "pktpath: ready" line, so traffic sent afterwards is traced.
+pp_pktpath_start() {
+	local name=$1 ns=$2
+	shift 2
+	pp_bg "$name" "$ns" "$PKTPATH" "$@"
+	pp_wait_line "$name" '^pktpath: ready' "$PP_READY_TIMEOUT"
+}
+
+# pp_wait_line NAME ERE SECONDS: wait until background process NAME prints
+# a line matching ERE on stderr. Exiting first, or not printing it within
+# SECONDS, is a failure that quotes its last stderr line.
+pp_wait_line() {
+	local name=$1 re=$2 secs=$3 pid i
+	pid=${PP_PIDS[$name]:?$name not started}
+	for ((i = 0; i < secs * 10; i++)); do
+		# 2>/dev/null: the child may not have opened the file yet.
+		grep -Eq -- "$re" "$(pp_err "$name")" 2>/dev/null && return 0
+		if ! pp_alive "$pid"; then
+			PP_RC=0
+			wait "$pid" || PP_RC=$?
+			unset "PP_PIDS[$name]"
+			pp_fail "'$name' exited (status $PP_RC) before printing /$re/:" \
+				"$(_pp_last_line "$(pp_err "$name")")"
+		fi
+		sleep 0.1
+	done
+	pp_fail "'$name' printed nothing matching /$re/ within $secs s:" \
+		"$(_pp_last_line "$(pp_err "$name")")"
+}
+
+# _pp_wait_exit PID SECONDS: wait up to SECONDS for PID to end; reap it and
+# put its exit status in PP_RC. Returns 1 if it is still running.
+_pp_wait_exit() {
+	local pid=$1 i
+	for ((i = 0; i < $2 * 10; i++)); do
+		pp_alive "$pid" || break
+		sleep 0.1
+	done
+	pp_alive "$pid" && return 1
+	PP_RC=0
+	wait "$pid" || PP_RC=$?
+	return 0
+}
+
+# pp_stop NAME [SIG]: send SIG (default INT) to background process NAME and
+# wait, bounded. Not exiting in time is a failure (after a SIGKILL, so
+# nothing lingers). The exit status is left in PP_RC.
+pp_stop() {
+	local name=$1 sig=${2:-INT} pid
+	pid=${PP_PIDS[$name]:?$1 not started}
+	kill "-$sig" "$pid" 2>/dev/null || true
+	if ! _pp_wait_exit "$pid" "$PP_STOP_TIMEOUT"; then
+		kill -KILL "$pid" 2>/dev/null || true
+		wait "$pid" || true
+		unset "PP_PIDS[$name]"
+		pp_fail "'$name' did not exit within ${PP_STOP_TIMEOUT} s of SIG$sig"
+	fi
+	unset "PP_PIDS[$name]"
+	pp_log "'$name' exited with status $PP_RC after SIG$sig"
+}
+
+# pp_pktpath_stop NAME [SIG]: pp_stop, named for what the tests stop most.
+pp_pktpath_stop() {
+	pp_stop "$@"
+}
+
+# pp_pktpath_wait NAME SECONDS: wait for pktpath to exit by itself (-c N,
+# --duration); still running after SECONDS is a failure. Status in PP_RC.
+pp_pktpath_wait() {
+	local name=$1 secs=$2 pid n
+	pid=${PP_PIDS[$name]:?pktpath $1 not started}
+	if ! _pp_wait_exit "$pid" "$secs"; then
+		n=$(wc -l <"$(pp_out "$name")")
+		pp_fail "pktpath '$name' still running ${secs} s after the traffic" \
+			"($n lines of output so far)"
+	fi
+	unset "PP_PIDS[$name]"
+	pp_log "'$name' exited by itself with status $PP_RC"
+}
+
+# pp_pktpath_run NAME NS SECONDS ARGS...: run pktpath in the foreground,
+# for invocations that should end on their own (bad input, --test-pcap,
+# --list-probes). Still running after SECONDS is a failure: it means the
+# command was taken as a tracing session. Exit status in PP_RC.
+pp_pktpath_run() {
+	local name=$1 ns=$2 secs=$3
+	shift 3
+	PP_RC=0
+	timeout -s INT -k 5 "$secs" env --default-signal=INT,QUIT \
+		ip netns exec "$ns" "$PKTPATH" "$@" \
+		</dev/null >"$(pp_out "$name")" 2>"$(pp_err "$name")" || PP_RC=$?
+	if [ "$PP_RC" -eq 124 ] || [ "$PP_RC" -eq 137 ]; then
+		pp_fail "pktpath $* was still running after ${secs} s" \
+			"(stderr: $(_pp_last_line "$(pp_err "$name")"))"
+	fi
+	pp_log "pktpath '$name' ($*) exited with $PP_RC"
+}
+
+# _pp_reap NAME: the deferred end of every background process, for the
+# paths on which the test did not stop it itself (a failure, a signal).
+# Only a pid still in PP_PIDS is signalled: one already reaped may have
+# been reused by an unrelated process.
+_pp_reap() {
+	local pid=${PP_PIDS[$1]:-}
+	[ -n "$pid" ] || return 0
+	unset "PP_PIDS[$1]"
+	kill -INT "$pid" 2>/dev/null
+	_pp_wait_exit "$pid" "$PP_STOP_TIMEOUT" && return 0
+	pp_log "'$1' (pid $pid) ignored SIGINT for ${PP_STOP_TIMEOUT} s; killing it"
+	kill -KILL "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+}
+
+# For failure messages, which are built in $(...) inside pp_fail's
+# arguments: these never fail, since under set -E a failure there would
+# trip the ERR trap inside the substitution and garble the message.
+
+# _pp_last_line FILE: FILE's last non-empty line, or <nothing>.
+_pp_last_line() {
+	local l
+	l=$(awk 'NF { l = $0 } END { print l }' "$1" 2>/dev/null) || true
+	echo "${l:-<nothing>}"
+}
+
+# pp_brief N [FILE]: the first N non-empty lines of FILE (default: stdin)
+# joined on one line.
+pp_brief() {
+	awk -v n="$1" 'NF && k < n { sub(/[ \t]+$/, ""); printf "%s%s", (k++ ? "; " : ""), $0 }' \
+		"${2:--}" \
+		2>/dev/null || true
+}
+
+# pp_brief_tail N FILE: the same for FILE's last N lines.
+pp_brief_tail() {
+	tail -n "$1" "$2" 2>/dev/null | pp_brief "$1"
+}
+
+# ---------------------------------------------------------------- kernel state
+
+# _pp_tc_state NS|"" full|hooks: tc state of every interface of NS ("" is
+# the root namespace). "hooks" keeps only what pktpath could add (clsact
+# or ingress qdiscs and the filters on them): other tools may change the
+# root namespace's ordinary qdiscs meanwhile and must not fail a test.
+_pp_tc_state() {
+	local ns=$1 mode=$2 nsarg=() dev
+	[ -z "$ns" ] || nsarg=(-n "$ns")
+	for dev in $(ip "${nsarg[@]}" -j link show | jq -r '.[].ifname' | sort); do
+		# A device can vanish between listing and asking: ignore errors.
+		{
+			if [ "$mode" = full ]; then
+				tc "${nsarg[@]}" qdisc show dev "$dev"
+			else
+				tc "${nsarg[@]}" qdisc show dev "$dev" | grep -E '^qdisc (clsact|ingress) '
+			fi
+			tc "${nsarg[@]}" filter show dev "$dev" ingress
+			tc "${nsarg[@]}" filter show dev "$dev" egress
+		} 2>/dev/null | sed "s/^/$dev: /" || true
+	done
+}
+
+# pp_pp_progs: "prog ID TYPE NAME" for every loaded BPF program whose name
+# starts with pp_ (all of pktpath's do), then "link ID TYPE prog ID" for
+# every link holding one of them (tcx links have no name of their own).
+pp_pp_progs() {
+	local progs
+	progs=$(bpftool -j prog show | jq -c '[.[] | select((.name // "") | startswith("pp_"))]')
+	jq -r '.[] | "prog \(.id) \(.type) \(.name)"' <<<"$progs"
+	bpftool -j link show | jq -r --argjson p "$progs" \
+		'($p | map(.id)) as $ids | .[] | select(.prog_id as $i | $ids | index([$i]))
+		 | "link \(.id) \(.type) prog \(.prog_id)"'
+}
+
+# pp_state_snapshot FILE [NS...]: what pktpath may leave in the kernel:
+# tc state of the root namespace (hooks only) and of the given namespaces
+# (default: the test topology), and pktpath's BPF programs and links.
+pp_state_snapshot() {
+	local file=$1 ns
+	shift
+	if [ $# -eq 0 ] && [ -n "${PP_NS_A:-}" ]; then
+		set -- "$PP_NS_A" "$PP_NS_R" "$PP_NS_B"
+	fi
+	{
+		echo "== root namespace (clsact/ingress qdiscs and their filters)"
+		_pp_tc_state "" hooks
+		for ns in "$@"; do
+			echo "== namespace $ns"
+			_pp_tc_state "$ns" full
+		done
+		echo "== BPF programs named pp_* and their links"
+		pp_pp_progs
+	} >"$file"
+}
+
+# pp_expect_state BEFORE WHAT [NS...]: the kernel state equals the snapshot
+# BEFORE. Programs and links are freed a little after their last file
+# descriptor closes (RCU, a work queue), so look again for up to 5 s
+# before calling a difference a leak.
+pp_expect_state() {
+	local before=$1 what=$2 after i
+	shift 2
+	after=$PP_TMP/state.$((++_PP_SNAP)).txt
+	for ((i = 0; i < 50; i++)); do
+		pp_state_snapshot "$after" "$@"
+		cmp -s "$before" "$after" && return 0
+		sleep 0.1
+	done
+	pp_fail "$what: kernel state differs from before (-before +after):" \
+		"$(pp_brief 4 <(diff --unchanged-line-format= --old-line-format='-%L' \
+			--new-line-format='+%L' "$before" "$after" || true))" \
+		"(full: diff $before $after)"
+}
+_PP_SNAP=0
+
+# pp_expect_no_pp_progs WHAT: no pktpath program or link is loaded (with
+# the same grace period as pp_expect_state).
+pp_expect_no_pp_progs() {
+	local left i
+	for ((i = 0; i < 50; i++)); do
+		left=$(pp_pp_progs)
+		[ -n "$left" ] || return 0
+		sleep 0.1
+	done
+	pp_fail "$1: pktpath's BPF objects still loaded: $(pp_brief 4 <<<"$left")"
+}
+
+# ---------------------------------------------------------------- JSON
+
+# jq definitions prepended to every pp_jq program. Input: the whole output
+# file slurped into one array (one element per JSON line).
+# shellcheck disable=SC2016 # jq variables, not shell ones
+PP_JQ_LIB='
+def packets: [.[] | select(type == "object" and has("id"))];
+def summaries: [.[] | select(type == "object" and has("summary")) | .summary];
+# "func@ifname" for each hop: what failure messages show of a path.
+def path_str: [.hops[] | "\(.func)@\(.ifname // "-")"] | join(" ");
+def pkt_str: "packet \(.id) (icmp_seq \(.pkt.icmp_seq // "-"))";
+# hop_is($p): the hop matches pattern $p = {funcs: [..], ifname?, netns?}.
+def hop_is($p):
+  (.func as $f | any($p.funcs[]; . == $f))
+  and ($p.ifname == null or .ifname == $p.ifname)
+  and ($p.netns == null or .netns == $p.netns);
+def pat_str($p):
+  "\($p.funcs | join("|"))"
+  + (if $p.ifname then " on \($p.ifname)" else "" end)
+  + (if $p.netns then " in netns \($p.netns)" else "" end);
+# path_miss($pats): null if the hops contain the patterns in this order
+# (other hops may come between), else the first pattern not found.
+def path_miss($pats):
+  . as $pkt
+  | reduce $pats[] as $p ({at: 0, miss: null};
+      if .miss != null then .
+      else .at as $at
+        | ($pkt | first(.hops | to_entries[]
+                        | select(.key >= $at and (.value | hop_is($p))) | .key) // null) as $i
+        | if $i == null then .miss = $p else .at = $i + 1 end
+      end)
+  | .miss;
+# times_ordered: t_ns never decreases along the path.
+def times_ordered: [.hops[].t_ns] as $t | all(range(1; $t | length); $t[.] >= $t[. - 1]);
+'
+
+# pp_jq FILE PROG [JQ-OPTIONS...]: PROG (with PP_JQ_LIB) over FILE slurped;
+# raw output.
+pp_jq() {
+	local file=$1 prog=$2
+	shift 2
+	jq -s -r "$@" "$PP_JQ_LIB $prog" "$file"
+}
+
+# pp_expect_json_lines FILE WHAT: every line of FILE is one JSON object.
+pp_expect_json_lines() {
+	local bad
+	# shellcheck disable=SC2016 # jq program
+	bad=$(jq -R -n -r '[inputs] | to_entries[]
+		| (.value | try fromjson catch null) as $v
+		| select(($v | type) != "object")
+		| "line \(.key + 1): \(.value[0:70])"' "$1")
+	[ -z "$bad" ] || pp_fail "$2: not one JSON object per line: $(pp_brief 2 <<<"$bad")"
+}
+
+# pp_expect_none WHAT FILE PROG [JQ-OPTIONS...]: PROG prints one line per
+# violation; any line fails the test, showing the first few.
+pp_expect_none() {
+	local what=$1 file=$2 prog=$3 out n
+	shift 3
+	out=$(pp_jq "$file" "$prog" "$@" 2>"$PP_TMP/jq.err") ||
+		pp_fail "$what: jq failed on $(basename "$file"): $(_pp_last_line "$PP_TMP/jq.err")"
+	[ -n "$out" ] || return 0
+	n=$(wc -l <<<"$out")
+	pp_fail "$what: $(pp_brief 2 <<<"$out") ($n in all)"
+}
+
+# pp_expect_summary FILE: exactly one summary object, and it is the last
+# line. Leaves it (compact JSON) in PP_SUMMARY.
+pp_expect_summary() {
+	local n
+	n=$(pp_jq "$1" 'summaries | length')
+	[ "$n" -eq 1 ] || pp_fail "expected one summary line, found $n"
+	# shellcheck disable=SC2034 # for the caller
+	PP_SUMMARY=$(pp_jq "$1" 'summaries[0]' -c)
+	pp_jq "$1" '.[-1] | has("summary")' -e >/dev/null ||
+		pp_fail "the summary is not the last line"
+}
+
+# ---------------------------------------------------------------- assertions
+
+# pp_expect_eq WHAT ACTUAL EXPECTED
+pp_expect_eq() {
+	[ "$2" == "$3" ] || pp_fail "$1: got '$2', expected '$3'"
+}
+
+# pp_expect_grep WHAT FILE ERE: FILE has a line matching ERE.
+pp_expect_grep() {
+	grep -Eq -- "$3" "$2" ||
+		pp_fail "$1: no line matching /$3/ in $(basename "$2"): $(_pp_last_line "$2")"
+}
+
+# pp_expect_lines WHAT FILE N: FILE has exactly N lines.
+pp_expect_lines() {
+	local n
+	n=$(wc -l <"$2")
+	[ "$n" -eq "$3" ] ||
+		pp_fail "$1: $(basename "$2") has $n lines, expected $3: $(pp_brief 3 "$2")"
+}

@@ -1,0 +1,531 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Text and JSON output of synthetic packets, against exact expected strings. */
+#include <check.h>
+#include <ctype.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include "output.h"
+#include "suites.h"
+
+#define NS_A 4026531840U
+#define NS_B 4026532001U
+#define LOC  0xffffffff81a2b3c4ULL
+
+static const char *const probe_names[] = {"veth_xmit", "tp:net:netif_receive_skb",
+					  "tp:skb:kfree_skb", NULL};
+
+static const char *reason_name(__u32 reason, void *arg)
+{
+	(void)arg;
+	return reason == 5 ? "NETFILTER_DROP" : NULL;
+}
+
+static const char *sym_name(__u64 addr, void *arg)
+{
+	(void)arg;
+	return addr == LOC ? "nf_hook_slow" : NULL;
+}
+
+/* Output into a string; out() returns it and starts over. */
+struct capture {
+	char *buf;
+	size_t len;
+	struct pp_out o;
+};
+
+static void cap_open(struct capture *c)
+{
+	c->o = (struct pp_out){.probe_names = probe_names,
+			       .nprobes = 4,
+			       .reason_name = reason_name,
+			       .sym_name = sym_name};
+	c->o.f = open_memstream(&c->buf, &c->len);
+	ck_assert_ptr_nonnull(c->o.f);
+}
+
+static const char *out(struct capture *c)
+{
+	static char text[4096];
+
+	fclose(c->o.f);
+	ck_assert_uint_lt(c->len, sizeof(text));
+	memcpy(text, c->buf, c->len + 1);
+	free(c->buf);
+	c->o.f = open_memstream(&c->buf, &c->len);
+	return text;
+}
+
+static void cap_close(struct capture *c)
+{
+	fclose(c->o.f);
+	free(c->buf);
+}
+
+static struct pp_hop mkhop(__u32 type, __u32 probe, __u64 ts, __u32 netns, const char *dev,
+			   __u32 ifindex, __u32 cpu)
+{
+	struct pp_hop h = {.type = type,
+			   .probe = probe,
+			   .id = 7,
+			   .ts = ts,
+			   .cpu = cpu,
+			   .netns = netns,
+			   .ifindex = ifindex,
+			   .len = 98};
+
+	snprintf(h.ifname, sizeof(h.ifname), "%s", dev);
+	h.pid = cpu ? 4321 : 0;
+	strcpy(h.comm, cpu ? "ping" : "swapper/0");
+	return h;
+}
+
+/* Packet bytes written in hex, one header per line, for reading. */
+static __u32 unhex(__u8 *out, const char *hex)
+{
+	__u32 n = 0;
+	unsigned int byte;
+
+	for (; hex[0] && hex[1]; hex += 2) {
+		ck_assert_int_eq(sscanf(hex, "%2x", &byte), 1);
+		out[n++] = byte;
+	}
+	return n;
+}
+
+/* ICMP echo request 198.18.0.1 > 198.18.1.2 id 4242 seq 1 */
+static const char icmp_hex[] = "020000000002"
+			       "020000000001"
+			       "0800"
+			       "45000054000140004001"
+			       "0000c6120001c6120102"
+			       "0800000010920001";
+
+struct sample {
+	struct pp_mark mark;
+	struct pp_hop hops[5];
+	struct pp_packet p;
+};
+
+/* Marked at veth-a egress, crosses into another netns, dropped by netfilter. */
+static void sample(struct sample *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->hops[0] = mkhop(PP_REC_MARK, PP_PROBE_TC_EGRESS, 1000000, NS_A, "veth-a", 5, 1);
+	s->hops[1] = mkhop(PP_REC_HOP, 0, 1001204, NS_A, "veth-a", 5, 1);
+	s->hops[2] = mkhop(PP_REC_HOP, 1, 1003000, NS_B, "veth-b", 6, 0);
+	s->hops[3] = mkhop(PP_REC_HOP, PP_PROBE_TC_INGRESS, 1003500, NS_B, "veth-b", 6, 0);
+	s->hops[4] = mkhop(PP_REC_END, 2, 1012001, NS_B, "veth-b", 6, 0);
+	s->mark.hop = s->hops[0];
+	s->mark.cap_len = unhex(s->mark.data, icmp_hex);
+	s->p = (struct pp_packet){.id = 7,
+				  .mark = &s->mark,
+				  .hops = s->hops,
+				  .nhops = 5,
+				  .fate = PP_FATE_DROPPED,
+				  .reason = 5,
+				  .location = LOC};
+}
+
+/* Mark lost, 3 hops lost, no free seen; probe 3 has no name. */
+static void sample_lost(struct sample *s)
+{
+	sample(s);
+	s->p.mark = NULL;
+	s->p.hops = &s->hops[1];
+	s->p.nhops = 2;
+	s->hops[2].probe = 3;
+	s->hops[2].ifname[0] = '\0';
+	s->p.fate = PP_FATE_TIMEOUT;
+	s->p.lost = 3;
+}
+
+/*
+ * A strict JSON reader, enough to tell that a line parses: objects, arrays,
+ * strings with their escapes, numbers, literals. Returns the end or NULL.
+ */
+static const char *j_value(const char *p);
+
+static const char *j_ws(const char *p)
+{
+	while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
+		p++;
+	return p;
+}
+
+static const char *j_string(const char *p)
+{
+	int i;
+
+	if (*p++ != '"')
+		return NULL;
+	for (; *p != '"'; p++) {
+		if ((unsigned char)*p < 0x20)
+			return NULL; /* a raw control byte, or the end of the line */
+		if (*p != '\\')
+			continue;
+		if (*++p == 'u') {
+			for (i = 1; i <= 4; i++)
+				if (!isxdigit((unsigned char)p[i]))
+					return NULL;
+			p += 4;
+		} else if (!*p || !strchr("\"\\/bfnrt", *p)) {
+			return NULL;
+		}
+	}
+	return p + 1;
+}
+
+static const char *j_number(const char *p)
+{
+	const char *start;
+
+	if (*p == '-')
+		p++;
+	if (*p == '0' && isdigit((unsigned char)p[1]))
+		return NULL;
+	for (start = p; isdigit((unsigned char)*p); p++)
+		;
+	return p > start ? p : NULL;
+}
+
+/* Members of an object (with keys) or elements of an array, up to close. */
+static const char *j_items(const char *p, char close, bool keys)
+{
+	p = j_ws(p);
+	if (*p == close)
+		return p + 1;
+	for (;;) {
+		if (keys) {
+			p = j_string(j_ws(p));
+			if (!p || *(p = j_ws(p)) != ':')
+				return NULL;
+			p++;
+		}
+		p = j_value(p);
+		if (!p)
+			return NULL;
+		p = j_ws(p);
+		if (*p == close)
+			return p + 1;
+		if (*p++ != ',')
+			return NULL;
+	}
+}
+
+static const char *j_value(const char *p)
+{
+	p = j_ws(p);
+	if (*p == '{')
+		return j_items(p + 1, '}', true);
+	if (*p == '[')
+		return j_items(p + 1, ']', false);
+	if (*p == '"')
+		return j_string(p);
+	if (!strncmp(p, "true", 4) || !strncmp(p, "null", 4))
+		return p + 4;
+	if (!strncmp(p, "false", 5))
+		return p + 5;
+	return j_number(p);
+}
+
+/* One JSON value on one line, ending in a newline. */
+static bool json_line_ok(const char *s)
+{
+	const char *end = j_value(s);
+
+	return end && end[0] == '\n' && end[1] == '\0';
+}
+
+/* Every line shorter than 100 columns: the output fits a terminal. */
+static bool lines_fit(const char *s)
+{
+	const char *nl;
+
+	for (; *s; s = nl + 1) {
+		nl = strchr(s, '\n');
+		if (!nl || nl - s >= 100)
+			return false;
+	}
+	return true;
+}
+
+START_TEST(test_json_reader)
+{
+	ck_assert(json_line_ok("{\"a\":[1,-2,{\"b\":\"\\u00ff\\n\"}],\"c\":true,\"d\":null}\n"));
+	ck_assert(json_line_ok("{}\n"));
+	ck_assert(!json_line_ok("{\"a\":1,}\n"));
+	ck_assert(!json_line_ok("{\"a\":\"\x01\"}\n"));
+	ck_assert(!json_line_ok("{\"a\":\"\\x\"}\n"));
+	ck_assert(!json_line_ok("{\"a\":01}\n"));
+	ck_assert(!json_line_ok("{\"a\":1}"));
+	ck_assert(!json_line_ok("{\"a\" 1}\n"));
+	ck_assert(!json_line_ok("[1,2\n"));
+}
+END_TEST
+
+static const char text_dropped[] =
+	"#7 len 98 icmp 198.18.0.1 > 198.18.1.2 echo request id 4242 seq 1 (marked at veth-a "
+	"egress)\n"
+	"        0.000    +0.000 4026531840 veth-a            1 tc:egress\n"
+	"        1.204    +1.204 4026531840 veth-a            1 veth_xmit\n"
+	"        3.000    +1.796 4026532001 veth-b            0 tp:net:netif_receive_skb\n"
+	"        3.500    +0.500 4026532001 veth-b            0 tc:ingress\n"
+	"       12.001    +8.501 4026532001 veth-b            0 tp:skb:kfree_skb\n"
+	"  dropped: NETFILTER_DROP at nf_hook_slow after 12.001 us\n"
+	"\n";
+
+START_TEST(test_text_dropped)
+{
+	struct capture c;
+	struct sample s;
+	const char *t;
+
+	cap_open(&c);
+	sample(&s);
+	pp_out_text(&c.o, &s.p);
+	t = out(&c);
+	ck_assert_str_eq(t, text_dropped);
+	ck_assert(lines_fit(t));
+	cap_close(&c);
+}
+END_TEST
+
+#define HOP_A                                                                                      \
+	"\"netns\":4026531840,\"ifname\":\"veth-a\",\"ifindex\":5,\"cpu\":1,\"pid\":4321,"         \
+	"\"comm\":\"ping\",\"len\":98}"
+#define HOP_B                                                                                      \
+	"\"netns\":4026532001,\"ifname\":\"veth-b\",\"ifindex\":6,\"cpu\":0,\"pid\":0,"            \
+	"\"comm\":\"swapper/0\",\"len\":98}"
+
+static const char json_dropped[] =
+	"{\"id\":7,\"len\":98,"
+	"\"pkt\":{\"proto\":\"icmp\",\"src\":\"198.18.0.1\",\"dst\":\"198.18.1.2\",\"ip_proto\":1,"
+	"\"icmp_type\":8,\"icmp_code\":0,\"icmp_id\":4242,\"icmp_seq\":1},"
+	"\"marked_at\":{\"ifname\":\"veth-a\",\"ifindex\":5,\"dir\":\"egress\"},"
+	"\"hops\":[{\"func\":\"tc:egress\",\"t_ns\":0," HOP_A ","
+	"{\"func\":\"veth_xmit\",\"t_ns\":1204," HOP_A ","
+	"{\"func\":\"tp:net:netif_receive_skb\",\"t_ns\":3000," HOP_B ","
+	"{\"func\":\"tc:ingress\",\"t_ns\":3500," HOP_B ","
+	"{\"func\":\"tp:skb:kfree_skb\",\"t_ns\":12001," HOP_B "],"
+	"\"fate\":{\"kind\":\"dropped\",\"reason\":\"NETFILTER_DROP\",\"reason_code\":5,"
+	"\"func\":\"nf_hook_slow\",\"location\":\"0xffffffff81a2b3c4\"}}\n";
+
+START_TEST(test_json_dropped)
+{
+	struct capture c;
+	struct sample s;
+	const char *t;
+
+	cap_open(&c);
+	sample(&s);
+	pp_out_json(&c.o, &s.p);
+	t = out(&c);
+	ck_assert_str_eq(t, json_dropped);
+	ck_assert(json_line_ok(t));
+	cap_close(&c);
+}
+END_TEST
+
+START_TEST(test_lost)
+{
+	struct capture c;
+	struct sample s;
+	const char *t;
+
+	cap_open(&c);
+	sample_lost(&s);
+	pp_out_text(&c.o, &s.p);
+	ck_assert_str_eq(out(&c),
+			 "#7 len 98 (packet bytes unknown)\n"
+			 "        0.000    +0.000 4026531840 veth-a            1 veth_xmit\n"
+			 "        1.796    +1.796 4026532001 if6               0 probe#3\n"
+			 "  timed out after 1.796 us\n"
+			 "  the mark record of this packet was lost (ring buffer full)\n"
+			 "  3 hops of this packet were lost (ring buffer full)\n"
+			 "\n");
+	pp_out_json(&c.o, &s.p);
+	t = out(&c);
+	ck_assert_str_eq(t,
+			 "{\"id\":7,\"len\":98,"
+			 "\"hops\":[{\"func\":\"veth_xmit\",\"t_ns\":0," HOP_A ","
+			 "{\"func\":\"probe#3\",\"t_ns\":1796,\"netns\":4026532001,\"ifindex\":6,"
+			 "\"cpu\":0,\"pid\":0,\"comm\":\"swapper/0\",\"len\":98}],"
+			 "\"fate\":{\"kind\":\"timeout\"},\"lost_hops\":3,\"mark_lost\":true}\n");
+	ck_assert(json_line_ok(t));
+	s.p.lost = 1;
+	s.p.fate = PP_FATE_CONSUMED;
+	s.p.nhops = 1;
+	s.hops[1].netns = 0;
+	s.hops[1].ifname[0] = '\0';
+	s.hops[1].ifindex = 0;
+	pp_out_text(&c.o, &s.p);
+	ck_assert_str_eq(out(&c),
+			 "#7 len 98 (packet bytes unknown)\n"
+			 "        0.000    +0.000          - -                 1 veth_xmit\n"
+			 "  consumed after 0.000 us\n"
+			 "  the mark record of this packet was lost (ring buffer full)\n"
+			 "  1 hop of this packet was lost (ring buffer full)\n"
+			 "\n");
+	cap_close(&c);
+}
+END_TEST
+
+/* No names at all: numbers and addresses instead. */
+START_TEST(test_no_names)
+{
+	struct capture c;
+	struct sample s;
+	const char *t;
+
+	cap_open(&c);
+	c.o.probe_names = NULL;
+	c.o.reason_name = NULL;
+	c.o.sym_name = NULL;
+	sample(&s);
+	s.p.nhops = 2;
+	s.p.hops = &s.hops[3];
+	pp_out_text(&c.o, &s.p);
+	ck_assert_str_eq(out(&c),
+			 "#7 len 98 icmp 198.18.0.1 > 198.18.1.2 echo request id 4242 seq 1 "
+			 "(marked at veth-a egress)\n"
+			 "        0.000    +0.000 4026532001 veth-b            0 tc:ingress\n"
+			 "        8.501    +8.501 4026532001 veth-b            0 probe#2\n"
+			 "  dropped: reason 5 at 0xffffffff81a2b3c4 after 8.501 us\n"
+			 "\n");
+	s.p.location = 0;
+	pp_out_json(&c.o, &s.p);
+	t = out(&c);
+	ck_assert_ptr_nonnull(strstr(t, "\"fate\":{\"kind\":\"dropped\",\"reason_code\":5}}\n"));
+	ck_assert_ptr_nonnull(strstr(t, "{\"func\":\"probe#2\",\"t_ns\":8501,"));
+	ck_assert(json_line_ok(t));
+	cap_close(&c);
+}
+END_TEST
+
+/* Device names and comms are raw kernel bytes, up to 16 without a NUL. */
+START_TEST(test_nasty_names)
+{
+	static const char nasty[PP_IFNAMSIZ] = {
+		'"', '\\', '\n', 0x01, 0x7f, (char)0xc3, (char)0xa9, (char)0xff,
+		'e', 't',  'h',	 '0',  '1',  '2',	 '3',	     '4'};
+	struct capture c;
+	struct sample s;
+	const char *t;
+
+	cap_open(&c);
+	sample(&s);
+	memcpy(s.hops[1].ifname, nasty, sizeof(nasty));
+	strcpy(s.hops[1].comm, "a\tb\x1b[2J");
+	s.p.hops = &s.hops[1];
+	s.p.nhops = 1;
+	s.p.mark = NULL;
+	s.p.fate = PP_FATE_CONSUMED;
+	pp_out_json(&c.o, &s.p);
+	t = out(&c);
+	ck_assert_str_eq(t, "{\"id\":7,\"len\":98,\"hops\":[{\"func\":\"veth_xmit\",\"t_ns\":0,"
+			    "\"netns\":4026531840,"
+			    "\"ifname\":\"\\\"\\\\\\n\\u0001\\u007f\\u00c3\\u00a9\\u00ffeth01234\","
+			    "\"ifindex\":5,\"cpu\":1,\"pid\":4321,\"comm\":\"a\\tb\\u001b[2J\","
+			    "\"len\":98}],\"fate\":{\"kind\":\"consumed\"},\"mark_lost\":true}\n");
+	ck_assert(json_line_ok(t));
+	pp_out_text(&c.o, &s.p);
+	t = out(&c);
+	ck_assert_ptr_nonnull(strstr(t, " 4026531840 \"\\??????eth01234   1 veth_xmit\n"));
+	cap_close(&c);
+}
+END_TEST
+
+/* tcp [fd00:1111:2222:3333::7777].41000 > [fd00:1111:2222:3333::8888].443 [S] */
+static const char tcp6_hex[] = "020000000002"
+			       "020000000001"
+			       "86dd"
+			       "6000000000140640"
+			       "fd00111122223333"
+			       "0000000000007777"
+			       "fd00111122223333"
+			       "0000000000008888"
+			       "a02801bb0000000100000000"
+			       "5002ffff00000000";
+
+/* A long summary pushes where the packet was marked to a line of its own. */
+START_TEST(test_long_header)
+{
+	struct capture c;
+	struct sample s;
+	const char *t;
+
+	cap_open(&c);
+	sample(&s);
+	s.mark.cap_len = unhex(s.mark.data, tcp6_hex);
+	s.p.nhops = 1;
+	s.p.fate = PP_FATE_TIMEOUT;
+	pp_out_text(&c.o, &s.p);
+	t = out(&c);
+	ck_assert_str_eq(t, "#7 len 98 tcp [fd00:1111:2222:3333::7777].41000 > "
+			    "[fd00:1111:2222:3333::8888].443 [S]\n"
+			    "  (marked at veth-a egress)\n"
+			    "        0.000    +0.000 4026531840 veth-a            1 tc:egress\n"
+			    "  timed out after 0.000 us\n"
+			    "\n");
+	ck_assert(lines_fit(t));
+	pp_out_json(&c.o, &s.p);
+	t = out(&c);
+	ck_assert_ptr_nonnull(strstr(t, "\"pkt\":{\"proto\":\"tcp\","
+					"\"src\":\"fd00:1111:2222:3333::7777\","
+					"\"dst\":\"fd00:1111:2222:3333::8888\",\"ip_proto\":6,"
+					"\"sport\":41000,\"dport\":443,\"tcp_flags\":\"S\"},"));
+	ck_assert_ptr_nonnull(strstr(t, "\"fate\":{\"kind\":\"timeout\"}}\n"));
+	ck_assert(json_line_ok(t));
+	cap_close(&c);
+}
+END_TEST
+
+START_TEST(test_summary)
+{
+	struct pp_summary sum = {.lost = 4};
+	struct capture c;
+	struct sample s;
+	const char *t;
+
+	sample(&s);
+	pp_summary_add(&sum, &s.p);
+	s.p.fate = PP_FATE_CONSUMED;
+	pp_summary_add(&sum, &s.p);
+	pp_summary_add(&sum, &s.p);
+	s.p.fate = PP_FATE_TIMEOUT;
+	pp_summary_add(&sum, &s.p);
+	cap_open(&c);
+	pp_out_summary_text(&c.o, &sum);
+	ck_assert_str_eq(
+		out(&c),
+		"pktpath: 4 packets (2 consumed, 1 dropped, 1 timed out), 4 records lost\n");
+	sum.map_full = 2;
+	pp_out_summary_text(&c.o, &sum);
+	ck_assert_str_eq(out(&c), "pktpath: 4 packets (2 consumed, 1 dropped, 1 timed out), "
+				  "4 records lost, 2 packets untracked (skb_map full)\n");
+	pp_out_summary_json(&c.o, &sum);
+	t = out(&c);
+	ck_assert_str_eq(t, "{\"summary\":{\"packets\":4,\"consumed\":2,\"dropped\":1,"
+			    "\"timeout\":1,\"lost\":4,\"map_full\":2}}\n");
+	ck_assert(json_line_ok(t));
+	cap_close(&c);
+}
+END_TEST
+
+Suite *output_suite(void)
+{
+	Suite *s = suite_create("output");
+	TCase *tc = tcase_create("formats");
+
+	tcase_add_test(tc, test_json_reader);
+	tcase_add_test(tc, test_text_dropped);
+	tcase_add_test(tc, test_json_dropped);
+	tcase_add_test(tc, test_lost);
+	tcase_add_test(tc, test_no_names);
+	tcase_add_test(tc, test_nasty_names);
+	tcase_add_test(tc, test_long_header);
+	tcase_add_test(tc, test_summary);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -1,0 +1,503 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Path assembly from synthetic ring-buffer records. */
+#include <check.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "path.h"
+#include "suites.h"
+
+#define MAXH 16
+#define MAXP 16
+
+/* What the emit callback saw, copied: hops[] dies with the callback. */
+struct seen {
+	__u64 id;
+	size_t nhops;
+	enum pp_fate fate;
+	bool has_mark;
+	__u32 reason, lost;
+	__u64 location;
+	__u32 probe[MAXH];
+	__u32 type[MAXH];
+	size_t nskbs;
+	__u64 skb[MAXH];
+	bool ended[MAXH];
+};
+
+struct collect {
+	size_t n;
+	struct seen p[MAXP];
+};
+
+static void collect_emit(const struct pp_packet *p, void *ctx)
+{
+	struct collect *c = ctx;
+	struct seen *s;
+	size_t i;
+
+	ck_assert_uint_lt(c->n, MAXP);
+	s = &c->p[c->n++];
+	*s = (struct seen){.id = p->id,
+			   .nhops = p->nhops,
+			   .fate = p->fate,
+			   .has_mark = p->mark != NULL,
+			   .reason = p->reason,
+			   .lost = p->lost,
+			   .location = p->location};
+	s->nskbs = p->nskbs;
+	for (i = 0; i < p->nskbs && i < MAXH; i++) {
+		s->skb[i] = p->skbs[i].skb;
+		s->ended[i] = p->skbs[i].ended;
+	}
+	for (i = 0; i < p->nhops && i < MAXH; i++) {
+		s->probe[i] = p->hops[i].probe;
+		s->type[i] = p->hops[i].type;
+		if (i)
+			ck_assert_uint_le(p->hops[i - 1].ts, p->hops[i].ts);
+	}
+}
+
+static struct pp_hop hop(__u32 type, __u64 id, __u32 probe, __u64 ts, __u32 cpu)
+{
+	return (struct pp_hop){.type = type,
+			       .id = id,
+			       .probe = probe,
+			       .ts = ts,
+			       .cpu = cpu,
+			       .skb = 0xffff888000001000ULL + id,
+			       .len = 84,
+			       .fate = type == PP_REC_END ? PP_FATE_CONSUMED : 0};
+}
+
+static struct pp_mark mark(__u64 id, __u64 ts)
+{
+	struct pp_mark m = {.hop = hop(PP_REC_MARK, id, PP_PROBE_TC_EGRESS, ts, 0)};
+
+	m.cap_len = 14;
+	return m;
+}
+
+static void add_hop(struct pp_paths *pp, struct pp_hop h, __u64 now)
+{
+	ck_assert_int_eq(pp_paths_add(pp, &h, sizeof(h), now), 0);
+}
+
+static void add_mark(struct pp_paths *pp, __u64 id, __u64 ts)
+{
+	struct pp_mark m = mark(id, ts);
+
+	ck_assert_int_eq(pp_paths_add(pp, &m, sizeof(m), ts), 0);
+}
+
+START_TEST(test_sorted_across_cpus)
+{
+	struct collect c = {0};
+	struct pp_paths *pp = pp_paths_new(collect_emit, &c);
+
+	add_mark(pp, 1, 100);
+	add_hop(pp, hop(PP_REC_HOP, 1, 2, 300, 1), 101); /* CPU 1 reserved first */
+	add_hop(pp, hop(PP_REC_HOP, 1, 1, 200, 0), 102);
+	add_hop(pp, hop(PP_REC_HOP, 1, 3, 300, 0), 103); /* same ts: after probe 2 */
+	add_hop(pp, hop(PP_REC_END, 1, 4, 400, 0), 104);
+	ck_assert_uint_eq(c.n, 1);
+	ck_assert_uint_eq(c.p[0].nhops, 5);
+	ck_assert_uint_eq(c.p[0].type[0], PP_REC_MARK);
+	ck_assert_uint_eq(c.p[0].probe[0], PP_PROBE_TC_EGRESS);
+	ck_assert_uint_eq(c.p[0].probe[1], 1);
+	ck_assert_uint_eq(c.p[0].probe[2], 2);
+	ck_assert_uint_eq(c.p[0].probe[3], 3);
+	ck_assert_uint_eq(c.p[0].type[4], PP_REC_END);
+	ck_assert_int_eq(c.p[0].fate, PP_FATE_CONSUMED);
+	ck_assert(c.p[0].has_mark);
+	pp_paths_free(pp);
+}
+END_TEST
+
+START_TEST(test_repeat_visit)
+{
+	struct collect c = {0};
+	struct pp_paths *pp = pp_paths_new(collect_emit, &c);
+
+	add_mark(pp, 7, 10);
+	add_hop(pp, hop(PP_REC_HOP, 7, 5, 20, 0), 20);
+	add_hop(pp, hop(PP_REC_HOP, 7, 6, 30, 0), 30);
+	add_hop(pp, hop(PP_REC_HOP, 7, 5, 40, 0), 40);
+	add_hop(pp, hop(PP_REC_END, 7, 9, 50, 0), 50);
+	ck_assert_uint_eq(c.n, 1);
+	ck_assert_uint_eq(c.p[0].nhops, 5);
+	ck_assert_uint_eq(c.p[0].probe[1], 5);
+	ck_assert_uint_eq(c.p[0].probe[2], 6);
+	ck_assert_uint_eq(c.p[0].probe[3], 5);
+	pp_paths_free(pp);
+}
+END_TEST
+
+START_TEST(test_end_emits_once)
+{
+	struct collect c = {0};
+	struct pp_paths *pp = pp_paths_new(collect_emit, &c);
+	struct pp_paths_stats st;
+
+	add_mark(pp, 3, 10);
+	ck_assert_uint_eq(pp_paths_open(pp), 1);
+	add_hop(pp, hop(PP_REC_END, 3, 9, 50, 0), 50);
+	ck_assert_uint_eq(c.n, 1);
+	ck_assert_uint_eq(pp_paths_open(pp), 0);
+	/* A record after END (a clone, a second free) is late, not a new packet. */
+	add_hop(pp, hop(PP_REC_HOP, 3, 5, 60, 1), 60);
+	add_hop(pp, hop(PP_REC_END, 3, 9, 70, 1), 70);
+	ck_assert_uint_eq(pp_paths_open(pp), 0);
+	ck_assert_uint_eq(pp_paths_expire(pp, 1000000, 10), 0);
+	ck_assert_uint_eq(pp_paths_flush(pp), 0);
+	ck_assert_uint_eq(c.n, 1);
+	pp_paths_stats(pp, &st);
+	ck_assert_uint_eq(st.late, 2);
+	ck_assert_uint_eq(st.emitted, 1);
+	ck_assert_uint_eq(st.records, 2);
+	pp_paths_free(pp);
+}
+END_TEST
+
+START_TEST(test_mark_lost)
+{
+	struct collect c = {0};
+	struct pp_paths *pp = pp_paths_new(collect_emit, &c);
+	struct pp_paths_stats st;
+
+	add_hop(pp, hop(PP_REC_HOP, 11, 5, 20, 0), 20);
+	ck_assert_uint_eq(pp_paths_open(pp), 1);
+	add_hop(pp, hop(PP_REC_END, 11, 9, 30, 0), 30);
+	ck_assert_uint_eq(c.n, 1);
+	ck_assert(!c.p[0].has_mark);
+	ck_assert_uint_eq(c.p[0].nhops, 2);
+	pp_paths_stats(pp, &st);
+	ck_assert_uint_eq(st.mark_lost, 1);
+	pp_paths_free(pp);
+}
+END_TEST
+
+START_TEST(test_mark_after_hops)
+{
+	struct collect c = {0};
+	struct pp_paths *pp = pp_paths_new(collect_emit, &c);
+	struct pp_paths_stats st;
+
+	add_hop(pp, hop(PP_REC_HOP, 12, 5, 20, 1), 20);
+	add_mark(pp, 12, 10);
+	add_hop(pp, hop(PP_REC_END, 12, 9, 30, 0), 30);
+	ck_assert_uint_eq(c.n, 1);
+	ck_assert(c.p[0].has_mark);
+	ck_assert_uint_eq(c.p[0].type[0], PP_REC_MARK);
+	ck_assert_uint_eq(c.p[0].probe[1], 5);
+	pp_paths_stats(pp, &st);
+	ck_assert_uint_eq(st.mark_lost, 0);
+	pp_paths_free(pp);
+}
+END_TEST
+
+START_TEST(test_drop_fields)
+{
+	struct collect c = {0};
+	struct pp_paths *pp = pp_paths_new(collect_emit, &c);
+	struct pp_hop end = hop(PP_REC_END, 4, 9, 50, 0);
+
+	end.fate = PP_FATE_DROPPED;
+	end.reason = 5;
+	end.location = 0xffffffff81234567ULL;
+	end.lost = 3;
+	add_mark(pp, 4, 10);
+	add_hop(pp, end, 50);
+	ck_assert_uint_eq(c.n, 1);
+	ck_assert_int_eq(c.p[0].fate, PP_FATE_DROPPED);
+	ck_assert_uint_eq(c.p[0].reason, 5);
+	ck_assert_uint_eq(c.p[0].location, 0xffffffff81234567ULL);
+	ck_assert_uint_eq(c.p[0].lost, 3);
+	pp_paths_free(pp);
+}
+END_TEST
+
+/* A clone inherits the id: the packet ends when the last of its skbs does. */
+static struct pp_hop clone_hop(__u32 type, __u64 id, __u64 ts, __u64 skb)
+{
+	struct pp_hop h = hop(type, id, 8, ts, 1);
+
+	h.skb = skb;
+	return h;
+}
+
+#define SKB_A (0xffff888000001000ULL + 20)
+#define SKB_B 0xffff8880000b0000ULL
+#define SKB_C 0xffff8880000c0000ULL
+
+START_TEST(test_clone_closes_last)
+{
+	struct collect c = {0};
+	struct pp_paths *pp = pp_paths_new(collect_emit, &c);
+	struct pp_hop end_b = clone_hop(PP_REC_END, 20, 60, SKB_B);
+
+	add_mark(pp, 20, 10);
+	add_hop(pp, hop(PP_REC_HOP, 20, 5, 20, 0), 20);
+	add_hop(pp, clone_hop(PP_REC_HOP, 20, 30, SKB_B), 30);
+	add_hop(pp, hop(PP_REC_END, 20, 9, 40, 0), 40);
+	ck_assert_uint_eq(c.n, 0);
+	ck_assert_uint_eq(pp_paths_open(pp), 1);
+	add_hop(pp, clone_hop(PP_REC_HOP, 20, 50, SKB_B), 50);
+	end_b.fate = PP_FATE_DROPPED;
+	end_b.reason = 7;
+	end_b.lost = 2;
+	add_hop(pp, end_b, 60);
+	ck_assert_uint_eq(c.n, 1);
+	ck_assert_uint_eq(c.p[0].nhops, 6);
+	ck_assert_int_eq(c.p[0].fate, PP_FATE_DROPPED);
+	ck_assert_uint_eq(c.p[0].reason, 7);
+	ck_assert_uint_eq(c.p[0].lost, 2);
+	ck_assert_uint_eq(c.p[0].nskbs, 2);
+	ck_assert_uint_eq(c.p[0].skb[0], SKB_A);
+	ck_assert_uint_eq(c.p[0].skb[1], SKB_B);
+	ck_assert(c.p[0].ended[0] && c.p[0].ended[1]);
+	pp_paths_free(pp);
+}
+END_TEST
+
+START_TEST(test_clone_first_drop_wins)
+{
+	struct collect c = {0};
+	struct pp_paths *pp = pp_paths_new(collect_emit, &c);
+	struct pp_hop end_a = hop(PP_REC_END, 20, 9, 40, 0);
+
+	add_mark(pp, 20, 10);
+	add_hop(pp, clone_hop(PP_REC_HOP, 20, 30, SKB_B), 30);
+	end_a.fate = PP_FATE_DROPPED;
+	end_a.reason = 3;
+	end_a.lost = 1;
+	add_hop(pp, end_a, 40);
+	/* An END for a skb never seen: ended at once, keeps nothing open. */
+	add_hop(pp, clone_hop(PP_REC_END, 20, 45, SKB_C), 45);
+	ck_assert_uint_eq(c.n, 0);
+	add_hop(pp, clone_hop(PP_REC_END, 20, 50, SKB_B), 50);
+	ck_assert_uint_eq(c.n, 1);
+	ck_assert_int_eq(c.p[0].fate, PP_FATE_DROPPED);
+	ck_assert_uint_eq(c.p[0].reason, 3);
+	ck_assert_uint_eq(c.p[0].lost, 1);
+	ck_assert_uint_eq(c.p[0].nskbs, 3);
+	pp_paths_free(pp);
+}
+END_TEST
+
+/* On a timeout, skbs[] tells which skb_map entries are still there. */
+START_TEST(test_clone_timeout)
+{
+	struct collect c = {0};
+	struct pp_paths *pp = pp_paths_new(collect_emit, &c);
+
+	add_mark(pp, 20, 10);
+	add_hop(pp, clone_hop(PP_REC_HOP, 20, 30, SKB_B), 30);
+	add_hop(pp, clone_hop(PP_REC_END, 20, 40, SKB_B), 40);
+	ck_assert_uint_eq(pp_paths_expire(pp, 200, 100), 1);
+	ck_assert_int_eq(c.p[0].fate, PP_FATE_TIMEOUT);
+	ck_assert_uint_eq(c.p[0].nskbs, 2);
+	ck_assert(!c.p[0].ended[0] && c.p[0].ended[1]);
+	pp_paths_free(pp);
+}
+END_TEST
+
+START_TEST(test_expire)
+{
+	struct collect c = {0};
+	struct pp_paths *pp = pp_paths_new(collect_emit, &c);
+
+	add_mark(pp, 1, 1000); /* arrives at 1000 */
+	add_mark(pp, 2, 1500);
+	ck_assert_uint_eq(pp_paths_expire(pp, 1100, 100), 0);
+	add_hop(pp, hop(PP_REC_HOP, 1, 5, 1001, 0), 1600); /* 1 is fresh again */
+	ck_assert_uint_eq(pp_paths_expire(pp, 1600, 100), 0);
+	ck_assert_uint_eq(pp_paths_expire(pp, 1601, 100), 1);
+	ck_assert_uint_eq(c.n, 1);
+	ck_assert_uint_eq(c.p[0].id, 2);
+	ck_assert_int_eq(c.p[0].fate, PP_FATE_TIMEOUT);
+	ck_assert_uint_eq(pp_paths_expire(pp, 1700, 100), 0);
+	ck_assert_uint_eq(pp_paths_expire(pp, 1701, 100), 1);
+	ck_assert_uint_eq(c.p[1].id, 1);
+	ck_assert_uint_eq(c.p[1].nhops, 2);
+	ck_assert_uint_eq(pp_paths_open(pp), 0);
+	pp_paths_free(pp);
+}
+END_TEST
+
+START_TEST(test_tombstone_forgotten)
+{
+	struct collect c = {0};
+	struct pp_paths *pp = pp_paths_new(collect_emit, &c);
+
+	add_mark(pp, 5, 10);
+	add_hop(pp, hop(PP_REC_END, 5, 9, 20, 0), 20);
+	ck_assert_uint_eq(pp_paths_expire(pp, 200, 100), 0);
+	/* Past a timeout the closed id is forgotten: a record opens it anew. */
+	add_hop(pp, hop(PP_REC_HOP, 5, 6, 300, 0), 300);
+	ck_assert_uint_eq(pp_paths_open(pp), 1);
+	ck_assert_uint_eq(pp_paths_flush(pp), 1);
+	ck_assert_uint_eq(c.n, 2);
+	ck_assert(!c.p[1].has_mark);
+	ck_assert_int_eq(c.p[1].fate, PP_FATE_TIMEOUT);
+	pp_paths_free(pp);
+}
+END_TEST
+
+START_TEST(test_free_drops_open)
+{
+	struct collect c = {0};
+	struct pp_paths *pp = pp_paths_new(collect_emit, &c);
+
+	add_mark(pp, 1, 10);
+	add_hop(pp, hop(PP_REC_HOP, 2, 5, 20, 0), 20);
+	ck_assert_uint_eq(pp_paths_open(pp), 2);
+	pp_paths_free(pp);
+	pp_paths_free(NULL);
+	ck_assert_uint_eq(c.n, 0);
+	ck_assert_ptr_null(pp_paths_new(NULL, NULL));
+}
+END_TEST
+
+START_TEST(test_bad_records)
+{
+	struct collect c = {0};
+	struct pp_paths *pp = pp_paths_new(collect_emit, &c);
+	struct pp_hop h[2] = {hop(PP_REC_HOP, 1, 5, 20, 0)};
+	struct pp_mark m[2] = {mark(1, 10)};
+	struct pp_paths_stats st;
+	size_t hdr = offsetof(struct pp_mark, data);
+
+	ck_assert_int_eq(pp_paths_add(pp, h, 0, 1), -EINVAL);
+	ck_assert_int_eq(pp_paths_add(pp, h, 3, 1), -EINVAL);
+	ck_assert_int_eq(pp_paths_add(pp, h, sizeof(h[0]) - 1, 1), -EINVAL);
+	ck_assert_int_eq(pp_paths_add(pp, h, sizeof(h[0]) + 8, 1), -EINVAL);
+	h[0].type = 99;
+	ck_assert_int_eq(pp_paths_add(pp, h, sizeof(h[0]), 1), -EINVAL);
+	h[0] = hop(PP_REC_END, 1, 5, 20, 0);
+	h[0].fate = PP_FATE_NONE;
+	ck_assert_int_eq(pp_paths_add(pp, h, sizeof(h[0]), 1), -EINVAL);
+	ck_assert_int_eq(pp_paths_add(pp, m, sizeof(m[0]) + 8, 1), -EINVAL);
+	ck_assert_int_eq(pp_paths_add(pp, m, hdr - 1, 1), -EINVAL);
+	ck_assert_int_eq(pp_paths_add(pp, m, hdr + 13, 1), -EINVAL); /* cap_len 14 */
+	m[0].cap_len = PP_HDR_BYTES + 1;
+	ck_assert_int_eq(pp_paths_add(pp, m, sizeof(m[0]), 1), -EINVAL);
+	/* A mark cut to its cap_len is fine. */
+	m[0].cap_len = 14;
+	ck_assert_int_eq(pp_paths_add(pp, m, hdr + 14, 1), 0);
+	pp_paths_stats(pp, &st);
+	ck_assert_uint_eq(st.bad, 10);
+	ck_assert_uint_eq(st.records, 1);
+	ck_assert_uint_eq(pp_paths_open(pp), 1);
+	ck_assert_uint_eq(c.n, 0);
+	pp_paths_free(pp);
+}
+END_TEST
+
+/* Thousands of packets, interleaved, with hops out of order across CPUs. */
+struct count {
+	__u32 *emits;
+	__u32 *nhops;
+	__u32 bad_order;
+};
+
+static void count_emit(const struct pp_packet *p, void *ctx)
+{
+	struct count *c = ctx;
+	size_t i;
+
+	c->emits[p->id]++;
+	c->nhops[p->id] = p->nhops;
+	for (i = 1; i < p->nhops; i++)
+		if (p->hops[i - 1].ts > p->hops[i].ts)
+			c->bad_order++;
+	if (!p->mark || p->hops[0].type != PP_REC_MARK || p->hops[p->nhops - 1].type != PP_REC_END)
+		c->bad_order++;
+}
+
+#define NPKT	 5000
+#define NROUNDS	 14
+#define HOPS(id) (1 + (id) % 13)
+
+START_TEST(test_many_interleaved)
+{
+	struct count c = {calloc(NPKT + 1, 4), calloc(NPKT + 1, 4), 0};
+	struct pp_paths *pp = pp_paths_new(count_emit, &c);
+	__u64 id, now = 0;
+	__u32 r;
+
+	for (id = 1; id <= NPKT; id++)
+		add_mark(pp, id, id * 1000);
+	ck_assert_uint_eq(pp_paths_open(pp), NPKT);
+	/* Round r adds hop r of every packet still going; odd ids' ts run backwards. */
+	for (r = 1; r <= NROUNDS; r++)
+		for (id = 1; id <= NPKT; id++) {
+			if (r < HOPS(id) + 1)
+				add_hop(pp,
+					hop(PP_REC_HOP, id, r, id * 1000 + (id & 1 ? 100 - r : r),
+					    id & 1),
+					++now);
+			else if (r == HOPS(id) + 1)
+				add_hop(pp, hop(PP_REC_END, id, 99, id * 1000 + 200, 0), ++now);
+		}
+	ck_assert_uint_eq(pp_paths_open(pp), 0);
+	for (id = 1; id <= NPKT; id++) {
+		ck_assert_uint_eq(c.emits[id], 1);
+		ck_assert_uint_eq(c.nhops[id], HOPS(id) + 2);
+	}
+	ck_assert_uint_eq(c.bad_order, 0);
+	pp_paths_free(pp);
+	free(c.emits);
+	free(c.nhops);
+}
+END_TEST
+
+/* Many open at once, then expired in arrival order while new ones come. */
+START_TEST(test_many_expire)
+{
+	struct count c = {calloc(NPKT + 1, 4), calloc(NPKT + 1, 4), 0};
+	struct pp_paths *pp = pp_paths_new(count_emit, &c);
+	size_t closed = 0;
+	__u64 id;
+
+	for (id = 1; id <= NPKT; id++) {
+		add_mark(pp, id, id);
+		add_hop(pp, hop(PP_REC_HOP, id, 1, id + 1, 0), id);
+		closed += pp_paths_expire(pp, id, 1000);
+	}
+	/* Open at the end: arrivals 4000 .. 5000, not more than 1000 old. */
+	ck_assert_uint_eq(closed, NPKT - 1001);
+	ck_assert_uint_eq(pp_paths_open(pp), 1001);
+	closed += pp_paths_flush(pp);
+	ck_assert_uint_eq(closed, NPKT);
+	for (id = 1; id <= NPKT; id++)
+		ck_assert_uint_eq(c.emits[id], 1);
+	pp_paths_free(pp);
+	free(c.emits);
+	free(c.nhops);
+}
+END_TEST
+
+Suite *path_suite(void)
+{
+	Suite *s = suite_create("path");
+	TCase *tc = tcase_create("assembly");
+
+	tcase_add_test(tc, test_sorted_across_cpus);
+	tcase_add_test(tc, test_repeat_visit);
+	tcase_add_test(tc, test_end_emits_once);
+	tcase_add_test(tc, test_mark_lost);
+	tcase_add_test(tc, test_mark_after_hops);
+	tcase_add_test(tc, test_drop_fields);
+	tcase_add_test(tc, test_clone_closes_last);
+	tcase_add_test(tc, test_clone_first_drop_wins);
+	tcase_add_test(tc, test_clone_timeout);
+	tcase_add_test(tc, test_expire);
+	tcase_add_test(tc, test_tombstone_forgotten);
+	tcase_add_test(tc, test_free_drops_open);
+	tcase_add_test(tc, test_bad_records);
+	tcase_add_test(tc, test_many_interleaved);
+	tcase_add_test(tc, test_many_expire);
+	suite_add_tcase(s, tc);
+	return s;
+}

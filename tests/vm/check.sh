@@ -1,0 +1,348 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Judge one VM's serial console log (see tests/vm/scenarios.sh for the
+# protocol). Usage: check.sh LABEL CONSOLE_LOG
+# Prints one line per check: "PASS|FAIL|SKIP LABEL BACKEND SCENARIO[ : note]",
+# and exits 1 if any check failed.
+# The chk_* functions are called by name ("chk_$scenario"), which shellcheck
+# cannot follow:
+# shellcheck disable=SC2317
+set -euo pipefail
+
+[ $# -eq 2 ] || {
+	echo "usage: $0 LABEL CONSOLE_LOG" >&2
+	exit 2
+}
+LABEL=$1
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+# The serial console ends lines with CR LF, and the firmware writes escape
+# sequences: keep tabs and newlines, drop every other control character.
+LC_ALL=C tr -d '\000-\010\013-\037' <"$2" >"$WORK/log"
+FAILED=0
+
+pass() { echo "PASS $LABEL $1 $2${3:+ : $3}"; }
+skip() { echo "SKIP $LABEL $1 $2 : $3"; }
+fail() {
+	echo "FAIL $LABEL $1 $2 : $3"
+	FAILED=1
+}
+
+# Hop names that mean "the packet arrived at the other end of the veth": the
+# kernel has moved these around (veth calls __netif_rx since 5.18), and which
+# are probed depends on kp_func.list.
+RX='netif_rx|__netif_rx|netif_rx_internal|enqueue_to_backlog|__netif_receive_skb'
+RX+='|__netif_receive_skb_core|__netif_receive_skb_one_core|netif_receive_skb'
+RX+='|tp:net:netif_rx|tp:net:netif_receive_skb'
+TX='ip_output|ip_finish_output|ip_finish_output2'
+
+# first_missing: given a packet and $steps, a list of "alt1|alt2" strings,
+# the first step with no hop after the previous step's hop, or null.
+# shellcheck disable=SC2016 # jq variables, not shell ones
+JQ_LIB='
+def first_missing($steps):
+  [.hops[].func] as $f
+  | reduce $steps[] as $s ({i: 0, miss: null};
+      if .miss != null then . else
+        ($s | split("|")) as $alts
+        | (first(range(.i; $f | length) as $j
+                 | select(($alts | index([$f[$j]])) != null) | $j) // null) as $j
+        | if $j == null then .miss = $s else .i = $j + 1 end
+      end)
+  | .miss;
+'
+
+# ---- one block ---------------------------------------------------------------
+
+# extract SCENARIO BACKEND: split the block into $BLK/{out,err,kv,rc}.
+extract() {
+	BLK=$WORK/blk
+	rm -rf "$BLK"
+	mkdir -p "$BLK"
+	awk -v s="$1" -v b="$2" -v d="$BLK" '
+		$0 == "@@BEGIN " s " " b { on = 1; found = 1; next }
+		on && index($0, "@@END " s " " b " rc=") == 1 {
+			sub(/.* rc=/, ""); print > (d "/rc"); on = 0; next
+		}
+		!on { next }
+		/^@@ERR / { print substr($0, 7) > (d "/err"); next }
+		/^@@KV / { print substr($0, 6) > (d "/kv"); next }
+		{ print > (d "/out") }
+		END { exit !found }' "$WORK/log" || return 1
+	touch "$BLK/out" "$BLK/err" "$BLK/kv"
+	[ -f "$BLK/rc" ] || echo "none" >"$BLK/rc"
+}
+
+kv() { awk -v k="$1" '$1 == k { sub(/^[^ ]+ ?/, ""); print; exit }' "$BLK/kv"; }
+rc() { cat "$BLK/rc"; }
+first_err() { head -n 1 "$BLK/err"; }
+# The packet records (JSON lines with an id), one per line.
+packets() { grep '^{' "$BLK/out" | jq -c 'select(.id != null)'; }
+pkt() { packets | head -n 1 | jq -r "$JQ_LIB $1"; }
+
+# Checks shared by the scenarios that trace one packet.
+one_packet() {
+	local r
+	r=$(rc)
+	[ "$r" = 0 ] || {
+		echo "pktpath rc=$r ($(kv stopped_by) $(first_err))"
+		return 1
+	}
+	[ -z "$(kv stopped_by)" ] || {
+		echo "did not exit by itself after its packets: $(kv stopped_by)"
+		return 1
+	}
+	grep '^{' "$BLK/out" | jq -e . >/dev/null 2>&1 || {
+		echo "output is not JSON lines"
+		return 1
+	}
+	[ -n "$(packets)" ] || {
+		echo "no packet record (ping: $(kv ping))"
+		return 1
+	}
+}
+
+# steps_ok NAME STEP...: the packet's hops contain the steps in order.
+steps_ok() {
+	local miss
+	miss=$(pkt "first_missing(\$ARGS.positional)" --args "$@")
+	[ "$miss" = null ] || {
+		echo "no hop $miss in order; hops: $(pkt '[.hops[].func] | join(" ")')"
+		return 1
+	}
+}
+
+fate_is() {
+	local kind
+	kind=$(pkt '.fate.kind')
+	[ "$kind" = "$1" ] || {
+		echo "fate $kind, expected $1 ($(pkt '.fate | tostring'))"
+		return 1
+	}
+}
+
+ifnames_include() {
+	local have n
+	have=$(pkt '[.hops[].ifname] | unique | join(" ")')
+	for n in "$@"; do
+		[[ " $have " == *" $n "* ]] || {
+			echo "no hop on $n; ifnames: $have"
+			return 1
+		}
+	done
+}
+
+# ---- scenarios: chk_<name> BACKEND; stdout is the FAIL reason or a note ----
+
+chk_icmp_veth() {
+	one_packet || return 1
+	[ "$(kv ping)" = ok ] || {
+		echo "ping a -> b failed"
+		return 1
+	}
+	fate_is consumed || return 1
+	if [ "$1" = tracepoint ]; then
+		steps_ok tp:net:net_dev_queue 'tp:net:netif_rx|tp:net:netif_receive_skb' ||
+			return 1
+	elif [ "$(pkt .marked_at.dir)" = egress ]; then
+		# Marked by the classifier inside __dev_queue_xmit: ip_output and
+		# __dev_queue_xmit were entered before the packet was known (the
+		# forward scenario checks that part of the path).
+		steps_ok veth_xmit "$RX" ip_rcv ip_local_deliver icmp_rcv || return 1
+	else
+		steps_ok "$TX" __dev_queue_xmit veth_xmit "$RX" ip_rcv ip_local_deliver \
+			icmp_rcv || return 1
+	fi
+	echo "marked at $(pkt '.marked_at | "\(.ifname) \(.dir)"'), $(pkt '.hops | length') hops"
+}
+
+chk_forward() {
+	one_packet || return 1
+	[ "$(kv ping)" = ok ] || {
+		echo "ping a -> c through r failed"
+		return 1
+	}
+	fate_is consumed || return 1
+	ifnames_include veth-ra veth-rc || return 1
+	if [ "$1" != tracepoint ]; then
+		steps_ok ip_forward "$TX" __dev_queue_xmit veth_xmit "$RX" ip_rcv \
+			ip_local_deliver icmp_rcv || return 1
+	fi
+	echo "$(pkt '.hops | length') hops"
+}
+
+chk_nft_drop() {
+	local reason func
+	one_packet || return 1
+	[ "$(kv nft_dropped)" -ge 1 ] 2>/dev/null || {
+		echo "the nftables rule dropped nothing (counter: $(kv nft_dropped))"
+		return 1
+	}
+	fate_is dropped || return 1
+	reason=$(pkt .fate.reason)
+	func=$(pkt .fate.func)
+	[ "$func" = nf_hook_slow ] || {
+		echo "dropped in '$func', expected nf_hook_slow (reason $reason)"
+		return 1
+	}
+	# Older kernels may give a less precise reason: accepted, but shown.
+	if [ -z "$reason" ] || [ "$reason" = null ]; then
+		echo "no drop reason"
+		return 1
+	fi
+	echo "reason $reason in $func"
+}
+
+chk_udp_closed() {
+	local reason
+	one_packet || return 1
+	[ "$(kv udp_noports_delta)" -ge 1 ] 2>/dev/null || {
+		echo "the kernel counted no UDP datagram to a closed port in b"
+		return 1
+	}
+	fate_is dropped || return 1
+	reason=$(pkt .fate.reason)
+	[ "$reason" = NO_SOCKET ] || {
+		echo "reason $reason, expected NO_SOCKET ($(pkt '.fate | tostring'))"
+		return 1
+	}
+	if [ "$1" != tracepoint ]; then
+		steps_ok ip_rcv 'udp_rcv|__udp4_lib_rcv' || return 1
+	fi
+	echo "reason $reason in $(pkt .fate.func)"
+}
+
+# The probes --list-probes announces are those a run attaches: the count of
+# its non-skip lines is the count on the ready line.
+chk_list_probes() {
+	local listed skipped ready attached
+	[ "$(kv list_rc)" = 0 ] || {
+		echo "--list-probes rc=$(kv list_rc): $(kv LIST_ERR)"
+		return 1
+	}
+	listed=$(grep -c '^LIST ' "$BLK/kv" || true)
+	skipped=$(grep -ci '^LIST .*skip' "$BLK/kv" || true)
+	[ "$listed" -gt 0 ] || {
+		echo "--list-probes printed nothing"
+		return 1
+	}
+	ready=$(grep -m1 '^pktpath: ready' "$BLK/err" || true)
+	[ -n "$ready" ] || {
+		echo "no ready line (rc=$(rc)): $(first_err)"
+		return 1
+	}
+	attached=$(sed -nE 's/.*[^0-9]([0-9]+) probes.*/\1/p; s/.*probes[=: ]+([0-9]+).*/\1/p' \
+		<<<"$ready" | head -n 1)
+	[ -n "$attached" ] || {
+		echo "no probe count in the ready line: $ready"
+		return 1
+	}
+	[ $((listed - skipped)) -eq "$attached" ] || {
+		echo "listed $((listed - skipped)) (+$skipped skipped), ready says $attached"
+		return 1
+	}
+	[ "$(rc)" = 0 ] || {
+		echo "the --duration run ended rc=$(rc)"
+		return 1
+	}
+	echo "$attached probes, $skipped skipped"
+}
+
+# Everything counted before pktpath ran is back to its count after, and
+# something changed while it ran (else the check would prove nothing).
+chk_cleanup() {
+	local k before during after changed=0 leaks=""
+	if [ "$(rc)" != 0 ] || kv stopped_by | grep -qv SIGINT; then
+		echo "SIGINT did not end pktpath cleanly: rc=$(rc) $(kv stopped_by) $(first_err)"
+		return 1
+	fi
+	for k in kprobe_events kprobes ftrace_users trace_events bpf_progs bpf_links \
+		tc_filters clsact bpftool_net; do
+		before=$(kv "before_$k")
+		during=$(kv "during_$k")
+		after=$(kv "after_$k")
+		[ "$during" = "$before" ] || changed=1
+		[ "$after" = "$before" ] || leaks+=" $k $before->$after"
+	done
+	[ -z "$leaks" ] || {
+		echo "left behind:$leaks; $(kv STATE_AFTER)"
+		return 1
+	}
+	[ "$changed" = 1 ] || {
+		echo "nothing attached while running (no 'during' state differs)"
+		return 1
+	}
+}
+
+# A backend the kernel lacks: pktpath must refuse it, not hang or crash.
+chk_unsupported() {
+	local r
+	r=$(rc)
+	if [ "$r" = 0 ] || [ "$r" -ge 128 ] 2>/dev/null || [ -n "$(kv stopped_by)" ]; then
+		echo "expected a clean refusal, got rc=$r $(kv stopped_by)"
+		return 1
+	fi
+	grep -q '^pktpath: ready' "$BLK/err" && {
+		echo "claimed to be ready"
+		return 1
+	}
+	echo "refused, rc=$r: $(first_err)"
+}
+
+# ---- the VM as a whole ---------------------------------------------------------
+
+check_vm() {
+	local bad
+	if grep -q '^@@DONE' "$WORK/log"; then
+		pass vm boot "$(sed -n 's/^@@TIME //p' "$WORK/log")"
+	else
+		fail vm boot "no @@DONE: timeout or panic; last: $(grep -v '^$' "$WORK/log" |
+			tail -n 3 | tr '\n' '|')"
+	fi
+	bad=$(awk '/^@@MODULE / && $3 != "ok" { printf "%s ", $2 }' "$WORK/log")
+	if ! grep -q '^@@MODULE ' "$WORK/log"; then
+		fail vm modules "no module was loaded"
+	elif [ -n "$bad" ]; then
+		fail vm modules "failed: $bad"
+	else
+		pass vm modules "$(grep -c '^@@MODULE ' "$WORK/log") loaded"
+	fi
+	if grep -q '^@@DMESG' "$WORK/log"; then
+		fail vm kernel-log "$(grep -m1 '^@@DMESG' "$WORK/log" | cut -c9-)"
+	fi
+}
+
+# Every Debian kernel has kprobes, fentry and BTF tracepoints: only
+# kprobe.multi (CONFIG_FPROBE, 5.18+) may be missing.
+check_backends() {
+	local name state reason
+	while read -r _ name state reason; do
+		if [ "$state" = ok ]; then
+			pass "$name" attach-probe
+		elif [ "$name" = kprobe-multi ]; then
+			skip "$name" scenarios "the kernel cannot attach it: $reason"
+		else
+			fail "$name" attach-probe "$reason"
+		fi
+	done < <(grep '^@@BACKEND ' "$WORK/log")
+}
+
+check_blocks() {
+	local backend scenarios s msg
+	while read -r _ backend scenarios; do
+		for s in $scenarios; do
+			if ! extract "$s" "$backend"; then
+				fail "$backend" "$s" "no output block (VM died or timed out?)"
+			elif msg=$("chk_${s//-/_}" "$backend"); then
+				pass "$backend" "$s" "$msg"
+			else
+				fail "$backend" "$s" "$msg"
+			fi
+		done
+	done < <(grep '^@@PLAN ' "$WORK/log")
+}
+
+check_vm
+check_backends
+check_blocks
+exit $FAILED

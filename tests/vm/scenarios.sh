@@ -1,0 +1,304 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The scenarios, run inside the test VM by /init (busybox sh). For every
+# backend this kernel can attach and every scenario it prints
+#
+#   @@BEGIN <scenario> <backend>
+#   ...pktpath's stdout, as is (--json lines)...
+#   @@ERR <a line of pktpath's stderr>
+#   @@KV <key> <value>          facts the scenario measured itself
+#   @@END <scenario> <backend> rc=<pktpath's exit code>
+#
+# and tests/vm/check.sh judges the blocks on the host, so the assertions can
+# change without rebuilding the VM image.
+#
+# To add a scenario: write scn_<name> here (dashes become underscores) and
+# chk_<name> in check.sh, and add the name to SCENARIOS.
+set -u
+
+PP=/usr/bin/pktpath
+FUNCS=/usr/share/pktpath/kp_func.list
+SCENARIOS=${VM_SCENARIOS:-"icmp-veth forward nft-drop udp-closed list-probes cleanup"}
+BACKENDS=${VM_BACKENDS:-"kprobe-multi kprobe fentry tracepoint"}
+# TCG is slow: attaching a thousand kprobes can take a while.
+READY_WAIT=${VM_READY_WAIT:-120}
+# How long a -c 1 run may take to see its packet end after the traffic.
+PKT_WAIT=${VM_PKT_WAIT:-30}
+# Hard limit of one pktpath run, a backstop for a hung pktpath.
+RUN_TIMEOUT=${VM_RUN_TIMEOUT:-240}
+
+OUT=/tmp/pp.out
+ERR=/tmp/pp.err
+KV=/tmp/pp.kv
+
+A=198.18.0.1
+B=198.18.0.2
+R_A=198.18.0.254
+R_C=198.18.1.254
+C=198.18.1.2
+UDP_CLOSED_PORT=9
+
+funcs_arg() {
+	[ -f "$FUNCS" ] && echo "--funcs $FUNCS"
+}
+
+# Debian's busybox runs its own applets before anything on PATH, and its ip
+# and tc know neither netns nor veth nor clsact: use iproute2's.
+ip() { /usr/sbin/ip "$@"; }
+tc() { /usr/sbin/tc "$@"; }
+
+# ---- topology ---------------------------------------------------------------
+
+net_reset() {
+	ip -all netns delete 2>/dev/null
+	return 0
+}
+
+# A namespace with lo up and no IPv6: router solicitations, DAD and MLD would
+# be packets nobody asked for.
+ns_new() {
+	ip netns add "$1"
+	ip netns exec "$1" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
+	ip netns exec "$1" sysctl -qw net.ipv6.conf.default.disable_ipv6=1
+	ip -n "$1" link set lo up
+}
+
+mac_of() {
+	ip -n "$1" -o link show "$2" | sed -n 's/.*link\/ether \([0-9a-f:]*\).*/\1/p'
+}
+
+# veth_link NS1 IF1 ADDR1/LEN NS2 IF2 ADDR2/LEN: a veth pair between two
+# namespaces, with permanent neighbour entries both ways so that no ARP
+# packet crosses the link while pktpath runs.
+veth_link() {
+	ip link add "$2" netns "$1" type veth peer name "$5" netns "$4"
+	ip -n "$1" addr add "$3" dev "$2"
+	ip -n "$4" addr add "$6" dev "$5"
+	ip -n "$1" link set "$2" up
+	ip -n "$4" link set "$5" up
+	ip -n "$1" neigh replace "${6%/*}" lladdr "$(mac_of "$4" "$5")" dev "$2" nud permanent
+	ip -n "$4" neigh replace "${3%/*}" lladdr "$(mac_of "$1" "$2")" dev "$5" nud permanent
+}
+
+# a (veth-a) <-> b (veth-b)
+topo_pair() {
+	net_reset
+	ns_new a
+	ns_new b
+	veth_link a veth-a "$A/24" b veth-b "$B/24"
+}
+
+# a (veth-a) <-> (veth-ra) r (veth-rc) <-> (veth-c) c, r forwards.
+topo_forward() {
+	net_reset
+	ns_new a
+	ns_new r
+	ns_new c
+	veth_link a veth-a "$A/24" r veth-ra "$R_A/24"
+	veth_link r veth-rc "$R_C/24" c veth-c "$C/24"
+	ip -n a route add default via "$R_A"
+	ip -n c route add default via "$R_C"
+	ip netns exec r sysctl -qw net.ipv4.ip_forward=1
+}
+
+# ---- running pktpath --------------------------------------------------------
+
+kv() {
+	echo "$1 $2" >>"$KV"
+}
+
+# pp_start NS BACKEND ARGS...: start pktpath in NS and wait for its ready
+# line. Returns non-zero if it exited or never became ready.
+pp_start() {
+	local ns=$1 backend=$2 i=0
+	shift 2
+	: >"$OUT"
+	: >"$ERR"
+	# shellcheck disable=SC2046 # funcs_arg is two words or none
+	ip netns exec "$ns" timeout -s KILL "$RUN_TIMEOUT" \
+		"$PP" --backend "$backend" $(funcs_arg) "$@" >"$OUT" 2>"$ERR" &
+	PP_PID=$!
+	while [ $i -lt $((READY_WAIT * 5)) ]; do
+		grep -q '^pktpath: ready' "$ERR" && return 0
+		kill -0 "$PP_PID" 2>/dev/null || return 1
+		usleep 200000
+		i=$((i + 1))
+	done
+	kv ready_wait timeout
+	return 1
+}
+
+# pp_wait SECS: let pktpath end by itself within SECS, else SIGINT it (a
+# clean exit that still prints the summary), else SIGKILL. Sets PP_RC.
+pp_wait() {
+	local i=0
+	while kill -0 "$PP_PID" 2>/dev/null && [ $i -lt $(($1 * 5)) ]; do
+		usleep 200000
+		i=$((i + 1))
+	done
+	if kill -0 "$PP_PID" 2>/dev/null; then
+		kv stopped_by SIGINT
+		kill -INT "$PP_PID"
+		i=0
+		while kill -0 "$PP_PID" 2>/dev/null && [ $i -lt 50 ]; do
+			usleep 200000
+			i=$((i + 1))
+		done
+		kill -0 "$PP_PID" 2>/dev/null && kv stopped_by SIGKILL && kill -KILL "$PP_PID"
+	fi
+	wait "$PP_PID"
+	PP_RC=$?
+}
+
+block() {
+	echo "@@BEGIN $1 $2"
+	cat "$OUT"
+	sed 's/^/@@ERR /' "$ERR"
+	sed 's/^/@@KV /' "$KV"
+	echo "@@END $1 $2 rc=$PP_RC"
+}
+
+# run_traced NS BACKEND TRAFFIC ARGS...: the common shape of a scenario:
+# start pktpath, send traffic once it is ready, wait for it to finish.
+run_traced() {
+	local ns=$1 backend=$2 traffic=$3
+	shift 3
+	if pp_start "$ns" "$backend" "$@"; then
+		"$traffic"
+		pp_wait "$PKT_WAIT"
+	else
+		pp_wait 0
+	fi
+}
+
+ping_from() {
+	if ip netns exec "$1" ping -c 1 -W 5 "$2" >/dev/null 2>&1; then
+		kv ping ok
+	else
+		kv ping fail
+	fi
+}
+
+# ---- scenarios: scn_<name> BACKEND ------------------------------------------
+
+scn_icmp_veth() {
+	topo_pair
+	run_traced a "$1" traffic_icmp_veth --json -c 1 "icmp and src $A and dst $B"
+}
+traffic_icmp_veth() { ping_from a "$B"; }
+
+scn_forward() {
+	topo_forward
+	run_traced r "$1" traffic_forward --json -c 1 "icmp and src $A and dst $C"
+}
+traffic_forward() { ping_from a "$C"; }
+
+scn_nft_drop() {
+	topo_pair
+	ip netns exec b nft -f - <<-EOF
+		table ip pp_test {
+			chain input {
+				type filter hook input priority 0; policy accept;
+				ip saddr $A icmp type echo-request counter drop
+			}
+		}
+	EOF
+	run_traced a "$1" traffic_nft_drop --json -c 1 "icmp and src $A and dst $B"
+	# The rule's own counter: proof that netfilter dropped, whatever pktpath says.
+	kv nft_dropped "$(ip netns exec b nft list table ip pp_test |
+		sed -n 's/.*counter packets \([0-9]*\).*/\1/p')"
+}
+traffic_nft_drop() { ping_from a "$B"; }
+
+udp_noports() {
+	# shellcheck disable=SC2016 # awk's $3
+	ip netns exec "$1" awk '/^Udp: [0-9]/ { print $3 }' /proc/net/snmp
+}
+
+scn_udp_closed() {
+	topo_pair
+	NOPORTS0=$(udp_noports b)
+	run_traced a "$1" traffic_udp_closed --json -c 1 "udp and dst port $UDP_CLOSED_PORT"
+	# The kernel's own count of datagrams to closed ports in b.
+	kv udp_noports_delta $(($(udp_noports b) - NOPORTS0))
+}
+traffic_udp_closed() { ip netns exec a vmhelper udp "$B" "$UDP_CLOSED_PORT"; }
+
+scn_list_probes() {
+	topo_pair
+	# shellcheck disable=SC2046 # funcs_arg is two words or none
+	"$PP" --list-probes --backend "$1" $(funcs_arg) >/tmp/pp.list 2>/tmp/pp.list.err
+	kv list_rc $?
+	sed 's/^/LIST /' /tmp/pp.list >>"$KV"
+	sed 's/^/LIST_ERR /' /tmp/pp.list.err >>"$KV"
+	run_traced a "$1" true --json --duration 1
+}
+
+# What pktpath may leave behind: kprobes (perf or tracefs ones), ftrace
+# users (kprobe.multi, fentry trampolines), BPF programs and links, and TC
+# filters or clsact qdiscs on the namespace's devices.
+state() {
+	kv "$1_kprobe_events" "$(grep -c . /sys/kernel/tracing/kprobe_events)"
+	kv "$1_kprobes" "$(grep -c . /sys/kernel/debug/kprobes/list 2>/dev/null || echo 0)"
+	kv "$1_ftrace_users" "$(grep -c . /sys/kernel/tracing/enabled_functions)"
+	kv "$1_trace_events" "$(grep -c . /sys/kernel/tracing/set_event)"
+	kv "$1_bpf_progs" "$(bpftool prog show 2>/dev/null | grep -c '^[0-9]*:')"
+	kv "$1_bpf_links" "$(bpftool link show 2>/dev/null | grep -c '^[0-9]*:')"
+	kv "$1_tc_filters" "$(tc_state a | grep -c filter)"
+	kv "$1_clsact" "$(tc_state a | grep -c clsact)"
+	kv "$1_bpftool_net" "$(ip netns exec a bpftool net show 2>/dev/null | grep -c '^veth')"
+}
+tc_state() {
+	for dev in $(ip -n "$1" -o link show | sed -n 's/^[0-9]*: \([^:@]*\).*/\1/p'); do
+		ip netns exec "$1" tc qdisc show dev "$dev" | grep clsact
+		ip netns exec "$1" tc filter show dev "$dev" ingress | grep '^filter'
+		ip netns exec "$1" tc filter show dev "$dev" egress | grep '^filter'
+	done
+}
+
+scn_cleanup() {
+	topo_pair
+	state before
+	# No -c: pktpath runs until SIGINT, the way a user stops it.
+	if pp_start a "$1" --json "icmp and src $A and dst $B"; then
+		ping_from a "$B"
+		state during
+	fi
+	pp_wait 0
+	state after
+	sed "s/^/STATE_AFTER /" /sys/kernel/tracing/kprobe_events >>"$KV"
+	tc_state a | sed "s/^/STATE_AFTER /" >>"$KV"
+}
+
+# An unsupported backend must be refused cleanly, not crash or hang.
+scn_unsupported() {
+	topo_pair
+	run_traced a "$1" true --json --duration 5 "icmp"
+}
+
+# ---- main -------------------------------------------------------------------
+
+run_scenario() {
+	: >"$KV"
+	PP_RC=-1
+	"scn_$(echo "$1" | tr - _)" "$2"
+	block "$1" "$2"
+	net_reset
+}
+
+# The backends this kernel can attach, tried by vmhelper independently of
+# pktpath: "backend NAME ok" or "backend NAME no REASON".
+vmhelper backends >/tmp/backends 2>&1
+sed 's/^backend /@@BACKEND /' /tmp/backends
+
+for backend in $BACKENDS; do
+	if grep -q "^backend $backend ok" /tmp/backends; then
+		echo "@@PLAN $backend $SCENARIOS"
+		for s in $SCENARIOS; do
+			run_scenario "$s" "$backend"
+		done
+	else
+		echo "@@PLAN $backend unsupported"
+		run_scenario unsupported "$backend"
+	fi
+done

@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vmhelper: a small static tool for the QEMU test VM, where the initramfs has
+ * only busybox. It does what neither busybox nor pktpath should be trusted to
+ * do for the tests themselves:
+ *
+ *   vmhelper backends        try the real attach of each probe kind pktpath
+ *                            can use and print "backend NAME ok" or
+ *                            "backend NAME no ERRNO-TEXT", one line each.
+ *                            The scenarios run pktpath only where the kernel
+ *                            can attach, so that a pktpath bug on a capable
+ *                            kernel is a FAIL and not a silent skip.
+ *   vmhelper udp ADDR PORT   send one UDP datagram (busybox nc has no -u).
+ *
+ * Each probe is a two-instruction program ("return 0") loaded with libbpf's
+ * low-level API, so this needs no BPF object file, no clang and no BTF of its
+ * own, only the kernel's.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+/* Present in every kernel that can run the scenarios, called on every IPv4 RX. */
+#define PROBE_FUNC "ip_rcv"
+/* The tracepoint the tracepoint backend cannot do without. */
+#define PROBE_TP "netif_receive_skb"
+
+/* r0 = 0; exit */
+static const struct bpf_insn ret0[] = {
+	{.code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0},
+	{.code = BPF_JMP | BPF_EXIT},
+};
+
+static int load(enum bpf_prog_type type, enum bpf_attach_type eat, __u32 btf_id)
+{
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = eat, .attach_btf_id = btf_id);
+	int fd;
+
+	fd = bpf_prog_load(type, "vmhelper", "GPL", ret0, 2, &opts);
+	return fd < 0 ? -errno : fd;
+}
+
+/* The PMU type of kprobes: dynamic, read from sysfs like libbpf does. */
+static int kprobe_pmu_type(void)
+{
+	FILE *f = fopen("/sys/bus/event_source/devices/kprobe/type", "r");
+	int type = -ENOENT;
+
+	if (!f)
+		return -errno;
+	if (fscanf(f, "%d", &type) != 1)
+		type = -EINVAL;
+	fclose(f);
+	return type;
+}
+
+/* A single kprobe through perf_event_open, pktpath's fallback path. */
+static int try_kprobe(void)
+{
+	struct perf_event_attr attr = {.size = sizeof(attr)};
+	int prog, pfd = -1, err;
+
+	prog = load(BPF_PROG_TYPE_KPROBE, 0, 0);
+	if (prog < 0)
+		return prog;
+	err = kprobe_pmu_type();
+	if (err < 0)
+		goto cleanup;
+	attr.type = err;
+	attr.config1 = (__u64)(unsigned long)PROBE_FUNC;
+	pfd = syscall(__NR_perf_event_open, &attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
+	if (pfd < 0 || ioctl(pfd, PERF_EVENT_IOC_SET_BPF, prog) < 0) {
+		err = -errno;
+		goto cleanup;
+	}
+	err = 0;
+cleanup:
+	if (pfd >= 0)
+		close(pfd);
+	close(prog);
+	return err;
+}
+
+/* kprobe.multi needs CONFIG_FPROBE: without it link_create gives EOPNOTSUPP. */
+static int try_kprobe_multi(void)
+{
+	const char *syms[] = {PROBE_FUNC};
+	LIBBPF_OPTS(bpf_link_create_opts, lopts, .kprobe_multi.syms = syms, .kprobe_multi.cnt = 1);
+	int prog, link, err = 0;
+
+	prog = load(BPF_PROG_TYPE_KPROBE, BPF_TRACE_KPROBE_MULTI, 0);
+	if (prog < 0)
+		return prog;
+	link = bpf_link_create(prog, 0, BPF_TRACE_KPROBE_MULTI, &lopts);
+	if (link < 0)
+		err = -errno;
+	else
+		close(link);
+	close(prog);
+	return err;
+}
+
+/* fentry and tp_btf: a BTF-typed program attached by its BTF id. */
+static int try_btf_attach(const char *name, int kind, enum bpf_attach_type eat)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+	int id, prog, link, err = 0;
+
+	if (!btf)
+		return -errno;
+	id = btf__find_by_name_kind(btf, name, kind);
+	btf__free(btf);
+	if (id < 0)
+		return id;
+	prog = load(BPF_PROG_TYPE_TRACING, eat, id);
+	if (prog < 0)
+		return prog;
+	link = bpf_raw_tracepoint_open(NULL, prog);
+	if (link < 0)
+		err = -errno;
+	else
+		close(link);
+	close(prog);
+	return err;
+}
+
+static int try_fentry(void)
+{
+	return try_btf_attach(PROBE_FUNC, BTF_KIND_FUNC, BPF_TRACE_FENTRY);
+}
+
+static int try_tracepoint(void)
+{
+	return try_btf_attach("btf_trace_" PROBE_TP, BTF_KIND_TYPEDEF, BPF_TRACE_RAW_TP);
+}
+
+static int cmd_backends(void)
+{
+	static const struct {
+		const char *name;
+		int (*try)(void);
+	} b[] = {
+		{"kprobe-multi", try_kprobe_multi},
+		{"kprobe", try_kprobe},
+		{"fentry", try_fentry},
+		{"tracepoint", try_tracepoint},
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(b) / sizeof(b[0]); i++) {
+		int err = b[i].try();
+
+		if (err)
+			printf("backend %s no %s\n", b[i].name, strerror(-err));
+		else
+			printf("backend %s ok\n", b[i].name);
+	}
+	return 0;
+}
+
+static int cmd_udp(const char *addr, const char *port)
+{
+	struct sockaddr_in sin = {.sin_family = AF_INET};
+	int fd, err = 0;
+
+	sin.sin_port = htons(atoi(port));
+	if (inet_pton(AF_INET, addr, &sin.sin_addr) != 1) {
+		fprintf(stderr, "vmhelper: bad address %s\n", addr);
+		return 2;
+	}
+	fd = socket(AF_INET, SOCK_DGRAM, 0);
+	if (fd < 0 || sendto(fd, "pktpath\n", 8, 0, (struct sockaddr *)&sin, sizeof(sin)) < 0) {
+		perror("vmhelper: udp");
+		err = 1;
+	}
+	if (fd >= 0)
+		close(fd);
+	return err;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 2 && !strcmp(argv[1], "backends"))
+		return cmd_backends();
+	if (argc == 4 && !strcmp(argv[1], "udp"))
+		return cmd_udp(argv[2], argv[3]);
+	fprintf(stderr, "usage: vmhelper backends | vmhelper udp ADDR PORT\n");
+	return 2;
+}
