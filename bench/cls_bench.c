@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The classifier's cost per packet: BPF_PROG_TEST_RUN with repeat, for five
+ * filters on a frame none of them matches (the traffic pktpath ignores,
+ * which is nearly all of it). Runs alternate between filters; each figure is the
+ * median of ROUNDS, raw and net of a "ret #0" program measured in the same
+ * rounds (the test-run harness's own cost per run).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/bpf.h>
+#include "classifier.h"
+
+#define MAX_ROUNDS 64
+
+static const char *const filters[] = {
+	"icmp",
+	"icmp and src 198.18.0.1",
+	"tcp port 443 and (tcp[tcpflags] & tcp-syn != 0)",
+	"ip6 and udp and dst port 53",
+	"host 198.18.0.1 or host 198.18.0.2 or host 198.18.0.3 or host 198.18.0.4 or "
+	"host 198.18.0.5 or host 198.18.0.6 or host 198.18.0.7 or host 198.18.0.8 or "
+	"net 10.0.0.0/8 or port 8080",
+};
+#define NFILTERS (sizeof(filters) / sizeof(filters[0]))
+
+/*
+ * UDP 198.18.0.9.5353 > 198.18.1.2.5353: none of the filters matches it, and
+ * the long chain tests every host, the net and the ports before saying no.
+ */
+static unsigned char frame[98] = {
+	2,    0, 0,  0,	 0, 2, 2,   0,	0, 0, 0,   1,  0x08, 0x00, 0x45, 0,    0,    84,   0, 1,
+	0x40, 0, 64, 17, 0, 0, 198, 18, 0, 9, 198, 18, 1,    2,	   0x14, 0xe9, 0x14, 0xe9, 0, 64,
+};
+
+static int cmp_u32(const void *a, const void *b)
+{
+	__u32 x = *(const __u32 *)a, y = *(const __u32 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static __u32 median(__u32 *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(*v), cmp_u32);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static int run_once(const struct pp_cls *c, int repeat, __u32 *ns)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, t, .data_in = frame, .data_size_in = sizeof(frame),
+		    .repeat = repeat);
+
+	if (bpf_prog_test_run_opts(pp_cls_prog_fd(c, 0), &t))
+		return -errno;
+	*ns = t.duration;
+	return 0;
+}
+
+static int load(struct pp_cls *c, const char *expr, const struct sock_filter *cbpf)
+{
+	struct pp_cls_opts o = {.expr = expr, .cbpf = cbpf, .cbpf_len = cbpf ? 1 : 0};
+	char err[512];
+	int ret = pp_cls_load(c, &o, err, sizeof(err));
+
+	if (ret)
+		fprintf(stderr, "cls_bench: %s\n", err);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct sock_filter ret0 = {BPF_RET | BPF_K, 0, 0, 0};
+	int rounds = argc > 1 ? atoi(argv[1]) : 9, repeat = argc > 2 ? atoi(argv[2]) : 1000000;
+	__u32 ns[NFILTERS + 1][MAX_ROUNDS], floor_ns;
+	struct pp_cls cls[NFILTERS + 1];
+	int err = 0;
+
+	if (rounds < 1 || rounds > MAX_ROUNDS || repeat < 1)
+		return 2;
+	for (size_t f = 0; f < NFILTERS && !err; f++)
+		err = load(&cls[f], filters[f], NULL);
+	if (err || load(&cls[NFILTERS], NULL, &ret0))
+		return 1;
+	for (int r = 0; r < rounds && !err; r++)
+		for (size_t f = 0; f <= NFILTERS && !err; f++)
+			err = run_once(&cls[f], repeat, &ns[f][r]);
+	if (err) {
+		fprintf(stderr, "cls_bench: test run: %s\n", strerror(-err));
+		return 1;
+	}
+	floor_ns = median(ns[NFILTERS], rounds);
+	printf("| filter | eBPF insns | ns/packet (raw) | ns/packet (net of ret #0) |\n");
+	printf("|---|---|---|---|\n");
+	printf("| `ret #0` (the harness floor) | %zu | %u | 0 |\n", cls[NFILTERS].filter.cnt,
+	       floor_ns);
+	for (size_t f = 0; f < NFILTERS; f++) {
+		__u32 m = median(ns[f], rounds);
+
+		printf("| `%s` | %zu | %u | %d |\n", filters[f], cls[f].filter.cnt, m,
+		       (int)m - (int)floor_ns);
+	}
+	for (size_t f = 0; f <= NFILTERS; f++)
+		pp_cls_destroy(&cls[f]);
+	return 0;
+}
