@@ -212,7 +212,8 @@ static int trace(struct app *a)
 	return pp_trace_run(&a->cls, &cfg, &stop) ? EXIT_FAIL : EXIT_OK;
 }
 
-static int attach_and_trace(struct app *a)
+/* The filter and the interfaces: loaded and resolved, nothing attached. */
+static int prepare_marking(struct app *a)
 {
 	struct pp_cls_opts o = {.expr = a->env.filter,
 				.max_packets = a->env.max_packets,
@@ -227,6 +228,11 @@ static int attach_and_trace(struct app *a)
 		fprintf(stderr, "pktpath: %s\n", a->err);
 		return ret == -EINVAL ? EXIT_USAGE : EXIT_FAIL;
 	}
+	return 0;
+}
+
+static int attach_and_trace(struct app *a)
+{
 	a->probes.verbose = verbose;
 	if (pp_probes_attach(&a->probes, &a->cls, &a->list, a->backend, a->err, sizeof(a->err)) ||
 	    pp_tc_attach(&a->tc, &a->cls, a->err, sizeof(a->err))) {
@@ -281,6 +287,8 @@ static int run(struct app *a)
 		break;
 	}
 	ret = check_caps();
+	if (!ret && a->env.action == PP_ACT_TRACE)
+		ret = prepare_marking(a);
 	if (!ret)
 		ret = load_list(a);
 	if (!ret)
