@@ -151,19 +151,23 @@ namespace and device it happened on:
 
   - tc:egress on a-eth0: pktpath's classifier matched the filter as the
     packet left host a, and began to track that skb;
-  - tp:net:net_dev_queue / net_dev_start_xmit / net_dev_xmit: a's device
-    layer queued and sent it; a veth hands the very same skb to its peer;
-  - tp:net:netif_rx and netif_receive_skb on r-eth0, in $NS_R: the router
-    received it; forwarding happens next, in functions without a tracepoint,
-    so the gap before the next hop is the router's IP work;
+  - tp:net:net_dev_queue, net_dev_start_xmit on a-eth0: a's device layer
+    queued and sent it; a veth hands the very same skb to its peer;
+  - tp:net:netif_rx(_entry) on r-eth0, in $NS_R: the peer took it in. The
+    sender's net_dev_xmit ("sent") comes only after that, already naming
+    r-eth0: veth_xmit delivers before it returns;
+  - tp:net:netif_receive_skb on r-eth0: the router's receive path passes
+    it up to IP; routing and forwarding have no tracepoint, so the gap
+    before the next hop is the router's IP work;
   - net_dev_queue ... on r-eth1: forwarded towards b;
   - netif_rx / netif_receive_skb on b-eth0, in $NS_B: b received it;
-  - the fate: consumed, i.e. freed normally after b's ICMP handled it (a
-    drop would show the kernel's drop reason and where it happened).
+  - tp:skb:consume_skb and the fate "consumed": freed normally once b's ICMP
+    had answered it (a drop would show the kernel's drop reason and where).
 
-This kernel offers only tracepoints, so the path is coarse. On a kernel with
-kprobes (most distribution kernels), the function lines of kp_func.list fill
-in the steps between: ip_rcv, ip_forward, icmp_rcv and the rest.
+Where pktpath said above that the kernel has no kprobes, the path comes from
+tracepoints alone and is coarse. On a kernel with kprobes (most distribution
+kernels), the function lines of kp_func.list fill in the steps between:
+ip_rcv, ip_forward, icmp_rcv and the rest.
 
 To look again: sudo scripts/topology.sh up, then
   sudo ip netns exec $NS_A build/loader/pktpath --filter "$FILTER"
