@@ -3,12 +3,15 @@
  * Text output, one block per packet:
  *
  *   #7 len 98 icmp 198.18.0.1 > 198.18.1.2 echo request id 4242 seq 1 (marked at veth-a egress)
- *          0.000   +0.000 4026531840 veth-a            1 tc:egress
- *          1.204   +1.204 4026531840 veth-a            1 veth_xmit
+ *           0.000    +0.000 4026531840 veth-a            1 tc:egress
+ *           1.204    +1.204 4026531840 veth-a            1 veth_xmit
+ *          45.210   +44.006 4026532001 veth-b            0 tp:skb:consume_skb
  *     consumed after 45.210 us
  *
- * and the helpers both formats share. Device names are the kernel's bytes:
- * anything unprintable becomes '?', so a name cannot move the terminal.
+ * (time since the first hop and since the previous one in us, netns inode,
+ * device, CPU, probe), then a blank line; and the helpers both formats
+ * share. Device names are the kernel's bytes: anything unprintable becomes
+ * '?', so a name cannot move the terminal.
  */
 #include <stdio.h>
 #include <string.h>

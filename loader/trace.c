@@ -36,13 +36,19 @@ static __u64 now_ns(void)
 
 /*
  * A packet timed out: its skb was freed where no probe saw it, or lives on.
- * Forget its skbs, so the address is not mistaken for a new skb's later.
+ * Forget the skbs not seen freed, so the address is not mistaken for a new
+ * skb's later; a freed one's address may already belong to a new packet.
  */
 static void forget_skbs(struct trace *t, const struct pp_packet *p)
 {
-	for (size_t i = 0; i < p->nhops; i++) {
-		__u64 skb = p->hops[i].skb;
+	for (size_t i = 0; i < p->nskbs; i++) {
+		__u64 skb = p->skbs[i].skb;
+		struct pp_skb_val v;
 
+		/* Freed unseen and reused: the entry is another packet's now. */
+		if (p->skbs[i].ended || bpf_map_lookup_elem(t->skb_map_fd, &skb, &v) ||
+		    v.id != p->id)
+			continue;
 		if (bpf_map_delete_elem(t->skb_map_fd, &skb) == 0)
 			__atomic_fetch_sub(&t->state->inflight, 1, __ATOMIC_RELAXED);
 	}
