@@ -5,8 +5,8 @@
 #
 # A test sources this file, calls pp_setup, and ends with pp_pass; on any
 # problem it calls pp_fail or pp_skip. The protocol with run.sh:
-#   exit 0 = pass, 1 = fail, 77 = skip; the reason is the last line on
-#   stdout ("FAIL: why" / "SKIP: why"); everything else goes to stderr.
+#   exit 0 = pass, 1 = fail, 77 = skip; the reason is the first "FAIL: why"
+#   or "SKIP: why" line on stdout; everything else goes to stderr.
 # Cleanup is a stack (pp_defer) run on EXIT, INT and TERM, so namespaces and
 # pktpath processes go away on every path, failure included.
 #
@@ -39,18 +39,24 @@ pp_log() {
 	echo "[$PP_TEST] $*" >&2
 }
 
+# The verdict goes to fd 3, the test's stdout as it was when this file was
+# sourced: a failure inside $(...) or inside a block whose output goes to
+# a file still reaches run.sh. The first verdict printed is the cause;
+# run.sh reads that one.
+exec 3>&1
+
 pp_pass() {
-	echo "PASS"
+	echo "PASS" >&3
 	exit 0
 }
 
 pp_fail() {
-	echo "FAIL: $*"
+	echo "FAIL: $*" >&3
 	exit 1
 }
 
 pp_skip() {
-	echo "SKIP: $*"
+	echo "SKIP: $*" >&3
 	exit 77
 }
 
@@ -105,6 +111,8 @@ pp_setup() {
 		PP_TMP=$(mktemp -d "/tmp/pktpath-e2e-$PP_TEST.XXXXXX")
 		PP_TMP_OWNED=1
 	fi
+	# From the repo root pktpath finds its default probe list, which it
+	# looks for as ./kp_func.list first, as a user of a checkout would.
 	cd "$PP_ROOT"
 }
 
@@ -136,7 +144,7 @@ pp_topo_up() {
 	PP_NS_B=$prefix-b
 	pp_defer "$PP_ROOT/scripts/topology.sh" down "$prefix"
 	"$PP_ROOT/scripts/topology.sh" up "$prefix" >"$PP_TMP/topology.log" 2>&1 ||
-		pp_fail "topology up failed: $(tail -n 1 "$PP_TMP/topology.log")"
+		pp_fail "topology up failed: $(_pp_last_line "$PP_TMP/topology.log")"
 	pp_log "topology $PP_NS_A -- $PP_NS_R -- $PP_NS_B up"
 }
 
@@ -315,9 +323,10 @@ _pp_last_line() {
 # pp_brief N [FILE]: the first N non-empty lines of FILE (default: stdin)
 # joined on one line.
 pp_brief() {
-	awk -v n="$1" 'NF && k < n { sub(/[ \t]+$/, ""); printf "%s%s", (k++ ? "; " : ""), $0 }' \
-		"${2:--}" \
-		2>/dev/null || true
+	awk -v n="$1" 'NF && k < n {
+		sub(/[ \t]+$/, "")
+		printf "%s%s", (k++ ? "; " : ""), $0
+	}' "${2:--}" 2>/dev/null || true
 }
 
 # pp_brief_tail N FILE: the same for FILE's last N lines.
@@ -348,12 +357,28 @@ _pp_tc_state() {
 	done
 }
 
+# _pp_foreign_prog_ids: ids of the BPF programs that live processes other
+# than this test's hold through a file descriptor (a program's or a link's
+# fdinfo names its prog_id): another pktpath running on this machine, say
+# someone's demo. They are not ours to judge. A program no process holds
+# (pinned, or left attached by clsact) is a leak and still counts.
+_pp_foreign_prog_ids() {
+	# grep exits 2 when a process ends while it reads; no match is fine too.
+	{ grep -s '^prog_id:' /proc/[0-9]*/fdinfo/* || true; } |
+		awk -v mine=" ${PP_PIDS[*]} $$ " -F '[/:[:space:]]+' '
+			index(mine, " " $3 " ") == 0 { print $NF }' | sort -un | xargs
+}
+
 # pp_pp_progs: "prog ID TYPE NAME" for every loaded BPF program whose name
 # starts with pp_ (all of pktpath's do), then "link ID TYPE prog ID" for
 # every link holding one of them (tcx links have no name of their own).
+# Programs held by other processes are left out (_pp_foreign_prog_ids).
 pp_pp_progs() {
-	local progs
-	progs=$(bpftool -j prog show | jq -c '[.[] | select((.name // "") | startswith("pp_"))]')
+	local progs foreign
+	foreign="[$(_pp_foreign_prog_ids | tr ' ' ',')]"
+	progs=$(bpftool -j prog show | jq -c --argjson f "$foreign" '[.[]
+		| select((.name // "") | startswith("pp_"))
+		| select(.id as $i | $f | index([$i]) | not)]')
 	jq -r '.[] | "prog \(.id) \(.type) \(.name)"' <<<"$progs"
 	bpftool -j link show | jq -r --argjson p "$progs" \
 		'($p | map(.id)) as $ids | .[] | select(.prog_id as $i | $ids | index([$i]))

@@ -10,13 +10,17 @@
 # stderr: the tail of each failed test's log, and where the logs are.
 #
 # Environment: PKTPATH (the binary under test), PP_E2E_TIMEOUT (seconds per
-# test, default 180), PP_E2E_LOGDIR (default build/e2e-logs).
+# test, default 180), PP_E2E_LOGDIR (default $BUILD_DIR/e2e-logs, with
+# BUILD_DIR defaulting to build).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 timeout_s=${PP_E2E_TIMEOUT:-180}
-logdir=${PP_E2E_LOGDIR:-$root/build/e2e-logs}
+# Logs go into the build directory (BUILD_DIR, as scripts/test.sh sets it).
+build=${BUILD_DIR:-build}
+[[ $build == /* ]] || build=$root/$build
+logdir=${PP_E2E_LOGDIR:-$build/e2e-logs}
 # lib.sh resolves a relative PKTPATH against the directory it was given
 # in; the tests run elsewhere, so resolve it here, once.
 if [ -n "${PKTPATH:-}" ] && [[ $PKTPATH != /* ]]; then
@@ -31,13 +35,17 @@ if [ $# -eq 0 ]; then
 	done
 else
 	for n in "$@"; do
+		n=${n##*/}
 		n=${n%.sh}
-		n=${n#test_}
-		[ -e "$here/test_$n.sh" ] || {
+		# "test_pcap" is a name and also a file name: try the name first.
+		if [ -e "$here/test_$n.sh" ]; then
+			tests+=("$here/test_$n.sh")
+		elif [[ $n == test_* ]] && [ -e "$here/$n.sh" ]; then
+			tests+=("$here/$n.sh")
+		else
 			echo "run.sh: no test named '$n' in $here" >&2
 			exit 2
-		}
-		tests+=("$here/test_$n.sh")
+		fi
 	done
 fi
 if [ ${#tests[@]} -eq 0 ]; then
@@ -48,11 +56,12 @@ fi
 
 mkdir -p "$logdir"
 
-# reason FILE RC: the test's own words (its last "FAIL: "/"SKIP: " line on
-# stdout), else its last stdout line, else what the exit status says.
+# reason FILE RC: the test's own words (its first "FAIL: "/"SKIP: " line on
+# stdout: later ones are consequences), else its last stdout line, else
+# what the exit status says.
 reason() {
 	local line
-	line=$(grep -E '^(FAIL|SKIP): ' "$1" | tail -n 1) || true
+	line=$(grep -m 1 -E '^(FAIL|SKIP): ' "$1") || true
 	line=${line#FAIL: }
 	line=${line#SKIP: }
 	[ -n "$line" ] || line=$(grep -v '^[[:space:]]*$' "$1" | tail -n 1) || true

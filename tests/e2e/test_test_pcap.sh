@@ -33,13 +33,28 @@ pp_expect_eq "tcpdump exit status" "$PP_RC" 0
 total=$(tcpdump -r "$pcap" -nn 2>/dev/null | wc -l)
 [ "$total" -ge 10 ] || pp_fail "the capture has only $total frames"
 
+# tcpdump_frames FILTER: the numbers of the frames tcpdump matches. Its -#
+# numbers only the frames it prints, so with a filter they count matches,
+# not frames: instead, walk all frames (numbered) and the matching ones
+# side by side, both in file order, pairing identical lines (-tt: the
+# timestamp makes each line unique in practice).
+tcpdump_frames() {
+	tcpdump -r "$pcap" -nn -tt "$1" >"$PP_TMP/match.txt" 2>/dev/null
+	tcpdump -r "$pcap" -nn -tt -# 2>/dev/null | awk -v m="$PP_TMP/match.txt" '
+		BEGIN { have = (getline want < m) > 0 }
+		have {
+			n = $1
+			sub(/^[[:space:]]*[0-9]+[[:space:]]+/, "")
+			if ($0 == want) { print n; have = (getline want < m) > 0 }
+		}' | xargs
+}
+
 n=0
 # same_as_tcpdump FILTER: pktpath --test-pcap and tcpdump agree on FILTER.
 same_as_tcpdump() {
 	local filter=$1 want got
 	n=$((n + 1))
-	# tcpdump -# starts each line with the frame's number.
-	want=$(tcpdump -r "$pcap" -nn -# "$filter" 2>/dev/null | awk '{print $1}' | xargs)
+	want=$(tcpdump_frames "$filter")
 	pp_pktpath_run "pcap$n" "$PP_NS_A" 20 --test-pcap "$pcap" "$filter"
 	pp_expect_eq "--test-pcap '$filter': exit status" "$PP_RC" 0
 	# Numbers only, however they are laid out (one per line expected).
