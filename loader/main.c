@@ -139,21 +139,46 @@ static int load_list(struct app *a)
 	return 0;
 }
 
+/* One warning, wrapped under 100 columns; -v adds each line's reason. */
+static void warn_skipped(const struct pp_probe_list *l)
+{
+	size_t n = pp_probe_list_nskipped(l), col;
+
+	if (!n)
+		return;
+	col = (size_t)fprintf(stderr,
+			      "pktpath: skipped %zu of %zu probe points this kernel "
+			      "cannot probe:",
+			      n, l->n);
+	for (size_t i = 0; i < l->n; i++) {
+		if (!l->v[i].skip)
+			continue;
+		if (verbose) {
+			fprintf(stderr, "\n  %s: %s", l->v[i].name, l->v[i].skip);
+			continue;
+		}
+		if (col + strlen(l->v[i].name) + 1 > 99)
+			col = (size_t)fprintf(stderr, "\n ");
+		col += (size_t)fprintf(stderr, " %s", l->v[i].name);
+	}
+	fputs("\n", stderr);
+}
+
 static int plan(struct app *a)
 {
 	const char *why;
-	char buf[2048];
 
 	if (pp_pick_backend(a->env.backend, &a->list, &a->backend, &why))
 		return usage_error("--backend %s: %s", pp_backend_name(a->env.backend), why);
+	/* What this kernel cannot probe, once; not what the backend leaves out. */
+	if (a->env.action == PP_ACT_TRACE)
+		warn_skipped(&a->list);
 	if (why)
 		fprintf(stderr, "pktpath: %s\n", why);
 	pp_probes_plan(&a->list, a->backend);
 	if (!pp_probes_planned(&a->list))
 		return usage_error("nothing to trace: no line of the probe list can be probed "
 				   "here");
-	if (pp_probe_list_skipped(&a->list, buf, sizeof(buf)) && verbose)
-		fprintf(stderr, "pktpath: %s\n", buf);
 	return 0;
 }
 
