@@ -15,6 +15,7 @@
 
 #define PP_FREE_CONSUME "tp:skb:consume_skb"
 #define PP_FREE_KFREE	"tp:skb:kfree_skb"
+#define PP_PROGRESS_MIN 300 /* probe points from which attaching shows progress */
 
 static const struct pp_probe *first_func(const struct pp_probe_list *l)
 {
@@ -255,10 +256,19 @@ static void note_failure(struct pp_probes *p, struct pp_probe *pr, int err)
 		fprintf(stderr, "pktpath: %s: attach failed: %s\n", pr->name, strerror(-err));
 }
 
+/* Hundreds of single attaches take a while: say how far it got. */
+static void progress(const struct pp_probes *p, size_t i, size_t n)
+{
+	if (p->verbose >= 0 && n >= PP_PROGRESS_MIN && (i % 100 == 0 || i + 1 == n))
+		fprintf(stderr, "\rpktpath: attaching %zu of %zu probe points%s", i + 1, n,
+			i + 1 == n ? "\n" : "");
+}
+
 /* One at a time: fentry and tracepoint copies, single kprobes. */
 static int attach_singles(struct pp_probes *p, struct pp_probe_list *l, enum pp_backend backend)
 {
 	for (size_t i = 0; i < l->n; i++) {
+		progress(p, i, l->n);
 		struct pp_probe *pr = &l->v[i];
 		struct bpf_program *prog = planned(pr) ? prog_for(p->skel, pr, backend) : NULL;
 		int err;

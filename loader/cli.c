@@ -21,6 +21,9 @@ enum {
 	OPT_MAX_PACKETS,
 	OPT_RING,
 	OPT_TEST_PCAP,
+	OPT_REGEX,
+	OPT_ALL_SKB,
+	OPT_CHECK,
 };
 
 static const struct option long_opts[] = {
@@ -28,6 +31,9 @@ static const struct option long_opts[] = {
 	{"interface", required_argument, NULL, 'i'},
 	{"funcs", required_argument, NULL, OPT_FUNCS},
 	{"probe", required_argument, NULL, OPT_PROBE},
+	{"probe-regex", required_argument, NULL, OPT_REGEX},
+	{"all-skb-funcs", no_argument, NULL, OPT_ALL_SKB},
+	{"check", no_argument, NULL, OPT_CHECK},
 	{"backend", required_argument, NULL, OPT_BACKEND},
 	{"list-probes", no_argument, NULL, OPT_LIST},
 	{"json", no_argument, NULL, OPT_JSON},
@@ -70,6 +76,9 @@ void pp_cli_usage(FILE *f)
 	      "      --funcs FILE         probe list (default ./kp_func.list, then the\n"
 	      "                           installed one)\n"
 	      "      --probe NAME         add a probe point, as a kp_func.list line (repeatable)\n"
+	      "      --probe-regex RE     add every kernel function taking an skb whose name\n"
+	      "                           matches RE (POSIX extended)\n"
+	      "      --all-skb-funcs      add every kernel function taking an skb\n"
 	      "      --backend B          auto, kprobe-multi, kprobe, fentry or tracepoint\n"
 	      "                           (default auto: the best this kernel has)\n"
 	      "      --list-probes        print what would be attached, attach nothing\n"
@@ -81,6 +90,8 @@ void pp_cli_usage(FILE *f)
 	      "      --ring-size BYTES    ring buffer size, a power of two (default 8M; K, M)\n"
 	      "      --test-pcap FILE     print the numbers of the frames of FILE the filter\n"
 	      "                           matches, run in the kernel; trace nothing\n"
+	      "      --check              report what this kernel offers pktpath; exit 0 if\n"
+	      "                           it can trace, 1 if not\n"
 	      "  -v, --verbose            more messages (twice: libbpf's too)\n"
 	      "  -h, --help               this text\n"
 	      "  -V, --version            the version\n"
@@ -89,7 +100,8 @@ void pp_cli_usage(FILE *f)
 	      "  pktpath icmp and src 198.18.0.1\n"
 	      "  pktpath -i eth0 --json -c 10 'tcp port 443'\n"
 	      "  pktpath --backend tracepoint --duration 5 udp\n"
-	      "  pktpath --list-probes\n"
+	      "  pktpath --list-probes --probe-regex '^tcp_v4_'\n"
+	      "  pktpath --check\n"
 	      "  pktpath --test-pcap capture.pcap 'tcp[tcpflags] & tcp-syn != 0'\n"
 	      "\n"
 	      "Exit status: 0 done, 1 failure while tracing, 2 bad usage (nothing attached).\n",
@@ -249,6 +261,15 @@ static int parse_opt(struct pp_env *env, int opt, const char *arg, FILE *err)
 		if (parse_size(arg, &env->ring_size))
 			return bad(err, "--ring-size wants a power of two from 4K to 1024M: \"%s\"",
 				   arg);
+		return 0;
+	case OPT_REGEX:
+		env->probe_regex = arg;
+		return 0;
+	case OPT_ALL_SKB:
+		env->all_skb_funcs = true;
+		return 0;
+	case OPT_CHECK:
+		env->action = PP_ACT_CHECK;
 		return 0;
 	case OPT_TEST_PCAP:
 		env->action = PP_ACT_TEST_PCAP;

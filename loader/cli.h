@@ -22,6 +22,7 @@ enum pp_action {
 	PP_ACT_TRACE,
 	PP_ACT_LIST_PROBES,
 	PP_ACT_TEST_PCAP,
+	PP_ACT_CHECK,
 	PP_ACT_HELP,
 	PP_ACT_VERSION,
 };
@@ -34,6 +35,8 @@ struct pp_env {
 	const char *funcs;		  /* --funcs, NULL: search */
 	const char *probes[PP_MAX_EXTRA]; /* --probe lines */
 	int nprobes;
+	const char *probe_regex; /* --probe-regex: skb functions in BTF that match */
+	bool all_skb_funcs;	 /* --all-skb-funcs */
 	enum pp_backend backend;
 	bool json;
 	unsigned long long count; /* 0: no limit */

@@ -1,15 +1,30 @@
 // SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <linux/perf_event.h>
 #include <bpf/bpf.h>
+#include <bpf/libbpf.h>
 #include "kfeatures.h"
+
+#ifndef BPF_TCX_INGRESS
+#define BPF_TCX_INGRESS 46
+#endif
 
 static const struct bpf_insn ret0[] = {
 	{.code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0},
+	{.code = BPF_JMP | BPF_EXIT},
+};
+
+/* TC_ACT_UNSPEC / TCX_NEXT: the probe classifier decides nothing. */
+static const struct bpf_insn next[] = {
+	{.code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = -1},
 	{.code = BPF_JMP | BPF_EXIT},
 };
 
@@ -68,4 +83,98 @@ bool pp_has_fentry(__u32 func_btf_id)
 		return false;
 	close(link);
 	return true;
+}
+
+bool pp_has_tp_btf(__u32 typedef_btf_id)
+{
+	LIBBPF_OPTS(bpf_prog_load_opts, po, .expected_attach_type = BPF_TRACE_RAW_TP,
+		    .attach_btf_id = typedef_btf_id);
+	int prog, link;
+
+	prog = bpf_prog_load(BPF_PROG_TYPE_TRACING, "pp_feat_tp", "GPL", ret0, 2, &po);
+	if (prog < 0)
+		return false;
+	link = bpf_raw_tracepoint_open(NULL, prog);
+	close(prog);
+	if (link < 0)
+		return false;
+	close(link);
+	return true;
+}
+
+bool pp_has_ringbuf(void)
+{
+	int fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "pp_feat_rb", 0, 0, 4096, NULL);
+
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
+/* The verifier accepts bpf_get_attach_cookie() where the kernel has cookies. */
+bool pp_has_attach_cookie(void)
+{
+	static const struct bpf_insn prog[] = {
+		{.code = BPF_JMP | BPF_CALL, .imm = BPF_FUNC_get_attach_cookie},
+		{.code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0},
+		{.code = BPF_JMP | BPF_EXIT},
+	};
+	int fd = bpf_prog_load(BPF_PROG_TYPE_KPROBE, "pp_feat_cookie", "GPL", prog, 3, NULL);
+
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
+static int try_tcx(void)
+{
+	int prog = bpf_prog_load(BPF_PROG_TYPE_SCHED_CLS, "pp_feat_tcx", "GPL", next, 2, NULL);
+	int link = prog < 0 ? -1 : bpf_link_create(prog, 1, BPF_TCX_INGRESS, NULL);
+
+	return link >= 0 ? 0 : 1;
+}
+
+static int try_clsact(void)
+{
+	LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = 1, .attach_point = BPF_TC_INGRESS);
+	LIBBPF_OPTS(bpf_tc_opts, opts);
+	int prog = bpf_prog_load(BPF_PROG_TYPE_SCHED_CLS, "pp_feat_cls", "GPL", next, 2, NULL);
+
+	if (prog < 0 || bpf_tc_hook_create(&hook))
+		return 1;
+	opts.prog_fd = prog;
+	return bpf_tc_attach(&hook, &opts) ? 1 : 0;
+}
+
+/*
+ * Run TRY in a child that has a network namespace of its own, on its
+ * loopback (ifindex 1): what it attaches dies with the child's namespace.
+ */
+static bool in_new_netns(int (*try)(void))
+{
+	pid_t pid = fork();
+	int status;
+
+	if (pid < 0)
+		return false;
+	if (pid == 0) {
+		if (unshare(CLONE_NEWNET))
+			_exit(1);
+		_exit(try());
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		return false;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+bool pp_has_tcx(void)
+{
+	return in_new_netns(try_tcx);
+}
+
+bool pp_has_clsact(void)
+{
+	return in_new_netns(try_clsact);
 }

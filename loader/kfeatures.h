@@ -12,5 +12,11 @@
 bool pp_has_kprobe(const char *func);
 bool pp_has_kprobe_multi(const char *func);
 bool pp_has_fentry(__u32 func_btf_id);
+bool pp_has_tp_btf(__u32 typedef_btf_id);
+bool pp_has_ringbuf(void);
+bool pp_has_attach_cookie(void);
+/* TC in a throwaway network namespace, so no real interface is touched. */
+bool pp_has_tcx(void);
+bool pp_has_clsact(void);
 
 #endif

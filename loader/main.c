@@ -16,6 +16,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "attach.h"
+#include "check_kernel.h"
 #include "classifier.h"
 #include "cli.h"
 #include "drop_reason.h"
@@ -113,28 +114,68 @@ static int add_free_tps(struct pp_probe_list *l, char *err, size_t errlen)
 }
 
 /* Probe list: --funcs or the default, --probe lines, the free tracepoints. */
+struct add_ctx {
+	struct pp_probe_list *l;
+	char *err;
+	size_t errlen;
+};
+
+static int add_btf_func(const char *name, int argpos, void *arg)
+{
+	struct add_ctx *c = arg;
+
+	(void)argpos;
+	return pp_probe_list_add(c->l, name, "--probe-regex", c->err, c->errlen);
+}
+
+/* --probe-regex and --all-skb-funcs: functions taking an skb, from BTF. */
+static int add_skb_funcs(struct app *a)
+{
+	struct add_ctx c = {&a->list, a->err, sizeof(a->err)};
+	const char *re = a->env.all_skb_funcs ? NULL : a->env.probe_regex;
+	int n;
+
+	if (!a->env.all_skb_funcs && !a->env.probe_regex)
+		return 0;
+	n = pp_btf_skb_funcs(a->btf, re, add_btf_func, &c);
+	if (n == -EINVAL && !a->err[0])
+		return usage_error("--probe-regex: bad regular expression \"%s\"", re);
+	if (n < 0)
+		return usage_error("%s", a->err);
+	if (n == 0)
+		return usage_error("--probe-regex \"%s\": no kernel function taking an skb "
+				   "matches",
+				   re);
+	return 0;
+}
+
+/* Probe list: --funcs or the default, --probe lines, BTF matches, the free tracepoints. */
 static int load_list(struct app *a)
 {
 	const char *path = pp_probe_list_locate(a->env.funcs, PKTPATH_DATADIR);
+	bool extra = a->env.nprobes || a->env.probe_regex || a->env.all_skb_funcs;
 	int ret = 0;
 
-	if (!path && !a->env.nprobes)
+	if (!path && !extra)
 		return usage_error("no probe list: no ./kp_func.list nor %s/kp_func.list "
 				   "(--funcs FILE)",
 				   PKTPATH_DATADIR);
+	a->btf = btf__load_vmlinux_btf();
+	if (!a->btf)
+		return usage_error("no usable kernel BTF (/sys/kernel/btf/vmlinux): %s",
+				   strerror(errno));
 	if (path)
 		ret = pp_probe_list_load(&a->list, path, a->err, sizeof(a->err));
 	for (int i = 0; !ret && i < a->env.nprobes; i++)
 		ret = pp_probe_list_add(&a->list, a->env.probes[i], "--probe", a->err,
 					sizeof(a->err));
-	if (!ret)
-		ret = add_free_tps(&a->list, a->err, sizeof(a->err));
 	if (ret)
 		return usage_error("%s", a->err);
-	a->btf = btf__load_vmlinux_btf();
-	if (!a->btf)
-		return usage_error("no usable kernel BTF (/sys/kernel/btf/vmlinux): %s",
-				   strerror(errno));
+	ret = add_skb_funcs(a);
+	if (ret)
+		return ret;
+	if (add_free_tps(&a->list, a->err, sizeof(a->err)))
+		return usage_error("%s", a->err);
 	pp_probe_list_resolve(&a->list, a->btf);
 	return 0;
 }
@@ -305,6 +346,8 @@ static int run(struct app *a)
 	case PP_ACT_VERSION:
 		printf("pktpath %s\n", PKTPATH_VERSION);
 		return EXIT_OK;
+	case PP_ACT_CHECK:
+		return pp_check(stdout);
 	case PP_ACT_TEST_PCAP:
 		ret = check_caps();
 		return ret ? ret : pp_test_pcap(a->env.filter, a->env.test_pcap, stdout, stderr);
