@@ -24,6 +24,7 @@ enum {
 	OPT_REGEX,
 	OPT_ALL_SKB,
 	OPT_CHECK,
+	OPT_TC_SCRIPT,
 };
 
 static const struct option long_opts[] = {
@@ -34,6 +35,7 @@ static const struct option long_opts[] = {
 	{"probe-regex", required_argument, NULL, OPT_REGEX},
 	{"all-skb-funcs", no_argument, NULL, OPT_ALL_SKB},
 	{"check", no_argument, NULL, OPT_CHECK},
+	{"tc-script", required_argument, NULL, OPT_TC_SCRIPT},
 	{"backend", required_argument, NULL, OPT_BACKEND},
 	{"list-probes", no_argument, NULL, OPT_LIST},
 	{"json", no_argument, NULL, OPT_JSON},
@@ -90,6 +92,8 @@ void pp_cli_usage(FILE *f)
 	      "      --ring-size BYTES    ring buffer size, a power of two (default 8M; K, M)\n"
 	      "      --test-pcap FILE     print the numbers of the frames of FILE the filter\n"
 	      "                           matches, run in the kernel; trace nothing\n"
+	      "      --tc-script DIR      do not attach the classifier: pin it and write\n"
+	      "                           DIR/attach.sh and DIR/detach.sh (tc commands)\n"
 	      "      --check              report what this kernel offers pktpath; exit 0 if\n"
 	      "                           it can trace, 1 if not\n"
 	      "  -v, --verbose            more messages (twice: libbpf's too)\n"
@@ -268,6 +272,9 @@ static int parse_opt(struct pp_env *env, int opt, const char *arg, FILE *err)
 	case OPT_ALL_SKB:
 		env->all_skb_funcs = true;
 		return 0;
+	case OPT_TC_SCRIPT:
+		env->tc_script = arg;
+		return 0;
 	case OPT_CHECK:
 		env->action = PP_ACT_CHECK;
 		return 0;
@@ -293,6 +300,10 @@ static int check_conflicts(const struct pp_env *env, FILE *err)
 	if (env->action == PP_ACT_TEST_PCAP && (env->count || env->duration || env->nifaces))
 		return bad(err, "%s",
 			   "--test-pcap traces nothing: -c, --duration and -i do not apply");
+	if (env->tc_script && env->action != PP_ACT_TRACE)
+		return bad(err, "%s",
+			   "--tc-script is for tracing: not with --test-pcap, --list-probes "
+			   "or --check");
 	if (env->action == PP_ACT_LIST_PROBES && (env->count || env->duration))
 		return bad(err, "%s",
 			   "--list-probes attaches nothing: -c and --duration do not apply");

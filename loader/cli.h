@@ -45,6 +45,7 @@ struct pp_env {
 	unsigned int max_packets; /* skb_map entries */
 	unsigned int ring_size;	  /* bytes */
 	const char *test_pcap;
+	const char *tc_script; /* --tc-script DIR */
 	int verbose;
 };
 

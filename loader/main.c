@@ -24,6 +24,7 @@
 #include "probe_btf.h"
 #include "probe_list.h"
 #include "tc_attach.h"
+#include "tc_script.h"
 #include "test_pcap.h"
 #include "trace.h"
 
@@ -50,6 +51,7 @@ struct app {
 	struct pp_tc tc;
 	struct pp_cls cls;
 	struct pp_probes probes;
+	struct pp_tc_script script;
 	struct pp_drop_reasons *reasons;
 	struct pp_ksyms *ksyms;
 	const char **names;
@@ -297,23 +299,36 @@ static int prepare_marking(struct app *a)
 	return 0;
 }
 
+/* The classifier on the interfaces, or the scripts that put it there. */
+static int attach_marking(struct app *a)
+{
+	if (a->env.tc_script)
+		return pp_tc_script_write(&a->script, a->env.tc_script, &a->cls, &a->tc, a->err,
+					  sizeof(a->err));
+	return pp_tc_attach(&a->tc, &a->cls, a->err, sizeof(a->err));
+}
+
 static int attach_and_trace(struct app *a)
 {
 	a->probes.verbose = verbose;
 	if (pp_probes_attach(&a->probes, &a->cls, &a->list, a->backend, a->err, sizeof(a->err)) ||
-	    pp_tc_attach(&a->tc, &a->cls, a->err, sizeof(a->err))) {
+	    attach_marking(a)) {
 		fprintf(stderr, "pktpath: %s\n", a->err);
 		return EXIT_FAIL;
 	}
+	if (a->env.tc_script)
+		fprintf(stderr, "pktpath: packets are marked once %s/attach.sh has run\n",
+			a->env.tc_script);
 	fprintf(stderr, "pktpath: ready: backend %s, %zu probes, %zu interfaces (%s)\n",
 		pp_backend_name(a->backend), a->probes.attached, a->tc.n,
-		a->tc.tcx ? "tcx" : "clsact");
+		a->env.tc_script ? "tc script" : a->tc.tcx ? "tcx" : "clsact");
 	return trace(a);
 }
 
 static void cleanup(struct app *a)
 {
 	pp_tc_free(&a->tc);
+	pp_tc_script_done(&a->script);
 	pp_probes_destroy(&a->probes);
 	pp_cls_destroy(&a->cls);
 	pp_probe_list_free(&a->list);
