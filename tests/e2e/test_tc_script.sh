@@ -15,7 +15,7 @@ dir=$PP_TMP/script
 before=$PP_TMP/before.txt
 pp_state_snapshot "$before"
 pp_pktpath_start tcs "$PP_NS_A" --json -c 2 --tc-script "$dir" "icmp and src 198.18.0.1"
-[ -x "$dir/attach.sh" ] && [ -x "$dir/detach.sh" ] || pp_fail "no attach.sh/detach.sh in $dir"
+{ [ -x "$dir/attach.sh" ] && [ -x "$dir/detach.sh" ]; } || pp_fail "no attach.sh/detach.sh in $dir"
 # pktpath must not attach by itself: no clsact, no tcx link on a-eth0.
 ! pp_in "$PP_NS_A" tc qdisc show | grep -q clsact ||
 	pp_fail "a clsact qdisc before attach.sh: $(pp_in "$PP_NS_A" tc qdisc show)"
@@ -34,8 +34,9 @@ pp_expect_eq "pktpath exit" "$PP_RC" 0
 n=$(grep -c '"id"' "$(pp_out tcs)" || true)
 pp_expect_eq "packets traced after attach.sh" "$n" 2
 pp_expect_grep "reminder to detach" "$(pp_err tcs)" 'detach\.sh'
-[ -z "$(ls /sys/fs/bpf 2>/dev/null | grep '^pktpath-' || true)" ] ||
-	pp_fail "pins left in /sys/fs/bpf: $(ls /sys/fs/bpf)"
+for pin in /sys/fs/bpf/pktpath-*; do
+	[ ! -e "$pin" ] || pp_fail "pins left in /sys/fs/bpf: $pin"
+done
 
 pp_in "$PP_NS_A" sh "$dir/detach.sh" >"$PP_TMP/detach.log" 2>&1 ||
 	pp_fail "detach.sh failed: $(tail -2 "$PP_TMP/detach.log")"
