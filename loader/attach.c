@@ -67,7 +67,7 @@ int pp_probes_plan(struct pp_probe_list *l, enum pp_backend backend)
 		if (backend == PP_BACKEND_TRACEPOINT && l->v[i].kind == PP_PROBE_FUNC &&
 		    !l->v[i].skip)
 			l->v[i].skip =
-				"a function: the tracepoint backend attaches tracepoints only";
+				"a function, and the backend is tracepoint";
 	return 0;
 }
 

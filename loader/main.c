@@ -219,7 +219,7 @@ static int plan(struct app *a)
 	if (why)
 		fprintf(stderr, "pktpath: %s\n", why);
 	pp_probes_plan(&a->list, a->backend);
-	if (!pp_probes_planned(&a->list))
+	if (a->env.action == PP_ACT_TRACE && !pp_probes_planned(&a->list))
 		return usage_error("nothing to trace: no line of the probe list can be probed "
 				   "here");
 	return 0;
@@ -238,9 +238,9 @@ static int list_probes(const struct app *a)
 		const struct pp_probe *pr = &a->list.v[i];
 
 		if (pr->skip)
-			printf("%-40s  -      skipped: %s\n", pr->name, pr->skip);
+			printf("%-36s -      skipped: %s\n", pr->name, pr->skip);
 		else
-			printf("%-40s  arg %d  %s\n", pr->name, pr->argpos, probe_backend(a, pr));
+			printf("%-36s arg %d  %s\n", pr->name, pr->argpos, probe_backend(a, pr));
 	}
 	return EXIT_OK;
 }
@@ -319,9 +319,11 @@ static int attach_and_trace(struct app *a)
 	if (a->env.tc_script)
 		fprintf(stderr, "pktpath: packets are marked once %s/attach.sh has run\n",
 			a->env.tc_script);
-	fprintf(stderr, "pktpath: ready: backend %s, %zu probes, %zu interfaces (%s)\n",
-		pp_backend_name(a->backend), a->probes.attached, a->tc.n,
-		a->env.tc_script ? "tc script" : a->tc.tcx ? "tcx" : "clsact");
+	fprintf(stderr, "pktpath: ready: backend %s, %zu probes, %zu interface%s (%s)\n",
+		pp_backend_name(a->backend), a->probes.attached, a->tc.n, a->tc.n == 1 ? "" : "s",
+		a->env.tc_script ? "tc script"
+		: a->tc.tcx	 ? "tcx"
+				 : "clsact");
 	return trace(a);
 }
 
