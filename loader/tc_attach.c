@@ -12,6 +12,7 @@
 #include <bpf/libbpf.h>
 #include "classifier.h"
 #include "tc_attach.h"
+#include "tc_stale.h"
 
 /* Debian 12's uapi headers predate tcx (Linux 6.6). */
 #ifndef BPF_TCX_INGRESS
@@ -107,9 +108,12 @@ static int clsact_attach(struct pp_tc_hook *h, const struct pp_cls *cls, int dir
 {
 	LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = h->ifindex,
 		    .attach_point = dir ? BPF_TC_EGRESS : BPF_TC_INGRESS);
-	LIBBPF_OPTS(bpf_tc_opts, opts, .prog_fd = pp_cls_prog_fd(cls, dir));
+	/* Our pid as the handle tells a killed run's filters from live ones. */
+	LIBBPF_OPTS(bpf_tc_opts, opts, .prog_fd = pp_cls_prog_fd(cls, dir),
+		    .handle = (__u32)getpid());
 	int ret;
 
+	pp_tc_remove_stale(h->ifindex, dir, h->ifname, stderr);
 	if (dir == 0) {
 		ret = bpf_tc_hook_create(&hook);
 		if (ret && ret != -EEXIST)
@@ -129,7 +133,8 @@ int pp_tc_attach(struct pp_tc *tc, const struct pp_cls *cls, char *err, size_t e
 {
 	int ret = 0;
 
-	tc->tcx = true;
+	/* PKTPATH_NO_TCX=1 takes clsact where tcx exists too (tests, old tools). */
+	tc->tcx = !getenv("PKTPATH_NO_TCX");
 	for (size_t i = 0; i < tc->n && !ret; i++) {
 		for (int dir = 0; dir < 2 && !ret; dir++) {
 			if (tc->tcx) {
