@@ -34,6 +34,7 @@ struct pp_summary {
 /* Counts p in s: packets and its fate. */
 void pp_summary_add(struct pp_summary *s, const struct pp_packet *p);
 
+void pp_out_text_header(const struct pp_out *o);
 void pp_out_text(const struct pp_out *o, const struct pp_packet *p);
 void pp_out_json(const struct pp_out *o, const struct pp_packet *p);
 void pp_out_summary_text(const struct pp_out *o, const struct pp_summary *s);

@@ -160,6 +160,13 @@ static void text_fate(const struct pp_out *o, const struct pp_packet *p)
 			p->lost == 1 ? "" : "s", p->lost == 1 ? "was" : "were");
 }
 
+/* The hop lines' columns, once at the top of the text output. */
+void pp_out_text_header(const struct pp_out *o)
+{
+	fprintf(o->f, "  %11s %9s %10s %-15s %3s %s\n", "time(us)", "delta", "netns", "device",
+		"cpu", "function or tracepoint");
+}
+
 void pp_out_text(const struct pp_out *o, const struct pp_packet *p)
 {
 	__u64 t0 = p->hops[0].ts, prev = t0;

@@ -62,10 +62,13 @@ static void emit(const struct pp_packet *p, void *ctx)
 		forget_skbs(t, p);
 	if (t->done)
 		return;
-	if (t->cfg->json)
+	if (t->cfg->json) {
 		pp_out_json(t->cfg->out, p);
-	else
+	} else {
+		if (!t->sum.packets)
+			pp_out_text_header(t->cfg->out);
 		pp_out_text(t->cfg->out, p);
+	}
 	pp_summary_add(&t->sum, p);
 	if (t->cfg->count && t->sum.packets >= t->cfg->count)
 		t->done = true;
