@@ -66,12 +66,24 @@ struct pp_mark {
 	__u8 data[PP_HDR_BYTES]; /* from the Ethernet header on */
 };
 
+#define PP_TC_HOOKS 4
+
 /* skb_map: skb address -> the packet it belongs to. */
 struct pp_skb_val {
 	__u64 id;
 	__u64 first_ts;
-	__u32 lost; /* hops of this packet lost to a full ring buffer */
-	__u32 pad;
+	/*
+	 * Some frees fire no tracepoint (a datagram freed by its socket through
+	 * a deferred path): the sk_buff is then reused at the same address, and
+	 * the allocators' LIFO order often hands back the same data buffer too.
+	 * So a packet is also told by its IPv4 ID (ip_id: 0x10000 | ID, 0 if
+	 * not IPv4) and by the TC hooks it crossed: the same hook twice, or
+	 * another ID, is another packet.
+	 */
+	__u64 head; /* skb->head when marked */
+	__u32 ip_id;
+	__u32 lost;		    /* hops of this packet lost to a full ring buffer */
+	__u32 tc_hook[PP_TC_HOOKS]; /* ifindex << 1 | egress, 0: free slot */
 };
 
 /* state_map's single entry, shared by the classifier and every probe. */

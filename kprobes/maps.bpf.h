@@ -32,6 +32,17 @@ struct {
 	__type(value, struct pp_state);
 } state_map SEC(".maps");
 
+/*
+ * Packet id -> hops lost, for packets whose END record itself was lost: the
+ * loader reads it when it times such a packet out.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u64);
+	__type(value, __u32);
+} end_lost_map SEC(".maps");
+
 /* Records lost to a full ring buffer, per probe index. */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);

@@ -6,6 +6,7 @@
 #ifndef PP_RECORD_BPF_H
 #define PP_RECORD_BPF_H
 
+#include <bpf/bpf_endian.h>
 #include "maps.bpf.h"
 
 #ifndef READ_ONCE
@@ -79,6 +80,43 @@ static __always_inline void pp_emit_hop(struct pp_state *st, struct pp_skb_val *
 	bpf_ringbuf_submit(h, 0);
 }
 
+#define PP_ETH_P_IP 0x0800
+
+/* 0x10000 | the IPv4 ID of the packet in SKB, or 0 if it is not IPv4. */
+static __always_inline __u32 pp_ip_id(struct sk_buff *skb)
+{
+	__u16 nh = BPF_CORE_READ(skb, network_header), id;
+	unsigned char *head = BPF_CORE_READ(skb, head);
+
+	if (BPF_CORE_READ(skb, protocol) != bpf_htons(PP_ETH_P_IP) || nh == (__u16)~0U ||
+	    bpf_probe_read_kernel(&id, sizeof(id), head + nh + 4))
+		return 0;
+	return 0x10000 | id;
+}
+
+/* Is the skb at this address still the packet V was marked for? */
+static __always_inline bool pp_same_packet(const struct pp_skb_val *v, struct sk_buff *skb)
+{
+	if (v->head != (__u64)BPF_CORE_READ(skb, head))
+		return false;
+	return !v->ip_id || v->ip_id == pp_ip_id(skb);
+}
+
+/* The tracked packet at this address, if the skb there is still the one marked. */
+static __always_inline struct pp_skb_val *pp_lookup(__u64 skb)
+{
+	struct pp_skb_val *v = bpf_map_lookup_elem(&skb_map, &skb);
+
+	return v && pp_same_packet(v, (struct sk_buff *)skb) ? v : NULL;
+}
+
+/* Forget an skb_map entry; whoever deletes it (here or the loader) drops the count. */
+static __always_inline void pp_forget(struct pp_state *st, __u64 skb)
+{
+	if (bpf_map_delete_elem(&skb_map, &skb) == 0)
+		__sync_fetch_and_sub(&st->inflight, 1);
+}
+
 /*
  * Every probe starts here. The in-flight gate comes first, so that traffic
  * while nothing is tracked costs one inlined array lookup.
@@ -94,7 +132,7 @@ static __always_inline int pp_on_hop(__u64 skb, __u32 probe)
 	st = pp_state();
 	if (!st || !READ_ONCE(st->inflight))
 		return 0;
-	v = bpf_map_lookup_elem(&skb_map, &skb);
+	v = pp_lookup(skb);
 	if (v)
 		pp_emit_hop(st, v, probe, (struct sk_buff *)skb);
 	return 0;
@@ -116,6 +154,11 @@ static __always_inline int pp_on_free(__u64 skb, __u32 probe, __u32 fate, __u32 
 	v = bpf_map_lookup_elem(&skb_map, &skb);
 	if (!v)
 		return 0;
+	/* A stale entry: its packet's free went unseen; this is another skb. */
+	if (!pp_same_packet(v, (struct sk_buff *)skb)) {
+		pp_forget(st, skb);
+		return 0;
+	}
 	h = bpf_ringbuf_reserve(&path_map, sizeof(*h), 0);
 	if (h) {
 		pp_fill_hop(h, PP_REC_END, probe, v->id, (struct sk_buff *)skb);
@@ -125,11 +168,13 @@ static __always_inline int pp_on_free(__u64 skb, __u32 probe, __u32 fate, __u32 
 		h->lost = v->lost;
 		bpf_ringbuf_submit(h, 0);
 	} else {
+		__u32 lost = v->lost + 1;
+
+		/* The loader will time this packet out: tell it why it has no end. */
 		pp_count_lost(st, NULL, probe);
+		bpf_map_update_elem(&end_lost_map, &v->id, &lost, BPF_ANY);
 	}
-	/* Whoever deletes the entry (here, or the loader on timeout) drops the count. */
-	if (bpf_map_delete_elem(&skb_map, &skb) == 0)
-		__sync_fetch_and_sub(&st->inflight, 1);
+	pp_forget(st, skb);
 	return 0;
 }
 

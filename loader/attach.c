@@ -61,13 +61,14 @@ int pp_pick_backend(enum pp_backend want, const struct pp_probe_list *l, enum pp
 	}
 }
 
+const char pp_skip_backend[] = "a function, and the backend is tracepoint";
+
 int pp_probes_plan(struct pp_probe_list *l, enum pp_backend backend)
 {
 	for (size_t i = 0; i < l->n; i++)
 		if (backend == PP_BACKEND_TRACEPOINT && l->v[i].kind == PP_PROBE_FUNC &&
 		    !l->v[i].skip)
-			l->v[i].skip =
-				"a function, and the backend is tracepoint";
+			l->v[i].skip = pp_skip_backend;
 	return 0;
 }
 
@@ -182,9 +183,10 @@ static int choose_programs(struct probes *s, const struct pp_probe_list *l, enum
 static int reuse_maps(struct probes *s, const struct pp_cls *cls)
 {
 	struct bpf_map *mine[] = {s->maps.skb_map, s->maps.path_map, s->maps.state_map,
-				  s->maps.lost_map};
+				  s->maps.lost_map, s->maps.end_lost_map};
 	struct bpf_map *theirs[] = {cls->skel->maps.skb_map, cls->skel->maps.path_map,
-				    cls->skel->maps.state_map, cls->skel->maps.lost_map};
+				    cls->skel->maps.state_map, cls->skel->maps.lost_map,
+				    cls->skel->maps.end_lost_map};
 	int err = 0;
 
 	for (size_t i = 0; i < sizeof(mine) / sizeof(mine[0]) && !err; i++)

@@ -29,6 +29,9 @@ struct pp_probes {
 int pp_pick_backend(enum pp_backend want, const struct pp_probe_list *l, enum pp_backend *got,
 		    const char **why);
 
+/* The skip reason of function lines under the tracepoint backend. */
+extern const char pp_skip_backend[];
+
 /* Mark what BACKEND cannot take as skipped, so --list-probes and attach agree. */
 int pp_probes_plan(struct pp_probe_list *l, enum pp_backend backend);
 

@@ -48,6 +48,7 @@ struct app {
 	struct pp_env env;
 	struct btf *btf;
 	struct pp_probe_list list;
+	const char *list_path; /* where the list came from, NULL: command line only */
 	struct pp_tc tc;
 	struct pp_cls cls;
 	struct pp_probes probes;
@@ -162,10 +163,7 @@ static int load_list(struct app *a)
 		return usage_error("no probe list: no ./kp_func.list nor %s/kp_func.list "
 				   "(--funcs FILE)",
 				   PKTPATH_DATADIR);
-	a->btf = btf__load_vmlinux_btf();
-	if (!a->btf)
-		return usage_error("no usable kernel BTF (/sys/kernel/btf/vmlinux): %s",
-				   strerror(errno));
+	a->list_path = path;
 	if (path)
 		ret = pp_probe_list_load(&a->list, path, a->err, sizeof(a->err));
 	for (int i = 0; !ret && i < a->env.nprobes; i++)
@@ -182,20 +180,31 @@ static int load_list(struct app *a)
 	return 0;
 }
 
-/* One warning, wrapped under 100 columns; -v adds each line's reason. */
+#define PP_WARN_NAMES 40 /* names in the skipped warning; -v lists all */
+
+/* Probe points this kernel cannot probe (not those the backend leaves out). */
+static bool kernel_skip(const struct pp_probe *pr)
+{
+	return pr->skip && pr->skip != pp_skip_backend;
+}
+
+/* One warning, wrapped under 100 columns; -v gives each line's reason. */
 static void warn_skipped(const struct pp_probe_list *l)
 {
-	size_t n = pp_probe_list_nskipped(l), col;
+	size_t n = 0, shown = 0, col;
 
+	for (size_t i = 0; i < l->n; i++)
+		n += kernel_skip(&l->v[i]);
 	if (!n)
 		return;
 	col = (size_t)fprintf(stderr,
 			      "pktpath: skipped %zu of %zu probe points this kernel "
 			      "cannot probe:",
 			      n, l->n);
-	for (size_t i = 0; i < l->n; i++) {
-		if (!l->v[i].skip)
+	for (size_t i = 0; i < l->n && (verbose || shown < PP_WARN_NAMES); i++) {
+		if (!kernel_skip(&l->v[i]))
 			continue;
+		shown++;
 		if (verbose) {
 			fprintf(stderr, "\n  %s: %s", l->v[i].name, l->v[i].skip);
 			continue;
@@ -204,6 +213,8 @@ static void warn_skipped(const struct pp_probe_list *l)
 			col = (size_t)fprintf(stderr, "\n ");
 		col += (size_t)fprintf(stderr, " %s", l->v[i].name);
 	}
+	if (shown < n)
+		fprintf(stderr, "\n  and %zu more (-v lists them)", n - shown);
 	fputs("\n", stderr);
 }
 
@@ -213,15 +224,15 @@ static int plan(struct app *a)
 
 	if (pp_pick_backend(a->env.backend, &a->list, &a->backend, &why))
 		return usage_error("--backend %s: %s", pp_backend_name(a->env.backend), why);
-	/* What this kernel cannot probe, once; not what the backend leaves out. */
+	pp_probes_plan(&a->list, a->backend);
+	if (a->env.action == PP_ACT_TRACE && !pp_probes_planned(&a->list))
+		return usage_error("nothing to trace: none of the %zu probe points of %s can be "
+				   "probed here (--list-probes tells why)",
+				   a->list.n - 2, a->list_path ? a->list_path : "the command line");
 	if (a->env.action == PP_ACT_TRACE)
 		warn_skipped(&a->list);
 	if (why)
 		fprintf(stderr, "pktpath: %s\n", why);
-	pp_probes_plan(&a->list, a->backend);
-	if (a->env.action == PP_ACT_TRACE && !pp_probes_planned(&a->list))
-		return usage_error("nothing to trace: no line of the probe list can be probed "
-				   "here");
 	return 0;
 }
 
@@ -278,6 +289,16 @@ static int trace(struct app *a)
 	out.reason_arg = a->reasons;
 	out.sym_arg = a->ksyms;
 	return pp_trace_run(&a->cls, &cfg, &stop) ? EXIT_FAIL : EXIT_OK;
+}
+
+/* Everything depends on it: CO-RE, argument positions, drop reason names. */
+static int load_btf(struct app *a)
+{
+	a->btf = btf__load_vmlinux_btf();
+	if (!a->btf)
+		return usage_error("no usable kernel BTF (/sys/kernel/btf/vmlinux): %s",
+				   strerror(errno));
+	return 0;
 }
 
 /* The filter and the interfaces: loaded and resolved, nothing attached. */
@@ -372,6 +393,8 @@ static int run(struct app *a)
 		break;
 	}
 	ret = check_caps();
+	if (!ret)
+		ret = load_btf(a);
 	if (!ret && a->env.action == PP_ACT_TRACE)
 		ret = prepare_marking(a);
 	if (!ret)

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <linux/types.h> /* before pktpath.h, which uses __u32 */
 #include "pktpath.h"
 #include "probe_list.h"
@@ -190,14 +191,16 @@ int pp_probe_list_add(struct pp_probe_list *l, const char *line, const char *whe
 	if (!len)
 		return 0;
 	if (len > PP_PROBE_NAME_MAX) {
-		set_err(errbuf, errlen, "%s: longer than %d characters: \"%.40s...\"", where,
-			PP_PROBE_NAME_MAX, s);
+		set_err(errbuf, errlen, "%s: longer than %d characters", where, PP_PROBE_NAME_MAX);
 		return -EINVAL;
 	}
 	memcpy(text, s, len);
 	text[len] = '\0';
 	catlen = classify(text, len);
 	if (catlen < 0) {
+		/* Never echo control bytes to the terminal. */
+		for (size_t i = 0; i < len; i++)
+			text[i] = iscntrl((unsigned char)text[i]) ? '?' : text[i];
 		set_err(errbuf, errlen, "%s: not a function name or tp:CATEGORY:NAME: \"%s\"",
 			where, text);
 		return -EINVAL;
@@ -205,33 +208,70 @@ int pp_probe_list_add(struct pp_probe_list *l, const char *line, const char *whe
 	return append(l, text, len, catlen, where, errbuf, errlen);
 }
 
+/* A line longer than this is no probe point: reading stops there (/dev/zero). */
+#define PP_LINE_MAX 1024
+
+static int open_list(const char *path, FILE **f, char *errbuf, size_t errlen)
+{
+	struct stat st;
+
+	*f = fopen(path, "r");
+	if (!*f) {
+		set_err(errbuf, errlen, "%s: %s", path, strerror(errno));
+		return -errno;
+	}
+	if (fstat(fileno(*f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		fclose(*f);
+		set_err(errbuf, errlen, "%s: a directory, not a probe list", path);
+		return -EISDIR;
+	}
+	return 0;
+}
+
+/*
+ * One line into BUF: its length, -1 at the end, -E2BIG past CAP - 1 bytes.
+ * Byte by byte, so that neither a NUL nor a line that never ends (/dev/zero)
+ * goes unnoticed; a NUL becomes '?', which no name holds.
+ */
+static int read_line(FILE *f, char *buf, size_t cap)
+{
+	size_t n = 0;
+	int c;
+
+	while ((c = getc(f)) != EOF && c != '\n') {
+		if (n + 1 >= cap)
+			return -E2BIG;
+		buf[n++] = c ? (char)c : '?';
+	}
+	if (c == EOF && n == 0)
+		return -1;
+	buf[n] = '\0';
+	return (int)n;
+}
+
 int pp_probe_list_load(struct pp_probe_list *l, const char *path, char *errbuf, size_t errlen)
 {
-	char where[PATH_MAX + 16];
-	char *line = NULL;
-	size_t cap = 0;
+	char where[PATH_MAX + 16], line[PP_LINE_MAX + 1];
 	unsigned int lineno = 0;
 	FILE *f;
-	int err = 0;
+	int err = open_list(path, &f, errbuf, errlen), n;
 
-	f = fopen(path, "r");
-	if (!f) {
-		err = -errno;
-		set_err(errbuf, errlen, "%s: %s", path, strerror(-err));
+	if (err)
 		return err;
-	}
-	while (getline(&line, &cap, f) >= 0) {
+	while ((n = read_line(f, line, sizeof(line))) >= 0) {
 		snprintf(where, sizeof(where), "%s:%u", path, ++lineno);
 		err = pp_probe_list_add(l, line, where, errbuf, errlen);
 		if (err)
-			goto cleanup;
+			break;
 	}
-	if (ferror(f)) {
+	if (n == -E2BIG) {
+		set_err(errbuf, errlen, "%s:%u: line longer than %d characters", path, lineno + 1,
+			PP_LINE_MAX);
+		err = -EINVAL;
+	} else if (!err && ferror(f)) {
 		err = -EIO;
-		set_err(errbuf, errlen, "%s: read error", path);
+		set_err(errbuf, errlen, "%s: read error: %s", path, strerror(errno));
 	}
-cleanup:
-	free(line);
 	fclose(f);
 	return err;
 }

@@ -20,7 +20,7 @@ struct trace {
 	struct pp_paths *paths;
 	struct pp_summary sum;
 	struct pp_state *state; /* mmap()ed state_map */
-	int skb_map_fd;
+	int skb_map_fd, end_lost_fd;
 	__u64 now;
 	bool done;
 };
@@ -54,12 +54,25 @@ static void forget_skbs(struct trace *t, const struct pp_packet *p)
 	}
 }
 
-static void emit(const struct pp_packet *p, void *ctx)
+/* A packet whose END record was lost to a full ring: BPF noted how many hops. */
+static __u32 end_lost(struct trace *t, __u64 id)
 {
+	__u32 lost = 0;
+
+	if (bpf_map_lookup_elem(t->end_lost_fd, &id, &lost) == 0)
+		bpf_map_delete_elem(t->end_lost_fd, &id);
+	return lost;
+}
+
+static void emit(const struct pp_packet *pkt, void *ctx)
+{
+	struct pp_packet copy = *pkt, *p = &copy;
 	struct trace *t = ctx;
 
-	if (p->fate == PP_FATE_TIMEOUT)
+	if (p->fate == PP_FATE_TIMEOUT) {
 		forget_skbs(t, p);
+		p->lost += end_lost(t, p->id);
+	}
 	if (t->done)
 		return;
 	if (t->cfg->json) {
@@ -141,6 +154,7 @@ int pp_trace_run(const struct pp_cls *cls, const struct pp_trace_cfg *cfg,
 	int err;
 
 	t.skb_map_fd = bpf_map__fd(cls->skel->maps.skb_map);
+	t.end_lost_fd = bpf_map__fd(cls->skel->maps.end_lost_map);
 	t.state = mmap(NULL, (size_t)page, PROT_READ | PROT_WRITE, MAP_SHARED,
 		       bpf_map__fd(cls->skel->maps.state_map), 0);
 	if (t.state == MAP_FAILED)

@@ -32,7 +32,8 @@ layer() {
 	fi
 }
 
-layer unit "$BUILD_DIR/tests/pp_unit"
+# Check kills a test after 4 s by default: too short for a loaded 2-core VM.
+layer unit env CK_DEFAULT_TIMEOUT=${CK_DEFAULT_TIMEOUT:-120} "$BUILD_DIR/tests/pp_unit"
 layer e2e tests/e2e/run.sh
 if [ "${PKTPATH_SKIP_VM:-0}" = 1 ]; then
 	echo "SKIP vm: PKTPATH_SKIP_VM=1"

@@ -38,22 +38,46 @@ static __always_inline void pp_emit_mark(struct pp_state *st, struct __sk_buff *
 }
 
 /*
+ * A tracked packet reaches a TC hook: a new one for it, noted; one it has
+ * crossed already means the sk_buff now carries another packet.
+ */
+static __always_inline bool pp_cross_hook(struct pp_skb_val *v, __u32 hook)
+{
+	for (int i = 0; i < PP_TC_HOOKS; i++) {
+		if (v->tc_hook[i] == hook)
+			return false;
+		if (!v->tc_hook[i]) {
+			v->tc_hook[i] = hook;
+			return true;
+		}
+	}
+	return true; /* more hooks than slots: trust the other checks */
+}
+
+/*
  * A matching packet: new ones get a packet id and enter skb_map; one already
  * tracked (crossing a second interface) gets a hop instead of a new mark.
  */
 static __always_inline int pp_classify(struct __sk_buff *ctx, __u32 probe)
 {
 	__u64 skb = (__u64)ctx; /* the kernel's struct sk_buff address */
+	__u32 hook = ctx->ifindex << 1 | (probe == PP_PROBE_TC_EGRESS);
 	struct pp_state *st = pp_state();
 	struct pp_skb_val val = {}, *v;
 
 	if (!st)
 		return TC_ACT_UNSPEC;
 	v = bpf_map_lookup_elem(&skb_map, &skb);
-	if (v) {
+	if (v && pp_same_packet(v, (struct sk_buff *)ctx) && pp_cross_hook(v, hook)) {
 		pp_emit_hop(st, v, probe, (struct sk_buff *)ctx);
 		return TC_ACT_UNSPEC;
 	}
+	val.head = (__u64)BPF_CORE_READ((struct sk_buff *)ctx, head);
+	val.ip_id = pp_ip_id((struct sk_buff *)ctx);
+	val.tc_hook[0] = hook;
+	/* A stale entry (its free went unseen): the loader times that packet out. */
+	if (v)
+		pp_forget(st, skb);
 	val.id = __sync_fetch_and_add(&st->next_id, 1) + 1;
 	val.first_ts = bpf_ktime_get_ns();
 	if (bpf_map_update_elem(&skb_map, &skb, &val, BPF_NOEXIST) != 0) {
