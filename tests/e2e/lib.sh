@@ -537,3 +537,208 @@ pp_expect_lines() {
 	[ "$n" -eq "$3" ] ||
 		pp_fail "$1: $(basename "$2") has $n lines, expected $3: $(pp_brief 3 "$2")"
 }
+
+# ================================================================ robustness
+# Added for the robustness tests (tests/e2e/test_robust_*.sh, soak.sh).
+# Everything below is new and prefixed ppr_; nothing above uses it.
+
+# ppr_run NAME NS SECONDS CMD...: pp_pktpath_run for any command line (a
+# pktpath under setpriv, capsh or unshare). Same files, same PP_RC, same
+# failure when it is still running after SECONDS.
+ppr_run() {
+	local name=$1 ns=$2 secs=$3
+	shift 3
+	PP_RC=0
+	timeout -s INT -k 5 "$secs" env --default-signal=INT,QUIT \
+		ip netns exec "$ns" "$@" \
+		</dev/null >"$(pp_out "$name")" 2>"$(pp_err "$name")" || PP_RC=$?
+	if [ "$PP_RC" -eq 124 ] || [ "$PP_RC" -eq 137 ]; then
+		pp_fail "$* was still running after ${secs} s" \
+			"(stderr: $(_pp_last_line "$(pp_err "$name")"))"
+	fi
+	pp_log "'$name' ($*) exited with $PP_RC"
+}
+
+# ppr_case WHAT CMD...: run CMD as one case of a test with many, in a
+# subshell whose pp_fail (or unexpected failing command) is recorded
+# instead of ending the test, so every case runs and the verdict lists all
+# that failed (ppr_verdict). CMD must not start background processes: the
+# subshell's deferred cleanups would never run.
+PPR_CASES=0
+PPR_FAILED=()
+ppr_case() {
+	local what=$1 verdict rc=0
+	shift
+	PPR_CASES=$((PPR_CASES + 1))
+	verdict=$PP_TMP/case.$PPR_CASES.verdict
+	: >"$verdict"
+	# In the background, so that set -e and the ERR trap still hold inside
+	# (in an "if" or "||" they would not); wait gives its status.
+	(
+		exec 3>"$verdict"
+		"$@"
+	) &
+	wait $! || rc=$?
+	if [ "$rc" -eq 0 ]; then
+		pp_log "case '$what': ok"
+		return 0
+	fi
+	PPR_FAILED+=("$what: $(sed -n 's/^FAIL: //p' "$verdict" | head -n 1)")
+	pp_log "case '$what': FAILED: ${PPR_FAILED[-1]}"
+}
+
+# ppr_verdict: fail listing every failed case, else return.
+ppr_verdict() {
+	local n=${#PPR_FAILED[@]} all
+	[ "$n" -gt 0 ] || return 0
+	all=$(printf '%s | ' "${PPR_FAILED[@]}")
+	pp_fail "$n of $PPR_CASES cases failed: ${all% | }"
+}
+
+# ppr_pp_maps: "map ID TYPE NAME" for every map named as pktpath's are
+# that no live process holds, directly (a map fd) or through a program or
+# link it holds: a map nothing holds but a pin, or a program left attached
+# by a clsact filter, is a leak. Processes of this test count too: call it
+# after stopping them.
+ppr_pp_maps() {
+	local held
+	held=$({ grep -s -h -E '^(map|prog)_id:' /proc/[0-9]*/fdinfo/* || true; } |
+		awk '{ print $1, $2 }' | sort -u | jq -R -s -c 'split("\n") | map(select(length > 0)
+			| split(" ")) | { maps: map(select(.[0] == "map_id:") | .[1] | tonumber),
+			progs: map(select(.[0] == "prog_id:") | .[1] | tonumber) }')
+	bpftool -j prog show | jq -r --argjson h "$held" --argjson m "$(bpftool -j map show)" '
+		([.[] | select(.id as $i | $h.progs | index([$i])) | .map_ids // [] | .[]]
+		 + $h.maps) as $held
+		| $m[] | select(.name | test("^(skb_map|path_map|state_map|lost_map)$|^(probes|classifi)\\."))
+		| select(.id as $i | $held | index([$i]) | not)
+		| "map \(.id) \(.type) \(.name)"'
+}
+
+# ppr_pp_pins: pktpath-PID directories (pktpath's pins) in every bpffs of
+# this mount namespace whose PID no longer runs.
+ppr_pp_pins() {
+	local dev mnt fstype rest d
+	while read -r dev mnt fstype rest; do
+		[ "$fstype" = bpf ] || continue
+		for d in "$mnt"/pktpath-*; do
+			[ -e "$d" ] || continue
+			pp_alive "${d##*/pktpath-}" || echo "pin $d"
+		done
+	done </proc/mounts
+}
+
+# ppr_tc_bpf NS...: every tc filter of a "bpf" kind (what a clsact fallback
+# of pktpath adds) on any interface of the namespaces NS ("" for the root).
+ppr_tc_bpf() {
+	local ns nsarg dev dir
+	for ns in "$@"; do
+		nsarg=()
+		[ -z "$ns" ] || nsarg=(-n "$ns")
+		for dev in $(ip "${nsarg[@]}" -j link show 2>/dev/null | jq -r '.[].ifname'); do
+			for dir in ingress egress; do
+				tc "${nsarg[@]}" filter show dev "$dev" "$dir" 2>/dev/null |
+					grep -E ' bpf |pp_cls' | sed "s/^/${ns:-root} $dev $dir: /" || true
+			done
+		done
+	done
+}
+
+# ppr_expect_clean WHAT BEFORE [NS...]: the kernel is as in snapshot BEFORE
+# (pp_expect_state), and no pktpath map, pin or tc bpf filter is left on
+# the namespaces NS (default: the test topology) or the root namespace
+# that was not there when ppr_snapshot_before took BEFORE (someone else's).
+ppr_expect_clean() {
+	local what=$1 before=$2 left end
+	shift 2
+	pp_expect_state "$before" "$what" "$@"
+	if [ $# -eq 0 ] && [ -n "${PP_NS_A:-}" ]; then
+		set -- "$PP_NS_A" "$PP_NS_R" "$PP_NS_B"
+	fi
+	# A grace period of 5 s (objects are freed a little after their last
+	# holder goes), by the clock: one look takes a while.
+	end=$((SECONDS + 5))
+	while :; do
+		# Only what was not there before (ppr_snapshot_before kept a list).
+		left=$(ppr_leftovers "$@" | sort | comm -13 <(sort "$before.left" 2>/dev/null) -)
+		[ -n "$left" ] || return 0
+		[ "$SECONDS" -lt "$end" ] || break
+		sleep 0.1
+	done
+	pp_fail "$what: pktpath objects left: $(pp_brief 4 <<<"$left")"
+}
+
+# ppr_leftovers [NS...]: ppr_pp_maps, ppr_pp_pins and ppr_tc_bpf of the
+# root namespace and NS, one line each.
+ppr_leftovers() {
+	ppr_pp_maps
+	ppr_pp_pins
+	ppr_tc_bpf "" "$@"
+}
+
+# ppr_link_stats NS DEV: "rx_packets rx_bytes tx_packets tx_bytes" of DEV.
+ppr_link_stats() {
+	ip -n "$1" -s -j link show dev "$2" |
+		jq -r '.[0].stats64 | "\(.rx.packets) \(.rx.bytes) \(.tx.packets) \(.tx.bytes)"'
+}
+
+# ppr_snmp NS PROTO FIELD: a counter of /proc/net/snmp in NS (e.g. Udp
+# NoPorts): the header line names the fields, the next line has values.
+ppr_snmp() {
+	pp_in "$1" cat /proc/net/snmp | awk -v p="$2:" -v f="$3" '
+		$1 == p && !h { for (i = 2; i <= NF; i++) if ($i == f) c = i; h = 1; next }
+		$1 == p && h { print $c; exit }'
+}
+
+# ppr_udp_send NS DST PORT N: N one-byte UDP datagrams from NS to DST:PORT,
+# one socket each (bash's /dev/udp), so no other tool is needed.
+ppr_udp_send() {
+	# shellcheck disable=SC2016 # expanded by the inner bash
+	pp_in "$1" bash -c 'for ((i = 0; i < $3; i++)); do echo >"/dev/udp/$1/$2"; done' \
+		ppr_udp_send "$2" "$3" "$4"
+}
+
+# ppr_topo_quiet: no traffic on the test topology's links but the test's
+# own: IPv6 off (no neighbour or router solicitations, no MLD reports) and
+# permanent ARP entries on both ends of both links (no ARP refresh), so
+# that packet counters move by exactly what the test sends.
+ppr_topo_quiet() {
+	local ns
+	for ns in "$PP_NS_A" "$PP_NS_R" "$PP_NS_B"; do
+		pp_in "$ns" sysctl -q -w net.ipv6.conf.all.disable_ipv6=1
+	done
+	_ppr_static_neigh "$PP_NS_A" a-eth0 198.18.0.254 "$PP_NS_R" r-eth0
+	_ppr_static_neigh "$PP_NS_R" r-eth0 198.18.0.1 "$PP_NS_A" a-eth0
+	_ppr_static_neigh "$PP_NS_R" r-eth1 198.18.1.2 "$PP_NS_B" b-eth0
+	_ppr_static_neigh "$PP_NS_B" b-eth0 198.18.1.254 "$PP_NS_R" r-eth1
+}
+
+# _ppr_static_neigh NS DEV ADDR PEER-NS PEER-DEV: ADDR on DEV is PEER-DEV's MAC.
+_ppr_static_neigh() {
+	local mac
+	mac=$(ip -n "$4" -j link show dev "$5" | jq -r '.[0].address')
+	ip -n "$1" neigh replace "$3" lladdr "$mac" dev "$2" nud permanent
+}
+
+# ppr_snapshot_before FILE [NS...]: pp_state_snapshot of the state a test
+# must restore, taken once no pp_* program is loaded but those that live
+# processes hold. Another pktpath that has just exited (someone's demo, a
+# test next door) leaves its programs for a moment; caught in the snapshot
+# they would make every later comparison fail. Still there after 5 s: an
+# earlier run leaked them, and the test fails saying so.
+ppr_snapshot_before() {
+	local file=$1 end=$((SECONDS + 5))
+	shift
+	while [ "$SECONDS" -le "$end" ]; do
+		pp_state_snapshot "$file" "$@"
+		if ! sed -n '/^== BPF programs/,$p' "$file" | grep -q -E '^(prog|link) '; then
+			if [ $# -eq 0 ] && [ -n "${PP_NS_A:-}" ]; then
+				set -- "$PP_NS_A" "$PP_NS_R" "$PP_NS_B"
+			fi
+			ppr_leftovers "$@" >"$file.left"
+			return 0
+		fi
+		sleep 0.1
+	done
+	pp_fail "pp_ BPF objects loaded before the test (an earlier run leaked them?):" \
+		"$(sed -n '/^== BPF programs/,$p' "$file" | grep -E '^(prog|link) ' | pp_brief 3)"
+}

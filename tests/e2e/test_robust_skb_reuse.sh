@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# One datagram, one packet: under a steady UDP flow to a socket, every
+# datagram is reported once, on its own, even though the kernel recycles
+# sk_buff structures (the next datagram often gets the address of one just
+# freed) and does not always free them where consume_skb or kfree_skb fire.
+#
+# iperf3 sends 2000 UDP datagrams of 1000 bytes from host a to a server on
+# host b; pktpath traces "udp and dst port 5201" in the router. Required:
+#   - no packet has two tc:ingress hops on r-eth0: each datagram crosses
+#     it once, so two mean two datagrams were filed as one packet (the
+#     second reused the first's skb address while the first was still in
+#     skb_map);
+#   - no packet has hops in host a's namespace: the router marks it on
+#     r-eth0 ingress, after host a is done with it, so such hops belong
+#     to a later datagram in a reused skb;
+#   - exactly 2000 packets of 1042 bytes (the data datagrams) are printed,
+#     and nothing was lost to the ring buffer.
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$(dirname "$0")/lib.sh"
+pp_setup
+pp_require_pktpath
+pp_require_cmd iperf3 ss
+pp_topo_up
+
+count=2000
+out=$(pp_out tracer)
+pp_pktpath_start tracer "$PP_NS_R" --json --filter "udp and dst port 5201"
+pp_bg server "$PP_NS_B" iperf3 -s -1 -J
+for ((i = 0; i < 50; i++)); do
+	[ -z "$(pp_in "$PP_NS_B" ss -Hltn 'sport = :5201')" ] || break
+	sleep 0.1
+done
+pp_in "$PP_NS_A" iperf3 -c 198.18.1.2 -u -b 20M -l 1000 -n $((count * 1000)) -J \
+	>"$PP_TMP/iperf.json" 2>&1 || pp_fail "iperf3 failed: $(pp_brief 2 "$PP_TMP/iperf.json")"
+pp_stop server INT
+got=$(jq -r '.end.sum_received.packets' "$PP_TMP/iperf.json")
+pp_expect_eq "datagrams iperf3's server received" "$got" "$count"
+sleep 1.5 # every packet closes: freed, or timed out after 1 s
+pp_pktpath_stop tracer INT
+pp_expect_eq "pktpath's exit status" "$PP_RC" 0
+pp_expect_json_lines "$out" "pktpath's output"
+pp_expect_summary "$out"
+pp_expect_eq "records lost" "$(jq -r .lost <<<"$PP_SUMMARY")" 0
+
+# shellcheck disable=SC2016 # jq programs
+pp_expect_none "two datagrams filed as one packet" "$out" '
+	packets[] | select([.hops[] | select(.func == "tc:ingress" and .ifname == "r-eth0")] | length > 1)
+	| "packet \(.id): \([.hops[] | select(.func == "tc:ingress")] | length) tc:ingress hops on r-eth0,"
+	  + " \(.hops | length) hops, fate \(.fate.kind)"'
+pp_expect_none "hops from host a (before the router marked it) in a packet" "$out" '
+	packets[] | select(any(.hops[]; .ifname == "a-eth0"))
+	| "packet \(.id): \([.hops[] | select(.ifname == "a-eth0") | .func] | join(" ")) on a-eth0"'
+n=$(pp_jq "$out" '[packets[] | select(.len == 1042)] | length')
+pp_expect_eq "data datagrams reported as packets" "$n" "$count"
+pp_pass
