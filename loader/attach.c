@@ -269,7 +269,7 @@ static void progress(const struct pp_probes *p, size_t i, size_t n)
 /* One at a time: fentry and tracepoint copies, single kprobes. */
 static int attach_singles(struct pp_probes *p, struct pp_probe_list *l, enum pp_backend backend)
 {
-	for (size_t i = 0; i < l->n; i++) {
+	for (size_t i = 0; i < l->n && !(p->stop && *p->stop); i++) {
 		progress(p, i, l->n);
 		struct pp_probe *pr = &l->v[i];
 		struct bpf_program *prog = planned(pr) ? prog_for(p->skel, pr, backend) : NULL;

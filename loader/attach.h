@@ -3,6 +3,7 @@
 #ifndef PP_ATTACH_H
 #define PP_ATTACH_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include "cli.h"
@@ -20,6 +21,7 @@ struct pp_probes {
 	size_t nfds, cap_fds;
 	size_t attached; /* probe points attached */
 	int verbose;
+	const volatile sig_atomic_t *stop; /* Ctrl-C: stop attaching */
 };
 
 /*

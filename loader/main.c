@@ -332,11 +332,14 @@ static int attach_marking(struct app *a)
 static int attach_and_trace(struct app *a)
 {
 	a->probes.verbose = verbose;
+	a->probes.stop = &stop;
 	if (pp_probes_attach(&a->probes, &a->cls, &a->list, a->backend, a->err, sizeof(a->err)) ||
-	    attach_marking(a)) {
+	    (!stop && attach_marking(a))) {
 		fprintf(stderr, "pktpath: %s\n", a->err);
 		return EXIT_FAIL;
 	}
+	if (stop) /* interrupted while attaching: cleanup() detaches what was done */
+		return EXIT_OK;
 	if (a->env.tc_script)
 		fprintf(stderr, "pktpath: packets are marked once %s/attach.sh has run\n",
 			a->env.tc_script);
