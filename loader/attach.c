@@ -214,7 +214,7 @@ static int load_copy(struct pp_probes *p, struct bpf_program *tmpl, const struct
 {
 	enum bpf_attach_type type = pr->kind == PP_PROBE_TP ? BPF_TRACE_RAW_TP : BPF_TRACE_FENTRY;
 	LIBBPF_OPTS(bpf_prog_load_opts, o, .expected_attach_type = type,
-		    .attach_btf_id = pr->btf_id);
+		    .attach_btf_id = pr->btf_id, .attach_btf_obj_fd = pr->btf_obj_fd);
 	size_t n = bpf_program__insn_cnt(tmpl);
 	struct bpf_insn *insns = malloc(n * sizeof(*insns));
 	char name[16];

@@ -21,6 +21,7 @@
 #include "cli.h"
 #include "drop_reason.h"
 #include "ksyms.h"
+#include "module_btf.h"
 #include "probe_btf.h"
 #include "probe_list.h"
 #include "tc_attach.h"
@@ -48,6 +49,7 @@ struct app {
 	struct pp_env env;
 	struct btf *btf;
 	struct pp_probe_list list;
+	struct pp_modules modules;
 	const char *list_path; /* where the list came from, NULL: command line only */
 	struct pp_tc tc;
 	struct pp_cls cls;
@@ -177,6 +179,7 @@ static int load_list(struct app *a)
 	if (add_free_tps(&a->list, a->err, sizeof(a->err)))
 		return usage_error("%s", a->err);
 	pp_probe_list_resolve(&a->list, a->btf);
+	pp_modules_resolve(&a->modules, &a->list, a->btf);
 	return 0;
 }
 
@@ -360,6 +363,7 @@ static void cleanup(struct app *a)
 	pp_probe_list_free(&a->list);
 	pp_drop_reasons_free(a->reasons);
 	pp_ksyms_free(a->ksyms);
+	pp_modules_free(&a->modules);
 	btf__free(a->btf);
 	free(a->names);
 	pp_env_free(&a->env);

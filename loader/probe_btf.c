@@ -81,7 +81,7 @@ int pp_btf_func_skb_argpos(const struct btf *btf, __u32 func_id)
 	return proto_skb_index(btf, t, 0) + 1;
 }
 
-static void resolve_func(struct pp_probe *p, const struct btf *btf)
+void pp_probe_resolve_func(struct pp_probe *p, const struct btf *btf)
 {
 	int id = btf__find_by_name_kind(btf, p->target, BTF_KIND_FUNC);
 	int pos;
@@ -163,7 +163,7 @@ int pp_probe_list_resolve(struct pp_probe_list *l, const struct btf *btf)
 		if (p->kind == PP_PROBE_TP)
 			resolve_tp(p, btf);
 		else
-			resolve_func(p, btf);
+			pp_probe_resolve_func(p, btf);
 	}
 	return 0;
 }

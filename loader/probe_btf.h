@@ -31,6 +31,9 @@ int pp_probe_list_resolve(struct pp_probe_list *l, const struct btf *btf);
  */
 int pp_btf_func_skb_argpos(const struct btf *btf, __u32 func_id);
 
+/* Resolve one function entry against BTF (vmlinux, or a module's split BTF). */
+void pp_probe_resolve_func(struct pp_probe *p, const struct btf *btf);
+
 /*
  * Call @cb for every kernel function whose skb argument is one of the first
  * five and whose name matches the POSIX extended regex @regex (NULL: all).

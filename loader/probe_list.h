@@ -31,6 +31,7 @@ struct pp_probe {
 	int argpos;
 	__u32 btf_id;	  /* functions: BTF_KIND_FUNC id; tracepoints: typedef btf_trace_NAME */
 	const char *skip; /* static string: why this kernel cannot probe it; NULL if it can */
+	int btf_obj_fd;	  /* functions of a module: its BTF object (fentry attach); 0: vmlinux */
 };
 
 /* Zero-initialise ({0}) for an empty list. */
