@@ -31,8 +31,13 @@ static __always_inline __u32 pp_netns(struct sk_buff *skb, struct net_device *de
 	return sk ? BPF_CORE_READ(sk, __sk_common.skc_net.net, ns.inum) : 0;
 }
 
+/*
+ * TASK: record the current process. Probes do; the classifier does not, as
+ * TC programs may not call the task helpers before Linux 6.10 or so (and
+ * in TC the task is mostly whoever the softirq interrupted).
+ */
 static __always_inline void pp_fill_hop(struct pp_hop *h, __u32 type, __u32 probe, __u64 id,
-					struct sk_buff *skb)
+					struct sk_buff *skb, const bool task)
 {
 	struct net_device *dev = BPF_CORE_READ(skb, dev);
 
@@ -45,14 +50,17 @@ static __always_inline void pp_fill_hop(struct pp_hop *h, __u32 type, __u32 prob
 	h->cpu = bpf_get_smp_processor_id();
 	h->netns = pp_netns(skb, dev);
 	h->ifindex = dev ? BPF_CORE_READ(dev, ifindex) : 0;
-	h->pid = bpf_get_current_pid_tgid() >> 32;
+	h->pid = task ? bpf_get_current_pid_tgid() >> 32 : 0;
 	h->fate = PP_FATE_NONE;
 	h->reason = 0;
 	h->len = BPF_CORE_READ(skb, len);
 	h->lost = 0;
 	if (!dev || bpf_probe_read_kernel_str(h->ifname, sizeof(h->ifname), dev->name) < 0)
 		h->ifname[0] = 0;
-	bpf_get_current_comm(h->comm, sizeof(h->comm));
+	if (task)
+		bpf_get_current_comm(h->comm, sizeof(h->comm));
+	else
+		h->comm[0] = 0;
 }
 
 /* A full ring buffer loses the record, never silently. */
@@ -68,7 +76,7 @@ static __always_inline void pp_count_lost(struct pp_state *st, struct pp_skb_val
 }
 
 static __always_inline void pp_emit_hop(struct pp_state *st, struct pp_skb_val *v, __u32 probe,
-					struct sk_buff *skb)
+					struct sk_buff *skb, const bool task)
 {
 	struct pp_hop *h = bpf_ringbuf_reserve(&path_map, sizeof(*h), 0);
 
@@ -76,7 +84,7 @@ static __always_inline void pp_emit_hop(struct pp_state *st, struct pp_skb_val *
 		pp_count_lost(st, v, probe);
 		return;
 	}
-	pp_fill_hop(h, PP_REC_HOP, probe, v->id, skb);
+	pp_fill_hop(h, PP_REC_HOP, probe, v->id, skb, task);
 	bpf_ringbuf_submit(h, 0);
 }
 
@@ -134,7 +142,7 @@ static __always_inline int pp_on_hop(__u64 skb, __u32 probe)
 		return 0;
 	v = pp_lookup(skb);
 	if (v)
-		pp_emit_hop(st, v, probe, (struct sk_buff *)skb);
+		pp_emit_hop(st, v, probe, (struct sk_buff *)skb, true);
 	return 0;
 }
 
@@ -161,7 +169,7 @@ static __always_inline int pp_on_free(__u64 skb, __u32 probe, __u32 fate, __u32 
 	}
 	h = bpf_ringbuf_reserve(&path_map, sizeof(*h), 0);
 	if (h) {
-		pp_fill_hop(h, PP_REC_END, probe, v->id, (struct sk_buff *)skb);
+		pp_fill_hop(h, PP_REC_END, probe, v->id, (struct sk_buff *)skb, true);
 		h->fate = fate;
 		h->reason = reason;
 		h->location = location;

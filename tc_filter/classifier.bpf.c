@@ -24,7 +24,7 @@ static __always_inline void pp_emit_mark(struct pp_state *st, struct __sk_buff *
 		pp_count_lost(st, NULL, probe);
 		return;
 	}
-	pp_fill_hop(&m->hop, PP_REC_MARK, probe, id, (struct sk_buff *)ctx);
+	pp_fill_hop(&m->hop, PP_REC_MARK, probe, id, (struct sk_buff *)ctx, false);
 	if (n > PP_HDR_BYTES)
 		n = PP_HDR_BYTES;
 	/* Keep clang from dropping the bound the verifier needs to see. */
@@ -69,7 +69,7 @@ static __always_inline int pp_classify(struct __sk_buff *ctx, __u32 probe)
 		return TC_ACT_UNSPEC;
 	v = bpf_map_lookup_elem(&skb_map, &skb);
 	if (v && pp_same_packet(v, (struct sk_buff *)ctx) && pp_cross_hook(v, hook)) {
-		pp_emit_hop(st, v, probe, (struct sk_buff *)ctx);
+		pp_emit_hop(st, v, probe, (struct sk_buff *)ctx, false);
 		return TC_ACT_UNSPEC;
 	}
 	val.head = (__u64)BPF_CORE_READ((struct sk_buff *)ctx, head);
