@@ -307,49 +307,6 @@ size_t pp_probe_list_nskipped(const struct pp_probe_list *l)
 	return n;
 }
 
-/*
- * Append ", name (reason)" at *pos if it fits, leaving room for the cut mark
- * unless it is the @last entry. Otherwise end the line with the cut mark.
- */
-static bool put(char *buf, size_t len, size_t *pos, const struct pp_probe *p, bool first, bool last)
-{
-	static const char cut[] = ", ...";
-	size_t reserve = last ? 1 : sizeof(cut);
-	int n;
-
-	n = snprintf(buf + *pos, len - *pos, "%s%s (%s)", first ? " " : ", ", p->name, p->skip);
-	if (n >= 0 && *pos + n + reserve <= len) {
-		*pos += n;
-		return true;
-	}
-	snprintf(buf + *pos, len - *pos, "%s", cut);
-	return false;
-}
-
-size_t pp_probe_list_skipped(const struct pp_probe_list *l, char *buf, size_t len)
-{
-	size_t i, pos, done = 0, nskip = pp_probe_list_nskipped(l);
-	int n;
-
-	if (!len)
-		return nskip;
-	buf[0] = '\0';
-	if (!nskip)
-		return 0;
-	n = snprintf(buf, len, "skipped %zu of %zu probe points this kernel cannot probe:", nskip,
-		     l->n);
-	if (n < 0 || (size_t)n >= len)
-		return nskip;
-	pos = n;
-	for (i = 0; i < l->n; i++) {
-		if (!l->v[i].skip)
-			continue;
-		if (!put(buf, len, &pos, &l->v[i], !done, done + 1 == nskip))
-			break;
-		done++;
-	}
-	return nskip;
-}
 
 void pp_probe_list_free(struct pp_probe_list *l)
 {

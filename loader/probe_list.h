@@ -66,13 +66,6 @@ const char *pp_probe_list_locate(const char *explicit_path, const char *datadir)
 /* Number of entries with a skip reason. */
 size_t pp_probe_list_nskipped(const struct pp_probe_list *l);
 
-/*
- * Format the one-line warning about skipped entries into @buf, e.g.
- * "skipped 2 of 95 probe points this kernel cannot probe: foo (...), tp:x:y (...)".
- * Cut with "..." if @len is too small. Returns the number of skipped
- * entries; with none, @buf is "".
- */
-size_t pp_probe_list_skipped(const struct pp_probe_list *l, char *buf, size_t len);
 
 /* Free the entries and empty the list; accepts an empty list. */
 void pp_probe_list_free(struct pp_probe_list *l);

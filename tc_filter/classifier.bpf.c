@@ -27,11 +27,18 @@ static __always_inline void pp_emit_mark(struct pp_state *st, struct __sk_buff *
 	pp_fill_hop(&m->hop, PP_REC_MARK, probe, id, (struct sk_buff *)ctx, false);
 	if (n > PP_HDR_BYTES)
 		n = PP_HDR_BYTES;
-	/* Keep clang from dropping the bound the verifier needs to see. */
-	barrier_var(n);
-	/* bpf_skb_load_bytes() also reaches bytes outside the linear part. */
-	if (n == 0 || n > PP_HDR_BYTES || bpf_skb_load_bytes(ctx, 0, m->data, n) < 0)
-		n = 0;
+	if (n) {
+		/*
+		 * 1..PP_HDR_BYTES in a form that older verifiers (6.1) can follow:
+		 * they learn nothing from "n != 0". The barrier keeps clang from
+		 * folding it back to n.
+		 */
+		barrier_var(n);
+		n = ((n - 1) & (PP_HDR_BYTES - 1)) + 1;
+		/* bpf_skb_load_bytes() also reaches bytes outside the linear part. */
+		if (bpf_skb_load_bytes(ctx, 0, m->data, n) < 0)
+			n = 0;
+	}
 	m->cap_len = n;
 	m->pad = 0;
 	bpf_ringbuf_submit(m, 0);

@@ -347,52 +347,15 @@ static void add3(struct pp_probe_list *l)
 	ck_assert_int_eq(add(l, "tp:x:y", err, sizeof(err)), 0);
 }
 
-START_TEST(test_skipped_line)
+START_TEST(test_nskipped)
 {
 	struct pp_probe_list l = {0};
-	char buf[256] = "junk";
 
 	add3(&l);
-	ck_assert_uint_eq(pp_probe_list_skipped(&l, buf, sizeof(buf)), 0);
-	ck_assert_str_eq(buf, "");
 	ck_assert_uint_eq(pp_probe_list_nskipped(&l), 0);
-
 	l.v[1].skip = "not here";
 	l.v[2].skip = "no skb";
 	ck_assert_uint_eq(pp_probe_list_nskipped(&l), 2);
-	ck_assert_uint_eq(pp_probe_list_skipped(&l, buf, sizeof(buf)), 2);
-	ck_assert_str_eq(buf, "skipped 2 of 3 probe points this kernel cannot probe: "
-			      "foo (not here), tp:x:y (no skb)");
-	pp_probe_list_free(&l);
-}
-END_TEST
-
-/* Every buffer size gives a terminated line; a cut one ends in "...". */
-START_TEST(test_skipped_cut)
-{
-	static const char full[] = "skipped 2 of 3 probe points this kernel cannot probe: "
-				   "foo (not here), tp:x:y (no skb)";
-	struct pp_probe_list l = {0};
-	char buf[sizeof(full) + 8];
-	size_t len;
-
-	add3(&l);
-	l.v[1].skip = "not here";
-	l.v[2].skip = "no skb";
-	for (len = 1; len <= sizeof(buf); len++) {
-		memset(buf, 'X', sizeof(buf));
-		ck_assert_uint_eq(pp_probe_list_skipped(&l, buf, len), 2);
-		ck_assert_uint_lt(strlen(buf), len);
-		if (len >= sizeof(full))
-			ck_assert_str_eq(buf, full);
-		else if (len > 60)
-			ck_assert_ptr_nonnull(strstr(buf, "..."));
-	}
-	/* Cut between entries, the cut mark follows the last whole entry. */
-	ck_assert_uint_eq(pp_probe_list_skipped(&l, buf, 80), 2);
-	ck_assert_str_eq(
-		buf, "skipped 2 of 3 probe points this kernel cannot probe: foo (not here), ...");
-	ck_assert_uint_eq(pp_probe_list_skipped(&l, NULL, 0), 2);
 	pp_probe_list_free(&l);
 }
 END_TEST
@@ -425,8 +388,7 @@ Suite *probe_list_suite(void)
 	tcase_add_test(tc, test_name_length);
 	tcase_add_test(tc, test_duplicates);
 	tcase_add_test(tc, test_too_many);
-	tcase_add_test(tc, test_skipped_line);
-	tcase_add_test(tc, test_skipped_cut);
+	tcase_add_test(tc, test_nskipped);
 	tcase_add_test(tc, test_free_empty);
 	suite_add_tcase(s, tc);
 
