@@ -48,14 +48,20 @@ int pp_pick_backend(enum pp_backend want, const struct pp_probe_list *l, enum pp
 		}
 		return 0;
 	case PP_BACKEND_KPROBE_MULTI:
+		if (pp_has_kprobe_multi(f->target))
+			return 0;
 		*why = "this kernel has no kprobe.multi (it needs CONFIG_FPROBE, Linux 5.18+)";
-		return pp_has_kprobe_multi(f->target) ? 0 : -EOPNOTSUPP;
+		return -EOPNOTSUPP;
 	case PP_BACKEND_KPROBE:
+		if (pp_has_kprobe(f->target))
+			return 0;
 		*why = "this kernel has no kprobes (CONFIG_KPROBES)";
-		return pp_has_kprobe(f->target) ? 0 : -EOPNOTSUPP;
+		return -EOPNOTSUPP;
 	case PP_BACKEND_FENTRY:
+		if (pp_has_fentry(f->btf_id))
+			return 0;
 		*why = "this kernel cannot attach fentry programs (BPF trampolines)";
-		return pp_has_fentry(f->btf_id) ? 0 : -EOPNOTSUPP;
+		return -EOPNOTSUPP;
 	default:
 		return 0;
 	}
