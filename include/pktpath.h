@@ -23,6 +23,9 @@
  */
 #define PP_PROBE_MAGIC 0x5eadbeef
 
+/* In the placeholder body of pp_filter_l3(), which the loader replaces. */
+#define PP_FILTER_MAGIC 0x5eadf117
+
 /* The first field of every ring-buffer record. */
 enum pp_rec_type {
 	PP_REC_MARK = 1, /* the classifier marked a new packet: struct pp_mark */

@@ -75,3 +75,78 @@ int pp_tp_kfree(__u64 *ctx)
 		fate = PP_FATE_CONSUMED;
 	return pp_on_free(ctx[0], pp_kfree_probe, fate, reason, ctx[1]);
 }
+
+/*
+ * Marking in probes: a locally sent packet meets TC only after ip_output,
+ * __dev_queue_xmit and the rest. The loader splices the filter, compiled
+ * for packets that start at the IP header, over this placeholder's body;
+ * the asm keeps the arguments alive, so that the caller passes them.
+ */
+static __noinline int pp_filter_l3(const void *data, __u64 len, __u64 headlen)
+{
+	__u64 v;
+
+	asm volatile("%0 = %1" : "=r"(v) : "i"(PP_FILTER_MAGIC), "r"(data), "r"(len), "r"(headlen));
+	return (int)v;
+}
+
+#define PP_ETH_HLEN 14
+
+/* The mark record: a zeroed Ethernet header (none exists yet), then the IP packet. */
+static __always_inline void pp_emit_l3_mark(struct pp_state *st, struct sk_buff *skb,
+					    const void *data, __u64 headlen, __u64 id, __u32 probe)
+{
+	struct pp_mark *m = bpf_ringbuf_reserve(&path_map, sizeof(*m), 0);
+	__u64 n = headlen;
+	__u8 ver = 0;
+
+	if (!m) {
+		pp_count_lost(st, NULL, probe);
+		return;
+	}
+	pp_fill_hop(&m->hop, PP_REC_MARK, probe, id, skb, true);
+	__builtin_memset(m->data, 0, PP_ETH_HLEN);
+	if (n > PP_HDR_BYTES - PP_ETH_HLEN)
+		n = PP_HDR_BYTES - PP_ETH_HLEN;
+	if (bpf_probe_read_kernel(m->data + PP_ETH_HLEN, n, data))
+		n = 0;
+	ver = n ? m->data[PP_ETH_HLEN] >> 4 : 0;
+	m->data[12] = ver == 6 ? 0x86 : 0x08;
+	m->data[13] = ver == 6 ? 0xdd : 0x00;
+	m->cap_len = PP_ETH_HLEN + n;
+	m->pad = 0;
+	bpf_ringbuf_submit(m, 0);
+}
+
+/* ip_output / ip6_output: a hop for a tracked packet, a mark for a new match. */
+static __always_inline int pp_mark_local(struct sk_buff *skb, __u32 probe)
+{
+	struct pp_state *st = pp_state();
+	__u64 key = (__u64)skb, id, len, headlen;
+	struct pp_skb_val *v;
+	const void *data;
+
+	if (!skb || !st)
+		return 0;
+	v = bpf_map_lookup_elem(&skb_map, &key);
+	if (v && pp_same_packet(v, skb)) {
+		pp_emit_hop(st, v, probe, skb, true);
+		return 0;
+	}
+	data = BPF_CORE_READ(skb, data);
+	len = BPF_CORE_READ(skb, len);
+	headlen = len - BPF_CORE_READ(skb, data_len);
+	if (!pp_filter_l3(data, len, headlen))
+		return 0;
+	if (v)
+		pp_forget(st, key);
+	if (pp_track(st, key, 0, &id) == 0)
+		pp_emit_l3_mark(st, skb, data, headlen, id, probe);
+	return 0;
+}
+
+SEC("pktpath_kmark")
+int pp_kmark(struct pt_regs *ctx)
+{
+	return pp_mark_local((struct sk_buff *)PT_REGS_PARM3(ctx), bpf_get_attach_cookie(ctx));
+}

@@ -125,6 +125,26 @@ static __always_inline void pp_forget(struct pp_state *st, __u64 skb)
 		__sync_fetch_and_sub(&st->inflight, 1);
 }
 
+/* Start tracking SKB as a new packet, first seen at TC HOOK (0: in a probe). */
+static __always_inline int pp_track(struct pp_state *st, __u64 skb, __u32 hook, __u64 *id)
+{
+	struct pp_skb_val val = {};
+
+	val.id = __sync_fetch_and_add(&st->next_id, 1) + 1;
+	val.first_ts = bpf_ktime_get_ns();
+	val.head = (__u64)BPF_CORE_READ((struct sk_buff *)skb, head);
+	val.ip_id = pp_ip_id((struct sk_buff *)skb);
+	val.tc_hook[0] = hook;
+	if (bpf_map_update_elem(&skb_map, &skb, &val, BPF_NOEXIST) != 0) {
+		__sync_fetch_and_add(&st->map_full, 1);
+		return -1;
+	}
+	__sync_fetch_and_add(&st->inflight, 1);
+	__sync_fetch_and_add(&st->marked, 1);
+	*id = val.id;
+	return 0;
+}
+
 /*
  * Every probe starts here. The in-flight gate comes first, so that traffic
  * while nothing is tracked costs one inlined array lookup.

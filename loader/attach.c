@@ -11,6 +11,7 @@
 #include "classifier.h"
 #include "classifier.skel.h"
 #include "kfeatures.h"
+#include "probe_mark.h"
 #include "probes.skel.h"
 
 #define PP_FREE_CONSUME "tp:skb:consume_skb"
@@ -152,6 +153,16 @@ static bool planned(const struct pp_probe *pr)
 	return !pr->skip && !is_free_tp(pr);
 }
 
+/*
+ * Where a locally sent packet is first whole at the IP layer: pp_kmark
+ * marks new matches there (and records hops of tracked packets).
+ */
+static bool mark_point(const struct pp_probes *p, const struct pp_probe *pr)
+{
+	return p->l3 && planned(pr) && pr->kind == PP_PROBE_FUNC && pr->argpos == 3 &&
+	       (!strcmp(pr->target, "ip_output") || !strcmp(pr->target, "ip6_output"));
+}
+
 size_t pp_probes_planned(const struct pp_probe_list *l)
 {
 	size_t n = 0;
@@ -165,17 +176,24 @@ size_t pp_probes_planned(const struct pp_probe_list *l)
  * Load only what is used. fentry and tp_btf templates need an attach target
  * to load: each takes that of its first user; the copies get their own.
  */
-static int choose_programs(struct probes *s, const struct pp_probe_list *l, enum pp_backend backend)
+static int choose_programs(struct pp_probes *p, const struct pp_probe_list *l,
+			   enum pp_backend backend)
 {
+	struct probes *s = p->skel;
 	struct bpf_program *prog;
 	int err = 0;
 
-	bpf_object__for_each_program(prog, s->obj) bpf_program__set_autoload(prog, false);
+	bpf_object__for_each_program(prog, s->obj)
+		bpf_program__set_autoload(prog, false);
 	bpf_program__set_autoload(s->progs.pp_tp_consume, true);
 	bpf_program__set_autoload(s->progs.pp_tp_kfree, true);
 	for (size_t i = 0; i < l->n && !err; i++) {
 		const struct pp_probe *pr = &l->v[i];
 
+		if (mark_point(p, pr)) {
+			bpf_program__set_autoload(s->progs.pp_kmark, true);
+			continue;
+		}
 		prog = planned(pr) ? prog_for(s, pr, backend) : NULL;
 		if (!prog || bpf_program__autoload(prog))
 			continue;
@@ -272,27 +290,40 @@ static void progress(const struct pp_probes *p, size_t i, size_t n)
 			i + 1 == n ? "\n" : "");
 }
 
-/* One at a time: fentry and tracepoint copies, single kprobes. */
+/* The program for probe PR outside of kprobe.multi links; NULL: not here. */
+static struct bpf_program *single_prog(const struct pp_probes *p, const struct pp_probe *pr,
+				       enum pp_backend backend)
+{
+	if (mark_point(p, pr))
+		return p->skel->progs.pp_kmark;
+	if (!planned(pr) || (pr->kind == PP_PROBE_FUNC && backend == PP_BACKEND_KPROBE_MULTI))
+		return NULL;
+	return prog_for(p->skel, pr, backend);
+}
+
+/* One at a time: fentry and tracepoint copies, single kprobes, the markers. */
 static int attach_singles(struct pp_probes *p, struct pp_probe_list *l, enum pp_backend backend)
 {
 	for (size_t i = 0; i < l->n && !(p->stop && *p->stop); i++) {
-		progress(p, i, l->n);
 		struct pp_probe *pr = &l->v[i];
-		struct bpf_program *prog = planned(pr) ? prog_for(p->skel, pr, backend) : NULL;
+		struct bpf_program *prog = single_prog(p, pr, backend);
+		bool kprobe = mark_point(p, pr) ||
+			      (pr->kind == PP_PROBE_FUNC && backend == PP_BACKEND_KPROBE);
 		int err;
 
-		if (!prog || (pr->kind == PP_PROBE_FUNC && backend == PP_BACKEND_KPROBE_MULTI))
+		progress(p, i, l->n);
+		if (!prog)
 			continue;
-		if (pr->kind == PP_PROBE_FUNC && backend == PP_BACKEND_KPROBE)
-			err = attach_kprobe(p, prog, pr, (__u32)i);
-		else
-			err = load_copy(p, prog, pr, (__u32)i);
+		err = kprobe ? attach_kprobe(p, prog, pr, (__u32)i)
+			     : load_copy(p, prog, pr, (__u32)i);
 		if (err == -ENOMEM)
 			return err;
-		if (err)
+		if (err) {
 			note_failure(p, pr, err);
-		else
-			p->attached++;
+			continue;
+		}
+		p->attached++;
+		p->marks += mark_point(p, pr);
 	}
 	return 0;
 }
@@ -323,7 +354,8 @@ static int attach_kmulti_pos(struct pp_probes *p, struct pp_probe_list *l, int p
 		goto cleanup;
 	}
 	for (size_t i = 0; i < l->n; i++) {
-		if (planned(&l->v[i]) && l->v[i].kind == PP_PROBE_FUNC && l->v[i].argpos == pos) {
+		if (planned(&l->v[i]) && l->v[i].kind == PP_PROBE_FUNC && l->v[i].argpos == pos &&
+		    !mark_point(p, &l->v[i])) {
 			idx[n] = i;
 			syms[n] = l->v[i].target;
 			cookies[n++] = i;
@@ -378,6 +410,9 @@ static int open_load(struct pp_probes *p, const struct pp_cls *cls, struct pp_pr
 	int consume = find_probe(l, PP_FREE_CONSUME), kfree = find_probe(l, PP_FREE_KFREE);
 	int err;
 
+	err = pp_probe_mark_prepare(p->l3, p->l3_cnt);
+	if (err)
+		return err;
 	p->skel = probes__open();
 	if (!p->skel)
 		return -errno;
@@ -387,9 +422,10 @@ static int open_load(struct pp_probes *p, const struct pp_cls *cls, struct pp_pr
 	p->skel->rodata->pp_kfree_probe = (__u32)kfree;
 	err = reuse_maps(p->skel, cls);
 	if (!err)
-		err = choose_programs(p->skel, l, backend);
+		err = choose_programs(p, l, backend);
 	if (!err)
 		err = probes__load(p->skel);
+	pp_probe_mark_done();
 	return err;
 }
 

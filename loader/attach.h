@@ -12,6 +12,7 @@
 struct probes;
 struct bpf_link;
 struct pp_cls;
+struct bpf_insn;
 
 struct pp_probes {
 	struct probes *skel;
@@ -22,6 +23,10 @@ struct pp_probes {
 	size_t attached; /* probe points attached */
 	int verbose;
 	const volatile sig_atomic_t *stop; /* Ctrl-C: stop attaching */
+	/* The filter for probes (probe_mark.h); NULL: packets are marked at TC only. */
+	const struct bpf_insn *l3;
+	size_t l3_cnt;
+	size_t marks; /* functions that mark packets (ip_output, ip6_output) */
 };
 
 /*

@@ -20,6 +20,7 @@
 #include "classifier.h"
 #include "cli.h"
 #include "drop_reason.h"
+#include "kfeatures.h"
 #include "ksyms.h"
 #include "module_btf.h"
 #include "probe_btf.h"
@@ -53,6 +54,7 @@ struct app {
 	const char *list_path; /* where the list came from, NULL: command line only */
 	struct pp_tc tc;
 	struct pp_cls cls;
+	struct pp_filter l3; /* the filter for marking in probes */
 	struct pp_probes probes;
 	struct pp_tc_script script;
 	struct pp_drop_reasons *reasons;
@@ -332,8 +334,29 @@ static int attach_marking(struct app *a)
 	return pp_tc_attach(&a->tc, &a->cls, a->err, sizeof(a->err));
 }
 
+/*
+ * Locally sent packets are marked where IP sends them (ip_output), so
+ * their path starts at the socket side, not at TC. pp_kmark is a kprobe.
+ */
+static void prepare_probe_marking(struct app *a)
+{
+	bool kprobes = a->backend == PP_BACKEND_KPROBE || a->backend == PP_BACKEND_KPROBE_MULTI ||
+		       (a->backend == PP_BACKEND_FENTRY && pp_has_kprobe("ip_output"));
+
+	if (!kprobes)
+		return;
+	if (pp_filter_build_l3(&a->l3, a->env.filter, a->err, sizeof(a->err))) {
+		fprintf(stderr, "pktpath: packets this host sends are marked at TC only: %s\n",
+			a->err);
+		return;
+	}
+	a->probes.l3 = a->l3.insns;
+	a->probes.l3_cnt = a->l3.cnt;
+}
+
 static int attach_and_trace(struct app *a)
 {
+	prepare_probe_marking(a);
 	a->probes.verbose = verbose;
 	a->probes.stop = &stop;
 	if (pp_probes_attach(&a->probes, &a->cls, &a->list, a->backend, a->err, sizeof(a->err)) ||
@@ -360,6 +383,7 @@ static void cleanup(struct app *a)
 	pp_tc_script_done(&a->script);
 	pp_probes_destroy(&a->probes);
 	pp_cls_destroy(&a->cls);
+	pp_filter_free(&a->l3);
 	pp_probe_list_free(&a->list);
 	pp_drop_reasons_free(a->reasons);
 	pp_ksyms_free(a->ksyms);

@@ -307,7 +307,6 @@ size_t pp_probe_list_nskipped(const struct pp_probe_list *l)
 	return n;
 }
 
-
 void pp_probe_list_free(struct pp_probe_list *l)
 {
 	size_t i;

@@ -66,7 +66,6 @@ const char *pp_probe_list_locate(const char *explicit_path, const char *datadir)
 /* Number of entries with a skip reason. */
 size_t pp_probe_list_nskipped(const struct pp_probe_list *l);
 
-
 /* Free the entries and empty the list; accepts an empty list. */
 void pp_probe_list_free(struct pp_probe_list *l);
 

@@ -53,8 +53,7 @@ static int filter_cb(const struct nlmsghdr *nlh, void *data)
 	const char *kind = NULL, *name = NULL;
 	struct nlattr *attr;
 
-	mnl_attr_for_each(attr, nlh, sizeof(*tcm))
-	{
+	mnl_attr_for_each(attr, nlh, sizeof(*tcm)) {
 		if (mnl_attr_get_type(attr) == TCA_KIND)
 			kind = mnl_attr_get_str(attr);
 		else if (mnl_attr_get_type(attr) == TCA_OPTIONS)

@@ -19,6 +19,7 @@
 
 #define PP_MEMWORDS	 16	/* classic scratch memory M[0..15] */
 #define PP_LOAD_BUF_OFF	 (-72)	/* 8-byte stack buffer for bpf_skb_load_bytes */
+#define PP_LEN_OFF	 (-80)	/* probe mode: the packet length */
 #define PP_DIRECT_MAXOFF 0x7fff /* eBPF load offsets are signed 16 bit */
 #define PP_IND_MAXOFF	 0xffff /* the verifier's MAX_PACKET_OFF */
 #define PP_TC_ACT_UNSPEC (-1)	/* also TCX_NEXT: let the next program decide */
@@ -39,6 +40,7 @@ struct xl {
 	char *errbuf;
 	size_t errlen;
 	bool direct;
+	bool probe; /* PP_XLATE_PROBE */
 	int l_nomatch, l_match;
 };
 
@@ -167,12 +169,37 @@ static void emit_slow_load(struct xl *x, __u8 dst, int size)
 	emit_bswap(x, dst, size);
 }
 
+/*
+ * Probe mode, r2 holding the 64-bit offset: DST = the bytes at data + r2,
+ * read with bpf_probe_read_kernel() if they lie in the linear part.
+ */
+static void emit_probe_load(struct xl *x, __u8 dst, int size)
+{
+	emit(x, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_3, BPF_REG_2, 0, 0);
+	emit(x, BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_3, 0, 0, size_bytes(size));
+	emit_jmp(x, BPF_JMP | BPF_JGT | BPF_X, BPF_REG_3, PP_R_HEAD, 0, x->l_nomatch);
+	emit(x, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_3, PP_R_DATA, 0, 0);
+	emit(x, BPF_ALU64 | BPF_ADD | BPF_X, BPF_REG_3, BPF_REG_2, 0, 0);
+	emit(x, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_1, BPF_REG_10, 0, 0);
+	emit(x, BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_1, 0, 0, PP_LOAD_BUF_OFF);
+	emit(x, BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_2, 0, 0, size_bytes(size));
+	emit(x, BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_probe_read_kernel);
+	emit_jmp(x, BPF_JMP | BPF_JNE | BPF_K, BPF_REG_0, 0, 0, x->l_nomatch);
+	emit(x, BPF_LDX | BPF_MEM | size, dst, BPF_REG_10, PP_LOAD_BUF_OFF, 0);
+	emit_bswap(x, dst, size);
+}
+
 /* DST = P[k : size], absolute offset. */
 static void emit_load_abs(struct xl *x, __u8 dst, int size, __u32 k)
 {
 	int slow = new_label(x), done = new_label(x);
 	int n = size_bytes(size);
 
+	if (x->probe) {
+		emit(x, BPF_ALU | BPF_MOV | BPF_K, BPF_REG_2, 0, 0, (__s32)k);
+		emit_probe_load(x, dst, size);
+		return;
+	}
 	if (x->direct && k <= PP_DIRECT_MAXOFF - (__u32)n) {
 		emit(x, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_1, PP_R_DATA, 0, 0);
 		emit(x, BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_1, 0, 0, (__s32)(k + n));
@@ -200,6 +227,10 @@ static void emit_load_ind(struct xl *x, __u8 dst, int size, __u32 k)
 
 	emit(x, BPF_ALU | BPF_MOV | BPF_K, BPF_REG_2, 0, 0, (__s32)k);
 	emit(x, BPF_ALU64 | BPF_ADD | BPF_X, BPF_REG_2, PP_R_X, 0, 0);
+	if (x->probe) {
+		emit_probe_load(x, dst, size);
+		return;
+	}
 	if (x->direct) {
 		/* The verifier accepts data + off only while off + size <= 0xffff. */
 		emit_jmp(x, BPF_JMP | BPF_JGT | BPF_K, BPF_REG_2, 0, PP_IND_MAXOFF - n, slow);
@@ -225,6 +256,10 @@ static void emit_load_ind(struct xl *x, __u8 dst, int size, __u32 k)
 
 static void emit_ld_len(struct xl *x, __u8 dst)
 {
+	if (x->probe) {
+		emit(x, BPF_LDX | BPF_MEM | BPF_W, dst, BPF_REG_10, PP_LEN_OFF, 0);
+		return;
+	}
 	emit(x, BPF_LDX | BPF_MEM | BPF_W, dst, PP_R_CTX, offsetof(struct __sk_buff, len), 0);
 }
 
@@ -470,7 +505,14 @@ static void emit_prologue(struct xl *x, const struct sock_filter *prog, size_t l
 {
 	bool used[PP_MEMWORDS] = {0};
 
-	emit(x, BPF_ALU64 | BPF_MOV | BPF_X, PP_R_CTX, BPF_REG_1, 0, 0);
+	if (x->probe) {
+		/* f(data, len, headlen) */
+		emit(x, BPF_ALU64 | BPF_MOV | BPF_X, PP_R_DATA, BPF_REG_1, 0, 0);
+		emit(x, BPF_STX | BPF_MEM | BPF_W, BPF_REG_10, BPF_REG_2, PP_LEN_OFF, 0);
+		emit(x, BPF_ALU64 | BPF_MOV | BPF_X, PP_R_HEAD, BPF_REG_3, 0, 0);
+	} else {
+		emit(x, BPF_ALU64 | BPF_MOV | BPF_X, PP_R_CTX, BPF_REG_1, 0, 0);
+	}
 	emit(x, BPF_ALU | BPF_MOV | BPF_K, PP_R_A, 0, 0, 0);
 	emit(x, BPF_ALU | BPF_MOV | BPF_K, PP_R_X, 0, 0, 0);
 	if (x->direct)
@@ -491,9 +533,27 @@ static void emit_prologue(struct xl *x, const struct sock_filter *prog, size_t l
 			emit(x, BPF_ST | BPF_MEM | BPF_W, BPF_REG_10, 0, mem_off(k), 0);
 }
 
+/* Probe mode: a subprogram's two returns, each only if some path reaches it. */
+static void emit_probe_epilogue(struct xl *x)
+{
+	int ret[2] = {x->l_nomatch, x->l_match};
+
+	for (int verdict = 0; verdict < 2; verdict++) {
+		if (!label_refs(x, ret[verdict]))
+			continue;
+		bind(x, ret[verdict]);
+		emit(x, BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, verdict);
+		emit(x, BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+	}
+}
+
 /* no-match returns; match falls through into the classifier with r1 = ctx. */
 static void emit_epilogue(struct xl *x)
 {
+	if (x->probe) {
+		emit_probe_epilogue(x);
+		return;
+	}
 	bool match_used = label_refs(x, x->l_match) > 0;
 
 	if (label_refs(x, x->l_nomatch) > 0) {
@@ -520,7 +580,10 @@ static void xl_free(struct xl *x)
 int pp_xlate(const struct sock_filter *prog, size_t len, unsigned int flags, struct bpf_insn **out,
 	     size_t *out_cnt, char *err, size_t errlen)
 {
-	struct xl x = {.errbuf = err, .errlen = errlen, .direct = !(flags & PP_XLATE_NO_DIRECT)};
+	struct xl x = {.errbuf = err,
+		       .errlen = errlen,
+		       .probe = flags & PP_XLATE_PROBE,
+		       .direct = !(flags & (PP_XLATE_NO_DIRECT | PP_XLATE_PROBE))};
 	bool *live = NULL;
 
 	if (len == 0 || len > BPF_MAXINSNS) {

@@ -16,6 +16,12 @@ enum pp_xlate_flags {
 	/* Read every byte through bpf_skb_load_bytes(): proves the path that
 	 * non-linear skbs take, since BPF_PROG_TEST_RUN only builds linear ones. */
 	PP_XLATE_NO_DIRECT = 1 << 0,
+	/*
+	 * A BPF subprogram for probes, int f(const void *data, u64 len, u64
+	 * headlen): bytes read with bpf_probe_read_kernel() from the linear part
+	 * (a load past headlen does not match); returns 1 on a match, else 0.
+	 */
+	PP_XLATE_PROBE = 1 << 1,
 };
 
 /* Registers of the generated code; r1-r5 are scratch for helper calls. */
@@ -23,6 +29,7 @@ enum pp_xlate_flags {
 #define PP_R_A	  BPF_REG_7
 #define PP_R_X	  BPF_REG_8
 #define PP_R_DATA BPF_REG_9
+#define PP_R_HEAD BPF_REG_6 /* probe mode: headlen (there is no ctx) */
 
 /*
  * Translate PROG[0..LEN) into a malloc()ed eBPF array (*OUT, *OUT_CNT).

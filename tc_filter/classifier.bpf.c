@@ -67,10 +67,10 @@ static __always_inline bool pp_cross_hook(struct pp_skb_val *v, __u32 hook)
  */
 static __always_inline int pp_classify(struct __sk_buff *ctx, __u32 probe)
 {
-	__u64 skb = (__u64)ctx; /* the kernel's struct sk_buff address */
+	__u64 skb = (__u64)ctx, id; /* the kernel's struct sk_buff address */
 	__u32 hook = ctx->ifindex << 1 | (probe == PP_PROBE_TC_EGRESS);
 	struct pp_state *st = pp_state();
-	struct pp_skb_val val = {}, *v;
+	struct pp_skb_val *v;
 
 	if (!st)
 		return TC_ACT_UNSPEC;
@@ -79,21 +79,11 @@ static __always_inline int pp_classify(struct __sk_buff *ctx, __u32 probe)
 		pp_emit_hop(st, v, probe, (struct sk_buff *)ctx, false);
 		return TC_ACT_UNSPEC;
 	}
-	val.head = (__u64)BPF_CORE_READ((struct sk_buff *)ctx, head);
-	val.ip_id = pp_ip_id((struct sk_buff *)ctx);
-	val.tc_hook[0] = hook;
 	/* A stale entry (its free went unseen): the loader times that packet out. */
 	if (v)
 		pp_forget(st, skb);
-	val.id = __sync_fetch_and_add(&st->next_id, 1) + 1;
-	val.first_ts = bpf_ktime_get_ns();
-	if (bpf_map_update_elem(&skb_map, &skb, &val, BPF_NOEXIST) != 0) {
-		__sync_fetch_and_add(&st->map_full, 1);
-		return TC_ACT_UNSPEC;
-	}
-	__sync_fetch_and_add(&st->inflight, 1);
-	__sync_fetch_and_add(&st->marked, 1);
-	pp_emit_mark(st, ctx, val.id, probe);
+	if (pp_track(st, skb, hook, &id) == 0)
+		pp_emit_mark(st, ctx, id, probe);
 	return TC_ACT_UNSPEC;
 }
 

@@ -17,6 +17,20 @@ int pp_filter_build(struct pp_filter *f, const char *expr, unsigned int flags, c
 	return ret;
 }
 
+int pp_filter_build_l3(struct pp_filter *f, const char *expr, char *err, size_t errlen)
+{
+	int ret;
+
+	memset(f, 0, sizeof(*f));
+	ret = pp_pcap_compile_l3(expr, &f->cbpf, &f->cbpf_len, err, errlen);
+	if (!ret)
+		ret = pp_xlate(f->cbpf, f->cbpf_len, PP_XLATE_PROBE, &f->insns, &f->cnt, err,
+			       errlen);
+	if (ret)
+		pp_filter_free(f);
+	return ret;
+}
+
 int pp_filter_from_cbpf(struct pp_filter *f, const struct sock_filter *prog, size_t len,
 			unsigned int flags, char *err, size_t errlen)
 {

@@ -16,6 +16,9 @@ struct pp_filter {
 /* Compile EXPR and translate it; FLAGS are enum pp_xlate_flags. */
 int pp_filter_build(struct pp_filter *f, const char *expr, unsigned int flags, char *err,
 		    size_t errlen);
+/* The probe variant: compiled for packets that start at the IP header. */
+int pp_filter_build_l3(struct pp_filter *f, const char *expr, char *err, size_t errlen);
+
 /* Translate a classic program given as is (tests, fuzzing). */
 int pp_filter_from_cbpf(struct pp_filter *f, const struct sock_filter *prog, size_t len,
 			unsigned int flags, char *err, size_t errlen);

@@ -9,14 +9,29 @@
 /* pcap's struct bpf_insn has struct sock_filter's layout: u16, u8, u8, u32. */
 _Static_assert(sizeof(struct bpf_insn) == 8, "classic instruction is 8 bytes");
 
+static int compile_dlt(int dlt, const char *expr, struct sock_filter **out, size_t *len,
+		       char *err, size_t errlen);
+
 int pp_pcap_compile(const char *expr, struct sock_filter **out, size_t *len, char *err,
 		    size_t errlen)
+{
+	return compile_dlt(DLT_EN10MB, expr, out, len, err, errlen);
+}
+
+int pp_pcap_compile_l3(const char *expr, struct sock_filter **out, size_t *len, char *err,
+		       size_t errlen)
+{
+	return compile_dlt(DLT_RAW, expr, out, len, err, errlen);
+}
+
+static int compile_dlt(int dlt, const char *expr, struct sock_filter **out, size_t *len,
+		       char *err, size_t errlen)
 {
 	struct bpf_program prog = {0};
 	int ret = 0;
 	pcap_t *p;
 
-	p = pcap_open_dead(DLT_EN10MB, PP_SNAPLEN);
+	p = pcap_open_dead(dlt, PP_SNAPLEN);
 	if (!p) {
 		snprintf(err, errlen, "libpcap: cannot open a dead handle");
 		return -ENOMEM;

@@ -16,6 +16,10 @@ struct sock_filter;
 int pp_pcap_compile(const char *expr, struct sock_filter **out, size_t *len, char *err,
 		    size_t errlen);
 
+/* The same for packets that start at the IP header (DLT_RAW), for probes. */
+int pp_pcap_compile_l3(const char *expr, struct sock_filter **out, size_t *len, char *err,
+		       size_t errlen);
+
 /* pcap_offline_filter()'s verdict (non-zero: match) of PROG on one frame. */
 int pp_pcap_offline_match(const struct sock_filter *prog, size_t len, const unsigned char *data,
 			  unsigned int caplen);
