@@ -9,18 +9,25 @@
 #               and linux-image-6.12-amd64 depend on today.
 # Environment:
 #   BUILD_DIR        build directory (default: build); caches in $BUILD_DIR/vm
-#   PKTPATH_BIN      a static pktpath to test as is; unset: built here, in
-#                    $BUILD_DIR/static, as $BUILD_DIR/static/loader/pktpath
+#   PKTPATH_BIN      a pktpath to test as is (static, or dynamic: then its
+#                    libraries go in too); unset: built here, in $BUILD_DIR/static,
+#                    as $BUILD_DIR/static/loader/pktpath (PKTPATH_STATIC=ON); if
+#                    that fails to link, a SKIP line and a dynamic build in
+#                    $BUILD_DIR/vm-dynamic
 #   PKTPATH_STANDIN  1: test tests/vm/standin-pktpath.sh instead (harness
 #                    development, before the real binary builds)
 #   VM_BACKENDS      backends to run (default: all four)
 #   VM_SCENARIOS     scenarios to run (default: all, see tests/vm/scenarios.sh)
-#   VM_TIMEOUT       seconds one VM may take (default: 600)
+#   VM_PP_ARGS       extra arguments for every traced pktpath run ("-v -v")
+#   VM_TIMEOUT       seconds one VM may take (default: 1200)
+#   VM_JOBS          VMs run side by side (default: all the kernels)
 # Prints "PASS|FAIL|SKIP KERNEL BACKEND SCENARIO" lines, then
 # "N passed, N failed, N skipped"; exits 1 if anything failed.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# A PKTPATH_BIN given relative to the caller's directory, before the cd.
+[ -z "${PKTPATH_BIN:-}" ] || PKTPATH_BIN=$(realpath -m "$PKTPATH_BIN")
 cd "$ROOT"
 BUILD_DIR=${BUILD_DIR:-build}
 case $BUILD_DIR in /*) ;; *) BUILD_DIR=$ROOT/$BUILD_DIR ;; esac
@@ -28,7 +35,7 @@ VMDIR=$BUILD_DIR/vm
 PKTPATH_STANDIN=${PKTPATH_STANDIN:-0}
 PKTPATH_BIN_GIVEN=${PKTPATH_BIN:+1}
 PKTPATH_BIN=${PKTPATH_BIN:-$BUILD_DIR/static/loader/pktpath}
-VM_TIMEOUT=${VM_TIMEOUT:-600}
+VM_TIMEOUT=${VM_TIMEOUT:-1200}
 
 META_PKGS=(linux-image-amd64 linux-image-6.12-amd64)
 # What the scenarios need beyond the kernel image; dependencies are added
@@ -46,7 +53,7 @@ die() {
 	log "$*"
 	exit 1
 }
-result() { echo "$*" | tee -a "$RESULTS"; }
+result() { echo "$*" >>"$RESULTS"; }
 
 check_tools() {
 	local t missing=()
@@ -77,8 +84,10 @@ meta_dep() {
 resolve_kernels() {
 	local meta dep
 	KERNELS=()
-	if [ -z "$(meta_dep "${META_PKGS[0]}")" ]; then
-		log "apt-cache knows no ${META_PKGS[0]}: apt-get update"
+	# Lists a day old may name a kernel the archive no longer has.
+	if [ -z "$(meta_dep "${META_PKGS[0]}")" ] ||
+		[ -z "$(find /var/lib/apt/lists -maxdepth 1 -name '*_Packages*' -mmin -1440)" ]; then
+		log "apt lists missing or old: apt-get update"
 		apt-get update -qq || log "apt-get update failed"
 	fi
 	for meta in "${META_PKGS[@]}"; do
@@ -173,34 +182,47 @@ build_vmhelper() {
 	fi
 }
 
-# PKTPATH_BIN: the binary the VMs run. It must be static: the VM has no libc.
+# PKTPATH_BIN: the binary the VMs run. Static is the plan (the VM has no
+# libc); a dynamic one goes in with its libraries, like ip and nft, so that a
+# static link problem does not hide what the backends do.
 build_pktpath() {
 	if [ "$PKTPATH_STANDIN" = 1 ]; then
 		PKTPATH_BIN=$ROOT/tests/vm/standin-pktpath.sh
 		log "testing the tracefs stand-in, not pktpath"
 		return 0
 	fi
-	if [ -z "$PKTPATH_BIN_GIVEN" ]; then
-		log "building static pktpath in $BUILD_DIR/static"
-		if ! { cmake -S . -B "$BUILD_DIR/static" -DPKTPATH_STATIC=ON &&
-			cmake --build "$BUILD_DIR/static" --target pktpath; } >"$VMDIR/build.log" 2>&1; then
-			result "FAIL - - build : static pktpath did not build, see $VMDIR/build.log"
+	if [ -z "$PKTPATH_BIN_GIVEN" ] && ! cmake_pktpath static ON; then
+		result "SKIP - - static-build : static link failed, see $VMDIR/build-static.log;" \
+			"testing a dynamic build"
+		PKTPATH_BIN=$BUILD_DIR/vm-dynamic/loader/pktpath
+		if ! cmake_pktpath vm-dynamic OFF; then
+			result "FAIL - - build : pktpath did not build, see $VMDIR/build-vm-dynamic.log"
 			return 1
 		fi
 	fi
-	if ! is_static "$PKTPATH_BIN"; then
-		result "FAIL - - build : $PKTPATH_BIN is missing or not statically linked"
+	[ -x "$PKTPATH_BIN" ] || {
+		result "FAIL - - build : no $PKTPATH_BIN"
 		return 1
-	fi
+	}
+	is_static "$PKTPATH_BIN" || log "$PKTPATH_BIN is dynamic: copying its libraries too"
+}
+
+# cmake_pktpath DIR STATIC: configure and build pktpath in $BUILD_DIR/DIR.
+cmake_pktpath() {
+	log "building pktpath in $BUILD_DIR/$1 (PKTPATH_STATIC=$2)"
+	{
+		cmake -S . -B "$BUILD_DIR/$1" -DPKTPATH_STATIC="$2" &&
+			cmake --build "$BUILD_DIR/$1" --target pktpath
+	} >"$VMDIR/build-$1.log" 2>&1
 }
 
 # ---- initramfs ---------------------------------------------------------------
 
-# copy_dynamic ROOT BIN: BIN and every library ldd names, dynamic loader
-# included, at the same paths inside ROOT.
+# copy_dynamic ROOT BIN [DEST]: BIN (as DEST, default its own path) and
+# every library ldd names, dynamic loader included, at their paths in ROOT.
 copy_dynamic() {
 	local root=$1 bin=$2 lib
-	install -D -m 755 "$(readlink -f "$bin")" "$root$bin"
+	install -D -m 755 "$(readlink -f "$bin")" "$root${3:-$bin}"
 	for lib in $(ldd "$bin" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }'); do
 		[ -f "$root$lib" ] || install -D -m 755 "$(readlink -f "$lib")" "$root$lib"
 	done
@@ -221,7 +243,11 @@ make_initramfs() {
 		[ "$applet" = busybox ] || ln -s busybox "$root/bin/$applet"
 	done
 	for t in "${TOOLS[@]}"; do copy_dynamic "$root" "$t"; done
-	install -m 755 "$PKTPATH_BIN" "$root/usr/bin/pktpath"
+	if is_static "$PKTPATH_BIN" || [ "$PKTPATH_STANDIN" = 1 ]; then
+		install -m 755 "$PKTPATH_BIN" "$root/usr/bin/pktpath"
+	else
+		copy_dynamic "$root" "$PKTPATH_BIN" /usr/bin/pktpath
+	fi
 	install -m 755 "$VMHELPER" "$root/usr/bin/vmhelper"
 	[ ! -f kp_func.list ] || install -m 644 kp_func.list "$root/usr/share/pktpath/"
 	install -m 755 tests/vm/init.sh "$root/init"
@@ -231,6 +257,7 @@ make_initramfs() {
 		echo "VM_LABEL=$LABEL"
 		[ -z "${VM_BACKENDS:-}" ] || echo "export VM_BACKENDS='$VM_BACKENDS'"
 		[ -z "${VM_SCENARIOS:-}" ] || echo "export VM_SCENARIOS='$VM_SCENARIOS'"
+		[ -z "${VM_PP_ARGS:-}" ] || echo "export VM_PP_ARGS='$VM_PP_ARGS'"
 	} >"$root/etc/pktpath/vm.conf"
 	(cd "$root" && find . | cpio -o -H newc -R 0:0 --quiet) | gzip -1 >"$INITRD"
 }
@@ -248,16 +275,39 @@ boot() {
 		-append "console=ttyS0 quiet panic=-1" -nographic -no-reboot \
 		</dev/null >"$console" 2>&1 || rc=$?
 	[ $rc -ne 124 ] || log "$LABEL: timed out after $VM_TIMEOUT s"
-	bash tests/vm/check.sh "$LABEL" "$console" | tee -a "$RESULTS" || true
+	bash tests/vm/check.sh "$LABEL" "$console" >>"$RESULTS" || true
 }
 
+# run_kernel PKG: everything for one kernel, its lines in results-PKG.txt
+# and its time in time-PKG.txt, so that kernels can run side by side.
 run_kernel() {
 	local start=$SECONDS booted
+	RESULTS=$VMDIR/results-$1.txt
+	: >"$RESULTS"
+	rm -f "$VMDIR/time-$1.txt"
 	fetch_kernel "$1" || return 0
 	make_initramfs "$1"
 	booted=$SECONDS
 	boot "$1"
-	TIMES+=("$LABEL: boot and run $((SECONDS - booted)) s, with download and image $((SECONDS - start)) s")
+	echo "$LABEL: boot and run $((SECONDS - booted)) s," \
+		"with download and image $((SECONDS - start)) s" >"$VMDIR/time-$1.txt"
+	log "$LABEL done: $(grep -c '^PASS ' "$RESULTS") passed, $(grep -c '^FAIL ' "$RESULTS") failed"
+}
+
+# The guests wait much of the time (RCU grace periods while probes detach,
+# sleeps between polls), so VM_JOBS kernels side by side (default: all of
+# them) take little longer than one.
+run_kernels() {
+	local k running=0
+	for k in "${KERNELS[@]}"; do
+		if [ "$running" -ge "${VM_JOBS:-${#KERNELS[@]}}" ]; then
+			wait -n || true
+			running=$((running - 1))
+		fi
+		run_kernel "$k" &
+		running=$((running + 1))
+	done
+	wait
 }
 
 main() {
@@ -265,14 +315,20 @@ main() {
 	check_tools
 	mkdir -p "$VMDIR"
 	: >"$RESULTS"
-	TIMES=()
 	if [ $# -gt 0 ]; then KERNELS=("$@"); else resolve_kernels; fi
 	build_vmhelper
-	if build_pktpath; then
-		for k in "${KERNELS[@]}"; do run_kernel "$k"; done
+	if build_pktpath && [ ${#KERNELS[@]} -gt 0 ]; then
+		run_kernels
+		for k in "${KERNELS[@]}"; do
+			[ -s "$VMDIR/results-$k.txt" ] ||
+				echo "FAIL $k - run : no result (the run stopped early, see above)" \
+					>"$VMDIR/results-$k.txt"
+			cat "$VMDIR/results-$k.txt" >>"$RESULTS"
+			[ ! -f "$VMDIR/time-$k.txt" ] || log "time: $(cat "$VMDIR/time-$k.txt")"
+		done
 	fi
-	for k in "${TIMES[@]}"; do log "time: $k"; done
 	log "time: total $((SECONDS - total_start)) s"
+	cat "$RESULTS"
 	pass=$(grep -c '^PASS ' "$RESULTS" || true)
 	fail=$(grep -c '^FAIL ' "$RESULTS" || true)
 	skip=$(grep -c '^SKIP ' "$RESULTS" || true)

@@ -73,6 +73,12 @@ extract() {
 	[ -f "$BLK/rc" ] || echo "none" >"$BLK/rc"
 }
 
+# The scenario's times inside the VM (emulated: compare them with each other).
+timing() {
+	local r
+	r=$(kv ready_s)
+	echo "${r:+ready ${r}s, }$(kv scenario_s)s"
+}
 kv() { awk -v k="$1" '$1 == k { sub(/^[^ ]+ ?/, ""); print; exit }' "$BLK/kv"; }
 rc() { cat "$BLK/rc"; }
 first_err() { head -n 1 "$BLK/err"; }
@@ -181,8 +187,11 @@ chk_nft_drop() {
 	fate_is dropped || return 1
 	reason=$(pkt .fate.reason)
 	func=$(pkt .fate.func)
-	[ "$func" = nf_hook_slow ] || {
-		echo "dropped in '$func', expected nf_hook_slow (reason $reason)"
+	# nf_hook_slow frees the packet on NF_DROP, unless the kernel has
+	# NF_DROP_REASON(): then nft_do_chain frees it (6.12, and Debian's 6.1.192
+	# too, whose nf_tables.ko calls kfree_skb_reason).
+	[[ "$func" =~ ^(nf_hook_slow|nft_do_chain)$ ]] || {
+		echo "dropped in '$func', expected nf_hook_slow or nft_do_chain (reason $reason)"
 		return 1
 	}
 	# Older kernels may give a less precise reason: accepted, but shown.
@@ -252,6 +261,10 @@ chk_list_probes() {
 # something changed while it ran (else the check would prove nothing).
 chk_cleanup() {
 	local k before during after changed=0 leaks=""
+	grep -q '^pktpath: ready' "$BLK/err" || {
+		echo "never ready (rc=$(rc)): $(first_err)"
+		return 1
+	}
 	if [ "$(rc)" != 0 ] || kv stopped_by | grep -qv SIGINT; then
 		echo "SIGINT did not end pktpath cleanly: rc=$(rc) $(kv stopped_by) $(first_err)"
 		return 1
@@ -272,6 +285,7 @@ chk_cleanup() {
 		echo "nothing attached while running (no 'during' state differs)"
 		return 1
 	}
+	echo "SIGINT to exit $(kv stop_s)s"
 }
 
 # A backend the kernel lacks: pktpath must refuse it, not hang or crash.
@@ -284,6 +298,11 @@ chk_unsupported() {
 	fi
 	grep -q '^pktpath: ready' "$BLK/err" && {
 		echo "claimed to be ready"
+		return 1
+	}
+	# Refused for the right reason: the message names the backend.
+	grep -qiE "$1|kprobe[._]multi|backend" "$BLK/err" || {
+		echo "failed without naming the backend: $(first_err)"
 		return 1
 	}
 	echo "refused, rc=$r: $(first_err)"
@@ -334,7 +353,7 @@ check_blocks() {
 			if ! extract "$s" "$backend"; then
 				fail "$backend" "$s" "no output block (VM died or timed out?)"
 			elif msg=$("chk_${s//-/_}" "$backend"); then
-				pass "$backend" "$s" "$msg"
+				pass "$backend" "$s" "${msg:+$msg, }$(timing)"
 			else
 				fail "$backend" "$s" "$msg"
 			fi

@@ -22,10 +22,15 @@ SCENARIOS=${VM_SCENARIOS:-"icmp-veth forward nft-drop udp-closed list-probes cle
 BACKENDS=${VM_BACKENDS:-"kprobe-multi kprobe fentry tracepoint"}
 # TCG is slow: attaching a thousand kprobes can take a while.
 READY_WAIT=${VM_READY_WAIT:-120}
-# How long a -c 1 run may take to see its packet end after the traffic.
-PKT_WAIT=${VM_PKT_WAIT:-30}
+# How long a -c 1 run may take, after the traffic, to see its packet end and
+# exit: detaching ~150 kprobes alone takes 12-22 s under TCG.
+PKT_WAIT=${VM_PKT_WAIT:-90}
+# How long SIGINT may take to end pktpath: detaching hundreds of kprobes one
+# by one is slow under TCG.
+STOP_WAIT=${VM_STOP_WAIT:-60}
 # Hard limit of one pktpath run, a backstop for a hung pktpath.
 RUN_TIMEOUT=${VM_RUN_TIMEOUT:-240}
+# VM_PP_ARGS: extra pktpath arguments for every traced run, e.g. "-v -v".
 
 OUT=/tmp/pp.out
 ERR=/tmp/pp.err
@@ -107,19 +112,30 @@ kv() {
 	echo "$1 $2" >>"$KV"
 }
 
+uptime_s() { cut -d' ' -f1 /proc/uptime; }
+# since T0: seconds since uptime T0, for the KV lines that time a phase.
+since() { awk -v t="$1" '{ printf "%.1f", $1 - t }' /proc/uptime; }
+
 # pp_start NS BACKEND ARGS...: start pktpath in NS and wait for its ready
 # line. Returns non-zero if it exited or never became ready.
 pp_start() {
-	local ns=$1 backend=$2 i=0
+	local ns=$1 backend=$2 i=0 t0
+	t0=$(uptime_s)
 	shift 2
 	: >"$OUT"
 	: >"$ERR"
+	# /usr/sbin/ip, not the ip function: a function in the background runs
+	# in a subshell, and $! would be that subshell, not pktpath.
 	# shellcheck disable=SC2046 # funcs_arg is two words or none
-	ip netns exec "$ns" timeout -s KILL "$RUN_TIMEOUT" \
-		"$PP" --backend "$backend" $(funcs_arg) "$@" >"$OUT" 2>"$ERR" &
+	# shellcheck disable=SC2086 # VM_PP_ARGS is a list of words
+	/usr/sbin/ip netns exec "$ns" timeout -s KILL "$RUN_TIMEOUT" vmhelper sigdfl \
+		"$PP" --backend "$backend" $(funcs_arg) ${VM_PP_ARGS:-} "$@" >"$OUT" 2>"$ERR" &
 	PP_PID=$!
 	while [ $i -lt $((READY_WAIT * 5)) ]; do
-		grep -q '^pktpath: ready' "$ERR" && return 0
+		if grep -q '^pktpath: ready' "$ERR"; then
+			kv ready_s "$(since "$t0")"
+			return 0
+		fi
 		kill -0 "$PP_PID" 2>/dev/null || return 1
 		usleep 200000
 		i=$((i + 1))
@@ -131,19 +147,21 @@ pp_start() {
 # pp_wait SECS: let pktpath end by itself within SECS, else SIGINT it (a
 # clean exit that still prints the summary), else SIGKILL. Sets PP_RC.
 pp_wait() {
-	local i=0
+	local i=0 t0
 	while kill -0 "$PP_PID" 2>/dev/null && [ $i -lt $(($1 * 5)) ]; do
 		usleep 200000
 		i=$((i + 1))
 	done
 	if kill -0 "$PP_PID" 2>/dev/null; then
 		kv stopped_by SIGINT
+		t0=$(uptime_s)
 		kill -INT "$PP_PID"
 		i=0
-		while kill -0 "$PP_PID" 2>/dev/null && [ $i -lt 50 ]; do
+		while kill -0 "$PP_PID" 2>/dev/null && [ $i -lt $((STOP_WAIT * 5)) ]; do
 			usleep 200000
 			i=$((i + 1))
 		done
+		kv stop_s "$(since "$t0")"
 		kill -0 "$PP_PID" 2>/dev/null && kv stopped_by SIGKILL && kill -KILL "$PP_PID"
 	fi
 	wait "$PP_PID"
@@ -237,11 +255,14 @@ scn_list_probes() {
 # What pktpath may leave behind: kprobes (perf or tracefs ones), ftrace
 # users (kprobe.multi, fentry trampolines), BPF programs and links, and TC
 # filters or clsact qdiscs on the namespace's devices.
+lines() {
+	if [ -r "$1" ]; then grep -c . "$1"; else echo n/a; fi
+}
 state() {
-	kv "$1_kprobe_events" "$(grep -c . /sys/kernel/tracing/kprobe_events)"
-	kv "$1_kprobes" "$(grep -c . /sys/kernel/debug/kprobes/list 2>/dev/null || echo 0)"
-	kv "$1_ftrace_users" "$(grep -c . /sys/kernel/tracing/enabled_functions)"
-	kv "$1_trace_events" "$(grep -c . /sys/kernel/tracing/set_event)"
+	kv "$1_kprobe_events" "$(lines /sys/kernel/tracing/kprobe_events)"
+	kv "$1_kprobes" "$(lines /sys/kernel/debug/kprobes/list)"
+	kv "$1_ftrace_users" "$(lines /sys/kernel/tracing/enabled_functions)"
+	kv "$1_trace_events" "$(lines /sys/kernel/tracing/set_event)"
 	kv "$1_bpf_progs" "$(bpftool prog show 2>/dev/null | grep -c '^[0-9]*:')"
 	kv "$1_bpf_links" "$(bpftool link show 2>/dev/null | grep -c '^[0-9]*:')"
 	kv "$1_tc_filters" "$(tc_state a | grep -c filter)"
@@ -279,9 +300,12 @@ scn_unsupported() {
 # ---- main -------------------------------------------------------------------
 
 run_scenario() {
+	local t0
+	t0=$(uptime_s)
 	: >"$KV"
 	PP_RC=-1
 	"scn_$(echo "$1" | tr - _)" "$2"
+	kv scenario_s "$(since "$t0")"
 	block "$1" "$2"
 	net_reset
 }

@@ -72,6 +72,7 @@ cleanup() {
 	for tp in $TPS; do echo 0 >"$T/events/$tp/enable"; done
 	[ -d "$T/events/$GROUP" ] && echo 0 >"$T/events/$GROUP/enable"
 	for f in $FUNCS; do echo "-:$GROUP/$f" >>"$T/kprobe_events"; done 2>/dev/null
+	echo "-:$GROUP/pp_free" >>"$T/kprobe_events" 2>/dev/null
 }
 trap cleanup EXIT
 stop=0
@@ -85,8 +86,12 @@ for f in $FUNCS; do
 		skipped=$((skipped + 1))
 	fi
 done
+# Not a hop: the caller of kfree_skb_reason, for kernels whose kfree_skb
+# tracepoint prints its location as a hashed pointer. Absent (inline) in 6.12.
+in_kallsyms kfree_skb_reason &&
+	echo "p:$GROUP/pp_free kfree_skb_reason caller=+0(%sp):x64" >>"$T/kprobe_events"
 echo >"$T/trace"
-[ $n -gt 0 ] && echo 1 >"$T/events/$GROUP/enable"
+[ -d "$T/events/$GROUP" ] && echo 1 >"$T/events/$GROUP/enable"
 for tp in $TPS; do echo 1 >"$T/events/$tp/enable" && n=$((n + 1)); done
 
 # One packet: the hops from the first event after "ready" up to the first
@@ -115,9 +120,13 @@ packets() {
 		reason = ""; loc = last_func
 		if (match(rest, /reason: [A-Z_0-9]+/))
 			reason = substr(rest, RSTART + 8, RLENGTH - 8)
-		# 6.1 prints the location as a hashed pointer, later ones as sym+off.
+		# 6.12 prints the location as sym+off; 6.1 hashes it, so take the
+		# caller of kfree_skb_reason that pp_free saw (resolved later).
 		if (match(rest, /location=[A-Za-z_][A-Za-z_0-9.]*\+/))
 			loc = substr(rest, RSTART + 9, RLENGTH - 10)
+		else if (kind == "dropped" && free_caller != "")
+			loc = "@" free_caller
+		free_caller = ""
 		printf "{\"id\":%d,\"len\":0,\"pkt\":{\"standin\":true}," \
 			"\"marked_at\":{\"ifname\":\"%s\",\"dir\":\"%s\"},\"hops\":[%s]," \
 			"\"fate\":{\"kind\":\"%s\",\"reason\":\"%s\",\"func\":\"%s\"}}\n",
@@ -141,7 +150,10 @@ packets() {
 		ifn = ""
 		if (match(rest, /dev=[^ ]+/))
 			ifn = substr(rest, RSTART + 4, RLENGTH - 4)
-		if (ev == "kfree_skb") {
+		if (ev == "pp_free") {
+			if (match(rest, /caller=0x[0-9a-f]+/))
+				free_caller = substr(rest, RSTART + 9, RLENGTH - 9)
+		} else if (ev == "kfree_skb") {
 			if (started) fate("dropped", rest)
 		} else if (ev == "consume_skb") {
 			if (started) fate("consumed", rest)
@@ -153,6 +165,24 @@ packets() {
 	}'
 }
 
+# "@ADDR" fate functions: the symbol below ADDR in kallsyms. Same-length
+# lowercase hex strings compare like the numbers, which awk's doubles cannot.
+resolve_locations() {
+	local line addr sym
+	while IFS= read -r line; do
+		case $line in
+		*'"func":"@'*)
+			addr=$(echo "$line" | sed 's/.*"func":"@\(0x\)\{0,1\}\([0-9a-f]*\)".*/\2/')
+			sym=$(awk -v a="$(printf '%016s' "$addr" | tr ' ' 0)" '
+				$2 ~ /^[tT]$/ && $1 <= a && $1 > best { best = $1; name = $3 }
+				END { print name }' /proc/kallsyms)
+			line=$(echo "$line" | sed "s/\"func\":\"@[0-9a-fx]*\"/\"func\":\"$sym\"/")
+			;;
+		esac
+		echo "$line"
+	done
+}
+
 echo "pktpath: ready: $n probes attached, $skipped skipped (tracefs stand-in)" >&2
 elapsed=0
 while [ $stop = 0 ]; do
@@ -161,6 +191,6 @@ while [ $stop = 0 ]; do
 	usleep 500000
 	elapsed=$((elapsed + 1))
 done
-if [ "$count" -gt 0 ]; then packets | head -n "$count"; else packets; fi
+if [ "$count" -gt 0 ]; then packets | head -n "$count"; else packets; fi | resolve_locations
 echo "{\"summary\":{\"packets\":$(packets | grep -c .),\"standin\":true}}"
 exit 0

@@ -11,6 +11,11 @@
  *                            can attach, so that a pktpath bug on a capable
  *                            kernel is a FAIL and not a silent skip.
  *   vmhelper udp ADDR PORT   send one UDP datagram (busybox nc has no -u).
+ *   vmhelper sigdfl PROG...  exec PROG with SIGINT and SIGQUIT at their
+ *                            defaults: a non-interactive shell starts its
+ *                            background jobs with them ignored, a user's
+ *                            terminal does not, and the tests stop pktpath
+ *                            with SIGINT like a user.
  *
  * Each probe is a two-instruction program ("return 0") loaded with libbpf's
  * low-level API, so this needs no BPF object file, no clang and no BTF of its
@@ -20,6 +25,7 @@
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <netinet/in.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -190,12 +196,23 @@ static int cmd_udp(const char *addr, const char *port)
 	return err;
 }
 
+static int cmd_sigdfl(char **argv)
+{
+	signal(SIGINT, SIG_DFL);
+	signal(SIGQUIT, SIG_DFL);
+	execvp(argv[0], argv);
+	fprintf(stderr, "vmhelper: %s: %s\n", argv[0], strerror(errno));
+	return 127;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 2 && !strcmp(argv[1], "backends"))
 		return cmd_backends();
 	if (argc == 4 && !strcmp(argv[1], "udp"))
 		return cmd_udp(argv[2], argv[3]);
-	fprintf(stderr, "usage: vmhelper backends | vmhelper udp ADDR PORT\n");
+	if (argc > 2 && !strcmp(argv[1], "sigdfl"))
+		return cmd_sigdfl(argv + 2);
+	fprintf(stderr, "usage: vmhelper backends | udp ADDR PORT | sigdfl PROG [ARG]...\n");
 	return 2;
 }
