@@ -9,11 +9,8 @@
 #               and linux-image-6.12-amd64 depend on today.
 # Environment:
 #   BUILD_DIR        build directory (default: build); caches in $BUILD_DIR/vm
-#   PKTPATH_BIN      a pktpath to test as is (static, or dynamic: then its
-#                    libraries go in too); unset: built here, in $BUILD_DIR/static,
-#                    as $BUILD_DIR/static/loader/pktpath (PKTPATH_STATIC=ON); if
-#                    that fails to link, a SKIP line and a dynamic build in
-#                    $BUILD_DIR/vm-dynamic
+#   PKTPATH_BIN      a pktpath to test as is (its libraries go in too); unset:
+#                    built here, as $BUILD_DIR/vm-build/loader/pktpath
 #   PKTPATH_STANDIN  1: test tests/vm/standin-pktpath.sh instead (harness
 #                    development, before the real binary builds)
 #   VM_BACKENDS      backends to run (default: all four)
@@ -34,7 +31,7 @@ case $BUILD_DIR in /*) ;; *) BUILD_DIR=$ROOT/$BUILD_DIR ;; esac
 VMDIR=$BUILD_DIR/vm
 PKTPATH_STANDIN=${PKTPATH_STANDIN:-0}
 PKTPATH_BIN_GIVEN=${PKTPATH_BIN:+1}
-PKTPATH_BIN=${PKTPATH_BIN:-$BUILD_DIR/static/loader/pktpath}
+PKTPATH_BIN=${PKTPATH_BIN:-$BUILD_DIR/vm-build/loader/pktpath}
 VM_TIMEOUT=${VM_TIMEOUT:-1200}
 
 META_PKGS=(linux-image-amd64 linux-image-6.12-amd64)
@@ -182,38 +179,31 @@ build_vmhelper() {
 	fi
 }
 
-# PKTPATH_BIN: the binary the VMs run. Static is the plan (the VM has no
-# libc); a dynamic one goes in with its libraries, like ip and nft, so that a
-# static link problem does not hide what the backends do.
+# PKTPATH_BIN: the binary the VMs run, with its libraries copied in like
+# ip's and nft's: it cannot be static (Debian ships no libmnl.a).
 build_pktpath() {
 	if [ "$PKTPATH_STANDIN" = 1 ]; then
 		PKTPATH_BIN=$ROOT/tests/vm/standin-pktpath.sh
 		log "testing the tracefs stand-in, not pktpath"
 		return 0
 	fi
-	if [ -z "$PKTPATH_BIN_GIVEN" ] && ! cmake_pktpath static ON; then
-		result "SKIP - - static-build : static link failed, see $VMDIR/build-static.log;" \
-			"testing a dynamic build"
-		PKTPATH_BIN=$BUILD_DIR/vm-dynamic/loader/pktpath
-		if ! cmake_pktpath vm-dynamic OFF; then
-			result "FAIL - - build : pktpath did not build, see $VMDIR/build-vm-dynamic.log"
-			return 1
-		fi
+	if [ -z "$PKTPATH_BIN_GIVEN" ] && ! cmake_pktpath; then
+		result "FAIL - - build : pktpath did not build, see $VMDIR/build-vm.log"
+		return 1
 	fi
 	[ -x "$PKTPATH_BIN" ] || {
 		result "FAIL - - build : no $PKTPATH_BIN"
 		return 1
 	}
-	is_static "$PKTPATH_BIN" || log "$PKTPATH_BIN is dynamic: copying its libraries too"
 }
 
-# cmake_pktpath DIR STATIC: configure and build pktpath in $BUILD_DIR/DIR.
+# cmake_pktpath: configure and build pktpath in $BUILD_DIR/vm-build.
 cmake_pktpath() {
-	log "building pktpath in $BUILD_DIR/$1 (PKTPATH_STATIC=$2)"
+	log "building pktpath in $BUILD_DIR/vm-build"
 	{
-		cmake -S . -B "$BUILD_DIR/$1" -DPKTPATH_STATIC="$2" &&
-			cmake --build "$BUILD_DIR/$1" --target pktpath
-	} >"$VMDIR/build-$1.log" 2>&1
+		cmake -S . -B "$BUILD_DIR/vm-build" &&
+			cmake --build "$BUILD_DIR/vm-build" --target pktpath
+	} >"$VMDIR/build-vm.log" 2>&1
 }
 
 # ---- initramfs ---------------------------------------------------------------
