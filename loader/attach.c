@@ -11,6 +11,7 @@
 #include "classifier.h"
 #include "classifier.skel.h"
 #include "kfeatures.h"
+#include "probe_btf.h"
 #include "probe_mark.h"
 #include "probes.skel.h"
 
@@ -70,12 +71,26 @@ int pp_pick_backend(enum pp_backend want, const struct pp_probe_list *l, enum pp
 
 const char pp_skip_backend[] = "a function, and the backend is tracepoint";
 
-int pp_probes_plan(struct pp_probe_list *l, enum pp_backend backend)
+/* BPF trampolines before Linux 6.4 or so take six arguments at most. */
+#define PP_FENTRY_MAX_ARGS 6
+
+static const char *backend_skip(const struct pp_probe *pr, enum pp_backend backend,
+				const struct btf *btf)
+{
+	if (pr->kind != PP_PROBE_FUNC || pr->skip)
+		return pr->skip;
+	if (backend == PP_BACKEND_TRACEPOINT)
+		return pp_skip_backend;
+	if (backend == PP_BACKEND_FENTRY && !pr->btf_obj_fd &&
+	    pp_btf_func_nargs(btf, pr->btf_id) > PP_FENTRY_MAX_ARGS)
+		return "more than six arguments: fentry cannot attach it on every kernel";
+	return NULL;
+}
+
+int pp_probes_plan(struct pp_probe_list *l, enum pp_backend backend, const struct btf *btf)
 {
 	for (size_t i = 0; i < l->n; i++)
-		if (backend == PP_BACKEND_TRACEPOINT && l->v[i].kind == PP_PROBE_FUNC &&
-		    !l->v[i].skip)
-			l->v[i].skip = pp_skip_backend;
+		l->v[i].skip = backend_skip(&l->v[i], backend, btf);
 	return 0;
 }
 

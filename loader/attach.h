@@ -13,6 +13,7 @@ struct probes;
 struct bpf_link;
 struct pp_cls;
 struct bpf_insn;
+struct btf;
 
 struct pp_probes {
 	struct probes *skel;
@@ -40,7 +41,7 @@ int pp_pick_backend(enum pp_backend want, const struct pp_probe_list *l, enum pp
 extern const char pp_skip_backend[];
 
 /* Mark what BACKEND cannot take as skipped, so --list-probes and attach agree. */
-int pp_probes_plan(struct pp_probe_list *l, enum pp_backend backend);
+int pp_probes_plan(struct pp_probe_list *l, enum pp_backend backend, const struct btf *btf);
 
 /* Probe points to attach besides the two free tracepoints that every run has. */
 size_t pp_probes_planned(const struct pp_probe_list *l);

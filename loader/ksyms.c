@@ -19,6 +19,7 @@ struct pp_ksyms {
 	size_t n, cap;
 	char *pool;
 	size_t pool_len, pool_cap;
+	size_t *by_name; /* pool offsets sorted by name, built on first pp_ksym_count() */
 };
 
 /* Room for one more symbol. */
@@ -175,15 +176,50 @@ const char *pp_ksym_name(const struct pp_ksyms *k, __u64 addr, __u64 *offset)
 	return k->pool + k->v[lo].name;
 }
 
-__u64 pp_ksym_addr(const struct pp_ksyms *k, const char *name)
+static const char *sort_pool; /* qsort() has no context argument */
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(sort_pool + *(const size_t *)a, sort_pool + *(const size_t *)b);
+}
+
+static int build_name_index(struct pp_ksyms *k)
+{
+	k->by_name = malloc(k->n * sizeof(*k->by_name));
+	if (!k->by_name)
+		return -ENOMEM;
+	for (size_t i = 0; i < k->n; i++)
+		k->by_name[i] = k->v[i].name;
+	sort_pool = k->pool;
+	qsort(k->by_name, k->n, sizeof(*k->by_name), cmp_name);
+	return 0;
+}
+
+/* The first index in by_name whose name is not below NAME. */
+static size_t lower_bound(const struct pp_ksyms *k, const char *name)
+{
+	size_t lo = 0, hi = k->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(k->pool + k->by_name[mid], name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+long pp_ksym_count(struct pp_ksyms *k, const char *name)
 {
 	size_t i;
 
-	for (i = 0; k && i < k->n; i++) {
-		if (!strcmp(k->pool + k->v[i].name, name))
-			return k->v[i].addr;
-	}
-	return 0;
+	if (!k->by_name && build_name_index(k))
+		return -ENOMEM;
+	for (i = lower_bound(k, name); i < k->n && !strcmp(k->pool + k->by_name[i], name); i++)
+		;
+	return (long)(i - lower_bound(k, name));
 }
 
 void pp_ksyms_free(struct pp_ksyms *k)
@@ -192,5 +228,6 @@ void pp_ksyms_free(struct pp_ksyms *k)
 		return;
 	free(k->v);
 	free(k->pool);
+	free(k->by_name);
 	free(k);
 }

@@ -21,8 +21,11 @@ int pp_ksyms_load(struct pp_ksyms **out, const char *path);
  */
 const char *pp_ksym_name(const struct pp_ksyms *k, __u64 addr, __u64 *offset);
 
-/* The start address of the first symbol named @name, or 0. Linear: for setup, not per event. */
-__u64 pp_ksym_addr(const struct pp_ksyms *k, const char *name);
+/*
+ * How many text symbols are named @name: a kprobe by name needs exactly one
+ * (static inline functions leave one copy per user). -ENOMEM on failure.
+ */
+long pp_ksym_count(struct pp_ksyms *k, const char *name);
 
 void pp_ksyms_free(struct pp_ksyms *k);
 

@@ -120,7 +120,29 @@ static int add_free_tps(struct pp_probe_list *l, char *err, size_t errlen)
 	return ret ? ret : pp_probe_list_add(l, "tp:skb:kfree_skb", "built-in", err, errlen);
 }
 
-/* Probe list: --funcs or the default, --probe lines, the free tracepoints. */
+/*
+ * BTF keeps one entry for a static inline function that the kernel holds
+ * several copies of (neigh_hh_output): a kprobe by name cannot choose, and
+ * no other backend takes it either. Without kallsyms (not root) we cannot tell.
+ */
+static void check_ksyms(struct app *a)
+{
+	if (pp_ksyms_load(&a->ksyms, NULL))
+		return;
+	for (size_t i = 0; i < a->list.n; i++) {
+		struct pp_probe *pr = &a->list.v[i];
+		long n;
+
+		if (pr->kind != PP_PROBE_FUNC || pr->skip)
+			continue;
+		n = pp_ksym_count(a->ksyms, pr->target);
+		if (n == 0)
+			pr->skip = "not in /proc/kallsyms";
+		else if (n > 1)
+			pr->skip = "several kernel functions have this name";
+	}
+}
+
 struct add_ctx {
 	struct pp_probe_list *l;
 	char *err;
@@ -156,6 +178,7 @@ static int add_skb_funcs(struct app *a)
 	return 0;
 }
 
+
 /* Probe list: --funcs or the default, --probe lines, BTF matches, the free tracepoints. */
 static int load_list(struct app *a)
 {
@@ -182,6 +205,7 @@ static int load_list(struct app *a)
 		return usage_error("%s", a->err);
 	pp_probe_list_resolve(&a->list, a->btf);
 	pp_modules_resolve(&a->modules, &a->list, a->btf);
+	check_ksyms(a);
 	return 0;
 }
 
@@ -229,7 +253,7 @@ static int plan(struct app *a)
 
 	if (pp_pick_backend(a->env.backend, &a->list, &a->backend, &why))
 		return usage_error("--backend %s: %s", pp_backend_name(a->env.backend), why);
-	pp_probes_plan(&a->list, a->backend);
+	pp_probes_plan(&a->list, a->backend, a->btf);
 	if (a->env.action == PP_ACT_TRACE && !pp_probes_planned(&a->list))
 		return usage_error("nothing to trace: none of the %zu probe points of %s can be "
 				   "probed here (--list-probes tells why)",
@@ -290,7 +314,6 @@ static int trace(struct app *a)
 		a->names[i] = a->list.v[i].name;
 	out.probe_names = a->names;
 	pp_drop_reasons_load(&a->reasons, a->btf);
-	pp_ksyms_load(&a->ksyms, NULL);
 	out.reason_arg = a->reasons;
 	out.sym_arg = a->ksyms;
 	return pp_trace_run(&a->cls, &cfg, &stop) ? EXIT_FAIL : EXIT_OK;

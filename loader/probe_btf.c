@@ -81,6 +81,16 @@ int pp_btf_func_skb_argpos(const struct btf *btf, __u32 func_id)
 	return proto_skb_index(btf, t, 0) + 1;
 }
 
+int pp_btf_func_nargs(const struct btf *btf, __u32 func_id)
+{
+	const struct btf_type *t = btf__type_by_id(btf, func_id);
+
+	if (!t || !btf_is_func(t))
+		return -EINVAL;
+	t = btf__type_by_id(btf, t->type);
+	return t && btf_is_func_proto(t) ? btf_vlen(t) : -EINVAL;
+}
+
 void pp_probe_resolve_func(struct pp_probe *p, const struct btf *btf)
 {
 	int id = btf__find_by_name_kind(btf, p->target, BTF_KIND_FUNC);

@@ -31,6 +31,9 @@ int pp_probe_list_resolve(struct pp_probe_list *l, const struct btf *btf);
  */
 int pp_btf_func_skb_argpos(const struct btf *btf, __u32 func_id);
 
+/* How many parameters the BTF_KIND_FUNC @func_id takes, -EINVAL if not a function. */
+int pp_btf_func_nargs(const struct btf *btf, __u32 func_id);
+
 /* Resolve one function entry against BTF (vmlinux, or a module's split BTF). */
 void pp_probe_resolve_func(struct pp_probe *p, const struct btf *btf);
 
