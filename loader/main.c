@@ -20,6 +20,7 @@
 #include "classifier.h"
 #include "cli.h"
 #include "drop_reason.h"
+#include "ftrace_funcs.h"
 #include "kfeatures.h"
 #include "ksyms.h"
 #include "module_btf.h"
@@ -121,26 +122,33 @@ static int add_free_tps(struct pp_probe_list *l, char *err, size_t errlen)
 }
 
 /*
- * BTF keeps one entry for a static inline function that the kernel holds
- * several copies of (neigh_hh_output): a kprobe by name cannot choose, and
- * no other backend takes it either. Without kallsyms (not root) we cannot tell.
+ * BTF lists functions the kernel will not probe: out-of-line copies of
+ * inline functions are notrace (neigh_hh_output), and a name kallsyms holds
+ * several times cannot be chosen by name. Skip them, so that --list-probes
+ * agrees with the attach. Lists that cannot be read tell nothing.
  */
-static void check_ksyms(struct app *a)
+static void check_attachable(struct app *a)
 {
-	if (pp_ksyms_load(&a->ksyms, NULL))
-		return;
+	struct pp_names ftrace;
+	bool traceable = pp_ftrace_funcs_load(&ftrace) == 0 && ftrace.n;
+	bool ksyms = pp_ksyms_load(&a->ksyms, NULL) == 0;
+
 	for (size_t i = 0; i < a->list.n; i++) {
 		struct pp_probe *pr = &a->list.v[i];
-		long n;
+		long n = ksyms && pr->kind == PP_PROBE_FUNC ? pp_ksym_count(a->ksyms, pr->target)
+							    : 1;
 
 		if (pr->kind != PP_PROBE_FUNC || pr->skip)
 			continue;
-		n = pp_ksym_count(a->ksyms, pr->target);
-		if (n == 0)
+		if (traceable && !pp_names_has(&ftrace, pr->target))
+			pr->skip = "notrace: ftrace does not list it";
+		else if (n == 0)
 			pr->skip = "not in /proc/kallsyms";
 		else if (n > 1)
 			pr->skip = "several kernel functions have this name";
 	}
+	if (traceable)
+		pp_names_free(&ftrace);
 }
 
 struct add_ctx {
@@ -178,7 +186,6 @@ static int add_skb_funcs(struct app *a)
 	return 0;
 }
 
-
 /* Probe list: --funcs or the default, --probe lines, BTF matches, the free tracepoints. */
 static int load_list(struct app *a)
 {
@@ -205,7 +212,7 @@ static int load_list(struct app *a)
 		return usage_error("%s", a->err);
 	pp_probe_list_resolve(&a->list, a->btf);
 	pp_modules_resolve(&a->modules, &a->list, a->btf);
-	check_ksyms(a);
+	check_attachable(a);
 	return 0;
 }
 

@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mount.h>
+#include <sys/wait.h>
+#include "ftrace_funcs.h"
+
+#define PP_AFF "available_filter_functions"
+
+static const char *const mounted[] = {
+	"/sys/kernel/tracing/" PP_AFF,
+	"/sys/kernel/debug/tracing/" PP_AFF,
+};
+
+static int copy_fd(int from, int to)
+{
+	char buf[65536];
+	ssize_t n;
+
+	while ((n = read(from, buf, sizeof(buf))) > 0)
+		if (write(to, buf, (size_t)n) != n)
+			return -1;
+	return n < 0 ? -1 : 0;
+}
+
+/*
+ * Where tracefs is not mounted (ip netns exec remounts /sys), a child
+ * mounts it in a mount namespace of its own: nothing is left behind.
+ */
+static void child_read(int out)
+{
+	char dir[] = "/tmp/pktpath-tracefs-XXXXXX", path[64];
+	int fd = -1;
+
+	for (size_t i = 0; i < sizeof(mounted) / sizeof(mounted[0]) && fd < 0; i++)
+		fd = open(mounted[i], O_RDONLY);
+	if (fd < 0 && errno == ENOENT && !unshare(CLONE_NEWNS) &&
+	    !mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) && mkdtemp(dir)) {
+		if (!mount("nodev", dir, "tracefs", 0, NULL)) {
+			snprintf(path, sizeof(path), "%s/" PP_AFF, dir);
+			fd = open(path, O_RDONLY);
+			umount2(dir, MNT_DETACH);
+		}
+		rmdir(dir);
+	}
+	_exit(fd < 0 || copy_fd(fd, out) ? 1 : 0);
+}
+
+static int read_all(int fd, char **buf, size_t *len)
+{
+	size_t cap = 1 << 20;
+	ssize_t n;
+
+	*len = 0;
+	*buf = malloc(cap + 1);
+	while (*buf && (n = read(fd, *buf + *len, cap - *len)) > 0) {
+		*len += (size_t)n;
+		if (*len == cap)
+			*buf = realloc(*buf, (cap *= 2) + 1);
+	}
+	if (!*buf)
+		return -ENOMEM;
+	(*buf)[*len] = 0;
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* One name per line, maybe followed by " [module]". */
+static int index_names(struct pp_names *names, char *buf)
+{
+	size_t cap = 0;
+
+	for (char *line = strtok(buf, "\n"); line; line = strtok(NULL, "\n")) {
+		line[strcspn(line, " \t")] = 0;
+		if (names->n == cap) {
+			char **v = realloc(names->v, (cap = cap ? cap * 2 : 4096) * sizeof(*v));
+
+			if (!v)
+				return -ENOMEM;
+			names->v = v;
+		}
+		names->v[names->n++] = line;
+	}
+	qsort(names->v, names->n, sizeof(*names->v), cmp_str);
+	return 0;
+}
+
+int pp_ftrace_funcs_load(struct pp_names *names)
+{
+	int pipefd[2], status, err;
+	size_t len;
+	pid_t pid;
+
+	memset(names, 0, sizeof(*names));
+	if (pipe(pipefd))
+		return -errno;
+	pid = fork();
+	if (pid == 0) {
+		close(pipefd[0]);
+		child_read(pipefd[1]);
+	}
+	close(pipefd[1]);
+	err = pid < 0 ? -errno : read_all(pipefd[0], &names->buf, &len);
+	close(pipefd[0]);
+	if (pid > 0 &&
+	    (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status)))
+		err = err ? err : -EACCES;
+	if (!err)
+		err = index_names(names, names->buf);
+	if (err)
+		pp_names_free(names);
+	return err;
+}
+
+bool pp_names_has(const struct pp_names *names, const char *name)
+{
+	return bsearch(&name, names->v, names->n, sizeof(*names->v), cmp_str) != NULL;
+}
+
+void pp_names_free(struct pp_names *names)
+{
+	free(names->v);
+	free(names->buf);
+	memset(names, 0, sizeof(*names));
+}
