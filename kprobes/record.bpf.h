@@ -110,12 +110,19 @@ static __always_inline bool pp_same_packet(const struct pp_skb_val *v, struct sk
 	return !v->ip_id || v->ip_id == pp_ip_id(skb);
 }
 
-/* The tracked packet at this address, if the skb there is still the one marked. */
+/*
+ * The tracked packet at this address, if the skb there is still the one
+ * marked. A hop refused for looking like another packet counts as lost to
+ * the marked one: its path then says it is not complete.
+ */
 static __always_inline struct pp_skb_val *pp_lookup(__u64 skb)
 {
 	struct pp_skb_val *v = bpf_map_lookup_elem(&skb_map, &skb);
 
-	return v && pp_same_packet(v, (struct sk_buff *)skb) ? v : NULL;
+	if (!v || pp_same_packet(v, (struct sk_buff *)skb))
+		return v;
+	__sync_fetch_and_add(&v->lost, 1);
+	return NULL;
 }
 
 /* Forget an skb_map entry; whoever deletes it (here or the loader) drops the count. */
@@ -184,6 +191,10 @@ static __always_inline int pp_on_free(__u64 skb, __u32 probe, __u32 fate, __u32 
 		return 0;
 	/* A stale entry: its packet's free went unseen; this is another skb. */
 	if (!pp_same_packet(v, (struct sk_buff *)skb)) {
+		__u32 lost = v->lost + 1;
+
+		/* The marked packet's own end went unseen: tell the loader. */
+		bpf_map_update_elem(&end_lost_map, &v->id, &lost, BPF_ANY);
 		pp_forget(st, skb);
 		return 0;
 	}
