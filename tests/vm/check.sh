@@ -223,6 +223,28 @@ chk_udp_closed() {
 
 # The probes --list-probes announces are those a run attaches: the count of
 # its non-skip lines is the count on the ready line.
+# --check says yes where the backend is then accepted (exit 0), no where it
+# is refused (exit 2), and that pktpath can trace here (exit 0).
+chk_check() {
+	local row be said rc
+	[ "$1" = tracepoint ] || return 0
+	[ "$(kv check_rc)" = 0 ] || {
+		echo "--check rc=$(kv check_rc)"
+		return 1
+	}
+	for row in kprobe.multi:kprobe-multi kprobe:kprobe fentry:fentry; do
+		be=${row#*:}
+		said=$(awk -v f="${row%%:*}" '$1 == "CHECK" && $2 == f { print $3; exit }' "$BLK/kv")
+		rc=$(kv "backend_$be")
+		if { [ "$said" = yes ] && [ "$rc" != 0 ]; } || { [ "$said" = no ] && [ "$rc" != 2 ]; } ||
+			[ -z "$said" ]; then
+			echo "--check says '$said' for ${row%%:*}, --backend $be exits $rc"
+			return 1
+		fi
+	done
+	echo "kprobe.multi/kprobe/fentry as --check says"
+}
+
 chk_list_probes() {
 	local listed skipped ready attached
 	[ "$(kv list_rc)" = 0 ] || {

@@ -18,7 +18,7 @@ set -u
 
 PP=/usr/bin/pktpath
 FUNCS=/usr/share/pktpath/kp_func.list
-SCENARIOS=${VM_SCENARIOS:-"icmp-veth forward nft-drop udp-closed list-probes cleanup"}
+SCENARIOS=${VM_SCENARIOS:-"icmp-veth forward nft-drop udp-closed list-probes cleanup check"}
 BACKENDS=${VM_BACKENDS:-"kprobe-multi kprobe fentry tracepoint"}
 # TCG is slow: attaching a thousand kprobes can take a while.
 READY_WAIT=${VM_READY_WAIT:-120}
@@ -250,6 +250,21 @@ scn_list_probes() {
 	sed 's/^/LIST /' /tmp/pp.list >>"$KV"
 	sed 's/^/LIST_ERR /' /tmp/pp.list.err >>"$KV"
 	run_traced a "$1" true --json --duration 1
+}
+
+# pktpath --check, and what each explicit backend then does: the report's
+# yes/no must match (chk_check). Kernel facts do not depend on the backend
+# under test, so the checks run once, in the tracepoint round.
+scn_check() {
+	local be
+	[ "$1" = tracepoint ] || return 0
+	"$PP" --check >/tmp/pp.check 2>&1
+	kv check_rc $?
+	sed 's/^/CHECK /' /tmp/pp.check >>"$KV"
+	for be in kprobe-multi kprobe fentry; do
+		"$PP" --list-probes --backend "$be" >/dev/null 2>&1
+		kv "backend_$be" $?
+	done
 }
 
 # What pktpath may leave behind: kprobes (perf or tracefs ones), ftrace
