@@ -72,6 +72,7 @@ struct pp_paths {
 	struct pp_entry *ents;
 	__u32 nents, cap_ents, free_ent;
 	struct pp_list open, closed;
+	bool unsorted; /* a flush appended older closing times: scan all of closed */
 	size_t nopen;
 	struct pp_buf **spare;
 	size_t nspare, cap_spare;
@@ -510,11 +511,23 @@ size_t pp_paths_expire(struct pp_paths *pp, __u64 now_ns, __u64 timeout_ns)
 	size_t n = 0;
 	__u32 i;
 
-	while ((i = pp->closed.head) != PP_NIL && older(pp->ents[i].last_ns, now_ns, timeout_ns)) {
+	for (i = pp->closed.head; i != PP_NIL;) {
+		__u32 next = pp->ents[i].next;
+
+		if (!older(pp->ents[i].last_ns, now_ns, timeout_ns)) {
+			/* In closing-time order, the rest is newer; not after a flush. */
+			if (!pp->unsorted)
+				break;
+			i = next;
+			continue;
+		}
 		list_unlink(pp, &pp->closed, i);
 		table_del(pp, pp->ents[i].id);
 		ent_release(pp, i);
+		i = next;
 	}
+	if (pp->closed.head == PP_NIL)
+		pp->unsorted = false;
 	while ((i = pp->open.head) != PP_NIL && older(pp->ents[i].last_ns, now_ns, timeout_ns)) {
 		close_packet(pp, i, PP_FATE_TIMEOUT, now_ns);
 		n++;
@@ -529,6 +542,7 @@ size_t pp_paths_flush(struct pp_paths *pp)
 
 	while ((i = pp->open.head) != PP_NIL) {
 		close_packet(pp, i, PP_FATE_TIMEOUT, pp->ents[i].last_ns);
+		pp->unsorted = true;
 		n++;
 	}
 	return n;

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # The test command (README, .ci/run): installs what is missing, builds, and
 # runs every layer: Check unit tests, host e2e tests (tracepoints + TC),
-# the QEMU kernel matrix (kprobe, kprobe.multi, fentry) and a benchmark
-# smoke run. Each layer prints its own summary; the last line sums them up.
+# the QEMU kernel matrix (kprobe, kprobe.multi, fentry), a short fuzzing
+# run of the translator and the path assembler, and a benchmark smoke run. Each layer prints its own summary; the last line sums them up.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -40,6 +40,7 @@ if [ "${PKTPATH_SKIP_VM:-0}" = 1 ]; then
 else
 	layer vm scripts/vm-test.sh
 fi
+layer fuzz-smoke scripts/fuzz.sh --smoke
 layer bench-smoke bench/run.sh --smoke
 
 echo "layers: $passed passed, $failed failed"

@@ -278,6 +278,10 @@ static void xlate_load(struct xl *x, size_t pc, const struct sock_filter *f)
 	__u8 dst = ldx ? PP_R_X : PP_R_A;
 	int size = BPF_SIZE(f->code);
 
+	/* Classic loads are 1, 2 or 4 bytes: BPF_DW has no meaning there. */
+	if (size == BPF_DW)
+		goto bad;
+
 	switch (BPF_MODE(f->code)) {
 	case BPF_ABS:
 		if (ldx)
@@ -379,6 +383,7 @@ static void xlate_jmp(struct xl *x, size_t pc, size_t len, const struct sock_fil
 	__u8 op = BPF_OP(f->code), src = BPF_SRC(f->code);
 	size_t t = pc + 1 + f->jt, fl = pc + 1 + f->jf;
 	__u8 code, inv;
+	__s32 k;
 
 	if (op == BPF_JA) {
 		if ((__s32)f->k < 0)
@@ -404,15 +409,17 @@ static void xlate_jmp(struct xl *x, size_t pc, size_t len, const struct sock_fil
 		emit_ja(x, (int)t);
 		return;
 	}
-	/* 32-bit compares: classic A, X and k are unsigned 32-bit values. */
+	/* 32-bit compares: classic A, X and k are unsigned 32-bit values. On X,
+	 * k is ignored (bpf_filter()), and the verifier wants it zero. */
+	k = src == BPF_X ? 0 : (__s32)f->k;
 	inv = invert_jmp(op);
 	if (t == pc + 1 && inv) {
 		code = BPF_JMP32 | inv | src;
-		emit_jmp(x, code, PP_R_A, src == BPF_X ? PP_R_X : 0, (__s32)f->k, (int)fl);
+		emit_jmp(x, code, PP_R_A, src == BPF_X ? PP_R_X : 0, k, (int)fl);
 		return;
 	}
 	code = BPF_JMP32 | op | src;
-	emit_jmp(x, code, PP_R_A, src == BPF_X ? PP_R_X : 0, (__s32)f->k, (int)t);
+	emit_jmp(x, code, PP_R_A, src == BPF_X ? PP_R_X : 0, k, (int)t);
 	if (fl != pc + 1)
 		emit_ja(x, (int)fl);
 }

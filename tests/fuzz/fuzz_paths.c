@@ -1,0 +1,528 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libFuzzer target for path assembly (loader/path.c) and both output formats
+ * (loader/output_text.c, loader/output_json.c).
+ *
+ * Each input is a stream of ring-buffer records, some malformed, with clock
+ * steps, pp_paths_expire() and pp_paths_flush() calls (paths_input.h); a
+ * final pp_paths_flush() closes what is left, or pp_paths_free() drops it.
+ * Properties:
+ *
+ *  - no crash, undefined behaviour or leak (ASan, UBSan, LeakSanitizer);
+ *  - every return value, every emitted packet (its hops byte for byte, mark,
+ *    skbs, fate, reason, location, lost), the order of emission, the stats
+ *    and the open count are those of path_model.c, a model written from
+ *    path.h's promises; and, checked without the model, every packet has
+ *    hops sorted by ts, all of its own id, skbs that cover them, and a fate
+ *    that is CONSUMED or DROPPED only when every skb ended;
+ *  - each packet's JSON is one line of strict JSON, ASCII only, escaped
+ *    exactly as docs/json-schema.md says, with the keys and values the
+ *    schema gives for that packet (names made of awkward bytes included);
+ *  - each packet's text block is printable ASCII, opens with "#ID len LEN ",
+ *    and ends with a blank line.
+ *
+ * PKTPATH_FUZZ_TRACE=1 prints each call on stderr, to read a failing input.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "output.h"
+#include "path.h"
+#include "json_check.h"
+#include "path_model.h"
+#include "paths_input.h"
+
+#define FZ_MAX_ACTIONS	10000
+#define FZ_MAX_RENDERED 128
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* What the inputs exercised, printed at exit. */
+static struct {
+	unsigned long inputs, records, bad, late, packets, json_lines;
+} seen;
+
+static void print_seen(void)
+{
+	fprintf(stderr,
+		"fuzz_paths: %lu inputs, %lu records accepted, %lu malformed, %lu late, %lu "
+		"packets emitted, %lu JSON lines checked\n",
+		seen.inputs, seen.records, seen.bad, seen.late, seen.packets, seen.json_lines);
+}
+
+struct fz_run {
+	struct fzm model;
+	struct pp_paths *pp;
+	struct pp_out text, json;
+	struct pp_summary sum;
+	size_t action;	 /* index of the action being run, for messages */
+	size_t rendered; /* packets written as text and JSON */
+	bool trace;
+};
+
+/* Names with every kind of byte the JSON writer must escape. */
+static const char *const json_probes[] = {
+	"ip_rcv",
+	"tp:net:netif_receive_skb",
+	"we\"ird\\ name\n\t\b\f\r\x01\x1f\x7f\x80\xff/",
+	"",
+	NULL,
+	"kfree_skb",
+};
+static const char *const text_probes[] = {
+	"ip_rcv", "tp:net:netif_receive_skb", "weird name", "", NULL, "kfree_skb",
+};
+
+static const char *json_reason(__u32 reason, void *arg)
+{
+	static const char *const names[] = {NULL, "NOT_SPECIFIED", "NETFILTER_DROP",
+					    "odd\"\\\x01\xc3\xa9"};
+
+	(void)arg;
+	return names[reason % 4];
+}
+
+static const char *text_reason(__u32 reason, void *arg)
+{
+	static const char *const names[] = {NULL, "NOT_SPECIFIED", "NETFILTER_DROP", "ODD"};
+
+	(void)arg;
+	return names[reason % 4];
+}
+
+static const char *json_sym(__u64 addr, void *arg)
+{
+	static const char *const names[] = {NULL, "nf_hook_slow", "sym\x7f\"x"};
+
+	(void)arg;
+	return names[addr % 3];
+}
+
+static const char *text_sym(__u64 addr, void *arg)
+{
+	static const char *const names[] = {NULL, "nf_hook_slow", "sym_x"};
+
+	(void)arg;
+	return names[addr % 3];
+}
+
+__attribute__((format(printf, 2, 3), noreturn)) static void fail(const struct fz_run *r,
+								 const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "fuzz_paths: PROPERTY FAILED at action %zu: ", r->action);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n");
+	abort();
+}
+
+/* What must hold of any packet, model or not. */
+static void check_invariants(const struct fz_run *r, const struct pp_packet *p)
+{
+	bool all_ended = true;
+
+	if (!p->nhops || !p->nskbs)
+		fail(r, "packet %llu: %zu hops, %zu skbs", (unsigned long long)p->id, p->nhops,
+		     p->nskbs);
+	for (size_t i = 0; i < p->nhops; i++) {
+		size_t s;
+
+		if (i && p->hops[i - 1].ts > p->hops[i].ts)
+			fail(r, "packet %llu: hop %zu is older than hop %zu",
+			     (unsigned long long)p->id, i, i - 1);
+		if (p->hops[i].id != p->id)
+			fail(r, "packet %llu: hop %zu has id %llu", (unsigned long long)p->id, i,
+			     (unsigned long long)p->hops[i].id);
+		for (s = 0; s < p->nskbs && p->skbs[s].skb != p->hops[i].skb; s++)
+			;
+		if (s == p->nskbs)
+			fail(r, "packet %llu: hop %zu's skb is not in skbs[]",
+			     (unsigned long long)p->id, i);
+	}
+	for (size_t s = 0; s < p->nskbs; s++)
+		all_ended &= p->skbs[s].ended;
+	if (p->fate != PP_FATE_TIMEOUT &&
+	    (!all_ended || (p->fate != PP_FATE_CONSUMED && p->fate != PP_FATE_DROPPED)))
+		fail(r, "packet %llu: fate %u with skbs still alive, or no such fate",
+		     (unsigned long long)p->id, p->fate);
+	if (p->fate != PP_FATE_DROPPED && (p->reason || p->location))
+		fail(r, "packet %llu: a drop reason or location without a drop",
+		     (unsigned long long)p->id);
+	if (p->mark && (p->mark->hop.type != PP_REC_MARK || p->mark->hop.id != p->id ||
+			p->mark->cap_len > PP_HDR_BYTES))
+		fail(r, "packet %llu: a mark that is not its mark", (unsigned long long)p->id);
+}
+
+/* Writes P with OUT (text or JSON) into a new buffer. */
+static char *render(struct pp_out *o, const struct pp_packet *p,
+		    void (*fn)(const struct pp_out *, const struct pp_packet *), size_t *len)
+{
+	char *buf = NULL;
+
+	o->f = open_memstream(&buf, len);
+	if (!o->f)
+		abort();
+	fn(o, p);
+	fclose(o->f);
+	o->f = NULL;
+	return buf;
+}
+
+static void check_text(struct fz_run *r, const struct pp_packet *p)
+{
+	char head[64], *buf;
+	size_t len, n;
+
+	buf = render(&r->text, p, pp_out_text, &len);
+	n = (size_t)snprintf(head, sizeof(head), "#%llu len %u ", (unsigned long long)p->id,
+			     pp_out_pkt_len(p));
+	for (size_t i = 0; i < len; i++)
+		if (buf[i] != '\n' && (buf[i] < 0x20 || buf[i] >= 0x7f))
+			fail(r, "text of packet %llu: byte 0x%02x at %zu",
+			     (unsigned long long)p->id, (unsigned char)buf[i], i);
+	if (len < n + 2 || memcmp(buf, head, n) || memcmp(buf + len - 2, "\n\n", 2))
+		fail(r, "text of packet %llu: not \"%s...\" ending in a blank line:\n%.*s",
+		     (unsigned long long)p->id, head, (int)len, buf);
+	free(buf);
+}
+
+struct jctx {
+	const struct fz_run *r;
+	const struct fzj_doc *d;
+	const struct pp_packet *p;
+	const char *line;
+};
+
+__attribute__((format(printf, 2, 3), noreturn)) static void jfail(const struct jctx *j,
+								  const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fail(j->r, "JSON of packet %llu: %s\n%s", (unsigned long long)j->p->id, msg, j->line);
+}
+
+static void want_num(const struct jctx *j, const struct fzj_node *o, const char *key, bool present,
+		     __u64 v)
+{
+	const struct fzj_node *n = fzj_get(j->d, o, key);
+
+	if (!present && n)
+		jfail(j, "\"%s\" should be left out", key);
+	if (present && (!n || n->type != FZJ_NUM || !n->is_u64 || n->u64 != v))
+		jfail(j, "\"%s\" should be %llu", key, (unsigned long long)v);
+}
+
+/* KEY holds the bytes of S up to its NUL or MAX when PRESENT, else is absent. */
+static void want_str(const struct jctx *j, const struct fzj_node *o, const char *key, bool present,
+		     const char *s, size_t max)
+{
+	const struct fzj_node *n = fzj_get(j->d, o, key);
+	size_t len = present ? strnlen(s, max) : 0;
+
+	if (!present && n)
+		jfail(j, "\"%s\" should be left out", key);
+	if (present && !fzj_str_is(j->d, n, s, len))
+		jfail(j, "\"%s\" should hold the %zu bytes given", key, len);
+}
+
+static const struct fzj_node *want_obj(const struct jctx *j, const struct fzj_node *o,
+				       const char *key, bool present, enum fzj_type type)
+{
+	const struct fzj_node *n = fzj_get(j->d, o, key);
+
+	if (!present && n)
+		jfail(j, "\"%s\" should be left out", key);
+	if (present && (!n || n->type != type))
+		jfail(j, "\"%s\" missing or of the wrong type", key);
+	return n;
+}
+
+static void check_json_hop(const struct jctx *j, const struct fzj_node *o, const struct pp_hop *h)
+{
+	char pname[32];
+
+	if (!o || o->type != FZJ_OBJ)
+		jfail(j, "a hop is not an object");
+	want_str(j, o, "func", true, pp_out_probe_name(&j->r->json, h->probe, pname, sizeof(pname)),
+		 SIZE_MAX);
+	want_num(j, o, "t_ns", true, h->ts - j->p->hops[0].ts);
+	want_num(j, o, "netns", h->netns, h->netns);
+	want_str(j, o, "ifname", h->ifname[0], h->ifname, sizeof(h->ifname));
+	want_num(j, o, "ifindex", h->ifindex, h->ifindex);
+	want_num(j, o, "cpu", true, h->cpu);
+	want_num(j, o, "pid", true, h->pid);
+	want_str(j, o, "comm", h->comm[0], h->comm, sizeof(h->comm));
+	want_num(j, o, "len", true, h->len);
+}
+
+static void check_json_mark(const struct jctx *j, const struct fzj_node *top)
+{
+	const struct pp_mark *m = j->p->mark;
+	const struct fzj_node *pkt, *at;
+	const char *dir = m ? pp_out_tc_dir(m->hop.probe) : NULL;
+	char pname[32];
+
+	pkt = want_obj(j, top, "pkt", m, FZJ_OBJ);
+	at = want_obj(j, top, "marked_at", m, FZJ_OBJ);
+	if (!m)
+		return;
+	if (!fzj_get(j->d, pkt, "proto") || fzj_get(j->d, pkt, "proto")->type != FZJ_STR)
+		jfail(j, "\"pkt\" without a \"proto\" string");
+	want_str(j, at, "ifname", m->hop.ifname[0], m->hop.ifname, sizeof(m->hop.ifname));
+	want_num(j, at, "ifindex", m->hop.ifindex, m->hop.ifindex);
+	want_str(j, at, "dir", dir, dir, 8);
+	want_str(j, at, "func", !dir,
+		 pp_out_probe_name(&j->r->json, m->hop.probe, pname, sizeof(pname)), SIZE_MAX);
+}
+
+static void check_json_fate(const struct jctx *j, const struct fzj_node *top)
+{
+	static const char *const kinds[] = {"none", "consumed", "dropped", "timeout"};
+	const struct pp_packet *p = j->p;
+	const struct fzj_node *f = want_obj(j, top, "fate", true, FZJ_OBJ);
+	bool drop = p->fate == PP_FATE_DROPPED;
+	const char *reason = drop ? json_reason(p->reason, NULL) : NULL, *sym = NULL;
+	char loc[24];
+
+	want_str(j, f, "kind", true, kinds[p->fate <= PP_FATE_TIMEOUT ? p->fate : 0], 16);
+	want_num(j, f, "reason_code", drop, p->reason);
+	want_str(j, f, "reason", reason, reason, SIZE_MAX);
+	if (drop && p->location)
+		sym = json_sym(p->location, NULL);
+	want_str(j, f, "func", sym, sym, SIZE_MAX);
+	snprintf(loc, sizeof(loc), "0x%llx", (unsigned long long)p->location);
+	want_str(j, f, "location", drop && p->location, loc, sizeof(loc));
+}
+
+static void check_json_doc(const struct jctx *j)
+{
+	const struct fzj_node *top = fzj_root(j->d), *hops, *ml;
+	const struct pp_packet *p = j->p;
+
+	if (!top || top->type != FZJ_OBJ)
+		jfail(j, "not an object");
+	want_num(j, top, "id", true, p->id);
+	want_num(j, top, "len", true, pp_out_pkt_len(p));
+	check_json_mark(j, top);
+	hops = want_obj(j, top, "hops", true, FZJ_ARR);
+	if (hops->nchild != p->nhops)
+		jfail(j, "%zu hops, the packet has %zu", hops->nchild, p->nhops);
+	for (size_t i = 0; i < p->nhops; i++)
+		check_json_hop(j, fzj_at(j->d, hops, i), &p->hops[i]);
+	check_json_fate(j, top);
+	want_num(j, top, "lost_hops", p->lost, p->lost);
+	ml = want_obj(j, top, "mark_lost", !p->mark, FZJ_TRUE);
+	(void)ml;
+}
+
+/* One line: a newline at the end and nowhere else. */
+static void check_line(const struct fz_run *r, const char *what, const char *buf, size_t len)
+{
+	if (!len || buf[len - 1] != '\n' || memchr(buf, '\n', len - 1))
+		fail(r, "%s: not exactly one line:\n%.*s", what, (int)len, buf);
+}
+
+static void check_json(struct fz_run *r, const struct pp_packet *p)
+{
+	struct fzj_doc d;
+	char why[256], *buf;
+	size_t len;
+	struct jctx j = {.r = r, .d = &d, .p = p};
+
+	buf = render(&r->json, p, pp_out_json, &len);
+	j.line = buf;
+	check_line(r, "JSON packet", buf, len);
+	if (fzj_parse(&d, buf, len - 1, FZJ_CANONICAL, why, sizeof(why)))
+		fail(r, "JSON of packet %llu: invalid: %s\n%s", (unsigned long long)p->id, why,
+		     buf);
+	check_json_doc(&j);
+	seen.json_lines++;
+	fzj_free(&d);
+	free(buf);
+}
+
+static void emit(const struct pp_packet *p, void *ctx)
+{
+	struct fz_run *r = ctx;
+	const struct fzm_expect *e = fzm_next(&r->model);
+	char why[512];
+
+	check_invariants(r, p);
+	if (!e)
+		fail(r, "path.c emitted packet %llu, the model expects none",
+		     (unsigned long long)p->id);
+	if (fzm_compare(e, p, why, sizeof(why)))
+		fail(r, "packet %llu: %s", (unsigned long long)p->id, why);
+	fzm_pop(&r->model);
+	/* Bursts emit hundreds of packets of one shape: render the first ones. */
+	if (r->rendered++ < FZ_MAX_RENDERED) {
+		check_text(r, p);
+		check_json(r, p);
+	}
+	pp_summary_add(&r->sum, p);
+}
+
+static void check_state(const struct fz_run *r)
+{
+	struct pp_paths_stats st;
+	const struct pp_paths_stats *w = &r->model.st;
+
+	if (fzm_next(&r->model))
+		fail(r, "the model expects packet %llu, path.c did not emit it",
+		     (unsigned long long)fzm_next(&r->model)->p.id);
+	pp_paths_stats(r->pp, &st);
+	if (memcmp(&st, w, sizeof(st)))
+		fail(r,
+		     "stats: model records %llu bad %llu late %llu mark_lost %llu emitted %llu, "
+		     "path.c %llu %llu %llu %llu %llu",
+		     w->records, w->bad, w->late, w->mark_lost, w->emitted, st.records, st.bad,
+		     st.late, st.mark_lost, st.emitted);
+	if (pp_paths_open(r->pp) != r->model.nopen)
+		fail(r, "open packets: model %zu, path.c %zu", r->model.nopen,
+		     pp_paths_open(r->pp));
+}
+
+/* PKTPATH_FUZZ_TRACE=1: each action on stderr, to read a failing input. */
+static void trace(const struct fz_run *r, const struct fz_action *a)
+{
+	static const char *const kinds[] = {"?", "MARK", "HOP", "END"};
+	struct pp_mark m = {0};
+
+	if (a->kind == FZ_EXPIRE || a->kind == FZ_FLUSH) {
+		fprintf(stderr, "%4zu now %llu %s timeout %llu\n", r->action,
+			(unsigned long long)a->now, a->kind == FZ_FLUSH ? "flush" : "expire",
+			(unsigned long long)a->timeout);
+		return;
+	}
+	memcpy(&m, a->rec, a->size < sizeof(m) ? a->size : sizeof(m));
+	fprintf(stderr,
+		"%4zu now %llu add %s size %zu id %llu skb 0x%llx ts %llu probe %u fate %u "
+		"lost %u cap_len %u\n",
+		r->action, (unsigned long long)a->now,
+		m.hop.type <= PP_REC_END ? kinds[m.hop.type] : "?", a->size,
+		(unsigned long long)m.hop.id, (unsigned long long)m.hop.skb,
+		(unsigned long long)m.hop.ts, m.hop.probe, m.hop.fate, m.hop.lost, m.cap_len);
+}
+
+static void run_action(struct fz_run *r, const struct fz_action *a)
+{
+	size_t want, got;
+	void *rec;
+	int ret;
+
+	if (r->trace)
+		trace(r, a);
+	switch (a->kind) {
+	case FZ_ADD:
+		/* Exactly size bytes: ASan sees any read past the record. */
+		rec = malloc(a->size ? a->size : 1);
+		if (!rec)
+			abort();
+		memcpy(rec, a->rec, a->size);
+		want = (size_t)fzm_add(&r->model, rec, a->size, a->now);
+		ret = pp_paths_add(r->pp, rec, a->size, a->now);
+		free(rec);
+		if ((size_t)ret != want)
+			fail(r, "pp_paths_add() returned %d, the model %d", ret, (int)want);
+		break;
+	case FZ_EXPIRE:
+		want = fzm_expire(&r->model, a->now, a->timeout);
+		got = pp_paths_expire(r->pp, a->now, a->timeout);
+		if (got != want)
+			fail(r, "pp_paths_expire() closed %zu, the model %zu", got, want);
+		break;
+	case FZ_FLUSH:
+		want = fzm_flush(&r->model);
+		got = pp_paths_flush(r->pp);
+		if (got != want)
+			fail(r, "pp_paths_flush() closed %zu, the model %zu", got, want);
+		break;
+	}
+	check_state(r);
+}
+
+static void check_summary(struct fz_run *r)
+{
+	struct fzj_doc d;
+	const struct fzj_node *s;
+	char why[256], *buf = NULL;
+	size_t len;
+
+	r->json.f = open_memstream(&buf, &len);
+	if (!r->json.f)
+		abort();
+	pp_out_summary_json(&r->json, &r->sum);
+	fclose(r->json.f);
+	check_line(r, "JSON summary", buf, len);
+	if (fzj_parse(&d, buf, len - 1, FZJ_CANONICAL, why, sizeof(why)))
+		fail(r, "JSON summary: invalid: %s\n%s", why, buf);
+	s = fzj_get(&d, fzj_root(&d), "summary");
+	if (!s || !fzj_get(&d, s, "packets") || fzj_get(&d, s, "packets")->u64 != r->sum.packets ||
+	    r->sum.packets != r->model.st.emitted)
+		fail(r, "JSON summary: packets is not %llu\n%s",
+		     (unsigned long long)r->model.st.emitted, buf);
+	fzj_free(&d);
+	free(buf);
+	r->text.f = fopen("/dev/null", "w");
+	if (!r->text.f)
+		abort();
+	pp_out_summary_text(&r->text, &r->sum);
+	fclose(r->text.f);
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	atexit(print_seen);
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static struct fz_action a;
+	struct fz_reader rd;
+	struct fz_run r = {
+		.text = {.probe_names = text_probes,
+			 .nprobes = sizeof(text_probes) / sizeof(text_probes[0]),
+			 .reason_name = text_reason,
+			 .sym_name = text_sym},
+		.json = {.probe_names = json_probes,
+			 .nprobes = sizeof(json_probes) / sizeof(json_probes[0]),
+			 .reason_name = json_reason,
+			 .sym_name = json_sym},
+	};
+
+	r.trace = getenv("PKTPATH_FUZZ_TRACE") != NULL;
+	fzm_init(&r.model);
+	r.pp = pp_paths_new(emit, &r);
+	if (!r.pp)
+		abort();
+	fz_reader_init(&rd, data, size);
+	while (r.action < FZ_MAX_ACTIONS && fz_next_action(&rd, &a)) {
+		run_action(&r, &a);
+		r.action++;
+	}
+	if (size % 2 == 0) {
+		a = (struct fz_action){.kind = FZ_FLUSH};
+		run_action(&r, &a);
+	}
+	check_summary(&r);
+	seen.inputs++;
+	seen.records += r.model.st.records;
+	seen.bad += r.model.st.bad;
+	seen.late += r.model.st.late;
+	seen.packets += r.model.st.emitted;
+	pp_paths_free(r.pp);
+	fzm_free(&r.model);
+	return 0;
+}

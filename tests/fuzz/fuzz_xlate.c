@@ -1,0 +1,326 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libFuzzer target for the classic-to-eBPF translator (tc_filter/cbpf_xlate.c).
+ *
+ * Each input is a classic program and a frame (cbpf_input.h). Properties:
+ *
+ *  - pp_xlate() succeeds, or fails with -EINVAL or -E2BIG and a non-empty
+ *    message; never a crash or undefined behaviour (ASan, UBSan).
+ *  - A program libpcap can run (cbpf_check.h) is translated, unless pktpath
+ *    refuses it by design (a backward jump, a shift by a constant >= 32).
+ *  - A translation passes the verifier's static checks and runs without a
+ *    fault in ebpf_interp.c, in both load modes; for a program libpcap can
+ *    run, its verdict on the frame is pcap_offline_filter()'s, and when it
+ *    matches by RET A, A is the value libpcap returns.
+ *  - With PKTPATH_FUZZ_KERNEL=1 (root): the kernel loads the classifier with
+ *    the translation spliced in (the verifier accepts it), and its verdict on
+ *    the frame (BPF_PROG_TEST_RUN; a frame shorter than an Ethernet header is
+ *    zero-padded to 60 bytes) is the interpreter's and, for a program libpcap
+ *    can run, libpcap's. One load per input, in the load mode the input
+ *    picks: ~25 ms each.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/libbpf.h>
+#include "cbpf_xlate.h"
+#include "classifier.h"
+#include "pcap_io.h"
+#include "cbpf_check.h"
+#include "cbpf_input.h"
+#include "ebpf_interp.h"
+
+#define FZ_ETH_HLEN	   14
+#define FZ_MIN_RUNNABLE_IP (FZ_ETH_HLEN + 40) /* shorter IP frames: test runs get -EINVAL */
+#define FZ_PAD_LEN	   60		      /* a minimum Ethernet frame */
+#define FZ_LOG_MAX	   16384
+#define FZ_DUMP_MAX	   64 /* instructions shown around a failure */
+#define FZ_ALU_PREFIXES	   64 /* FZ_CTL_ALU prefixes checked on their own */
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static bool kernel_mode;
+static char libbpf_log[FZ_LOG_MAX];
+static size_t libbpf_log_len;
+
+/* What the inputs exercised, printed at exit: is the differential biting? */
+static struct {
+	unsigned long inputs, valid, translated, vs_libpcap, kernel_loads, kernel_runs;
+} seen;
+
+static void print_seen(void)
+{
+	fprintf(stderr,
+		"fuzz_xlate: %lu inputs, %lu valid for libpcap, %lu translated, %lu verdicts "
+		"compared with libpcap's, %lu kernel loads, %lu kernel runs\n",
+		seen.inputs, seen.valid, seen.translated, seen.vs_libpcap, seen.kernel_loads,
+		seen.kernel_runs);
+}
+
+/* libbpf's messages (the verifier log among them) are kept for a failure. */
+static int log_libbpf(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	char line[1024];
+	int n = vsnprintf(line, sizeof(line), fmt, ap);
+	size_t len = n < 0 ? 0 : (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1;
+
+	(void)level;
+	if (libbpf_log_len + len >= sizeof(libbpf_log))
+		libbpf_log_len = 0; /* the end of a log says most */
+	memcpy(libbpf_log + libbpf_log_len, line, len);
+	libbpf_log_len += len;
+	libbpf_log[libbpf_log_len] = '\0';
+	return 0;
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	const char *k = getenv("PKTPATH_FUZZ_KERNEL");
+
+	(void)argc;
+	(void)argv;
+	kernel_mode = k && *k && strcmp(k, "0") != 0;
+	if (kernel_mode && geteuid() != 0) {
+		fprintf(stderr, "fuzz_xlate: PKTPATH_FUZZ_KERNEL=1 needs root; kernel runs off\n");
+		kernel_mode = false;
+	}
+	libbpf_set_print(log_libbpf);
+	atexit(print_seen);
+	fprintf(stderr, "fuzz_xlate: kernel runs %s\n",
+		kernel_mode ? "on" : "off (PKTPATH_FUZZ_KERNEL=1 as root turns them on)");
+	return 0;
+}
+
+static void dump_cbpf(const struct fz_case *c)
+{
+	fprintf(stderr, "classic program, %zu instructions:\n", c->len);
+	for (size_t pc = 0; pc < c->len && pc < FZ_DUMP_MAX; pc++)
+		fprintf(stderr, "  %4zu: { 0x%04x, %3u, %3u, 0x%08x }\n", pc, c->prog[pc].code,
+			c->prog[pc].jt, c->prog[pc].jf, c->prog[pc].k);
+	fprintf(stderr, "frame, %zu bytes:", c->frame_len);
+	for (size_t i = 0; i < c->frame_len && i < 64; i++)
+		fprintf(stderr, "%s%02x", i % 16 ? " " : "\n  ", c->frame[i]);
+	fprintf(stderr, "\n");
+}
+
+static void dump_ebpf(const struct bpf_insn *v, size_t cnt)
+{
+	fprintf(stderr, "translation, %zu instructions:\n", cnt);
+	for (size_t i = 0; i < cnt && i < 4 * FZ_DUMP_MAX; i++)
+		fprintf(stderr, "  %4zu: code 0x%02x dst r%u src r%u off %d imm %d\n", i, v[i].code,
+			v[i].dst_reg, v[i].src_reg, v[i].off, v[i].imm);
+}
+
+__attribute__((format(printf, 4, 5), noreturn)) static void
+fail(const struct fz_case *c, const struct bpf_insn *v, size_t cnt, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "fuzz_xlate: PROPERTY FAILED: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n");
+	dump_cbpf(c);
+	if (v)
+		dump_ebpf(v, cnt);
+	abort();
+}
+
+static bool libpcap_is_reference(const struct fz_class *cl)
+{
+	return cl->valid && !cl->refused_by_design && !cl->reads_unset_mem;
+}
+
+/* pcap_offline_filter()'s return: the value of the RET that ended the program. */
+static uint32_t libpcap_ret(const struct fz_case *c)
+{
+	return (uint32_t)pp_pcap_offline_match(c->prog, c->len, c->frame,
+					       (unsigned int)c->frame_len);
+}
+
+static int libpcap_verdict(const struct fz_case *c)
+{
+	return libpcap_ret(c) != 0;
+}
+
+/* The interpreter's verdict, for a translation already checked on another frame. */
+static int interp_verdict(const struct fz_case *c, unsigned int flags)
+{
+	uint64_t regs[MAX_BPF_REG];
+	struct bpf_insn *v = NULL;
+	size_t cnt = 0;
+	char err[256];
+	int match = -1;
+
+	if (pp_xlate(c->prog, c->len, flags, &v, &cnt, err, sizeof(err)))
+		fail(c, NULL, 0, "flags %u: a second translation failed: %s", flags, err);
+	if (fz_ebpf_run(v, cnt, c->frame, (uint32_t)c->frame_len, &match, regs, err, sizeof(err)))
+		fail(c, v, cnt, "flags %u: the translation faults on the padded frame: %s", flags,
+		     err);
+	free(v);
+	return match;
+}
+
+/*
+ * Loads the classifier with the program spliced in and runs it on the frame;
+ * the kernel takes no frame shorter than an Ethernet header, so a shorter one
+ * is run zero-padded to FZ_PAD_LEN, with the interpreter's and libpcap's
+ * verdicts taken again on the padded copy.
+ */
+static void kernel_check(const struct fz_case *in, const struct fz_class *cl, unsigned int flags,
+			 int interp)
+{
+	static struct fz_case padded;
+	static uint8_t pad[FZ_PAD_LEN];
+	const struct fz_case *c = in;
+	struct pp_cls_opts o = {.cbpf = c->prog,
+				.cbpf_len = c->len,
+				.xlate_flags = flags,
+				.max_packets = 16,
+				.ring_size = 4096};
+	struct pp_cls cls;
+	char err[512];
+	int ret, got = -1;
+
+	if (in->frame_len < FZ_ETH_HLEN) {
+		padded.ctl = in->ctl;
+		padded.len = in->len;
+		memcpy(padded.prog, in->prog, in->len * sizeof(in->prog[0]));
+		memset(pad, 0, sizeof(pad));
+		memcpy(pad, in->frame, in->frame_len);
+		padded.frame = pad;
+		padded.frame_len = sizeof(pad);
+		c = &padded;
+		interp = interp_verdict(c, flags);
+	}
+	libbpf_log_len = 0;
+	libbpf_log[0] = '\0';
+	ret = pp_cls_load(&cls, &o, err, sizeof(err));
+	if (ret)
+		fail(c, NULL, 0, "flags %u: the kernel refused the translation (%d): %s\n%s", flags,
+		     ret, err, libbpf_log);
+	seen.kernel_loads++;
+	ret = pp_cls_run(&cls, c->frame, (__u32)c->frame_len, &got);
+	seen.kernel_runs += !ret;
+	if (ret && !(ret == -EINVAL && c->frame_len < FZ_MIN_RUNNABLE_IP))
+		fail(c, NULL, 0, "flags %u: BPF_PROG_TEST_RUN: %s", flags, strerror(-ret));
+	if (!ret && got != interp)
+		fail(c, NULL, 0, "flags %u: kernel verdict %d, interpreter %d", flags, got, interp);
+	if (!ret && libpcap_is_reference(cl) && got != libpcap_verdict(c))
+		fail(c, NULL, 0, "flags %u: kernel verdict %d, libpcap %d", flags, got,
+		     libpcap_verdict(c));
+	pp_cls_destroy(&cls);
+}
+
+static void check_refusal(const struct fz_case *c, const struct fz_class *cl, unsigned int flags,
+			  int ret, const char *err, size_t errlen)
+{
+	if (ret != -EINVAL && ret != -E2BIG)
+		fail(c, NULL, 0, "flags %u: pp_xlate() returned %d", flags, ret);
+	if (!memchr(err, '\0', errlen) || !err[0])
+		fail(c, NULL, 0, "flags %u: pp_xlate() failed (%d) without a message", flags, ret);
+	if (cl->valid && !cl->refused_by_design && c->len <= BPF_MAXINSNS && ret != -E2BIG)
+		fail(c, NULL, 0, "flags %u: a program libpcap runs was refused: %s", flags, err);
+}
+
+/* Translates in one load mode: pp_xlate()'s result, *match the verdict. */
+static int check_xlate(const struct fz_case *c, const struct fz_class *cl, unsigned int flags,
+		       int *match)
+{
+	uint64_t regs[MAX_BPF_REG];
+	struct bpf_insn *v = NULL;
+	size_t cnt = 0;
+	char err[256], why[256];
+	int ret;
+
+	*match = -1;
+	memset(err, 'Z', sizeof(err)); /* no NUL: a message must be written */
+	ret = pp_xlate(c->prog, c->len, flags, &v, &cnt, err, sizeof(err));
+	if (ret) {
+		check_refusal(c, cl, flags, ret, err, sizeof(err));
+		return ret;
+	}
+	if (!v || !cnt)
+		fail(c, v, cnt, "flags %u: success without instructions", flags);
+	if (c->len > BPF_MAXINSNS || cl->refused_by_design)
+		fail(c, v, cnt, "flags %u: translated a program it must refuse", flags);
+	if (fz_ebpf_check(v, cnt, why, sizeof(why)))
+		fail(c, v, cnt, "flags %u: the verifier would refuse the translation: %s", flags,
+		     why);
+	if (fz_ebpf_run(v, cnt, c->frame, (uint32_t)c->frame_len, match, regs, why, sizeof(why)))
+		fail(c, v, cnt, "flags %u: the translation faults on the frame: %s", flags, why);
+	if (libpcap_is_reference(cl) && *match != libpcap_verdict(c))
+		fail(c, v, cnt, "flags %u: translation's verdict %d, libpcap's %d", flags, *match,
+		     libpcap_verdict(c));
+	/* A match by RET A: A itself is known, a sharper test of the ALU. */
+	if (libpcap_is_reference(cl) && cl->ret_a_only && *match &&
+	    (uint32_t)regs[PP_R_A] != libpcap_ret(c))
+		fail(c, v, cnt, "flags %u: A is 0x%08x at RET A, libpcap returns 0x%08x", flags,
+		     (uint32_t)regs[PP_R_A], libpcap_ret(c));
+	seen.translated++;
+	seen.vs_libpcap += libpcap_is_reference(cl);
+	free(v);
+	return 0;
+}
+
+/* Both load modes agree with each other (and with libpcap, in check_xlate()). */
+static void check_modes(const struct fz_case *c, const struct fz_class *cl, int *ret, int *verdict)
+{
+	ret[0] = check_xlate(c, cl, 0, &verdict[0]);
+	ret[1] = check_xlate(c, cl, PP_XLATE_NO_DIRECT, &verdict[1]);
+	/* Direct loads take more instructions: only they may make it too big. */
+	if (ret[0] != ret[1] && !(ret[0] == -E2BIG && !ret[1]))
+		fail(c, NULL, 0, "the load modes disagree: %d direct, %d without", ret[0], ret[1]);
+	if (!ret[0] && !ret[1] && verdict[0] != verdict[1])
+		fail(c, NULL, 0, "the load modes disagree: verdict %d direct, %d without",
+		     verdict[0], verdict[1]);
+}
+
+/*
+ * FZ_CTL_ALU programs are straight lines of arithmetic: each prefix that ends
+ * in an ALU op is checked too, closed by RET A, so that a later step cannot
+ * hide a wrong A (a reload, a multiplication by zero).
+ */
+static void check_alu_prefixes(const struct fz_case *c)
+{
+	static struct fz_case p;
+	struct fz_class cl;
+	int ret[2], verdict[2];
+
+	p.ctl = c->ctl;
+	p.frame = c->frame;
+	p.frame_len = c->frame_len;
+	for (size_t end = 0; end + 2 < c->len && end < FZ_ALU_PREFIXES; end++) {
+		if (BPF_CLASS(c->prog[end].code) != BPF_ALU)
+			continue;
+		memcpy(p.prog, c->prog, (end + 1) * sizeof(p.prog[0]));
+		p.prog[end + 1] = (struct sock_filter){.code = BPF_RET | BPF_A};
+		p.len = end + 2;
+		fz_classify(p.prog, p.len, &cl);
+		check_modes(&p, &cl, ret, verdict);
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static struct fz_case c; /* 40 KB: not on the stack */
+	struct fz_class cl;
+	int ret[2], verdict[2], k;
+
+	fz_case_decode(data, size, &c);
+	fz_classify(c.prog, c.len, &cl);
+	seen.inputs++;
+	seen.valid += cl.valid;
+	check_modes(&c, &cl, ret, verdict);
+	if ((c.ctl & (FZ_CTL_ALU | FZ_CTL_RAW | FZ_CTL_TILE)) == FZ_CTL_ALU)
+		check_alu_prefixes(&c);
+	k = c.ctl & FZ_CTL_NO_DIRECT ? 1 : 0;
+	if (kernel_mode && !ret[k])
+		kernel_check(&c, &cl, k ? PP_XLATE_NO_DIRECT : 0, verdict[k]);
+	return 0;
+}

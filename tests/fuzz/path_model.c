@@ -1,0 +1,402 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The reference model of path assembly; see path_model.h. */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "path_model.h"
+
+struct fzm_pkt {
+	__u64 id;
+	bool open;
+	__u64 at;	     /* open: last record's arrival; closed: when it closed */
+	__u64 seq;	     /* open: arrival order of its last record */
+	struct pp_hop *hops; /* in arrival order */
+	size_t nhops;
+	struct pp_skbref *skbs;
+	size_t nskbs;
+	bool has_mark, has_end;
+	struct pp_mark mark;
+	struct pp_hop end; /* the END that gives the fate */
+	__u32 lost;
+};
+
+static void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		abort();
+	return p;
+}
+
+void fzm_init(struct fzm *m)
+{
+	memset(m, 0, sizeof(*m));
+}
+
+static void expect_free(struct fzm_expect *e)
+{
+	free(e->hops);
+	free(e->skbs);
+}
+
+void fzm_free(struct fzm *m)
+{
+	for (size_t i = 0; i < m->npkts; i++) {
+		free(m->pkts[i].hops);
+		free(m->pkts[i].skbs);
+	}
+	for (size_t i = m->qhead; i < m->qn; i++)
+		expect_free(&m->q[i]);
+	free(m->pkts);
+	free(m->index);
+	free(m->q);
+	memset(m, 0, sizeof(*m));
+}
+
+static bool valid(const void *rec, size_t size)
+{
+	size_t hdr = offsetof(struct pp_mark, data);
+	struct pp_mark m;
+	__u32 type;
+
+	if (size < sizeof(type))
+		return false;
+	memcpy(&type, rec, sizeof(type));
+	if (type == PP_REC_HOP)
+		return size == sizeof(struct pp_hop);
+	if (type == PP_REC_END) {
+		if (size != sizeof(struct pp_hop))
+			return false;
+		memcpy(&m.hop, rec, sizeof(m.hop));
+		return m.hop.fate == PP_FATE_CONSUMED || m.hop.fate == PP_FATE_DROPPED;
+	}
+	if (type != PP_REC_MARK || size < hdr || size > sizeof(m))
+		return false;
+	memcpy(&m, rec, hdr);
+	return m.cap_len <= PP_HDR_BYTES && m.cap_len <= size - hdr;
+}
+
+/* splitmix64's finaliser: a hash unlike path.c's, so as not to share its flaws. */
+static size_t home(const struct fzm *m, __u64 id)
+{
+	id ^= id >> 30;
+	id *= 0xbf58476d1ce4e5b9ULL;
+	id ^= id >> 27;
+	id *= 0x94d049bb133111ebULL;
+	id ^= id >> 31;
+	return (size_t)id & (m->nindex - 1);
+}
+
+/* The index slot of id, or the free one where it would go. */
+static size_t slot(const struct fzm *m, __u64 id)
+{
+	size_t i = home(m, id);
+
+	while (m->index[i] && m->pkts[m->index[i] - 1].id != id)
+		i = (i + 1) & (m->nindex - 1);
+	return i;
+}
+
+/* Rebuilds the index for pkts[] as it is, at most a quarter full. */
+static void reindex(struct fzm *m)
+{
+	size_t n = 64;
+
+	while (n < 4 * (m->npkts + 1))
+		n *= 2;
+	free(m->index);
+	m->index = calloc(n, sizeof(*m->index));
+	if (!m->index)
+		abort();
+	m->nindex = n;
+	for (size_t i = 0; i < m->npkts; i++)
+		m->index[slot(m, m->pkts[i].id)] = i + 1;
+}
+
+static struct fzm_pkt *find(struct fzm *m, __u64 id)
+{
+	size_t i;
+
+	if (!m->nindex)
+		return NULL;
+	i = m->index[slot(m, id)];
+	return i ? &m->pkts[i - 1] : NULL;
+}
+
+static struct fzm_pkt *open_pkt(struct fzm *m, __u64 id)
+{
+	if (m->npkts == m->cap) {
+		m->cap = m->cap ? 2 * m->cap : 16;
+		m->pkts = xrealloc(m->pkts, m->cap * sizeof(*m->pkts));
+	}
+	m->pkts[m->npkts] = (struct fzm_pkt){.id = id, .open = true};
+	m->nopen++;
+	m->npkts++;
+	if (2 * m->npkts > m->nindex)
+		reindex(m);
+	else
+		m->index[slot(m, id)] = m->npkts;
+	return &m->pkts[m->npkts - 1];
+}
+
+static void note_skb(struct fzm_pkt *k, const struct pp_hop *h)
+{
+	bool end = h->type == PP_REC_END;
+
+	for (size_t i = 0; i < k->nskbs; i++) {
+		if (k->skbs[i].skb == h->skb) {
+			k->skbs[i].ended |= end;
+			return;
+		}
+	}
+	k->skbs = xrealloc(k->skbs, (k->nskbs + 1) * sizeof(*k->skbs));
+	k->skbs[k->nskbs++] = (struct pp_skbref){.skb = h->skb, .ended = end};
+}
+
+static bool all_ended(const struct fzm_pkt *k)
+{
+	for (size_t i = 0; i < k->nskbs; i++)
+		if (!k->skbs[i].ended)
+			return false;
+	return true;
+}
+
+static int by_ts(const void *a, const void *b)
+{
+	const struct pp_hop *x = *(const struct pp_hop *const *)a;
+	const struct pp_hop *y = *(const struct pp_hop *const *)b;
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x < y ? -1 : x > y; /* arrival order: their place in hops[] */
+}
+
+/* The hops sorted by ts, ties in arrival order. */
+static struct pp_hop *sorted_hops(const struct fzm_pkt *k)
+{
+	const struct pp_hop **idx = xrealloc(NULL, k->nhops * sizeof(*idx));
+	struct pp_hop *out = xrealloc(NULL, k->nhops * sizeof(*out));
+
+	for (size_t i = 0; i < k->nhops; i++)
+		idx[i] = &k->hops[i];
+	qsort(idx, k->nhops, sizeof(*idx), by_ts);
+	for (size_t i = 0; i < k->nhops; i++)
+		out[i] = *idx[i];
+	free(idx);
+	return out;
+}
+
+static void close_pkt(struct fzm *m, struct fzm_pkt *k, enum pp_fate fate, __u64 at)
+{
+	struct fzm_expect *e;
+
+	if (m->qn == m->qcap) {
+		m->qcap = m->qcap ? 2 * m->qcap : 16;
+		m->q = xrealloc(m->q, m->qcap * sizeof(*m->q));
+	}
+	e = &m->q[m->qn++];
+	*e = (struct fzm_expect){
+		.hops = sorted_hops(k), .skbs = k->skbs, .mark = k->mark, .has_mark = k->has_mark};
+	e->p = (struct pp_packet){.id = k->id,
+				  .hops = e->hops,
+				  .nhops = k->nhops,
+				  .skbs = e->skbs,
+				  .nskbs = k->nskbs,
+				  .fate = fate,
+				  .lost = k->lost};
+	if (fate == PP_FATE_DROPPED) {
+		e->p.reason = k->end.reason;
+		e->p.location = k->end.location;
+	}
+	m->st.emitted++;
+	m->st.mark_lost += !k->has_mark;
+	free(k->hops);
+	k->hops = NULL;
+	k->skbs = NULL;
+	k->open = false;
+	k->at = at;
+	m->nopen--;
+}
+
+int fzm_add(struct fzm *m, const void *rec, size_t size, __u64 now)
+{
+	struct fzm_pkt *k;
+	struct pp_hop h;
+
+	if (!valid(rec, size)) {
+		m->st.bad++;
+		return -EINVAL;
+	}
+	memcpy(&h, rec, sizeof(h));
+	k = find(m, h.id);
+	if (k && !k->open) {
+		m->st.late++;
+		return 0;
+	}
+	if (!k)
+		k = open_pkt(m, h.id);
+	k->at = now;
+	k->seq = ++m->seq;
+	k->hops = xrealloc(k->hops, (k->nhops + 1) * sizeof(*k->hops));
+	k->hops[k->nhops++] = h;
+	note_skb(k, &h);
+	m->st.records++;
+	if (h.type == PP_REC_MARK && !k->has_mark) {
+		memcpy(&k->mark, rec, size);
+		k->has_mark = true;
+	}
+	if (h.type != PP_REC_END)
+		return 0;
+	k->lost += h.lost;
+	if (!k->has_end || k->end.fate != PP_FATE_DROPPED)
+		k->end = h;
+	k->has_end = true;
+	if (all_ended(k))
+		close_pkt(m, k, (enum pp_fate)k->end.fate, now);
+	return 0;
+}
+
+static bool older(__u64 then, __u64 now, __u64 timeout)
+{
+	return now > then && now - then > timeout;
+}
+
+static int by_seq(const void *a, const void *b)
+{
+	const struct fzm_pkt *x = *(const struct fzm_pkt *const *)a;
+	const struct fzm_pkt *y = *(const struct fzm_pkt *const *)b;
+
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/*
+ * Closes, oldest last record first, the open packets whose last record came
+ * more than timeout before now (every open one if ALL), at now or (ALL) at
+ * their last record's arrival.
+ */
+static size_t close_old(struct fzm *m, __u64 now, __u64 timeout, bool all)
+{
+	struct fzm_pkt **v = xrealloc(NULL, m->npkts * sizeof(*v));
+	size_t n = 0;
+
+	for (size_t i = 0; i < m->npkts; i++)
+		if (m->pkts[i].open && (all || older(m->pkts[i].at, now, timeout)))
+			v[n++] = &m->pkts[i];
+	qsort(v, n, sizeof(*v), by_seq);
+	for (size_t i = 0; i < n; i++)
+		close_pkt(m, v[i], PP_FATE_TIMEOUT, all ? v[i]->at : now);
+	free(v);
+	return n;
+}
+
+size_t fzm_expire(struct fzm *m, __u64 now, __u64 timeout)
+{
+	size_t keep = 0;
+
+	for (size_t i = 0; i < m->npkts; i++)
+		if (m->pkts[i].open || !older(m->pkts[i].at, now, timeout))
+			m->pkts[keep++] = m->pkts[i];
+	if (keep != m->npkts) {
+		m->npkts = keep;
+		reindex(m);
+	}
+	return close_old(m, now, timeout, false);
+}
+
+size_t fzm_flush(struct fzm *m)
+{
+	return close_old(m, 0, 0, true);
+}
+
+const struct fzm_expect *fzm_next(const struct fzm *m)
+{
+	return m->qhead < m->qn ? &m->q[m->qhead] : NULL;
+}
+
+void fzm_pop(struct fzm *m)
+{
+	expect_free(&m->q[m->qhead++]);
+	if (m->qhead == m->qn)
+		m->qhead = m->qn = 0;
+}
+
+static int differ(char *why, size_t len, const char *what, unsigned long long want,
+		  unsigned long long got)
+{
+	snprintf(why, len, "%s: model %llu, path.c %llu", what, want, got);
+	return -1;
+}
+
+static int compare_hops(const struct fzm_expect *e, const struct pp_packet *p, char *why,
+			size_t len)
+{
+	for (size_t i = 0; i < p->nhops; i++) {
+		const struct pp_hop *a = &e->hops[i], *b = &p->hops[i];
+
+		if (!memcmp(a, b, sizeof(*a)))
+			continue;
+		snprintf(why, len,
+			 "hop %zu: model type %u probe %u ts %llu skb 0x%llx, path.c type %u probe "
+			 "%u ts %llu skb 0x%llx",
+			 i, a->type, a->probe, (unsigned long long)a->ts,
+			 (unsigned long long)a->skb, b->type, b->probe, (unsigned long long)b->ts,
+			 (unsigned long long)b->skb);
+		return -1;
+	}
+	return 0;
+}
+
+static int compare_mark(const struct fzm_expect *e, const struct pp_packet *p, char *why,
+			size_t len)
+{
+	size_t hdr = offsetof(struct pp_mark, data);
+
+	if (e->has_mark != (p->mark != NULL))
+		return differ(why, len, "has a mark", e->has_mark, p->mark != NULL);
+	if (!p->mark)
+		return 0;
+	if (memcmp(&e->mark, p->mark, hdr))
+		return differ(why, len, "mark header, cap_len", e->mark.cap_len, p->mark->cap_len);
+	if (memcmp(e->mark.data, p->mark->data, e->mark.cap_len))
+		return differ(why, len, "mark data bytes", e->mark.cap_len, p->mark->cap_len);
+	return 0;
+}
+
+static int compare_skbs(const struct fzm_expect *e, const struct pp_packet *p, char *why,
+			size_t len)
+{
+	if (e->p.nskbs != p->nskbs)
+		return differ(why, len, "nskbs", e->p.nskbs, p->nskbs);
+	for (size_t i = 0; i < p->nskbs; i++) {
+		if (e->skbs[i].skb != p->skbs[i].skb)
+			return differ(why, len, "skbs[i].skb", e->skbs[i].skb, p->skbs[i].skb);
+		if (e->skbs[i].ended != p->skbs[i].ended)
+			return differ(why, len, "skbs[i].ended", e->skbs[i].ended,
+				      p->skbs[i].ended);
+	}
+	return 0;
+}
+
+int fzm_compare(const struct fzm_expect *e, const struct pp_packet *p, char *why, size_t len)
+{
+	const struct pp_packet *w = &e->p;
+
+	if (w->id != p->id)
+		return differ(why, len, "id", w->id, p->id);
+	if (w->nhops != p->nhops)
+		return differ(why, len, "nhops", w->nhops, p->nhops);
+	if (compare_hops(e, p, why, len) || compare_mark(e, p, why, len) ||
+	    compare_skbs(e, p, why, len))
+		return -1;
+	if (w->fate != p->fate)
+		return differ(why, len, "fate", w->fate, p->fate);
+	if (w->reason != p->reason)
+		return differ(why, len, "reason", w->reason, p->reason);
+	if (w->location != p->location)
+		return differ(why, len, "location", w->location, p->location);
+	if (w->lost != p->lost)
+		return differ(why, len, "lost", w->lost, p->lost);
+	return 0;
+}

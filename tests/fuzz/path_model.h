@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A reference model of path assembly, written from what loader/path.h
+ * promises and nothing else, simple and slow: fuzz_paths runs it beside
+ * path.c and wants the same packets, in the same order, and the same stats.
+ *
+ *  - A record is malformed (stats.bad, -EINVAL) if shorter than its type, of
+ *    an unknown type, a HOP or END not of struct pp_hop's size, an END whose
+ *    fate is not CONSUMED or DROPPED, or a MARK shorter than its header,
+ *    longer than struct pp_mark, or not covering its cap_len (<= 128).
+ *  - A record for a packet closed and not yet forgotten is late (stats.late,
+ *    returns 0); any other opens its packet or joins it (stats.records).
+ *  - A packet's hops are all its records' hops, sorted by ts, ties in
+ *    arrival order; its mark is its first MARK; its skbs are in order of
+ *    first appearance, each ended once an END for it came.
+ *  - An END after which every skb has ended closes the packet: fate the
+ *    first DROPPED END's, else the last END's; reason and location that
+ *    END's when DROPPED; lost the sum over the ENDs.
+ *  - pp_paths_expire() forgets packets closed more than timeout ago, then
+ *    closes (TIMEOUT) the open ones whose last record came more than timeout
+ *    ago, oldest first, closing them at now_ns; pp_paths_flush(), which has
+ *    no clock, closes every open one, oldest first, at its last record's.
+ */
+#ifndef PP_FUZZ_PATH_MODEL_H
+#define PP_FUZZ_PATH_MODEL_H
+
+#include "path.h"
+
+struct fzm_pkt;
+
+/* A packet the model expects path.c to emit, in the emit callback's terms. */
+struct fzm_expect {
+	struct pp_packet p; /* p.mark unset: see has_mark and mark */
+	bool has_mark;
+	struct pp_mark mark;
+	struct pp_hop *hops;
+	struct pp_skbref *skbs;
+};
+
+struct fzm {
+	struct fzm_pkt *pkts;
+	size_t npkts, cap;
+	size_t *index; /* id -> 1 + place in pkts[], 0 if free: a hash table */
+	size_t nindex;
+	__u64 seq; /* arrival order of records */
+	size_t nopen;
+	struct pp_paths_stats st;
+	struct fzm_expect *q; /* packets expected, in emit order */
+	size_t qn, qhead, qcap;
+};
+
+void fzm_init(struct fzm *m);
+void fzm_free(struct fzm *m);
+
+/* What pp_paths_add() must return; queues what it must emit. */
+int fzm_add(struct fzm *m, const void *rec, size_t size, __u64 now);
+size_t fzm_expire(struct fzm *m, __u64 now, __u64 timeout);
+size_t fzm_flush(struct fzm *m);
+
+/* The next packet expected, NULL if none is; fzm_pop() drops it. */
+const struct fzm_expect *fzm_next(const struct fzm *m);
+void fzm_pop(struct fzm *m);
+
+/* Compares P with E: 0, or -1 with what differs in WHY. */
+int fzm_compare(const struct fzm_expect *e, const struct pp_packet *p, char *why, size_t len);
+
+#endif
