@@ -3,7 +3,8 @@
 # The test command (README, .ci/run): installs what is missing, builds, and
 # runs every layer: Check unit tests, host e2e tests (tracepoints + TC),
 # the QEMU kernel matrix (kprobe, kprobe.multi, fentry), a short fuzzing
-# run of the translator and the path assembler, and a benchmark smoke run. Each layer prints its own summary; the last line sums them up.
+# run of the translator and the path assembler, and a benchmark smoke run.
+# Each layer prints its own summary; the last line sums them up.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
