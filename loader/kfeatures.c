@@ -68,13 +68,13 @@ bool pp_has_kprobe_multi(const char *func)
 	return true;
 }
 
-bool pp_has_fentry(__u32 func_btf_id)
+/* A BPF_PROG_TYPE_TRACING program of TYPE on BTF_ID, attached and let go. */
+static bool try_tracing(enum bpf_attach_type type, __u32 btf_id)
 {
-	LIBBPF_OPTS(bpf_prog_load_opts, po, .expected_attach_type = BPF_TRACE_FENTRY,
-		    .attach_btf_id = func_btf_id);
+	LIBBPF_OPTS(bpf_prog_load_opts, po, .expected_attach_type = type, .attach_btf_id = btf_id);
 	int prog, link;
 
-	prog = bpf_prog_load(BPF_PROG_TYPE_TRACING, "pp_feat_fentry", "GPL", ret0, 2, &po);
+	prog = bpf_prog_load(BPF_PROG_TYPE_TRACING, "pp_feat_tracing", "GPL", ret0, 2, &po);
 	if (prog < 0)
 		return false;
 	link = bpf_raw_tracepoint_open(NULL, prog);
@@ -85,21 +85,14 @@ bool pp_has_fentry(__u32 func_btf_id)
 	return true;
 }
 
+bool pp_has_fentry(__u32 func_btf_id)
+{
+	return try_tracing(BPF_TRACE_FENTRY, func_btf_id);
+}
+
 bool pp_has_tp_btf(__u32 typedef_btf_id)
 {
-	LIBBPF_OPTS(bpf_prog_load_opts, po, .expected_attach_type = BPF_TRACE_RAW_TP,
-		    .attach_btf_id = typedef_btf_id);
-	int prog, link;
-
-	prog = bpf_prog_load(BPF_PROG_TYPE_TRACING, "pp_feat_tp", "GPL", ret0, 2, &po);
-	if (prog < 0)
-		return false;
-	link = bpf_raw_tracepoint_open(NULL, prog);
-	close(prog);
-	if (link < 0)
-		return false;
-	close(link);
-	return true;
+	return try_tracing(BPF_TRACE_RAW_TP, typedef_btf_id);
 }
 
 bool pp_has_ringbuf(void)

@@ -9,8 +9,8 @@
 /* pcap's struct bpf_insn has struct sock_filter's layout: u16, u8, u8, u32. */
 _Static_assert(sizeof(struct bpf_insn) == 8, "classic instruction is 8 bytes");
 
-static int compile_dlt(int dlt, const char *expr, struct sock_filter **out, size_t *len,
-		       char *err, size_t errlen);
+static int compile_dlt(int dlt, const char *expr, struct sock_filter **out, size_t *len, char *err,
+		       size_t errlen);
 
 int pp_pcap_compile(const char *expr, struct sock_filter **out, size_t *len, char *err,
 		    size_t errlen)
@@ -24,8 +24,8 @@ int pp_pcap_compile_l3(const char *expr, struct sock_filter **out, size_t *len, 
 	return compile_dlt(DLT_RAW, expr, out, len, err, errlen);
 }
 
-static int compile_dlt(int dlt, const char *expr, struct sock_filter **out, size_t *len,
-		       char *err, size_t errlen)
+static int compile_dlt(int dlt, const char *expr, struct sock_filter **out, size_t *len, char *err,
+		       size_t errlen)
 {
 	struct bpf_program prog = {0};
 	int ret = 0;
