@@ -156,6 +156,15 @@ static int size_bytes(int size)
 	return size == BPF_W ? 4 : size == BPF_H ? 2 : 1;
 }
 
+/* Call HELPER, which copies the bytes to the stack buffer: DST = them, or no match. */
+static void emit_call_load(struct xl *x, __s32 helper, __u8 dst, int size)
+{
+	emit(x, BPF_JMP | BPF_CALL, 0, 0, 0, helper);
+	emit_jmp(x, BPF_JMP | BPF_JNE | BPF_K, BPF_REG_0, 0, 0, x->l_nomatch);
+	emit(x, BPF_LDX | BPF_MEM | size, dst, BPF_REG_10, PP_LOAD_BUF_OFF, 0);
+	emit_bswap(x, dst, size);
+}
+
 /* r2 holds the offset: copy SIZE bytes to the stack, or end with no match. */
 static void emit_slow_load(struct xl *x, __u8 dst, int size)
 {
@@ -163,10 +172,7 @@ static void emit_slow_load(struct xl *x, __u8 dst, int size)
 	emit(x, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_3, BPF_REG_10, 0, 0);
 	emit(x, BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_3, 0, 0, PP_LOAD_BUF_OFF);
 	emit(x, BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_4, 0, 0, size_bytes(size));
-	emit(x, BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_skb_load_bytes);
-	emit_jmp(x, BPF_JMP | BPF_JNE | BPF_K, BPF_REG_0, 0, 0, x->l_nomatch);
-	emit(x, BPF_LDX | BPF_MEM | size, dst, BPF_REG_10, PP_LOAD_BUF_OFF, 0);
-	emit_bswap(x, dst, size);
+	emit_call_load(x, BPF_FUNC_skb_load_bytes, dst, size);
 }
 
 /*
@@ -183,10 +189,7 @@ static void emit_probe_load(struct xl *x, __u8 dst, int size)
 	emit(x, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_1, BPF_REG_10, 0, 0);
 	emit(x, BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_1, 0, 0, PP_LOAD_BUF_OFF);
 	emit(x, BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_2, 0, 0, size_bytes(size));
-	emit(x, BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_probe_read_kernel);
-	emit_jmp(x, BPF_JMP | BPF_JNE | BPF_K, BPF_REG_0, 0, 0, x->l_nomatch);
-	emit(x, BPF_LDX | BPF_MEM | size, dst, BPF_REG_10, PP_LOAD_BUF_OFF, 0);
-	emit_bswap(x, dst, size);
+	emit_call_load(x, BPF_FUNC_probe_read_kernel, dst, size);
 }
 
 /* DST = P[k : size], absolute offset. */
