@@ -262,7 +262,8 @@ scn_check() {
 	kv check_rc $?
 	sed 's/^/CHECK /' /tmp/pp.check >>"$KV"
 	for be in kprobe-multi kprobe fentry; do
-		"$PP" --list-probes --backend "$be" >/dev/null 2>&1
+		# shellcheck disable=SC2046 # funcs_arg is two words or none
+		"$PP" --list-probes --backend "$be" $(funcs_arg) >/dev/null 2>&1
 		kv "backend_$be" $?
 	done
 }
