@@ -41,7 +41,7 @@ enum pp_fate {
 	PP_FATE_TIMEOUT = 3,  /* never freed within --packet-timeout */
 };
 
-/* One step of one packet. 96 bytes, no holes. */
+/* One step of one packet. 104 bytes, no holes. */
 struct pp_hop {
 	__u32 type;	/* enum pp_rec_type */
 	__u32 probe;	/* probe index, or PP_PROBE_TC_* */

@@ -25,6 +25,7 @@ enum vm_tag {
 };
 
 struct vm {
+	enum fz_vm_mode mode;
 	uint64_t r[MAX_BPF_REG];
 	uint8_t tag[MAX_BPF_REG];
 	uint16_t set;	 /* registers written: the verifier's "!read_ok" */
@@ -84,7 +85,12 @@ static bool alu_known(const struct bpf_insn *i)
 	return op <= BPF_ARSH;
 }
 
-static bool jmp_known(const struct bpf_insn *i)
+static int32_t mode_helper(enum fz_vm_mode mode)
+{
+	return mode == FZ_VM_PROBE ? BPF_FUNC_probe_read_kernel : BPF_FUNC_skb_load_bytes;
+}
+
+static bool jmp_known(const struct bpf_insn *i, enum fz_vm_mode mode)
 {
 	bool is32 = BPF_CLASS(i->code) == BPF_JMP32;
 	uint8_t op = BPF_OP(i->code);
@@ -94,7 +100,7 @@ static bool jmp_known(const struct bpf_insn *i)
 		return !is32 && BPF_SRC(i->code) == BPF_K && !i->imm && !i->src_reg && !i->dst_reg;
 	case BPF_CALL:
 		return !is32 && !i->src_reg && !i->dst_reg && !i->off &&
-		       i->imm == BPF_FUNC_skb_load_bytes;
+		       i->imm == mode_helper(mode);
 	case BPF_EXIT:
 		return !is32 && !i->src_reg && !i->dst_reg && !i->off && !i->imm;
 	}
@@ -103,7 +109,7 @@ static bool jmp_known(const struct bpf_insn *i)
 	return BPF_SRC(i->code) == BPF_K ? !i->src_reg : !i->imm && i->src_reg <= BPF_REG_10;
 }
 
-static bool insn_known(const struct bpf_insn *i)
+static bool insn_known(const struct bpf_insn *i, enum fz_vm_mode mode)
 {
 	switch (BPF_CLASS(i->code)) {
 	case BPF_ALU:
@@ -111,7 +117,7 @@ static bool insn_known(const struct bpf_insn *i)
 		return alu_known(i);
 	case BPF_JMP:
 	case BPF_JMP32:
-		return jmp_known(i);
+		return jmp_known(i, mode);
 	case BPF_LDX:
 		return BPF_MODE(i->code) == BPF_MEM && i->dst_reg < BPF_REG_10 &&
 		       i->src_reg <= BPF_REG_10 && !i->imm;
@@ -139,7 +145,8 @@ static bool falls_through(const struct bpf_insn *i)
 	return BPF_CLASS(i->code) != BPF_JMP || BPF_OP(i->code) != BPF_EXIT;
 }
 
-int fz_ebpf_check(const struct bpf_insn *v, size_t cnt, char *err, size_t errlen)
+int fz_ebpf_check(const struct bpf_insn *v, size_t cnt, enum fz_vm_mode mode, char *err,
+		  size_t errlen)
 {
 	bool *seen = calloc(cnt + 1, sizeof(*seen));
 	struct vm m = {.err = err, .errlen = errlen};
@@ -154,7 +161,7 @@ int fz_ebpf_check(const struct bpf_insn *v, size_t cnt, char *err, size_t errlen
 
 		if (!seen[m.pc])
 			ret = vm_fail(&m, "unreachable (the verifier refuses dead code)");
-		else if (!insn_known(i))
+		else if (!insn_known(i, mode))
 			ret = vm_fail(&m,
 				      "unexpected instruction code 0x%02x dst %u src %u off %d "
 				      "imm %d",
@@ -168,8 +175,10 @@ int fz_ebpf_check(const struct bpf_insn *v, size_t cnt, char *err, size_t errlen
 		if (falls_through(i))
 			seen[m.pc + 1] = true;
 	}
-	if (!ret && !seen[cnt])
+	if (!ret && mode == FZ_VM_TC && !seen[cnt])
 		ret = vm_fail(&m, "the classifier's code after the filter is unreachable");
+	if (!ret && mode == FZ_VM_PROBE && seen[cnt])
+		ret = vm_fail(&m, "the subprogram does not end in an exit");
 	free(seen);
 	return ret;
 }
@@ -490,6 +499,37 @@ static int jmp_pointers(struct vm *m, const struct bpf_insn *i, bool taken)
 	return 0;
 }
 
+/*
+ * bpf_probe_read_kernel(dst, size, unsafe_ptr) in probe mode, where data is
+ * the frame's address: a read outside the frame would read whatever kernel
+ * memory lies there, so it is a fault here.
+ */
+static int do_probe_read(struct vm *m)
+{
+	uint64_t to, n, from;
+	uint8_t *p;
+
+	if (!reg_get(m, 1, &to) || !reg_get(m, 2, &n) || !reg_get(m, 3, &from))
+		return -1;
+	if (m->tag[1] != VM_PTR_STACK || m->tag[2] || m->tag[3])
+		return vm_fail(m, "bpf_probe_read_kernel: r1 not the stack, or r2/r3 not scalars");
+	if (n == 0 || n > VM_STACK_SIZE)
+		return vm_fail(m, "bpf_probe_read_kernel: length %llu", (unsigned long long)n);
+	p = stack_at(m, to, (uint32_t)n);
+	if (!p)
+		return -1;
+	if (!in(from, (int)n, VM_PKT, m->len))
+		return vm_fail(m,
+			       "bpf_probe_read_kernel of %llu bytes at data%+lld: outside the "
+			       "%u bytes of the linear part",
+			       (unsigned long long)n, (long long)(from - VM_PKT), m->len);
+	memcpy(p, m->pkt + (from - VM_PKT), n);
+	memset(&m->stack_set[p - m->stack], 1, n);
+	reg_put(m, 0, 0);
+	m->set &= (uint16_t)~0x3eu; /* r1-r5 are caller-saved */
+	return 0;
+}
+
 /* The next pc, or -1 on an error; sets *done on exit. */
 static long do_jmp(struct vm *m, const struct bpf_insn *i, bool *done)
 {
@@ -502,6 +542,8 @@ static long do_jmp(struct vm *m, const struct bpf_insn *i, bool *done)
 	case BPF_JA:
 		return next + i->off;
 	case BPF_CALL:
+		if (m->mode == FZ_VM_PROBE)
+			return do_probe_read(m) ? -1 : next;
 		return do_load_bytes(m) ? -1 : next;
 	case BPF_EXIT:
 		*done = true;
@@ -534,18 +576,50 @@ static int step(struct vm *m, const struct bpf_insn *i, bool *done)
 	return (int)next;
 }
 
-int fz_ebpf_run(const struct bpf_insn *v, size_t cnt, const uint8_t *frame, uint32_t len,
-		int *match, uint64_t *regs, char *err, size_t errlen)
+/* How the program ends: exit with the mode's "no match" or verdict, or (TC) falling off. */
+static int finish(struct vm *m, bool exited, int *match)
+{
+	uint64_t r;
+
+	if (!exited && m->mode == FZ_VM_PROBE)
+		return vm_fail(m, "the subprogram runs off its end");
+	if (!exited) {
+		if (!reg_get(m, BPF_REG_1, &r))
+			return -1;
+		if (r != VM_CTX || m->tag[BPF_REG_1] != VM_PTR_CTX)
+			return vm_fail(m, "the classifier's code is entered with r1 != ctx");
+		*match = 1;
+		return 0;
+	}
+	if (!reg_get(m, BPF_REG_0, &r))
+		return -1;
+	if (m->tag[BPF_REG_0] != VM_SCALAR)
+		return vm_fail(m, "exit with a pointer in r0");
+	if (m->mode == FZ_VM_PROBE && r > 1)
+		return vm_fail(m, "exit with r0 = %lld, not 0 or 1", (long long)r);
+	if (m->mode == FZ_VM_TC && (uint32_t)r != VM_TC_UNSPEC)
+		return vm_fail(m, "exit with r0 = %lld, not TC_ACT_UNSPEC", (long long)r);
+	*match = m->mode == FZ_VM_PROBE ? (int)r : 0;
+	return 0;
+}
+
+int fz_ebpf_run(const struct bpf_insn *v, size_t cnt, enum fz_vm_mode mode, const uint8_t *frame,
+		uint32_t len, int *match, uint64_t *regs, char *err, size_t errlen)
 {
 	struct vm *m = calloc(1, sizeof(*m));
-	uint64_t r;
 	bool done = false;
 	int next, ret = -1;
 
 	if (!m)
 		abort();
-	*m = (struct vm){.pkt = frame, .len = len, .err = err, .errlen = errlen};
-	reg_put_tag(m, BPF_REG_1, VM_CTX, VM_PTR_CTX);
+	*m = (struct vm){.mode = mode, .pkt = frame, .len = len, .err = err, .errlen = errlen};
+	if (mode == FZ_VM_PROBE) {
+		reg_put(m, BPF_REG_1, VM_PKT); /* data: the frame's address */
+		reg_put(m, BPF_REG_2, len);
+		reg_put(m, BPF_REG_3, len); /* headlen: all of it is linear */
+	} else {
+		reg_put_tag(m, BPF_REG_1, VM_CTX, VM_PTR_CTX);
+	}
 	reg_put_tag(m, BPF_REG_10, VM_STACK + VM_STACK_SIZE, VM_PTR_STACK);
 	/* Forward jumps only (fz_ebpf_check()): at most cnt steps. */
 	while (m->pc < cnt && !done) {
@@ -560,23 +634,8 @@ int fz_ebpf_run(const struct bpf_insn *v, size_t cnt, const uint8_t *frame, uint
 		}
 		m->pc = (size_t)next;
 	}
-	if (done) {
-		if (!reg_get(m, BPF_REG_0, &r))
-			goto out;
-		if ((uint32_t)r != VM_TC_UNSPEC || m->tag[BPF_REG_0] != VM_SCALAR) {
-			vm_fail(m, "exit with r0 = %lld, not TC_ACT_UNSPEC", (long long)r);
-			goto out;
-		}
-		*match = 0;
-	} else {
-		if (!reg_get(m, BPF_REG_1, &r))
-			goto out;
-		if (r != VM_CTX || m->tag[BPF_REG_1] != VM_PTR_CTX) {
-			vm_fail(m, "the classifier's code is entered with r1 != ctx");
-			goto out;
-		}
-		*match = 1;
-	}
+	if (finish(m, done, match))
+		goto out;
 	memcpy(regs, m->r, sizeof(m->r));
 	ret = 0;
 out:

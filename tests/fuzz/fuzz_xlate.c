@@ -9,9 +9,11 @@
  *  - A program libpcap can run (cbpf_check.h) is translated, unless pktpath
  *    refuses it by design (a backward jump, a shift by a constant >= 32).
  *  - A translation passes the verifier's static checks and runs without a
- *    fault in ebpf_interp.c, in both load modes; for a program libpcap can
- *    run, its verdict on the frame is pcap_offline_filter()'s, and when it
- *    matches by RET A, A is the value libpcap returns.
+ *    fault in ebpf_interp.c, in each mode: TC with direct loads, TC with
+ *    bpf_skb_load_bytes() only, probe mode (PP_XLATE_PROBE, where a read
+ *    outside the frame is a fault); for a program libpcap can run, its
+ *    verdict on the frame is pcap_offline_filter()'s, and when it matches by
+ *    RET A, A is the value libpcap returns. The modes agree.
  *  - With PKTPATH_FUZZ_KERNEL=1 (root): the kernel loads the classifier with
  *    the translation spliced in (the verifier accepts it), and its verdict on
  *    the frame (BPF_PROG_TEST_RUN; a frame shorter than an Ethernet header is
@@ -39,6 +41,7 @@
 #define FZ_LOG_MAX	   16384
 #define FZ_DUMP_MAX	   64 /* instructions shown around a failure */
 #define FZ_ALU_PREFIXES	   64 /* FZ_CTL_ALU prefixes checked on their own */
+#define FZ_NMODES	   3
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -159,7 +162,8 @@ static int interp_verdict(const struct fz_case *c, unsigned int flags)
 
 	if (pp_xlate(c->prog, c->len, flags, &v, &cnt, err, sizeof(err)))
 		fail(c, NULL, 0, "flags %u: a second translation failed: %s", flags, err);
-	if (fz_ebpf_run(v, cnt, c->frame, (uint32_t)c->frame_len, &match, regs, err, sizeof(err)))
+	if (fz_ebpf_run(v, cnt, FZ_VM_TC, c->frame, (uint32_t)c->frame_len, &match, regs, err,
+			sizeof(err)))
 		fail(c, v, cnt, "flags %u: the translation faults on the padded frame: %s", flags,
 		     err);
 	free(v);
@@ -232,6 +236,7 @@ static void check_refusal(const struct fz_case *c, const struct fz_class *cl, un
 static int check_xlate(const struct fz_case *c, const struct fz_class *cl, unsigned int flags,
 		       int *match)
 {
+	enum fz_vm_mode vm = flags & PP_XLATE_PROBE ? FZ_VM_PROBE : FZ_VM_TC;
 	uint64_t regs[MAX_BPF_REG];
 	struct bpf_insn *v = NULL;
 	size_t cnt = 0;
@@ -249,10 +254,11 @@ static int check_xlate(const struct fz_case *c, const struct fz_class *cl, unsig
 		fail(c, v, cnt, "flags %u: success without instructions", flags);
 	if (c->len > BPF_MAXINSNS || cl->refused_by_design)
 		fail(c, v, cnt, "flags %u: translated a program it must refuse", flags);
-	if (fz_ebpf_check(v, cnt, why, sizeof(why)))
+	if (fz_ebpf_check(v, cnt, vm, why, sizeof(why)))
 		fail(c, v, cnt, "flags %u: the verifier would refuse the translation: %s", flags,
 		     why);
-	if (fz_ebpf_run(v, cnt, c->frame, (uint32_t)c->frame_len, match, regs, why, sizeof(why)))
+	if (fz_ebpf_run(v, cnt, vm, c->frame, (uint32_t)c->frame_len, match, regs, why,
+			sizeof(why)))
 		fail(c, v, cnt, "flags %u: the translation faults on the frame: %s", flags, why);
 	if (libpcap_is_reference(cl) && *match != libpcap_verdict(c))
 		fail(c, v, cnt, "flags %u: translation's verdict %d, libpcap's %d", flags, *match,
@@ -268,17 +274,26 @@ static int check_xlate(const struct fz_case *c, const struct fz_class *cl, unsig
 	return 0;
 }
 
-/* Both load modes agree with each other (and with libpcap, in check_xlate()). */
+/* The three translations: TC with direct loads, TC without, probe mode. */
+static const unsigned int fz_modes[FZ_NMODES] = {0, PP_XLATE_NO_DIRECT, PP_XLATE_PROBE};
+
+/*
+ * Every mode agrees with the others (and with libpcap, in check_xlate()):
+ * the same result, but that a mode whose code is longer may be -E2BIG; the
+ * same verdict.
+ */
 static void check_modes(const struct fz_case *c, const struct fz_class *cl, int *ret, int *verdict)
 {
-	ret[0] = check_xlate(c, cl, 0, &verdict[0]);
-	ret[1] = check_xlate(c, cl, PP_XLATE_NO_DIRECT, &verdict[1]);
-	/* Direct loads take more instructions: only they may make it too big. */
-	if (ret[0] != ret[1] && !(ret[0] == -E2BIG && !ret[1]))
-		fail(c, NULL, 0, "the load modes disagree: %d direct, %d without", ret[0], ret[1]);
-	if (!ret[0] && !ret[1] && verdict[0] != verdict[1])
-		fail(c, NULL, 0, "the load modes disagree: verdict %d direct, %d without",
-		     verdict[0], verdict[1]);
+	for (int i = 0; i < FZ_NMODES; i++)
+		ret[i] = check_xlate(c, cl, fz_modes[i], &verdict[i]);
+	for (int i = 1; i < FZ_NMODES; i++) {
+		if (ret[i] != ret[0] && ret[i] != -E2BIG && ret[0] != -E2BIG)
+			fail(c, NULL, 0, "modes 0x%x and 0x%x disagree: %d, %d", fz_modes[0],
+			     fz_modes[i], ret[0], ret[i]);
+		if (!ret[i] && !ret[0] && verdict[i] != verdict[0])
+			fail(c, NULL, 0, "modes 0x%x and 0x%x disagree: verdict %d, %d",
+			     fz_modes[0], fz_modes[i], verdict[0], verdict[i]);
+	}
 }
 
 /*
@@ -290,7 +305,7 @@ static void check_alu_prefixes(const struct fz_case *c)
 {
 	static struct fz_case p;
 	struct fz_class cl;
-	int ret[2], verdict[2];
+	int ret[FZ_NMODES], verdict[FZ_NMODES];
 
 	p.ctl = c->ctl;
 	p.frame = c->frame;
@@ -310,7 +325,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct fz_case c; /* 40 KB: not on the stack */
 	struct fz_class cl;
-	int ret[2], verdict[2], k;
+	int ret[FZ_NMODES], verdict[FZ_NMODES], k;
 
 	fz_case_decode(data, size, &c);
 	fz_classify(c.prog, c.len, &cl);
