@@ -83,8 +83,7 @@ FLOW_LEN=$((64 + 8 + 20 + 14))
 # Every datagram of the flow crosses these probes exactly once (veth has no
 # queue and no GRO here), so records received + lost at each must equal the
 # datagrams sent.
-FIXED_PROBES=(tc:egress tp:net:net_dev_queue tp:net:net_dev_start_xmit tp:net:netif_rx_entry
-	tp:net:netif_rx tp:net:net_dev_xmit)
+FIXED_PROBES=(tc:egress tp:net:net_dev_queue tp:net:net_dev_start_xmit tp:net:netif_rx)
 READY_TIMEOUT=60 # s for a tracer to attach (bpftrace compiles its script first)
 STOP_TIMEOUT=20	 # s for a tracer to exit after SIGINT
 

@@ -153,9 +153,8 @@ namespace and device it happened on:
     packet left host a, and began to track that skb;
   - tp:net:net_dev_queue, net_dev_start_xmit on a-eth0: a's device layer
     queued and sent it; a veth hands the very same skb to its peer;
-  - tp:net:netif_rx(_entry) on r-eth0, in $NS_R: the peer took it in. The
-    sender's net_dev_xmit ("sent") comes only after that, already naming
-    r-eth0: veth_xmit delivers before it returns;
+  - tp:net:netif_rx on r-eth0, in $NS_R: the peer took it in (a veth
+    delivers to its peer before its transmit function returns);
   - tp:net:netif_receive_skb on r-eth0: the router's receive path passes
     it up to IP; routing and forwarding have no tracepoint, so the gap
     before the next hop is the router's IP work;
