@@ -11,138 +11,217 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include "fmt.h"
 #include "output.h"
 #include "pkt_decode.h"
 
 #define PP_PROBE_NAMELEN 32
-#define PP_JSON_BUF	 4096
-
-/*
- * Output goes through a buffer on the stack and leaves in a few fwrite()s:
- * a stdio call per byte, each taking the FILE lock, cost more than all of
- * path assembly.
- */
-struct jw {
-	FILE *f;
-	size_t n;
-	char buf[PP_JSON_BUF];
-};
 
 /* An object being written: whether the next key needs a comma. */
 struct jobj {
-	struct jw *w;
+	struct pp_wbuf *w;
 	bool first;
 };
 
-static void jw_flush(struct jw *w)
+/*
+ * A key as the two arguments the j*() writers take: the literal with its
+ * quotes and colon joined to it when compiling, and that length, so that
+ * writing a key is one copy of known length.
+ */
+#define K(lit) "\"" lit "\":", sizeof(lit) + 2
+
+/* A byte a string cannot hold as it is; NUL, where a string ends, too. */
+static bool special(unsigned char c)
 {
-	fwrite(w->buf, 1, w->n, w->f);
-	w->n = 0;
+	return c < 0x20 || c >= 0x7f || c == '"' || c == '\\';
 }
 
-static void jw_putc(struct jw *w, char c)
-{
-	if (w->n == sizeof(w->buf))
-		jw_flush(w);
-	w->buf[w->n++] = c;
-}
-
-static void jw_puts(struct jw *w, const char *s)
-{
-	while (*s)
-		jw_putc(w, *s++);
-}
-
-static void jw_u64(struct jw *w, __u64 v)
-{
-	char d[20];
-	int n = 0;
-
-	do {
-		d[n++] = '0' + v % 10;
-		v /= 10;
-	} while (v);
-	while (n)
-		jw_putc(w, d[--n]);
-}
-
-static void json_char(struct jw *w, unsigned char c)
+static void json_esc(struct pp_wbuf *w, unsigned char c)
 {
 	static const char short_esc[] = {['"'] = '"',  ['\\'] = '\\', ['\b'] = 'b', ['\f'] = 'f',
 					 ['\n'] = 'n', ['\r'] = 'r',  ['\t'] = 't'};
 	static const char hex[] = "0123456789abcdef";
+	char *p = pp_wb_room(w, 6);
 
+	p[0] = '\\';
 	if (c < sizeof(short_esc) && short_esc[c]) {
-		jw_putc(w, '\\');
-		jw_putc(w, short_esc[c]);
-	} else if (c < 0x20 || c >= 0x7f) {
-		jw_puts(w, "\\u00");
-		jw_putc(w, hex[c >> 4]);
-		jw_putc(w, hex[c & 0xf]);
-	} else {
-		jw_putc(w, c);
+		p[1] = short_esc[c];
+		pp_wb_done(w, p + 2);
+		return;
 	}
+	memcpy(p + 1, "u00", 3);
+	p[4] = hex[c >> 4];
+	p[5] = hex[c & 0xf];
+	pp_wb_done(w, p + 6);
+}
+
+#define ONES  (~0ULL / 255) /* 0x0101...01 */
+#define HIGHS (ONES * 0x80)
+
+/* The top bit of each zero byte of x; exact up to the first (a borrow only goes up). */
+static __u64 zero_bytes(__u64 x)
+{
+	return (x - ONES) & ~x & HIGHS;
+}
+
+/*
+ * special() for 8 bytes at once, as the top bit of each: below 0x20
+ * (again exact up to the first), from 0x7f (no carry leaves a byte), '"',
+ * '\\'. Flags past the first may be wrong; only the first is used.
+ */
+static __u64 special8(__u64 x)
+{
+	__u64 ctl = (x - ONES * 0x20) & ~x, del = ((x & ~HIGHS) + ONES) | x;
+
+	return ((ctl | del) & HIGHS) | zero_bytes(x ^ (ONES * '"')) | zero_bytes(x ^ (ONES * '\\'));
+}
+
+/*
+ * The first byte of s[i..n) that needs escaping, or n: a word at a time
+ * (the last word overlapping the one before), a byte at a time under 8.
+ * Words are read little-endian, so that the first byte is the lowest.
+ */
+static size_t plain_end(const char *s, size_t i, size_t n)
+{
+	const bool words = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;
+	size_t start = i;
+	__u64 x, m;
+
+	for (; words && n - i >= 8; i += 8) {
+		memcpy(&x, s + i, 8);
+		m = special8(x);
+		if (m)
+			return i + __builtin_ctzll(m) / 8;
+	}
+	if (words && i < n && n >= start + 8) {
+		/* s[n - 8 .. i) passed above: no flag of theirs, no wrong one above. */
+		memcpy(&x, s + n - 8, 8);
+		m = special8(x);
+		return m ? n - 8 + __builtin_ctzll(m) / 8 : n;
+	}
+	while (i < n && !special((unsigned char)s[i]))
+		i++;
+	return i;
+}
+
+/* s[0..n) in quotes, escaped: plain runs in one copy each. */
+static void json_esc_str(struct pp_wbuf *w, const char *s, size_t n)
+{
+	size_t i = 0, end;
+
+	pp_wb_putc(w, '"');
+	for (;;) {
+		end = plain_end(s, i, n);
+		pp_wb_write(w, s + i, end - i);
+		if (end == n)
+			break;
+		json_esc(w, (unsigned char)s[end]);
+		i = end + 1;
+	}
+	pp_wb_putc(w, '"');
 }
 
 /* A string of at most max bytes, ending early at a NUL. */
-static void json_str(struct jw *w, const char *s, size_t max)
+static void json_str(struct pp_wbuf *w, const char *s, size_t max)
 {
-	size_t i;
+	size_t n = strnlen(s, max);
+	char *p;
 
-	jw_putc(w, '"');
-	for (i = 0; i < max && s[i]; i++)
-		json_char(w, (unsigned char)s[i]);
-	jw_putc(w, '"');
+	/* Most strings need no escape: then one copy, quotes and all. */
+	if (plain_end(s, 0, n) < n || n > PP_WBUF_SIZE - 2) {
+		json_esc_str(w, s, n);
+		return;
+	}
+	p = pp_wb_room(w, n + 2);
+	*p = '"';
+	memcpy(p + 1, s, n);
+	p[n + 1] = '"';
+	pp_wb_done(w, p + n + 2);
 }
 
-/* Keys are this file's own literals: nothing to escape. */
-static void jkey(struct jobj *o, const char *key)
+/*
+ * A string in a char array whose size bytes can all be read (ifname, comm,
+ * the summary's addresses): the scan for bytes to escape finds its NUL
+ * too, no strnlen() first, and the copy is of a size known when compiling.
+ */
+static inline void json_arr(struct pp_wbuf *w, const char *s, size_t size)
 {
+	size_t n = plain_end(s, 0, size);
+	char *p;
+
+	if (n < size && s[n]) {
+		json_esc_str(w, s, strnlen(s, size));
+		return;
+	}
+	p = pp_wb_room(w, size + 2);
+	*p = '"';
+	memcpy(p + 1, s, size);
+	p[n + 1] = '"';
+	pp_wb_done(w, p + n + 2);
+}
+
+/*
+ * The key (from K()) with the comma before it if it needs one; returns
+ * where its value goes, with room for more bytes of it.
+ */
+static char *jkey(struct jobj *o, const char *key, size_t len, size_t more)
+{
+	char *p = pp_wb_room(o->w, 1 + len + more);
+
 	if (!o->first)
-		jw_putc(o->w, ',');
+		*p++ = ',';
 	o->first = false;
-	jw_putc(o->w, '"');
-	jw_puts(o->w, key);
-	jw_puts(o->w, "\":");
+	memcpy(p, key, len);
+	return p + len;
 }
 
-static void jnum(struct jobj *o, const char *key, __u64 v)
+static void jnum(struct jobj *o, const char *key, size_t len, __u64 v)
 {
-	jkey(o, key);
-	jw_u64(o->w, v);
+	pp_wb_done(o->w, pp_fmt_u64(jkey(o, key, len, PP_FMT_U64), v));
 }
 
-static void jstr(struct jobj *o, const char *key, const char *s, size_t max)
+static void jstr(struct jobj *o, const char *key, size_t len, const char *s, size_t max)
 {
-	jkey(o, key);
+	pp_wb_done(o->w, jkey(o, key, len, 0));
 	json_str(o->w, s, max);
 }
 
-static void jbool(struct jobj *o, const char *key, bool v)
+/* A char array of size bytes: see json_arr(). */
+static inline void jarr(struct jobj *o, const char *key, size_t len, const char *s, size_t size)
 {
-	jkey(o, key);
-	jw_puts(o->w, v ? "true" : "false");
+	pp_wb_done(o->w, jkey(o, key, len, 0));
+	json_arr(o->w, s, size);
 }
 
-static struct jobj jopen(struct jobj *parent, const char *key)
+static void jbool(struct jobj *o, const char *key, size_t len, bool v)
 {
-	jkey(parent, key);
-	jw_putc(parent->w, '{');
+	char *p = jkey(o, key, len, 5);
+
+	memcpy(p, v ? "true" : "false", v ? 4 : 5);
+	pp_wb_done(o->w, p + (v ? 4 : 5));
+}
+
+static struct jobj jopen(struct jobj *parent, const char *key, size_t len)
+{
+	char *p = jkey(parent, key, len, 1);
+
+	*p = '{';
+	pp_wb_done(parent->w, p + 1);
 	return (struct jobj){.w = parent->w, .first = true};
 }
 
 static void jclose(struct jobj *o)
 {
-	jw_putc(o->w, '}');
+	pp_wb_putc(o->w, '}');
 }
 
 static void json_frag(struct jobj *pkt, const struct pp_pkt_summary *s)
 {
-	struct jobj o = jopen(pkt, "frag");
+	struct jobj o = jopen(pkt, K("frag"));
 
-	jnum(&o, "id", s->frag_id);
-	jnum(&o, "off", s->frag_off);
-	jbool(&o, "more", s->more_frags);
+	jnum(&o, K("id"), s->frag_id);
+	jnum(&o, K("off"), s->frag_off);
+	jbool(&o, K("more"), s->more_frags);
 	jclose(&o);
 }
 
@@ -151,45 +230,45 @@ static void json_l4(struct jobj *o, const struct pp_pkt_summary *s)
 	char flags[9];
 
 	if (s->has_ports) {
-		jnum(o, "sport", s->sport);
-		jnum(o, "dport", s->dport);
+		jnum(o, K("sport"), s->sport);
+		jnum(o, K("dport"), s->dport);
 	}
 	if (s->has_tcp)
-		jstr(o, "tcp_flags", pp_tcp_flags_str(s->tcp_flags, flags), sizeof(flags));
+		jstr(o, K("tcp_flags"), pp_tcp_flags_str(s->tcp_flags, flags), sizeof(flags));
 	if (s->has_icmp) {
-		jnum(o, "icmp_type", s->icmp_type);
-		jnum(o, "icmp_code", s->icmp_code);
+		jnum(o, K("icmp_type"), s->icmp_type);
+		jnum(o, K("icmp_code"), s->icmp_code);
 	}
 	if (s->has_echo) {
-		jnum(o, "icmp_id", s->icmp_id);
-		jnum(o, "icmp_seq", s->icmp_seq);
+		jnum(o, K("icmp_id"), s->icmp_id);
+		jnum(o, K("icmp_seq"), s->icmp_seq);
 	}
 }
 
 static void json_pkt(struct jobj *top, const struct pp_mark *m)
 {
-	struct jobj o = jopen(top, "pkt");
+	struct jobj o = jopen(top, K("pkt"));
 	struct pp_pkt_summary s;
 
 	pp_pkt_decode(m->data, m->cap_len, &s);
-	jstr(&o, "proto", s.proto, sizeof(s.proto));
+	jarr(&o, K("proto"), s.proto, sizeof(s.proto));
 	if (s.src[0]) {
-		jstr(&o, "src", s.src, sizeof(s.src));
-		jstr(&o, "dst", s.dst, sizeof(s.dst));
+		jarr(&o, K("src"), s.src, sizeof(s.src));
+		jarr(&o, K("dst"), s.dst, sizeof(s.dst));
 	}
 	if (s.ip_ver)
-		jnum(&o, "ip_proto", s.ip_proto);
+		jnum(&o, K("ip_proto"), s.ip_proto);
 	json_l4(&o, &s);
 	if (s.has_arp)
-		jnum(&o, "arp_op", s.arp_op);
+		jnum(&o, K("arp_op"), s.arp_op);
 	if (s.is_frag)
 		json_frag(&o, &s);
 	if (s.nvlan)
-		jnum(&o, "vlan", s.vlan);
+		jnum(&o, K("vlan"), s.vlan);
 	if (s.nvlan > 1)
-		jnum(&o, "vlan_inner", s.vlan_inner);
+		jnum(&o, K("vlan_inner"), s.vlan_inner);
 	if (s.trunc)
-		jstr(&o, "truncated", s.trunc, 8);
+		jstr(&o, K("truncated"), s.trunc, 8);
 	jclose(&o);
 }
 
@@ -197,56 +276,58 @@ static void json_pkt(struct jobj *top, const struct pp_mark *m)
 static void json_dev(struct jobj *o, const struct pp_hop *h)
 {
 	if (h->ifname[0])
-		jstr(o, "ifname", h->ifname, sizeof(h->ifname));
+		jarr(o, K("ifname"), h->ifname, sizeof(h->ifname));
 	if (h->ifindex)
-		jnum(o, "ifindex", h->ifindex);
+		jnum(o, K("ifindex"), h->ifindex);
 }
 
 static void json_marked_at(const struct pp_out *out, struct jobj *top, const struct pp_hop *h)
 {
-	struct jobj o = jopen(top, "marked_at");
+	struct jobj o = jopen(top, K("marked_at"));
 	const char *dir = pp_out_tc_dir(h->probe);
 	char pname[PP_PROBE_NAMELEN];
 
 	json_dev(&o, h);
 	if (dir)
-		jstr(&o, "dir", dir, 8);
+		jstr(&o, K("dir"), dir, 8);
 	else
-		jstr(&o, "func", pp_out_probe_name(out, h->probe, pname, sizeof(pname)), SIZE_MAX);
+		jstr(&o, K("func"), pp_out_probe_name(out, h->probe, pname, sizeof(pname)),
+		     SIZE_MAX);
 	jclose(&o);
 }
 
-static void json_hop(const struct pp_out *out, struct jw *w, const struct pp_hop *h, __u64 t0)
+static void json_hop(const struct pp_out *out, struct pp_wbuf *w, const struct pp_hop *h, __u64 t0)
 {
 	struct jobj o = {.w = w, .first = true};
 	char pname[PP_PROBE_NAMELEN];
 
-	jw_putc(w, '{');
-	jstr(&o, "func", pp_out_probe_name(out, h->probe, pname, sizeof(pname)), SIZE_MAX);
-	jnum(&o, "t_ns", h->ts - t0);
+	pp_wb_putc(w, '{');
+	jstr(&o, K("func"), pp_out_probe_name(out, h->probe, pname, sizeof(pname)), SIZE_MAX);
+	jnum(&o, K("t_ns"), h->ts - t0);
 	if (h->netns)
-		jnum(&o, "netns", h->netns);
+		jnum(&o, K("netns"), h->netns);
 	json_dev(&o, h);
-	jnum(&o, "cpu", h->cpu);
-	jnum(&o, "pid", h->pid);
+	jnum(&o, K("cpu"), h->cpu);
+	jnum(&o, K("pid"), h->pid);
 	if (h->comm[0])
-		jstr(&o, "comm", h->comm, sizeof(h->comm));
-	jnum(&o, "len", h->len);
+		jarr(&o, K("comm"), h->comm, sizeof(h->comm));
+	jnum(&o, K("len"), h->len);
 	jclose(&o);
 }
 
 static void json_hops(const struct pp_out *out, struct jobj *top, const struct pp_packet *p)
 {
+	char *at = jkey(top, K("hops"), 1);
 	size_t i;
 
-	jkey(top, "hops");
-	jw_putc(top->w, '[');
+	*at = '[';
+	pp_wb_done(top->w, at + 1);
 	for (i = 0; i < p->nhops; i++) {
 		if (i)
-			jw_putc(top->w, ',');
+			pp_wb_putc(top->w, ',');
 		json_hop(out, top->w, &p->hops[i], p->hops[0].ts);
 	}
-	jw_putc(top->w, ']');
+	pp_wb_putc(top->w, ']');
 }
 
 static void json_drop(const struct pp_out *out, struct jobj *o, const struct pp_packet *p)
@@ -257,17 +338,18 @@ static void json_drop(const struct pp_out *out, struct jobj *o, const struct pp_
 	if (out->reason_name)
 		reason = out->reason_name(p->reason, out->reason_arg);
 	if (reason)
-		jstr(o, "reason", reason, SIZE_MAX);
-	jnum(o, "reason_code", p->reason);
+		jstr(o, K("reason"), reason, SIZE_MAX);
+	jnum(o, K("reason_code"), p->reason);
 	if (!p->location)
 		return;
 	if (out->sym_name)
 		sym = out->sym_name(p->location, out->sym_arg);
 	if (sym)
-		jstr(o, "func", sym, SIZE_MAX);
+		jstr(o, K("func"), sym, SIZE_MAX);
 	/* A string: a kernel address does not survive a double in most readers. */
-	snprintf(loc, sizeof(loc), "0x%llx", (unsigned long long)p->location);
-	jstr(o, "location", loc, sizeof(loc));
+	memcpy(loc, "0x", 2);
+	*pp_fmt_hex(loc + 2, p->location) = '\0';
+	jstr(o, K("location"), loc, sizeof(loc));
 }
 
 static void json_fate(const struct pp_out *out, struct jobj *top, const struct pp_packet *p)
@@ -278,9 +360,9 @@ static void json_fate(const struct pp_out *out, struct jobj *top, const struct p
 		[PP_FATE_DROPPED] = "dropped",
 		[PP_FATE_TIMEOUT] = "timeout",
 	};
-	struct jobj o = jopen(top, "fate");
+	struct jobj o = jopen(top, K("fate"));
 
-	jstr(&o, "kind", (unsigned)p->fate <= PP_FATE_TIMEOUT ? kinds[p->fate] : "none", 16);
+	jstr(&o, K("kind"), (unsigned)p->fate <= PP_FATE_TIMEOUT ? kinds[p->fate] : "none", 16);
 	if (p->fate == PP_FATE_DROPPED)
 		json_drop(out, &o, p);
 	jclose(&o);
@@ -288,12 +370,14 @@ static void json_fate(const struct pp_out *out, struct jobj *top, const struct p
 
 void pp_out_json(const struct pp_out *o, const struct pp_packet *p)
 {
-	struct jw w = {.f = o->f};
-	struct jobj top = {.w = &w, .first = true};
+	struct jobj top = {.first = true};
+	struct pp_wbuf w;
 
-	jw_putc(&w, '{');
-	jnum(&top, "id", p->id);
-	jnum(&top, "len", pp_out_pkt_len(p));
+	pp_wb_init(&w, o->f);
+	top.w = &w;
+	pp_wb_putc(&w, '{');
+	jnum(&top, K("id"), p->id);
+	jnum(&top, K("len"), pp_out_pkt_len(p));
 	if (p->mark) {
 		json_pkt(&top, p->mark);
 		json_marked_at(o, &top, &p->mark->hop);
@@ -301,28 +385,29 @@ void pp_out_json(const struct pp_out *o, const struct pp_packet *p)
 	json_hops(o, &top, p);
 	json_fate(o, &top, p);
 	if (p->lost)
-		jnum(&top, "lost_hops", p->lost);
+		jnum(&top, K("lost_hops"), p->lost);
 	if (!p->mark)
-		jbool(&top, "mark_lost", true);
-	jw_puts(&w, "}\n");
-	jw_flush(&w);
+		jbool(&top, K("mark_lost"), true);
+	pp_wb_lit(&w, "}\n");
+	pp_wb_flush(&w);
 }
 
 void pp_out_summary_json(const struct pp_out *o, const struct pp_summary *s)
 {
-	struct jw w = {.f = o->f};
-	struct jobj top = {.w = &w, .first = true};
-	struct jobj sum;
+	struct jobj top = {.first = true}, sum;
+	struct pp_wbuf w;
 
-	jw_putc(&w, '{');
-	sum = jopen(&top, "summary");
-	jnum(&sum, "packets", s->packets);
-	jnum(&sum, "consumed", s->consumed);
-	jnum(&sum, "dropped", s->dropped);
-	jnum(&sum, "timeout", s->timeout);
-	jnum(&sum, "lost", s->lost);
-	jnum(&sum, "map_full", s->map_full);
+	pp_wb_init(&w, o->f);
+	top.w = &w;
+	pp_wb_putc(&w, '{');
+	sum = jopen(&top, K("summary"));
+	jnum(&sum, K("packets"), s->packets);
+	jnum(&sum, K("consumed"), s->consumed);
+	jnum(&sum, K("dropped"), s->dropped);
+	jnum(&sum, K("timeout"), s->timeout);
+	jnum(&sum, K("lost"), s->lost);
+	jnum(&sum, K("map_full"), s->map_full);
 	jclose(&sum);
-	jw_puts(&w, "}\n");
-	jw_flush(&w);
+	pp_wb_lit(&w, "}\n");
+	pp_wb_flush(&w);
 }

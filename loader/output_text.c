@@ -15,6 +15,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include "fmt.h"
 #include "output.h"
 #include "pkt_decode.h"
 
@@ -24,13 +25,16 @@
 
 const char *pp_out_probe_name(const struct pp_out *o, __u32 probe, char *buf, size_t len)
 {
+	struct pp_sbuf f = {.buf = buf, .len = len};
+
 	if (probe == PP_PROBE_TC_INGRESS)
 		return "tc:ingress";
 	if (probe == PP_PROBE_TC_EGRESS)
 		return "tc:egress";
 	if (probe < o->nprobes && o->probe_names && o->probe_names[probe])
 		return o->probe_names[probe];
-	snprintf(buf, len, "probe#%u", probe);
+	pp_sb_lit(&f, "probe#");
+	pp_sb_u64(&f, probe);
 	return buf;
 }
 
@@ -60,104 +64,204 @@ void pp_summary_add(struct pp_summary *s, const struct pp_packet *p)
 }
 
 /* The hop's device, printable: its name, else "if<index>", else "-". */
-static const char *dev_name(const struct pp_hop *h, char buf[PP_DEV_BUF])
+static char *dev_put(char *dst, const struct pp_hop *h)
 {
 	size_t i, n = strnlen(h->ifname, sizeof(h->ifname));
 	unsigned char c;
 
-	if (!n && !h->ifindex)
-		return "-";
+	if (!n && !h->ifindex) {
+		*dst = '-';
+		return dst + 1;
+	}
 	if (!n) {
-		snprintf(buf, PP_DEV_BUF, "if%u", h->ifindex);
-		return buf;
+		memcpy(dst, "if", 2);
+		return pp_fmt_u64(dst + 2, h->ifindex);
 	}
 	for (i = 0; i < n; i++) {
 		c = h->ifname[i];
-		buf[i] = c < 0x20 || c >= 0x7f ? '?' : c;
+		dst[i] = c < 0x20 || c >= 0x7f ? '?' : c;
 	}
-	buf[n] = '\0';
+	return dst + n;
+}
+
+static const char *dev_name(const struct pp_hop *h, char buf[PP_DEV_BUF])
+{
+	*dev_put(buf, h) = '\0';
 	return buf;
 }
 
-/* ns as microseconds with 3 decimals, in integers: no float rounding. */
-static const char *usec(__u64 ns, const char *prefix, char buf[32])
+/*
+ * ns as microseconds with 3 decimals, in integers (no float rounding),
+ * after sign ('+' or none), right-aligned in width: "%*s" of
+ * "%s%llu.%03llu". Stores at most PP_USEC_MAX bytes, padding included.
+ */
+#define PP_USEC_MAX (1 + PP_FMT_U64 + 4)
+
+static char *usec(char *dst, __u64 ns, char sign, size_t width)
 {
-	snprintf(buf, 32, "%s%llu.%03llu", prefix, (unsigned long long)(ns / 1000),
-		 (unsigned long long)(ns % 1000));
-	return buf;
+	__u64 us = ns / 1000;
+	unsigned int frac = ns % 1000;
+
+	dst = pp_fmt_pad(dst, !!sign + pp_fmt_ndigits(us) + 4, width);
+	if (sign)
+		*dst++ = sign;
+	dst = pp_fmt_u64(dst, us);
+	dst[0] = '.';
+	dst[1] = (char)('0' + frac / 100);
+	dst[2] = (char)('0' + frac / 10 % 10);
+	dst[3] = (char)('0' + frac % 10);
+	return dst + 4;
 }
 
-static void text_header(const struct pp_out *o, const struct pp_packet *p)
+/* "(marked at DEV DIR)", cut to fit at[]; returns its length. */
+static size_t marked_at(const struct pp_out *o, const struct pp_hop *h, char *at, size_t len)
 {
-	char line[256], dev[PP_DEV_BUF], pname[PP_PROBE_NAMELEN], at[96];
+	struct pp_sbuf f = {.buf = at, .len = len};
+	char dev[PP_DEV_BUF], pname[PP_PROBE_NAMELEN];
+	const char *dir = pp_out_tc_dir(h->probe);
+
+	pp_sb_lit(&f, "(marked at ");
+	pp_sb_str(&f, dev_name(h, dev));
+	pp_sb_lit(&f, " ");
+	pp_sb_str(&f, dir ? dir : pp_out_probe_name(o, h->probe, pname, sizeof(pname)));
+	pp_sb_lit(&f, ")");
+	return f.pos < len ? f.pos : len - 1;
+}
+
+static void text_header(const struct pp_out *o, struct pp_wbuf *w, const struct pp_packet *p)
+{
+	char line[256], at[96];
+	struct pp_sbuf f = {.buf = line, .len = sizeof(line)};
 	struct pp_pkt_summary s;
-	const char *dir;
-	int n;
+	size_t n, at_len;
 
-	n = snprintf(line, sizeof(line), "#%llu len %u ", (unsigned long long)p->id,
-		     pp_out_pkt_len(p));
+	pp_sb_lit(&f, "#");
+	pp_sb_u64(&f, p->id);
+	pp_sb_lit(&f, " len ");
+	pp_sb_u64(&f, pp_out_pkt_len(p));
+	pp_sb_lit(&f, " ");
 	if (!p->mark) {
-		fprintf(o->f, "%s(packet bytes unknown)\n", line);
+		pp_wb_write(w, line, f.pos);
+		pp_wb_lit(w, "(packet bytes unknown)\n");
 		return;
 	}
 	pp_pkt_decode(p->mark->data, p->mark->cap_len, &s);
-	pp_pkt_format(&s, line + n, sizeof(line) - n);
-	dir = pp_out_tc_dir(p->mark->hop.probe);
-	snprintf(at, sizeof(at), "(marked at %s %s)", dev_name(&p->mark->hop, dev),
-		 dir ? dir : pp_out_probe_name(o, p->mark->hop.probe, pname, sizeof(pname)));
+	/* The id and length take at most 37 bytes: line[] has room for them. */
+	n = f.pos + pp_pkt_format(&s, line + f.pos, sizeof(line) - f.pos);
+	n = n < sizeof(line) ? n : sizeof(line) - 1;
+	at_len = marked_at(o, &p->mark->hop, at, sizeof(at));
+	pp_wb_write(w, line, n);
 	/* A long IPv6 summary pushes where it was marked to a line of its own. */
-	if (strlen(line) + 1 + strlen(at) > PP_LINE_MAX)
-		fprintf(o->f, "%s\n  %s\n", line, at);
+	if (n + 1 + at_len > PP_LINE_MAX)
+		pp_wb_lit(w, "\n  ");
 	else
-		fprintf(o->f, "%s %s\n", line, at);
+		pp_wb_putc(w, ' ');
+	pp_wb_write(w, at, at_len);
+	pp_wb_putc(w, '\n');
 }
 
-static void text_hop(const struct pp_out *o, const struct pp_hop *h, __u64 t0, __u64 prev)
+/*
+ * Room for a hop line before the probe name: "  %11s %9s %10s %-15s %3u "
+ * takes at most 86 bytes (times of 21 and 22 bytes, a 16-byte device, a
+ * 10-digit CPU); pp_fmt_pad() may store 16 bytes from where the CPU's
+ * field starts, at most 75.
+ */
+#define PP_HOP_FIXED 96
+
+/* "  %11s %9s %10s %-15s %3u %s\n", without a printf per line. */
+static void text_hop(const struct pp_out *o, struct pp_wbuf *w, const struct pp_hop *h, __u64 t0,
+		     __u64 prev)
 {
-	char t[32], d[32], ns[16], dev[PP_DEV_BUF], pname[PP_PROBE_NAMELEN];
+	char pname[PP_PROBE_NAMELEN], *p = pp_wb_room(w, PP_HOP_FIXED), *dev;
+	const char *name = pp_out_probe_name(o, h->probe, pname, sizeof(pname));
 
-	snprintf(ns, sizeof(ns), "%u", h->netns);
-	fprintf(o->f, "  %11s %9s %10s %-15s %3u %s\n", usec(h->ts - t0, "", t),
-		usec(h->ts - prev, "+", d), h->netns ? ns : "-", dev_name(h, dev), h->cpu,
-		pp_out_probe_name(o, h->probe, pname, sizeof(pname)));
+	p[0] = ' ';
+	p[1] = ' ';
+	p = usec(p + 2, h->ts - t0, 0, 11);
+	*p++ = ' ';
+	p = usec(p, h->ts - prev, '+', 9);
+	*p++ = ' ';
+	if (h->netns) {
+		p = pp_fmt_u64_right(p, h->netns, 10);
+	} else {
+		p = pp_fmt_pad(p, 1, 10);
+		*p++ = '-';
+	}
+	*p++ = ' ';
+	dev = p;
+	p = dev_put(p, h);
+	p = pp_fmt_pad(p, (size_t)(p - dev), 15);
+	*p++ = ' ';
+	p = pp_fmt_u64_right(p, h->cpu, 3);
+	*p++ = ' ';
+	pp_wb_done(w, p);
+	pp_wb_write(w, name, strlen(name));
+	pp_wb_putc(w, '\n');
 }
 
-static void text_drop(const struct pp_out *o, const struct pp_packet *p)
+static void wb_u64(struct pp_wbuf *w, __u64 v)
+{
+	pp_wb_done(w, pp_fmt_u64(pp_wb_room(w, PP_FMT_U64), v));
+}
+
+static void wb_str(struct pp_wbuf *w, const char *s)
+{
+	pp_wb_write(w, s, strlen(s));
+}
+
+static void text_drop(const struct pp_out *o, struct pp_wbuf *w, const struct pp_packet *p)
 {
 	const char *reason = o->reason_name ? o->reason_name(p->reason, o->reason_arg) : NULL;
 	const char *sym = NULL;
 
-	if (reason)
-		fprintf(o->f, "  dropped: %s", reason);
-	else
-		fprintf(o->f, "  dropped: reason %u", p->reason);
+	pp_wb_lit(w, "  dropped: ");
+	if (reason) {
+		wb_str(w, reason);
+	} else {
+		pp_wb_lit(w, "reason ");
+		wb_u64(w, p->reason);
+	}
 	if (p->location && o->sym_name)
 		sym = o->sym_name(p->location, o->sym_arg);
-	if (sym)
-		fprintf(o->f, " at %s", sym);
-	else if (p->location)
-		fprintf(o->f, " at 0x%llx", (unsigned long long)p->location);
+	if (sym) {
+		pp_wb_lit(w, " at ");
+		wb_str(w, sym);
+	} else if (p->location) {
+		pp_wb_lit(w, " at 0x");
+		pp_wb_done(w, pp_fmt_hex(pp_wb_room(w, PP_FMT_HEX), p->location));
+	}
 }
 
-static void text_fate(const struct pp_out *o, const struct pp_packet *p)
+/* "  N hop(s) of this packet was/were lost (ring buffer full)" */
+static void text_lost(struct pp_wbuf *w, __u32 lost)
+{
+	pp_wb_lit(w, "  ");
+	wb_u64(w, lost);
+	if (lost == 1)
+		pp_wb_lit(w, " hop of this packet was lost (ring buffer full)\n");
+	else
+		pp_wb_lit(w, " hops of this packet were lost (ring buffer full)\n");
+}
+
+static void text_fate(const struct pp_out *o, struct pp_wbuf *w, const struct pp_packet *p)
 {
 	__u64 span = p->hops[p->nhops - 1].ts - p->hops[0].ts;
-	char t[32];
 
 	if (p->fate == PP_FATE_CONSUMED)
-		fprintf(o->f, "  consumed");
+		pp_wb_lit(w, "  consumed");
 	else if (p->fate == PP_FATE_DROPPED)
-		text_drop(o, p);
+		text_drop(o, w, p);
 	else if (p->fate == PP_FATE_TIMEOUT)
-		fprintf(o->f, "  timed out");
+		pp_wb_lit(w, "  timed out");
 	else
-		fprintf(o->f, "  fate unknown");
-	fprintf(o->f, " after %s us\n", usec(span, "", t));
+		pp_wb_lit(w, "  fate unknown");
+	pp_wb_lit(w, " after ");
+	pp_wb_done(w, usec(pp_wb_room(w, PP_USEC_MAX), span, 0, 0));
+	pp_wb_lit(w, " us\n");
 	if (!p->mark)
-		fprintf(o->f, "  the mark record of this packet was lost (ring buffer full)\n");
+		pp_wb_lit(w, "  the mark record of this packet was lost (ring buffer full)\n");
 	if (p->lost)
-		fprintf(o->f, "  %u hop%s of this packet %s lost (ring buffer full)\n", p->lost,
-			p->lost == 1 ? "" : "s", p->lost == 1 ? "was" : "were");
+		text_lost(w, p->lost);
 }
 
 /* The hop lines' columns, once at the top of the text output. */
@@ -167,18 +271,22 @@ void pp_out_text_header(const struct pp_out *o)
 		"cpu", "function or tracepoint");
 }
 
+/* The whole block is built in w and leaves in as few fwrite()s as it fills. */
 void pp_out_text(const struct pp_out *o, const struct pp_packet *p)
 {
 	__u64 t0 = p->hops[0].ts, prev = t0;
+	struct pp_wbuf w;
 	size_t i;
 
-	text_header(o, p);
+	pp_wb_init(&w, o->f);
+	text_header(o, &w, p);
 	for (i = 0; i < p->nhops; i++) {
-		text_hop(o, &p->hops[i], t0, prev);
+		text_hop(o, &w, &p->hops[i], t0, prev);
 		prev = p->hops[i].ts;
 	}
-	text_fate(o, p);
-	fputc('\n', o->f);
+	text_fate(o, &w, p);
+	pp_wb_putc(&w, '\n');
+	pp_wb_flush(&w);
 }
 
 void pp_out_summary_text(const struct pp_out *o, const struct pp_summary *s)

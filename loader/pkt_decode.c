@@ -6,9 +6,9 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include "fmt.h"
 #include "pkt_decode.h"
 
 #define ETH_HLEN     14
@@ -70,7 +70,9 @@ static void clamp(struct cur *c, __u32 len)
 
 static void set_proto(struct pp_pkt_summary *s, const char *name)
 {
-	snprintf(s->proto, sizeof(s->proto), "%s", name);
+	struct pp_sbuf f = {.buf = s->proto, .len = sizeof(s->proto)};
+
+	pp_sb_str(&f, name);
 }
 
 static void decode_tcp(struct cur *c, struct pp_pkt_summary *s)
@@ -162,8 +164,8 @@ static void decode_ipv4(struct cur *c, struct pp_pkt_summary *s)
 	}
 	ihl = (*at(c, 0) & 0xf) * 4;
 	s->ip_ver = 4;
-	inet_ntop(AF_INET, at(c, 12), s->src, sizeof(s->src));
-	inet_ntop(AF_INET, at(c, 16), s->dst, sizeof(s->dst));
+	pp_fmt_ipv4(s->src, at(c, 12));
+	pp_fmt_ipv4(s->dst, at(c, 16));
 	s->ip_proto = *at(c, 9);
 	frag = rd16(c, 6);
 	s->frag_off = (frag & 0x1fff) * 8;
@@ -260,8 +262,8 @@ static void decode_arp(struct cur *c, struct pp_pkt_summary *s)
 		return;
 	}
 	memcpy(s->arp_sha, at(c, 8), sizeof(s->arp_sha));
-	inet_ntop(AF_INET, at(c, 14), s->src, sizeof(s->src));
-	inet_ntop(AF_INET, at(c, 24), s->dst, sizeof(s->dst));
+	pp_fmt_ipv4(s->src, at(c, 14));
+	pp_fmt_ipv4(s->dst, at(c, 24));
 }
 
 /* Up to two tags, 802.1Q or 802.1ad; returns false if the capture ran out. */
@@ -323,25 +325,6 @@ const char *pp_tcp_flags_str(__u8 flags, char buf[9])
 	return n ? buf : "none";
 }
 
-/* snprintf() into buf at pos, counting what would not fit like snprintf(). */
-struct sbuf {
-	char *buf;
-	size_t len, pos;
-};
-
-__attribute__((format(printf, 2, 3))) static void sb_printf(struct sbuf *f, const char *fmt, ...)
-{
-	size_t room = f->pos < f->len ? f->len - f->pos : 0;
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(room ? f->buf + f->pos : NULL, room, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		f->pos += n;
-}
-
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 static const char *icmp_name(__u8 type, bool v6)
@@ -368,81 +351,151 @@ static const char *icmp_name(__u8 type, bool v6)
 	return type < ARRAY_SIZE(v6n) ? v6n[type] : NULL;
 }
 
-static void fmt_icmp(struct sbuf *f, const struct pp_pkt_summary *s)
+/*
+ * The one-liner, appended piece by piece with snprintf()'s truncation
+ * (pp_sb_*()): it heads every packet of the text output, and vsnprintf()
+ * per piece was most of its cost.
+ */
+static void fmt_icmp(struct pp_sbuf *f, const struct pp_pkt_summary *s)
 {
 	const char *name = icmp_name(s->icmp_type, s->ip_ver == 6);
 
-	if (!name)
-		sb_printf(f, " type %u code %u", s->icmp_type, s->icmp_code);
-	else if (s->icmp_code)
-		sb_printf(f, " %s code %u", name, s->icmp_code);
-	else
-		sb_printf(f, " %s", name);
-	if (s->has_echo)
-		sb_printf(f, " id %u seq %u", s->icmp_id, s->icmp_seq);
+	if (!name) {
+		pp_sb_lit(f, " type ");
+		pp_sb_u64(f, s->icmp_type);
+	} else {
+		pp_sb_lit(f, " ");
+		pp_sb_str(f, name);
+	}
+	if (!name || s->icmp_code) {
+		pp_sb_lit(f, " code ");
+		pp_sb_u64(f, s->icmp_code);
+	}
+	if (s->has_echo) {
+		pp_sb_lit(f, " id ");
+		pp_sb_u64(f, s->icmp_id);
+		pp_sb_lit(f, " seq ");
+		pp_sb_u64(f, s->icmp_seq);
+	}
 }
 
 /* An address with its port: "198.18.0.1.80", "[fd00::1].53". */
-static void fmt_host(struct sbuf *f, const struct pp_pkt_summary *s, const char *addr, __u16 port)
+static void fmt_host(struct pp_sbuf *f, const struct pp_pkt_summary *s, const char *addr,
+		     __u16 port)
 {
+	bool brackets = s->has_ports && s->ip_ver == 6;
+
+	if (brackets)
+		pp_sb_lit(f, "[");
+	pp_sb_str(f, addr);
+	if (brackets)
+		pp_sb_lit(f, "]");
 	if (!s->has_ports)
-		sb_printf(f, "%s", addr);
-	else if (s->ip_ver == 6)
-		sb_printf(f, "[%s].%u", addr, port);
-	else
-		sb_printf(f, "%s.%u", addr, port);
+		return;
+	pp_sb_lit(f, ".");
+	pp_sb_u64(f, port);
 }
 
-static void fmt_ip(struct sbuf *f, const struct pp_pkt_summary *s)
+static void fmt_frag(struct pp_sbuf *f, const struct pp_pkt_summary *s)
+{
+	pp_sb_lit(f, " frag id ");
+	pp_sb_u64(f, s->frag_id);
+	pp_sb_lit(f, " off ");
+	pp_sb_u64(f, s->frag_off);
+	if (s->more_frags)
+		pp_sb_lit(f, "+");
+}
+
+static void fmt_ip(struct pp_sbuf *f, const struct pp_pkt_summary *s)
 {
 	char flags[9];
 
-	sb_printf(f, " ");
+	pp_sb_lit(f, " ");
 	fmt_host(f, s, s->src, s->sport);
-	sb_printf(f, " > ");
+	pp_sb_lit(f, " > ");
 	fmt_host(f, s, s->dst, s->dport);
-	if (s->has_tcp)
-		sb_printf(f, " [%s]", pp_tcp_flags_str(s->tcp_flags, flags));
+	if (s->has_tcp) {
+		pp_sb_lit(f, " [");
+		pp_sb_str(f, pp_tcp_flags_str(s->tcp_flags, flags));
+		pp_sb_lit(f, "]");
+	}
 	if (s->has_icmp)
 		fmt_icmp(f, s);
-	if (!l4_name(s->ip_proto, s->ip_ver))
-		sb_printf(f, " proto %u", s->ip_proto);
+	if (!l4_name(s->ip_proto, s->ip_ver)) {
+		pp_sb_lit(f, " proto ");
+		pp_sb_u64(f, s->ip_proto);
+	}
 	if (s->is_frag)
-		sb_printf(f, " frag id %u off %u%s", s->frag_id, s->frag_off,
-			  s->more_frags ? "+" : "");
+		fmt_frag(f, s);
 }
 
-static void fmt_arp(struct sbuf *f, const struct pp_pkt_summary *s)
+/* "02:00:00:00:00:01" */
+static void fmt_mac(struct pp_sbuf *f, const __u8 m[6])
 {
-	const __u8 *m = s->arp_sha;
+	static const char hex[] = "0123456789abcdef";
+	char mac[17];
+	int i;
 
+	for (i = 0; i < 6; i++) {
+		mac[i * 3] = hex[m[i] >> 4];
+		mac[i * 3 + 1] = hex[m[i] & 0xf];
+		if (i < 5)
+			mac[i * 3 + 2] = ':';
+	}
+	pp_sb_put(f, mac, sizeof(mac));
+}
+
+/* Three strings in a row. */
+static void fmt_str3(struct pp_sbuf *f, const char *a, const char *sep, const char *b)
+{
+	pp_sb_str(f, a);
+	pp_sb_str(f, sep);
+	pp_sb_str(f, b);
+}
+
+static void fmt_arp(struct pp_sbuf *f, const struct pp_pkt_summary *s)
+{
+	if (!s->src[0] || (s->arp_op != 1 && s->arp_op != 2)) {
+		pp_sb_lit(f, " op ");
+		pp_sb_u64(f, s->arp_op);
+	}
 	if (!s->src[0])
-		sb_printf(f, " op %u", s->arp_op);
-	else if (s->arp_op == 1)
-		sb_printf(f, " who-has %s tell %s", s->dst, s->src);
-	else if (s->arp_op == 2)
-		sb_printf(f, " reply %s is-at %02x:%02x:%02x:%02x:%02x:%02x", s->src, m[0], m[1],
-			  m[2], m[3], m[4], m[5]);
-	else
-		sb_printf(f, " op %u %s > %s", s->arp_op, s->src, s->dst);
+		return;
+	if (s->arp_op == 1) {
+		fmt_str3(f, " who-has ", s->dst, " tell ");
+		pp_sb_str(f, s->src);
+	} else if (s->arp_op == 2) {
+		fmt_str3(f, " reply ", s->src, " is-at ");
+		fmt_mac(f, s->arp_sha);
+	} else {
+		pp_sb_lit(f, " ");
+		fmt_str3(f, s->src, " > ", s->dst);
+	}
 }
 
 size_t pp_pkt_format(const struct pp_pkt_summary *s, char *buf, size_t len)
 {
-	struct sbuf f = {.buf = buf, .len = buf ? len : 0};
+	struct pp_sbuf f = {.buf = buf, .len = buf ? len : 0};
 
 	if (f.len)
 		buf[0] = '\0';
-	sb_printf(&f, "%s", s->proto);
+	pp_sb_str(&f, s->proto);
 	if (s->has_arp)
 		fmt_arp(&f, s);
 	else if (s->ip_ver)
 		fmt_ip(&f, s);
-	if (s->nvlan)
-		sb_printf(&f, " vlan %u", s->vlan);
-	if (s->nvlan > 1)
-		sb_printf(&f, ",%u", s->vlan_inner);
-	if (s->trunc)
-		sb_printf(&f, " [|%s]", s->trunc);
+	if (s->nvlan) {
+		pp_sb_lit(&f, " vlan ");
+		pp_sb_u64(&f, s->vlan);
+	}
+	if (s->nvlan > 1) {
+		pp_sb_lit(&f, ",");
+		pp_sb_u64(&f, s->vlan_inner);
+	}
+	if (s->trunc) {
+		pp_sb_lit(&f, " [|");
+		pp_sb_str(&f, s->trunc);
+		pp_sb_lit(&f, "]");
+	}
 	return f.pos;
 }

@@ -13,6 +13,7 @@
 	X(path_suite)                                                                              \
 	X(decode_suite)                                                                            \
 	X(output_suite)                                                                            \
+	X(fmt_suite)                                                                               \
 	X(cli_suite)
 
 #define PP_DECLARE_SUITE(name) Suite *name(void) __attribute__((weak));

@@ -513,6 +513,169 @@ START_TEST(test_summary)
 }
 END_TEST
 
+/* The escapes the JSON writer promises (its header comment), a byte at a time. */
+static void ref_json_str(char *out, const char *s, size_t max)
+{
+	size_t i;
+
+	*out++ = '"';
+	for (i = 0; i < max && s[i]; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c == '"' || c == '\\')
+			out += sprintf(out, "\\%c", c);
+		else if (c == '\n')
+			out += sprintf(out, "\\n");
+		else if (c == '\t')
+			out += sprintf(out, "\\t");
+		else if (c == '\r')
+			out += sprintf(out, "\\r");
+		else if (c == '\b')
+			out += sprintf(out, "\\b");
+		else if (c == '\f')
+			out += sprintf(out, "\\f");
+		else if (c < 0x20 || c >= 0x7f)
+			out += sprintf(out, "\\u%04x", c);
+		else
+			*out++ = (char)c;
+	}
+	strcpy(out, "\"");
+}
+
+/* A name with byte c at pos and then next: the writer scans 8 bytes at a time. */
+static void odd_name(char *name, size_t len, size_t pos, char c, char next)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		name[i] = (char)('a' + i % 26);
+	name[len] = '\0';
+	if (pos < len)
+		name[pos] = c;
+	if (pos + 1 < len)
+		name[pos + 1] = next;
+}
+
+/* One hop named name, with that comm; its "func" and "comm" against the reference. */
+static void check_json_names(struct capture *c, struct sample *s, const char *name)
+{
+	char want[512];
+	const char *t;
+
+	c->o.probe_names = &name;
+	c->o.nprobes = 1;
+	memset(s->hops[1].comm, '"', sizeof(s->hops[1].comm)); /* past the NUL: never printed */
+	memcpy(s->hops[1].comm, name, strnlen(name, sizeof(s->hops[1].comm)));
+	if (strlen(name) < sizeof(s->hops[1].comm))
+		s->hops[1].comm[strlen(name)] = '\0';
+	pp_out_json(&c->o, &s->p);
+	t = out(c);
+	ck_assert(json_line_ok(t));
+	strcpy(want, "{\"func\":");
+	ref_json_str(want + strlen(want), name, SIZE_MAX);
+	ck_assert_ptr_nonnull(strstr(t, want));
+	if (!name[0])
+		return; /* no comm key */
+	strcpy(want, ",\"comm\":");
+	ref_json_str(want + strlen(want), s->hops[1].comm, sizeof(s->hops[1].comm));
+	ck_assert_ptr_nonnull(strstr(t, want));
+}
+
+START_TEST(test_json_escapes)
+{
+	static const char odd[] = {'"', '\\', '\n', 0x01, 0x1f, 0x7f, (char)0x80, (char)0xff};
+	static const char after[] = {' ', 'a', 0x01, '"'};
+	struct capture c;
+	struct sample s;
+	char name[48];
+	size_t len, pos, k, a;
+
+	cap_open(&c);
+	sample(&s);
+	s.p.hops = &s.hops[1];
+	s.p.nhops = 1;
+	s.p.mark = NULL;
+	s.hops[1].probe = 0;
+	for (len = 0; len <= 40; len++) {
+		odd_name(name, len, 0, 'a', 'b');
+		check_json_names(&c, &s, name);
+		for (pos = 0; pos < len; pos++) {
+			for (k = 0; k < sizeof(odd); k++) {
+				for (a = 0; a < sizeof(after); a++) {
+					odd_name(name, len, pos, odd[k], after[a]);
+					check_json_names(&c, &s, name);
+				}
+			}
+		}
+	}
+	cap_close(&c);
+}
+END_TEST
+
+/* A hop line as the printf format that pp_out_text() replaced writes it. */
+static int ref_hop_line(char *out, size_t len, const struct pp_hop *h, __u64 t0, __u64 prev,
+			const char *name)
+{
+	char t[32], d[32], ns[16], dev[24];
+
+	snprintf(t, sizeof(t), "%llu.%03llu", (unsigned long long)((h->ts - t0) / 1000),
+		 (unsigned long long)((h->ts - t0) % 1000));
+	snprintf(d, sizeof(d), "+%llu.%03llu", (unsigned long long)((h->ts - prev) / 1000),
+		 (unsigned long long)((h->ts - prev) % 1000));
+	snprintf(ns, sizeof(ns), "%u", h->netns);
+	if (h->ifname[0])
+		snprintf(dev, sizeof(dev), "%.16s", h->ifname);
+	else if (h->ifindex)
+		snprintf(dev, sizeof(dev), "if%u", h->ifindex);
+	else
+		strcpy(dev, "-");
+	return snprintf(out, len, "  %11s %9s %10s %-15s %3u %s\n", t, d, h->netns ? ns : "-", dev,
+			h->cpu, name);
+}
+
+/* Every hop column at its widest and narrowest; the second hop's time wraps when earlier. */
+START_TEST(test_text_extremes)
+{
+	static const __u32 u32s[] = {0, 1, 9, 10, 999, 1000, 4026531840U, 0xffffffffU};
+	static const __u64 times[] = {0, 999, 1000, 123456789, 0xffffffffffffffffULL};
+	static const char *const devs[] = {"", "eth0", "abcdefghijklmno", "abcdefghijklmnop"};
+	struct pp_hop *h;
+	struct capture c;
+	struct sample s;
+	char want[512];
+	const char *t;
+	size_t i, j, k;
+	int n;
+
+	cap_open(&c);
+	sample(&s);
+	s.p.hops = &s.hops[1];
+	s.p.nhops = 2;
+	s.p.mark = NULL;
+	for (i = 0; i < 8; i++) {
+		for (j = 0; j < sizeof(times) / sizeof(times[0]); j++) {
+			for (k = 0; k < sizeof(devs) / sizeof(devs[0]); k++) {
+				h = &s.hops[1];
+				h->netns = u32s[i];
+				h->cpu = u32s[(i + j) % 8];
+				h->ifindex = u32s[(i + k) % 8];
+				memcpy(h->ifname, devs[k], sizeof(h->ifname));
+				h->ts = times[j];
+				s.hops[2].ts = times[j] / 3;
+				s.hops[2].cpu = u32s[(i + 3) % 8];
+				pp_out_text(&c.o, &s.p);
+				t = strchr(out(&c), '\n') + 1;
+				n = ref_hop_line(want, sizeof(want), h, h->ts, h->ts, "veth_xmit");
+				ref_hop_line(want + n, sizeof(want) - n, &s.hops[2], h->ts, h->ts,
+					     "tp:net:netif_receive_skb");
+				ck_assert_int_eq(strncmp(t, want, strlen(want)), 0);
+			}
+		}
+	}
+	cap_close(&c);
+}
+END_TEST
+
 Suite *output_suite(void)
 {
 	Suite *s = suite_create("output");
@@ -526,6 +689,8 @@ Suite *output_suite(void)
 	tcase_add_test(tc, test_nasty_names);
 	tcase_add_test(tc, test_long_header);
 	tcase_add_test(tc, test_summary);
+	tcase_add_test(tc, test_json_escapes);
+	tcase_add_test(tc, test_text_extremes);
 	suite_add_tcase(s, tc);
 	return s;
 }
