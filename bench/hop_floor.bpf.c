@@ -17,12 +17,14 @@
  *
  *   pb_ring    a ring-buffer reserve and discard without a wakeup: the
  *              ring's own cost per record
- *   pb_reads   the fields of a hop read as pp_fill_hop() reads them: one
- *              BPF_CORE_READ (a bpf_probe_read_kernel() call) per field,
- *              and helpers for the time, CPU, pid, device name and comm
- *   pb_direct  the same fields by direct loads: tp_btf hands the program a
- *              BTF-typed skb, so the verifier lets it dereference and the
- *              JIT inlines each load, with no helper call
+ *   pb_reads   the fields of a hop read as pp_fill_hop() reads them on the
+ *              kprobe backends: one BPF_CORE_READ (a bpf_probe_read_kernel()
+ *              call) per field, and helpers for the time, CPU, pid, device
+ *              name and comm
+ *   pb_direct  the same fields by direct loads, as pp_fill_hop() reads them
+ *              on tp_btf and fentry: the skb is BTF-typed there, so the
+ *              verifier lets the program dereference it and the JIT inlines
+ *              each load, with no helper call
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>

@@ -96,6 +96,11 @@ struct pp_state {
 	__u64 marked;	 /* packets put into skb_map */
 	__u64 map_full;	 /* packets that matched but found skb_map full */
 	__u64 ring_lost; /* records lost to a full ring buffer, all probes */
+	/*
+	 * Set by the loader before it sleeps with nothing in flight: the next
+	 * record wakes it (pp_wake_flags() in kprobes/record.bpf.h).
+	 */
+	__u64 loader_asleep;
 };
 
 #endif /* PKTPATH_H */

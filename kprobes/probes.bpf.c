@@ -41,12 +41,12 @@ static __always_inline __u32 pp_probe_imm(void)
 	SEC("fentry")                                                                              \
 	int pp_fentry##N(__u64 *ctx)                                                               \
 	{                                                                                          \
-		return pp_on_hop(ctx[N - 1], pp_probe_imm());                                      \
+		return pp_on_btf_hop(ctx[N - 1], pp_probe_imm());                                  \
 	}                                                                                          \
 	SEC("tp_btf")                                                                              \
 	int pp_tp##N(__u64 *ctx)                                                                   \
 	{                                                                                          \
-		return pp_on_hop(ctx[N - 1], pp_probe_imm());                                      \
+		return pp_on_btf_hop(ctx[N - 1], pp_probe_imm());                                  \
 	}
 
 PP_KPROBES(1)
@@ -59,7 +59,7 @@ PP_KPROBES(5)
 SEC("tp_btf/consume_skb")
 int pp_tp_consume(__u64 *ctx)
 {
-	return pp_on_free(ctx[0], pp_consume_probe, PP_FATE_CONSUMED, 0, 0);
+	return pp_on_free(ctx[0], pp_consume_probe, PP_FATE_CONSUMED, 0, 0, PP_VIA_BTF);
 }
 
 /* kfree_skb(skb, location, reason[, rx_sk]): reason since 5.17. */
@@ -73,7 +73,7 @@ int pp_tp_kfree(__u64 *ctx)
 	if (bpf_core_enum_value_exists(enum skb_drop_reason, SKB_CONSUMED) &&
 	    reason == bpf_core_enum_value(enum skb_drop_reason, SKB_CONSUMED))
 		fate = PP_FATE_CONSUMED;
-	return pp_on_free(ctx[0], pp_kfree_probe, fate, reason, ctx[1]);
+	return pp_on_free(ctx[0], pp_kfree_probe, fate, reason, ctx[1], PP_VIA_BTF);
 }
 
 /*
@@ -104,7 +104,7 @@ static __always_inline void pp_emit_l3_mark(struct pp_state *st, struct sk_buff 
 		pp_count_lost(st, NULL, probe);
 		return;
 	}
-	pp_fill_hop(&m->hop, PP_REC_MARK, probe, id, skb, true);
+	pp_fill_hop(&m->hop, PP_REC_MARK, probe, id, skb, PP_VIA_KPROBE);
 	__builtin_memset(m->data, 0, PP_ETH_HLEN);
 	if (n > PP_HDR_BYTES - PP_ETH_HLEN)
 		n = PP_HDR_BYTES - PP_ETH_HLEN;
@@ -115,7 +115,7 @@ static __always_inline void pp_emit_l3_mark(struct pp_state *st, struct sk_buff 
 	m->data[13] = ver == 6 ? 0xdd : 0x00;
 	m->cap_len = PP_ETH_HLEN + n;
 	m->pad = 0;
-	bpf_ringbuf_submit(m, 0);
+	pp_submit_mark(st, m);
 }
 
 /* ip_output / ip6_output: a hop for a tracked packet, a mark for a new match. */
@@ -129,8 +129,8 @@ static __always_inline int pp_mark_local(struct sk_buff *skb, __u32 probe)
 	if (!skb || !st)
 		return 0;
 	v = bpf_map_lookup_elem(&skb_map, &key);
-	if (v && pp_same_packet(v, skb)) {
-		pp_emit_hop(st, v, probe, skb, true);
+	if (v && pp_same_packet(v, skb, PP_VIA_KPROBE)) {
+		pp_emit_hop(st, v, probe, skb, PP_VIA_KPROBE);
 		return 0;
 	}
 	data = BPF_CORE_READ(skb, data);
@@ -140,7 +140,7 @@ static __always_inline int pp_mark_local(struct sk_buff *skb, __u32 probe)
 		return 0;
 	if (v)
 		pp_forget(st, key);
-	if (pp_track(st, key, 0, &id) == 0)
+	if (pp_track(st, key, 0, &id, PP_VIA_KPROBE) == 0)
 		pp_emit_l3_mark(st, skb, data, headlen, id, probe);
 	return 0;
 }

@@ -13,7 +13,14 @@
 #include "path.h"
 #include "trace.h"
 
-#define PP_POLL_MS 100
+/*
+ * Records come without a wakeup (pp_wake_flags() in kprobes/record.bpf.h),
+ * so the loader polls: often while anything is in flight, so that a path
+ * prints within some 10 ms of its end; seldom when idle, as the next
+ * packet's mark then wakes it.
+ */
+#define PP_POLL_BUSY_MS 10
+#define PP_POLL_IDLE_MS 250
 
 struct trace {
 	const struct pp_trace_cfg *cfg;
@@ -126,20 +133,63 @@ static void finish(struct trace *t, const struct pp_cls *cls)
 			(unsigned long long)t->state->map_full);
 }
 
+/*
+ * Nothing in flight, nothing open: the loader may sleep long, flagged so
+ * that the next record wakes it. The flag is stored before inflight is
+ * read, and pp_track() raises inflight before the mark reads the flag: a
+ * packet marked meanwhile is seen here or sees the flag.
+ */
+static bool go_idle(struct trace *t, struct ring_buffer *rb)
+{
+	if (__atomic_load_n(&t->state->inflight, __ATOMIC_RELAXED) || pp_paths_open(t->paths))
+		return false;
+	__atomic_store_n(&t->state->loader_asleep, 1, __ATOMIC_SEQ_CST);
+	if (!__atomic_load_n(&t->state->inflight, __ATOMIC_SEQ_CST)) {
+		/* What packets that ended since the last poll left without a wakeup. */
+		ring_buffer__consume(rb);
+		if (!pp_paths_open(t->paths) && !t->done)
+			return true;
+	}
+	__atomic_store_n(&t->state->loader_asleep, 0, __ATOMIC_RELAXED);
+	return false;
+}
+
+/* Waits for records, up to END (ns, 0: no limit), and takes what came. */
+static int wait_records(struct trace *t, struct ring_buffer *rb, __u64 end)
+{
+	bool idle = go_idle(t, rb);
+	__u64 ms = idle ? PP_POLL_IDLE_MS : PP_POLL_BUSY_MS, now = now_ns(), left;
+	int n;
+
+	if (t->done)
+		return 0;
+	if (end) {
+		left = end > now ? (end - now + 999999) / 1000000 : 0;
+		ms = left < ms ? left : ms;
+	}
+	n = ring_buffer__poll(rb, (int)ms);
+	if (idle)
+		__atomic_store_n(&t->state->loader_asleep, 0, __ATOMIC_RELAXED);
+	/* Timed out or woken: either way, take what came without a wakeup. */
+	if (n >= 0 && !t->done)
+		n = ring_buffer__consume(rb);
+	return n;
+}
+
 static int loop(struct trace *t, struct ring_buffer *rb, volatile sig_atomic_t *stop)
 {
 	__u64 start = now_ns(), timeout = (__u64)(t->cfg->packet_timeout * 1e9);
-	__u64 limit = (__u64)(t->cfg->duration * 1e9);
+	__u64 end = t->cfg->duration > 0 ? start + (__u64)(t->cfg->duration * 1e9) : 0;
 	int n;
 
 	while (!*stop && !t->done) {
-		n = ring_buffer__poll(rb, PP_POLL_MS);
+		n = wait_records(t, rb, end);
 		if (n < 0 && n != -EINTR)
 			return n;
 		t->now = now_ns();
 		pp_paths_expire(t->paths, t->now, timeout);
 		fflush(t->cfg->out->f);
-		if (limit && t->now - start >= limit)
+		if (end && t->now >= end)
 			break;
 	}
 	return 0;

@@ -24,7 +24,7 @@ static __always_inline void pp_emit_mark(struct pp_state *st, struct __sk_buff *
 		pp_count_lost(st, NULL, probe);
 		return;
 	}
-	pp_fill_hop(&m->hop, PP_REC_MARK, probe, id, (struct sk_buff *)ctx, false);
+	pp_fill_hop(&m->hop, PP_REC_MARK, probe, id, (struct sk_buff *)ctx, PP_VIA_TC);
 	if (n > PP_HDR_BYTES)
 		n = PP_HDR_BYTES;
 	if (n) {
@@ -41,7 +41,7 @@ static __always_inline void pp_emit_mark(struct pp_state *st, struct __sk_buff *
 	}
 	m->cap_len = n;
 	m->pad = 0;
-	bpf_ringbuf_submit(m, 0);
+	pp_submit_mark(st, m);
 }
 
 /*
@@ -75,14 +75,14 @@ static __always_inline int pp_classify(struct __sk_buff *ctx, __u32 probe)
 	if (!st)
 		return TC_ACT_UNSPEC;
 	v = bpf_map_lookup_elem(&skb_map, &skb);
-	if (v && pp_same_packet(v, (struct sk_buff *)ctx) && pp_cross_hook(v, hook)) {
-		pp_emit_hop(st, v, probe, (struct sk_buff *)ctx, false);
+	if (v && pp_same_packet(v, (struct sk_buff *)ctx, PP_VIA_TC) && pp_cross_hook(v, hook)) {
+		pp_emit_hop(st, v, probe, (struct sk_buff *)ctx, PP_VIA_TC);
 		return TC_ACT_UNSPEC;
 	}
 	/* A stale entry (its free went unseen): the loader times that packet out. */
 	if (v)
 		pp_forget(st, skb);
-	if (pp_track(st, skb, hook, &id) == 0)
+	if (pp_track(st, skb, hook, &id, PP_VIA_TC) == 0)
 		pp_emit_mark(st, ctx, id, probe);
 	return TC_ACT_UNSPEC;
 }
