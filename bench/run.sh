@@ -135,7 +135,7 @@ traffic_vs() {
 # experiments, which say when and how they were made.
 analysis() {
 	cat <<TEXT
-## Analysis: what the figures show, and what would fix the missed targets
+## Analysis: what the figures show, and what was done about them
 
 **Per-hit cost on untracked traffic, cases (a) and (b).** As
 \`run_time_ns / run_cnt\`, every pktpath program shows some 55-60 ns, well
@@ -161,61 +161,67 @@ $(traffic_ratio floor), pktpath (a) $(traffic_ratio pp-a), (b) $(traffic_ratio p
 pktpath (c) $(traffic_ratio pp-c); the traffic table gives each round's range.
 Set against the empty programs of the same round, pktpath (a) reads
 $(traffic_vs pp-a floor), (b) $(traffic_vs pp-b floor) and bpftrace
-$(traffic_vs bpftrace floor) (median (min..max) of the per-round ratios). So
-what costs the traffic is mostly attaching BPF to these tracepoints at all:
-each UDP packet here crosses about 8 of them, and each hit pays the
+$(traffic_vs bpftrace floor) (median (min..max) of the per-round ratios).
+Where the empty programs' own ratio is under 0.95, as on this VM, no
+program on these tracepoints can meet the target: pktpath (a) and (b) are
+missed by what the empty programs already cost, and sit within a few
+percent of them. iperf3's client runs on CPU 0 and its server on CPU 1
+(netbench.sh): on veth the sender's CPU also does both sides' softirq work,
+so every probe's cost lands on the CPU that sets the rate, some 4 us per
+packet at the untraced rate. What the traffic pays is mostly having BPF on
+these tracepoints at all: the empty programs' row. Each hit pays the
 tracepoint's dispatch (\`__bpf_trace_run()\`: RCU, migrate-disable, the
 recursion check) and an indirect call into the program and back, which
 retpolines and the SRSO return thunk make dear on this VM; the gate behind
-that adds a few ns (above). Rounds differ by more than these effects (the
-machine runs other work: see the top of this page), which is why only the
-medians of per-round ratios count; with ranges this wide, the 0.95 verdicts
-for (a) and (b) are not firm either way, and a quiet machine would be
-needed to settle them. What would lift (a) and (b): fewer hot
-tracepoints in the default list (\`netif_rx_entry\`/\`netif_rx\` and
-\`net_dev_start_xmit\`/\`net_dev_xmit\` record the same step twice, and
-the \`netif_receive_skb\` entry/exit tracepoints likewise), or on kernels
-with them, fentry/kprobe.multi on fewer, chosen functions; nothing in the
-program body can go below the empty programs' row.
+that adds a few ns (above). This round of work cut the hits per packet: the
+default list no longer has \`tp:net:netif_rx_entry\` (the same step as
+\`netif_rx\`) and \`tp:net:net_dev_xmit\` (on veth, the driver's return
+after the peer's receive), so a UDP datagram over veth now crosses four
+tracepoints of the list (\`net_dev_queue\`, \`net_dev_start_xmit\`,
+\`netif_rx\`, \`netif_receive_skb\`), its free and the classifier,
+instead of six, its free and the classifier. A program body cannot go
+below the empty programs' row; the rest is fewer hot tracepoints, or, on
+kernels that have them, fentry or kprobe.multi on fewer, chosen functions.
 
-**Case (c), tracking every packet.** Two limits meet here. The kernel side
-caps the flow: with every packet tracked, the sender manages far fewer
-packets/s than without tracing (the traffic table). And the loader, which
-rec_bench shows formatting millions of records per CPU-second, spends many
-times that per record in place (the loss table's "loader us CPU / record"):
-at these rates it drains the ring and goes to sleep every few records (the
-"sleeps" column), each time an \`epoll_wait()\` return and a context switch,
-and on 2 cores it competes with iperf3's client and server, the softirq
-work, json_tally and the machine's other load. Where the default 8 MiB ring
-lost records (the targets table says from which rate), the loader had
-fallen that far behind. A tracked hop costs several hundred ns net and the
-classifier's mark some microseconds (the per-hit table, column (c)). The reference programs split a hop:
-the ring's reserve and commit (\`pb_ring\`) is 20-35 ns; reading the hop's
-fields as \`pp_fill_hop()\` does, one \`bpf_probe_read_kernel()\` per
-\`BPF_CORE_READ\` plus helpers (\`pb_reads\`), is about 240-270 ns, and the
-same fields by direct loads (\`pb_direct\`) about 80 ns: on tp_btf and
-fentry, where the skb is BTF-typed, direct loads would save some 160-190 ns
-of every tracked hop (the same-packet check's reads of \`skb->head\` and the
-IPv4 ID likewise). The rest is the ring buffer's wakeup: every submit that
-finds the loader caught up queues an irq_work to wake it, which in this VM
-costs microseconds and lands mostly on the mark, the first record of a
-packet. A one-off experiment (2026-11-21, a scratch build: MARK and HOP
-records submitted with \`BPF_RB_NO_WAKEUP\`, the loader consuming after
-every poll) cut the mark from about 2.4 us to 0.85 us and a hop from about
-490 to 410 ns, but with only the 100 ms poll left to drain the ring it lost
-records at full rate; the fix is a wakeup on demand
-(\`BPF_RB_FORCE_WAKEUP\` once \`bpf_ringbuf_query(&path_map,
-BPF_RB_AVAIL_DATA)\` passes a fraction of the ring, \`BPF_RB_NO_WAKEUP\`
-otherwise) together with that consume per poll; fewer, fuller wakeups also
-cut the loader's cost per record. The loss, wherever it happens (and with
-the 64 KiB ring it always does), is counted exactly: see "unaccounted at
-tc:egress".
+**Case (c), tracking every packet.** The per-hit table's column (c) is the
+cost of a tracked hop and of the mark. Two changes of this round of work
+cut it (kprobes/record.bpf.h), measured side by side in a one-off
+comparison (2026-11-21, netbench.sh case (c) only, 6 alternating runs of
+the commit before and after, medians):
+- **direct loads:** on tp_btf and fentry the skb is BTF-typed, so the
+  hop's fields are loaded directly instead of through one
+  \`bpf_probe_read_kernel()\` each (13 calls before, 1 now: the IPv4 ID,
+  behind \`skb->head\`, which has no BTF type). The reference programs
+  show the gap: \`pb_reads\` against \`pb_direct\`. \`skb->dev\` holds
+  UDP's \`dev_scratch\` once the datagram is queued to a socket; a value
+  without the top bit is taken as no device instead of being loaded
+  through, which would fault (some 1.4 us);
+- **wakeups on demand:** records were submitted with the ring's default
+  wakeup, so each one that found the loader caught up queued an irq_work
+  to wake it: microseconds on this VM, mostly on the mark. Records now go
+  with \`BPF_RB_NO_WAKEUP\`; a mark forces a wakeup when the ring is past
+  1/8 full or when the loader, with nothing in flight, has said it sleeps
+  (\`pp_state.loader_asleep\`); the loader polls every 10 ms while
+  anything is in flight and takes what came after each poll.
+- **measured:** a tracked hop on the four fixed tracepoints 1269 -> 244 ns,
+  the mark (\`pp_cls_egress\`) 5.4 -> 1.0 us, the loader's CPU 0.8 ->
+  0.2 us per record and its sleeps 44 -> 1.8 per 1000 records at full
+  rate, the records it received per second 341 k -> 598 k.
 
-**Case (c): packets that time out.** In some runs most of the flow's
-datagrams, in others few, end with neither \`consume_skb\` nor
-\`kfree_skb\` firing (the "timed out" column, min..max): the path has no
-END, and the skb stays in \`skb_map\` until the loader's timeout, holding
-the gate open. This is consistent with UDP's receive path freeing through
+What is left: at full rate, the loader shares 2 cores with iperf3's two
+ends, the softirq work and json_tally, and where the default 8 MiB ring
+still lost records (the targets table says at which rate, the loss table
+how often) the loader had been kept off the CPU long enough for some
+75,000 records (8 MiB of 112-byte entries) to pile up; it was not short of
+formatting speed (rec_bench: more than ten times the rate). The loss,
+wherever it happens (and with the 64 KiB ring it always does), is counted
+exactly: see "unaccounted at tc:egress".
+
+**Case (c): packets that time out.** Some of the flow's datagrams end with
+neither \`consume_skb\` nor \`kfree_skb\` firing (the "timed out"
+column, min..max): the path has no END, and the skb stays in
+\`skb_map\` until the loader's timeout, holding the gate open. This is
+consistent with UDP's receive path freeing through
 \`skb_attempt_defer_free()\`, whose branch for an skb freed on the CPU that
 allocated it frees with no tracepoint, while the skbs it hands back to
 another CPU end in \`napi_consume_skb()\`, which has one: where the
@@ -226,21 +232,16 @@ hops) would. Until then a filter that matches such traffic keeps the gate
 open for a second after each packet, and every hit of all the host's
 traffic pays the lookup meanwhile.
 
-**Loader, at least $TARGET_RATE M records/s.** See its section: text and
-JSON both fall short, and path assembly alone is several times faster than
-either, so the formatting is the cost. Text: \`text_hop()\` formats every
-hop line with three \`snprintf()\` and one \`fprintf()\`, and vfprintf
-accounts for most of text's instructions. JSON: the writer emits byte by
-byte through \`jw_putc()\`, a bounds check each, in \`jkey()\`,
-\`jstr()\`, \`json_char()\` and \`jnum()\`. A one-off experiment
-(2026-11-21, scratch copies of loader/output_text.c and output_json.c
-linked into rec_bench, built as Release like this run, output byte for
-byte identical) measured the fixes, in records per CPU-second: hop lines
-formatted by hand into one buffer and written with one \`fwrite()\`, text
-2.0 -> 5.2 M; the JSON writer copying runs with \`memcpy()\`, key lengths
-known at compile time and two digits per division, 3.4 -> 5.3 M. What
-remains after that is the per-packet header (\`pp_pkt_format()\`'s
-\`snprintf()\`) and \`jstr()\`'s escape scan.
+**Loader, at least $TARGET_RATE M records/s.** Met: see its section. The
+output used to be the cost (text 2.07, JSON 3.41 M records/s on
+2026-11-21 before the change, most of the instructions in
+\`vfprintf\` for text and a byte-at-a-time JSON writer). Each packet is
+now formatted by hand (loader/fmt.c: two decimal digits per division,
+IPv4 as \`inet_ntop()\` writes it, JSON keys with compile-time lengths,
+an 8-byte escape scan) into one buffer that leaves in one \`fwrite()\`,
+byte for byte the output it was (checked on 30,000 random packets against
+the previous build; tests/unit/test_fmt.c compares each helper with the
+printf conversion it replaces). The callgrind table shows what is left.
 TEXT
 }
 
@@ -265,7 +266,7 @@ Written by \`bench/run.sh\` (ROUNDS=$(meta rounds) SECS=$(meta secs); cls_bench
 $(meta cls_rounds) rounds x $(meta cls_repeat) runs; rec_bench $(meta rec_secs) s per run), started
 $(meta started), on commit $(meta commit) with the working tree of that time, built
 $(meta build); kernel $(meta kernel), $(meta cores) cores ($(meta cpu), $(meta mhz) MHz),
-nothing pinned. Load average before: $(meta load_before), after: $(meta load_after); the
+iperf3's two ends pinned to CPUs 0 and 1 (bench/netbench.sh), nothing else. Load average before: $(meta load_before), after: $(meta load_after); the
 busiest processes at the start: $(meta busy). These machines are small shared VMs
 that other work runs on: each figure is a median of alternating runs, and
 every ratio compares figures of the same round. Raw results:
@@ -327,13 +328,7 @@ $(meta mhz | awk -v t="$TARGET_RATE" '{ printf "%.0f", $1 / t }') cycles per rec
 |---|---|---|---|
 $prof_table
 
-## Attach and detach time in QEMU kernels: not measured yet
-
-TODO (issue 5, item 5): the time to attach and detach kprobe.multi, single
-kprobes and fentry for the default kp_func.list in Debian's kernels under
-QEMU (scripts/vm-test.sh's harness). The host kernel has none of these
-(no CONFIG_KPROBES; fentry is refused), so it can only be measured in a VM,
-and only as ratios within one VM run (TCG timings are emulated).
+$(bench/vm_attach.sh --report)
 DOC
 	echo "bench: wrote docs/PERFORMANCE.md" >&2
 }

@@ -10,7 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <linux/capability.h>
 #include <bpf/btf.h>
@@ -62,8 +64,18 @@ struct app {
 	struct pp_ksyms *ksyms;
 	const char **names;
 	enum pp_backend backend;
+	double start_ms; /* main() entered */
 	char err[512];
 };
+
+/* CLOCK_MONOTONIC in ms, for the -v timings of attach and detach. */
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
 
 static void on_signal(int sig)
 {
@@ -384,13 +396,32 @@ static void prepare_probe_marking(struct app *a)
 	a->probes.l3_cnt = a->l3.cnt;
 }
 
+/*
+ * -v: the time of pp_probes_attach(): open and load the probe object (for
+ * fentry and tracepoints, also one program load per probe point) and create
+ * every link. Not in it: the setup before it (BTF, probe list, classifier
+ * load: "setup", from main()), nor the TC attach after it.
+ */
+static int attach_probes(struct app *a)
+{
+	double t0 = now_ms();
+	int ret;
+
+	ret = pp_probes_attach(&a->probes, &a->cls, &a->list, a->backend, a->err, sizeof(a->err));
+	if (!ret && verbose)
+		fprintf(stderr,
+			"pktpath: attached %zu probes in %.1f ms (backend %s; setup %.1f ms)\n",
+			a->probes.attached, now_ms() - t0, pp_backend_name(a->backend),
+			t0 - a->start_ms);
+	return ret;
+}
+
 static int attach_and_trace(struct app *a)
 {
 	prepare_probe_marking(a);
 	a->probes.verbose = verbose;
 	a->probes.stop = &stop;
-	if (pp_probes_attach(&a->probes, &a->cls, &a->list, a->backend, a->err, sizeof(a->err)) ||
-	    (!stop && attach_marking(a))) {
+	if (attach_probes(a) || (!stop && attach_marking(a))) {
 		fprintf(stderr, "pktpath: %s\n", a->err);
 		return EXIT_FAIL;
 	}
@@ -407,11 +438,22 @@ static int attach_and_trace(struct app *a)
 	return trace(a);
 }
 
+/* -v: the time of pp_probes_destroy(): every link destroyed, every fd and the object closed. */
+static void detach_probes(struct app *a)
+{
+	size_t n = a->probes.attached;
+	double t0 = now_ms();
+
+	pp_probes_destroy(&a->probes);
+	if (n && verbose)
+		fprintf(stderr, "pktpath: detached %zu probes in %.1f ms\n", n, now_ms() - t0);
+}
+
 static void cleanup(struct app *a)
 {
 	pp_tc_free(&a->tc);
 	pp_tc_script_done(&a->script);
-	pp_probes_destroy(&a->probes);
+	detach_probes(a);
 	pp_cls_destroy(&a->cls);
 	pp_filter_free(&a->l3);
 	pp_probe_list_free(&a->list);
@@ -469,9 +511,23 @@ static int run(struct app *a)
 	return attach_and_trace(a);
 }
 
+/*
+ * A single kprobe or fentry probe holds two fds (program or perf event, and
+ * link): --all-skb-funcs needs thousands, past the usual soft limit of 1024.
+ */
+static void raise_fd_limit(void)
+{
+	struct rlimit r;
+
+	if (getrlimit(RLIMIT_NOFILE, &r) == 0 && r.rlim_cur < r.rlim_max) {
+		r.rlim_cur = r.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &r);
+	}
+}
+
 int main(int argc, char **argv)
 {
-	struct app a = {0};
+	struct app a = {.start_ms = now_ms()};
 	int ret;
 
 	ret = pp_cli_parse(&a.env, argc, argv, stderr);
@@ -480,6 +536,7 @@ int main(int argc, char **argv)
 		return ret;
 	}
 	verbose = a.env.verbose;
+	raise_fd_limit();
 	libbpf_set_print(libbpf_print);
 	install_signals();
 	ret = run(&a);

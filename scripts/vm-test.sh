@@ -18,6 +18,9 @@
 #   VM_PP_ARGS       extra arguments for every traced pktpath run ("-v -v")
 #   VM_TIMEOUT       seconds one VM may take (default: 1200)
 #   VM_JOBS          VMs run side by side (default: all the kernels)
+#   VM_RUN           what /init runs instead of the scenarios (bench/vm_attach.sh
+#                    sets /tests/attach_bench.sh); VM_BENCH_* go along to it
+#   VM_EXTRA_TOOLS   more host binaries for the image, with their libraries
 # Prints "PASS|FAIL|SKIP KERNEL BACKEND SCENARIO" lines, then
 # "N passed, N failed, N skipped"; exits 1 if anything failed.
 set -euo pipefail
@@ -221,7 +224,7 @@ copy_dynamic() {
 # make_initramfs PKG: $VMDIR/initrd/PKG.cpio.gz, rebuilt every run (about a
 # second) so that changed scripts and binaries are always in.
 make_initramfs() {
-	local root=$VMDIR/initrd/$1.root t applet
+	local root=$VMDIR/initrd/$1.root t applet v
 	INITRD=$VMDIR/initrd/$1.cpio.gz
 	rm -rf "$root"
 	mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,etc/pktpath,proc,sys,dev,run,tmp,root,tests}
@@ -232,7 +235,8 @@ make_initramfs() {
 	for applet in $(/bin/busybox --list); do
 		[ "$applet" = busybox ] || ln -s busybox "$root/bin/$applet"
 	done
-	for t in "${TOOLS[@]}"; do copy_dynamic "$root" "$t"; done
+	# shellcheck disable=SC2086 # a list of paths
+	for t in "${TOOLS[@]}" ${VM_EXTRA_TOOLS:-}; do copy_dynamic "$root" "$t"; done
 	if is_static "$PKTPATH_BIN" || [ "$PKTPATH_STANDIN" = 1 ]; then
 		install -m 755 "$PKTPATH_BIN" "$root/usr/bin/pktpath"
 	else
@@ -241,13 +245,15 @@ make_initramfs() {
 	install -m 755 "$VMHELPER" "$root/usr/bin/vmhelper"
 	[ ! -f kp_func.list ] || install -m 644 kp_func.list "$root/usr/share/pktpath/"
 	install -m 755 tests/vm/init.sh "$root/init"
-	install -m 755 tests/vm/scenarios.sh "$root/tests/"
+	install -m 755 tests/vm/scenarios.sh tests/vm/attach_bench.sh "$root/tests/"
 	stage_modules "$root"
 	{
 		echo "VM_LABEL=$LABEL"
 		[ -z "${VM_BACKENDS:-}" ] || echo "export VM_BACKENDS='$VM_BACKENDS'"
 		[ -z "${VM_SCENARIOS:-}" ] || echo "export VM_SCENARIOS='$VM_SCENARIOS'"
 		[ -z "${VM_PP_ARGS:-}" ] || echo "export VM_PP_ARGS='$VM_PP_ARGS'"
+		[ -z "${VM_RUN:-}" ] || echo "VM_RUN='$VM_RUN'"
+		for v in ${!VM_BENCH_@}; do echo "export $v='${!v}'"; done
 	} >"$root/etc/pktpath/vm.conf"
 	(cd "$root" && find . | cpio -o -H newc -R 0:0 --quiet) | gzip -1 >"$INITRD"
 }

@@ -42,7 +42,8 @@ load_modules() {
 load_modules
 
 start=$(cut -d' ' -f1 /proc/uptime)
-sh /tests/scenarios.sh
+# VM_RUN (vm.conf): another script instead, e.g. tests/vm/attach_bench.sh.
+sh "${VM_RUN:-/tests/scenarios.sh}"
 echo "@@TIME scenarios_s=$(awk -v s="$start" '{ printf "%.1f", $1 - s }' /proc/uptime)"
 
 # Warnings and splats from the kernel during the run: a pktpath that trips a
