@@ -89,7 +89,7 @@ FIXED_PROBES=(tc:egress tp:net:net_dev_queue tp:net:net_dev_start_xmit tp:net:ne
 # than the tracing does. On veth the sender's CPU also does both sides'
 # softirq work, so that is where every probe's cost lands.
 PIN=()
-[ "$(nproc)" -lt 2 ] || PIN=(-A 0,1)
+[ "$(nproc)" -lt 2 ] || PIN=(-A "0,1")
 READY_TIMEOUT=60 # s for a tracer to attach (bpftrace compiles its script first)
 STOP_TIMEOUT=20	 # s for a tracer to exit after SIGINT
 
