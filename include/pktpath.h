@@ -16,12 +16,26 @@
 /* Probe indexes of the classifier's own hops, past every list entry. */
 #define PP_PROBE_TC_INGRESS (PP_MAX_PROBES + 0)
 #define PP_PROBE_TC_EGRESS  (PP_MAX_PROBES + 1)
+/* The slab tracepoints that see sk_buffs freed and reallocated (no kprobes). */
+#define PP_PROBE_KMEM_FREE  (PP_MAX_PROBES + 2)
+#define PP_PROBE_KMEM_ALLOC (PP_MAX_PROBES + 3)
+#define PP_PROBES_ALL	    (PP_MAX_PROBES + 4) /* probe indexes, the built-in ones too */
 
 /*
  * Probe programs loaded once per attach point (fentry, tp_btf) carry their
  * probe index as this immediate, patched in each copy before load.
  */
 #define PP_PROBE_MAGIC 0x5eadbeef
+
+/*
+ * A probe's bpf cookie (or patched immediate): the probe index in the low
+ * 16 bits; for a point where the kernel releases an sk_buff, the fate it
+ * gives (enum pp_fate) above it, and PP_END_DATA if the skb still holds its
+ * data there (so that a data buffer still shared can be told).
+ */
+#define PP_COOKIE_PROBE	    0xffffU
+#define PP_COOKIE_FATE_SHIFT 16
+#define PP_END_DATA	    (1U << 24)
 
 /* In the placeholder body of pp_filter_l3(), which the loader replaces. */
 #define PP_FILTER_MAGIC 0x5eadf117
@@ -31,24 +45,34 @@ enum pp_rec_type {
 	PP_REC_MARK = 1, /* the classifier marked a new packet: struct pp_mark */
 	PP_REC_HOP = 2,	 /* a probe saw a tracked packet: struct pp_hop */
 	PP_REC_END = 3,	 /* the packet's skb was freed: struct pp_hop, last hop */
+	/*
+	 * A probe saw an skb that shares a tracked skb's data (a clone): it
+	 * joins that packet. struct pp_hop; location holds the skb it came from.
+	 */
+	PP_REC_COPY = 4,
 };
 
 /* How a packet's life ended. */
 enum pp_fate {
 	PP_FATE_NONE = 0,
-	PP_FATE_CONSUMED = 1, /* consume_skb: delivered or sent */
+	PP_FATE_CONSUMED = 1, /* freed as done with: delivered or sent */
 	PP_FATE_DROPPED = 2,  /* kfree_skb with a drop reason */
-	PP_FATE_TIMEOUT = 3,  /* never freed within --packet-timeout */
+	PP_FATE_UNSEEN = 3,   /* no free seen within --packet-timeout */
+	PP_FATE_MERGED = 4,   /* its data went on in another skb (GRO, TCP coalescing) */
+	PP_FATE_MAX = PP_FATE_MERGED,
 };
 
-/* One step of one packet. 104 bytes, no holes. */
+/* pp_hop.flags */
+#define PP_HOP_SHARED 1U /* END: another skb still holds this skb's data */
+
+/* One step of one packet. 112 bytes, no holes. */
 struct pp_hop {
 	__u32 type;	/* enum pp_rec_type */
 	__u32 probe;	/* probe index, or PP_PROBE_TC_* */
 	__u64 id;	/* packet id, from 1 */
 	__u64 ts;	/* bpf_ktime_get_ns() */
 	__u64 skb;	/* skb address: tells clones apart */
-	__u64 location; /* END by kfree_skb: the caller's address */
+	__u64 location; /* END by kfree_skb: the caller's address; COPY: the parent skb */
 	__u32 cpu;
 	__u32 netns;   /* network namespace inode, 0 if unknown */
 	__u32 ifindex; /* 0 if the skb has no device yet */
@@ -57,6 +81,8 @@ struct pp_hop {
 	__u32 reason;  /* END: enum skb_drop_reason value */
 	__u32 len;     /* skb->len */
 	__u32 lost;    /* END: hops of this packet lost to a full ring buffer */
+	__u32 flags;   /* PP_HOP_* */
+	__u32 pad;
 	char ifname[PP_IFNAMSIZ];
 	char comm[PP_COMMLEN];
 };
@@ -71,22 +97,38 @@ struct pp_mark {
 
 #define PP_TC_HOOKS 4
 
-/* skb_map: skb address -> the packet it belongs to. */
+/*
+ * skb_map: skb address -> the packet it belongs to. The address is the
+ * identity from the mark to the free, whatever happens to the data
+ * (pskb_expand_head() reallocates it on a live skb: a router forwarding a
+ * cloned TCP segment, NAT, encapsulation).
+ */
 struct pp_skb_val {
 	__u64 id;
 	__u64 first_ts;
+	__u64 head; /* skb->head when last seen: head_map's key */
+	__u32 lost; /* hops of this skb lost to a full ring buffer */
 	/*
-	 * Some frees fire no tracepoint (a datagram freed by its socket through
-	 * a deferred path): the sk_buff is then reused at the same address, and
-	 * the allocators' LIFO order often hands back the same data buffer too.
-	 * So a packet is also told by its IPv4 ID (ip_id: 0x10000 | ID, 0 if
-	 * not IPv4) and by the TC hooks it crossed: the same hook twice, or
-	 * another ID, is another packet.
+	 * The TC hooks it crossed. Where a free is invisible (no kprobes), an
+	 * sk_buff can be reused at the same address: crossing the same hook
+	 * twice is then another packet.
 	 */
-	__u64 head; /* skb->head when marked */
-	__u32 ip_id;
-	__u32 lost;		    /* hops of this packet lost to a full ring buffer */
 	__u32 tc_hook[PP_TC_HOOKS]; /* ifindex << 1 | egress, 0: free slot */
+	__u32 pad;
+};
+
+/*
+ * head_map: data buffer (skb->head) -> the tracked skb that holds it. A clone
+ * shares its original's data, so an unknown skb with a tracked head is a copy
+ * of that packet, however it was made.
+ */
+struct pp_head_val {
+	__u64 id;
+	__u64 skb;     /* the last tracked skb seen with this head */
+	__u64 ts;      /* when that was; entries older than orphan_ns are stale */
+	__u64 fp;      /* the data's fingerprint (pp_fingerprint()), 0 if unknown */
+	__u32 holders; /* tracked skbs holding this head */
+	__u32 orphan;  /* none does, but an skb not seen yet still holds the data */
 };
 
 /* state_map's single entry, shared by the classifier and every probe. */
@@ -101,6 +143,21 @@ struct pp_state {
 	 * record wakes it (pp_wake_flags() in kprobes/record.bpf.h).
 	 */
 	__u64 loader_asleep;
+	/* How long a head_map entry may give copies to its packet (--packet-timeout). */
+	__u64 orphan_ns;
+	/*
+	 * head_map entries whose last tracked holder is freed while a copy not
+	 * yet seen holds the data: they keep the probes' gate open, as the copy
+	 * may be seen only after every tracked skb is gone (ping reads the raw
+	 * socket's clone after the original was dropped). The loader sweeps the
+	 * stale ones when idle.
+	 */
+	__u64 orphans;
 };
+
+_Static_assert(sizeof(struct pp_hop) == 112, "pp_hop: no holes, same on both sides");
+_Static_assert(sizeof(struct pp_mark) == 112 + 8 + PP_HDR_BYTES, "pp_mark layout");
+_Static_assert(sizeof(struct pp_skb_val) == 48, "pp_skb_val layout");
+_Static_assert(sizeof(struct pp_head_val) == 40, "pp_head_val layout");
 
 #endif /* PKTPATH_H */

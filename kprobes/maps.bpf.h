@@ -17,6 +17,14 @@ struct {
 	__type(value, struct pp_skb_val);
 } skb_map SEC(".maps");
 
+/* skb->head -> the packet whose data it is; sized like skb_map. */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u64);
+	__type(value, struct pp_head_val);
+} head_map SEC(".maps");
+
 /* Every record, in one ring so that a packet's records stay in order. */
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -46,7 +54,7 @@ struct {
 /* Records lost to a full ring buffer, per probe index. */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, PP_MAX_PROBES + 2);
+	__uint(max_entries, PP_PROBES_ALL);
 	__type(key, __u32);
 	__type(value, __u64);
 } lost_map SEC(".maps");

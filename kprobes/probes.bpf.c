@@ -18,7 +18,7 @@ char LICENSE[] SEC("license") = "GPL";
 const volatile __u32 pp_consume_probe = 0;
 const volatile __u32 pp_kfree_probe = 0;
 
-/* An immediate that the loader finds and replaces in each copy. */
+/* An immediate that the loader finds and replaces in each copy: the cookie. */
 static __always_inline __u32 pp_probe_imm(void)
 {
 	__u64 v;
@@ -77,6 +77,39 @@ int pp_tp_kfree(__u64 *ctx)
 }
 
 /*
+ * Without kprobes, the slab's own tracepoints see the sk_buff frees that
+ * fire no skb tracepoint (__kfree_skb(): TCP's pure ACKs; kfree_skb_partial())
+ * and the reuse of an address whose free went unseen. PTR is a plain void *:
+ * probed reads. An fclone pair is one object: the clone is the second skb.
+ */
+SEC("tp_btf/kmem_cache_free")
+int pp_tp_kmem_free(__u64 *ctx)
+{
+	struct pp_state *st = pp_state();
+	__u64 skb = ctx[1];
+
+	if (!skb || !pp_busy(st))
+		return 0;
+	pp_end(st, skb, PP_PROBE_KMEM_FREE, PP_FATE_CONSUMED, 0, 0, false, PP_VIA_KPROBE);
+	skb += bpf_core_type_size(struct sk_buff);
+	return pp_end(st, skb, PP_PROBE_KMEM_FREE, PP_FATE_CONSUMED, 0, 0, false, PP_VIA_KPROBE);
+}
+
+/* A tracked address handed out again: its skb was freed unseen; the loader says so. */
+SEC("tp_btf/kmem_cache_alloc")
+int pp_tp_kmem_alloc(__u64 *ctx)
+{
+	struct pp_state *st = pp_state();
+	__u64 skb = ctx[1];
+
+	if (!skb || !pp_busy(st))
+		return 0;
+	pp_forget(st, skb);
+	pp_forget(st, skb + bpf_core_type_size(struct sk_buff));
+	return 0;
+}
+
+/*
  * Marking in probes: a locally sent packet meets TC only after ip_output,
  * __dev_queue_xmit and the rest. The loader splices the filter, compiled
  * for packets that start at the IP header, over this placeholder's body;
@@ -129,17 +162,18 @@ static __always_inline int pp_mark_local(struct sk_buff *skb, __u32 probe)
 	if (!skb || !st)
 		return 0;
 	v = bpf_map_lookup_elem(&skb_map, &key);
-	if (v && pp_same_packet(v, skb, PP_VIA_KPROBE)) {
-		pp_emit_hop(st, v, probe, skb, PP_VIA_KPROBE);
+	if (v) {
+		pp_head_follow(st, v, key, PP_VIA_KPROBE);
+		pp_emit_hop(st, v, PP_REC_HOP, probe, skb, 0, PP_VIA_KPROBE);
 		return 0;
 	}
+	if (pp_busy(st) && pp_join_copy(st, key, probe, 0, PP_VIA_KPROBE))
+		return 0;
 	data = BPF_CORE_READ(skb, data);
 	len = BPF_CORE_READ(skb, len);
 	headlen = len - BPF_CORE_READ(skb, data_len);
 	if (!pp_filter_l3(data, len, headlen))
 		return 0;
-	if (v)
-		pp_forget(st, key);
 	if (pp_track(st, key, 0, &id, PP_VIA_KPROBE) == 0)
 		pp_emit_l3_mark(st, skb, data, headlen, id, probe);
 	return 0;
@@ -148,5 +182,6 @@ static __always_inline int pp_mark_local(struct sk_buff *skb, __u32 probe)
 SEC("pktpath_kmark")
 int pp_kmark(struct pt_regs *ctx)
 {
-	return pp_mark_local((struct sk_buff *)PT_REGS_PARM3(ctx), bpf_get_attach_cookie(ctx));
+	return pp_mark_local((struct sk_buff *)PT_REGS_PARM3(ctx),
+			     bpf_get_attach_cookie(ctx) & PP_COOKIE_PROBE);
 }

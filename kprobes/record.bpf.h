@@ -21,6 +21,12 @@ static __always_inline struct pp_state *pp_state(void)
 	return bpf_map_lookup_elem(&state_map, &zero);
 }
 
+/* Anything to follow: a tracked skb, or an orphaned data buffer a copy may hold. */
+static __always_inline bool pp_busy(struct pp_state *st)
+{
+	return st && (READ_ONCE(st->inflight) || READ_ONCE(st->orphans));
+}
+
 /*
  * What a caller may read and record. Every function below takes it as a
  * compile-time constant, so clang keeps one way of reading per program.
@@ -127,6 +133,8 @@ static __always_inline void pp_fill_hop(struct pp_hop *h, __u32 type, __u32 prob
 	h->reason = 0;
 	h->len = PP_READ(via, skb, len);
 	h->lost = 0;
+	h->flags = 0;
+	h->pad = 0;
 	pp_ifname(h->ifname, dev, via);
 	if (task)
 		bpf_get_current_comm(h->comm, sizeof(h->comm));
@@ -192,8 +200,10 @@ static __always_inline void pp_submit_mark(struct pp_state *st, void *rec)
 	bpf_ringbuf_submit(rec, pp_wake_flags(st, true));
 }
 
-static __always_inline void pp_emit_hop(struct pp_state *st, struct pp_skb_val *v, __u32 probe,
-					struct sk_buff *skb, const enum pp_via via)
+/* A HOP (or COPY: the skb it came from in PARENT) record for packet ID. */
+static __always_inline void pp_emit_hop(struct pp_state *st, struct pp_skb_val *v, __u32 type,
+					__u32 probe, struct sk_buff *skb, __u64 parent,
+					const enum pp_via via)
 {
 	struct pp_hop *h = bpf_ringbuf_reserve(&path_map, sizeof(*h), 0);
 
@@ -201,23 +211,9 @@ static __always_inline void pp_emit_hop(struct pp_state *st, struct pp_skb_val *
 		pp_count_lost(st, v, probe);
 		return;
 	}
-	pp_fill_hop(h, PP_REC_HOP, probe, v->id, skb, via);
+	pp_fill_hop(h, type, probe, v->id, skb, via);
+	h->location = parent;
 	pp_submit(st, h);
-}
-
-#define PP_ETH_P_IP 0x0800
-
-/* 0x10000 | the IPv4 ID of the packet in SKB, or 0 if it is not IPv4. */
-static __always_inline __u32 pp_ip_id(struct sk_buff *skb, const enum pp_via via)
-{
-	__u16 nh = PP_READ(via, skb, network_header), id;
-	unsigned char *head = PP_READ(via, skb, head);
-
-	/* Packet bytes need a helper either way: skb->head is no BTF pointer. */
-	if (PP_READ(via, skb, protocol) != bpf_htons(PP_ETH_P_IP) || nh == (__u16)~0U ||
-	    bpf_probe_read_kernel(&id, sizeof(id), head + nh + 4))
-		return 0;
-	return 0x10000 | id;
 }
 
 /*
@@ -233,28 +229,131 @@ static __always_inline struct pp_skb_val *pp_skb_entry(__u64 skb)
 	return bpf_map_lookup_elem(&skb_map, &key);
 }
 
-/* Is the skb at this address still the packet V was marked for? */
-static __always_inline bool pp_same_packet(const struct pp_skb_val *v, struct sk_buff *skb,
-					   const enum pp_via via)
+/*
+ * The references to SKB's data buffer (skb_shinfo(skb)->dataref, low 16
+ * bits: every skb holding it), 0 if unreadable. The shared info sits at
+ * head + end (an offset on 64-bit kernels).
+ */
+static __always_inline __u32 pp_dataref(struct sk_buff *skb, __u64 head, const enum pp_via via)
 {
-	if (v->head != (__u64)PP_READ(via, skb, head))
-		return false;
-	return !v->ip_id || v->ip_id == pp_ip_id(skb, via);
+	__u64 end = PP_READ(via, skb, end);
+	__u32 ref = 0;
+
+	if (!head || bpf_probe_read_kernel(&ref, sizeof(ref),
+					   (void *)(head + end +
+						    bpf_core_field_offset(struct skb_shared_info,
+									  dataref))))
+		return 0;
+	return ref & 0xffff;
 }
 
 /*
- * The tracked packet at this address, if the skb there is still the one
- * marked. A hop refused for looking like another packet counts as lost to
- * the marked one: its path then says it is not complete.
+ * What the data buffer held when a tracked skb last had it: 8 bytes from the
+ * network header's 5th (IPv4: ID, fragment, TTL, protocol, checksum; IPv6:
+ * payload length, next header, hop limit and the source's start) and 8 from
+ * the transport header's 5th (TCP: sequence and ack numbers), relative to the
+ * network header, as a copy has its own header offsets. A copy shares the
+ * buffer, so it reads the same; a buffer freed and reused holds another
+ * packet (TCP's segments differ in ID and sequence). 0: not readable.
  */
-static __always_inline struct pp_skb_val *pp_lookup(__u64 skb, const enum pp_via via)
+static __always_inline __u64 pp_fingerprint(struct sk_buff *skb, __u64 head,
+					    const enum pp_via via)
 {
-	struct pp_skb_val *v = pp_skb_entry(skb);
+	__u16 nh = PP_READ(via, skb, network_header);
+	__u64 a = 0, b = 0;
+	__u8 vihl = 0;
+	__u32 th;
 
-	if (!v || pp_same_packet(v, (struct sk_buff *)skb, via))
-		return v;
-	__sync_fetch_and_add(&v->lost, 1);
-	return NULL;
+	if (!head || nh == (__u16)~0U ||
+	    bpf_probe_read_kernel(&vihl, sizeof(vihl), (void *)(head + nh)))
+		return 0;
+	th = nh + ((vihl >> 4) == 4 ? (vihl & 0xf) * 4 : 40);
+	if (bpf_probe_read_kernel(&a, sizeof(a), (void *)(head + nh + 4)))
+		return 0;
+	bpf_probe_read_kernel(&b, sizeof(b), (void *)(head + th + 4));
+	return (a ^ (b << 1 | b >> 63)) | 1;
+}
+
+/* head_map now says that SKB (of packet ID) holds HEAD, alone. */
+static __always_inline void pp_head_note(__u64 head, __u64 id, struct sk_buff *skb,
+					 const enum pp_via via)
+{
+	struct pp_head_val hv = {.id = id, .skb = (__u64)skb, .ts = bpf_ktime_get_ns()};
+
+	if (!head)
+		return;
+	hv.fp = pp_fingerprint(skb, head, via);
+	hv.holders = 1;
+	bpf_map_update_elem(&head_map, &head, &hv, BPF_ANY);
+}
+
+/*
+ * A tracked skb lets go of HEAD (its free, or pskb_expand_head()). The last
+ * tracked holder leaves the entry orphaned if SHARED (an skb not seen yet
+ * still holds the data: a raw socket's or a tap's clone), else deletes it.
+ */
+static __always_inline void pp_head_drop(struct pp_state *st, __u64 head, bool shared,
+					 struct sk_buff *skb, const enum pp_via via)
+{
+	struct pp_head_val *hv = bpf_map_lookup_elem(&head_map, &head);
+
+	if (!hv)
+		return;
+	/* A plain read: the fetching atomics need a newer BPF ISA than v2. */
+	if (hv->holders > 1) {
+		__sync_fetch_and_add(&hv->holders, -1);
+		return;
+	}
+	if (!shared) {
+		bpf_map_delete_elem(&head_map, &head);
+		return;
+	}
+	if (!hv->orphan)
+		__sync_fetch_and_add(&st->orphans, 1);
+	hv->orphan = 1;
+	hv->fp = pp_fingerprint(skb, head, via);
+	hv->ts = bpf_ktime_get_ns();
+}
+
+/*
+ * A tracked skb's data may move (pskb_expand_head()): follow it, so that
+ * clones made later are still known by their head.
+ */
+static __always_inline void pp_head_follow(struct pp_state *st, struct pp_skb_val *v, __u64 skb,
+					   const enum pp_via via)
+{
+	__u64 head = (__u64)PP_READ(via, (struct sk_buff *)skb, head), old = v->head;
+
+	if (head == old)
+		return;
+	v->head = head;
+	pp_head_drop(st, old, false, (struct sk_buff *)skb, via);
+	pp_head_note(head, v->id, (struct sk_buff *)skb, via);
+}
+
+/*
+ * SKB is being freed. DATA: it still holds its data here, so whether another
+ * skb shares it can be read. Returns whether one does.
+ */
+static __always_inline bool pp_head_release(struct pp_state *st, struct pp_skb_val *v,
+					    __u64 skb, bool data, const enum pp_via via)
+{
+	bool shared = data && pp_dataref((struct sk_buff *)skb, v->head, via) > 1;
+
+	pp_head_drop(st, v->head, shared, (struct sk_buff *)skb, via);
+	return shared;
+}
+
+/*
+ * skb->cloned: skb_clone() sets it on both skbs and nothing clears it on
+ * the clone. An skb whose data buffer merely sits where a freed one was has
+ * it clear.
+ */
+static __always_inline bool pp_cloned(struct sk_buff *skb, const enum pp_via via)
+{
+	if (via == PP_VIA_BTF)
+		return BPF_CORE_READ_BITFIELD(skb, cloned);
+	return BPF_CORE_READ_BITFIELD_PROBED(skb, cloned);
 }
 
 /* Forget an skb_map entry; whoever deletes it (here or the loader) drops the count. */
@@ -264,16 +363,15 @@ static __always_inline void pp_forget(struct pp_state *st, __u64 skb)
 		__sync_fetch_and_sub(&st->inflight, 1);
 }
 
-/* Start tracking SKB as a new packet, first seen at TC HOOK (0: in a probe). */
-static __always_inline int pp_track(struct pp_state *st, __u64 skb, __u32 hook, __u64 *id,
-				    const enum pp_via via)
+/* Put SKB into skb_map for packet ID; 0 on success. */
+static __always_inline int pp_track_as(struct pp_state *st, __u64 skb, __u64 id, __u64 head,
+				       __u32 hook)
 {
 	struct pp_skb_val val = {};
 
-	val.id = __sync_fetch_and_add(&st->next_id, 1) + 1;
+	val.id = id;
 	val.first_ts = bpf_ktime_get_ns();
-	val.head = (__u64)PP_READ(via, (struct sk_buff *)skb, head);
-	val.ip_id = pp_ip_id((struct sk_buff *)skb, via);
+	val.head = head;
 	val.tc_hook[0] = hook;
 	if (bpf_map_update_elem(&skb_map, &skb, &val, BPF_NOEXIST) != 0) {
 		__sync_fetch_and_add(&st->map_full, 1);
@@ -281,69 +379,85 @@ static __always_inline int pp_track(struct pp_state *st, __u64 skb, __u32 hook, 
 	}
 	/* Before the mark's pp_wake_flags(): see there. */
 	__sync_fetch_and_add(&st->inflight, 1);
+	return 0;
+}
+
+/* Start tracking SKB as a new packet, first seen at TC HOOK (0: in a probe). */
+static __always_inline int pp_track(struct pp_state *st, __u64 skb, __u32 hook, __u64 *id,
+				    const enum pp_via via)
+{
+	__u64 head = (__u64)PP_READ(via, (struct sk_buff *)skb, head);
+
+	*id = __sync_fetch_and_add(&st->next_id, 1) + 1;
+	if (pp_track_as(st, skb, *id, head, hook))
+		return -1;
 	__sync_fetch_and_add(&st->marked, 1);
-	*id = val.id;
+	pp_head_note(head, *id, (struct sk_buff *)skb, via);
 	return 0;
 }
 
 /*
- * Every probe starts here. The in-flight gate comes first, so that traffic
- * while nothing is tracked costs one inlined array lookup.
+ * An skb not tracked: if it shares a tracked packet's data, it is a copy of
+ * that packet (skb_clone(): TCP's transmit clones, taps, raw sockets,
+ * multicast, bridge floods). It joins the packet, and this probe's record
+ * says where it was first seen and which skb it came from. A head_map entry
+ * counts only while fresh, and only if the data really is shared now (or was
+ * when its last holder was freed): a buffer freed unseen and reused must not
+ * join a new packet to an old one.
  */
-static __always_inline int pp_record_hop(__u64 skb, __u32 probe, const enum pp_via via)
+static __always_inline struct pp_skb_val *pp_join_copy(struct pp_state *st, __u64 skb,
+						       __u32 probe, __u32 hook,
+						       const enum pp_via via)
 {
-	struct pp_state *st;
+	__u64 head = (__u64)PP_READ(via, (struct sk_buff *)skb, head), parent, fp;
+	struct pp_head_val *hv = head ? bpf_map_lookup_elem(&head_map, &head) : NULL;
 	struct pp_skb_val *v;
 
-	/* tp_btf and fentry pass a maybe-NULL pointer: the verifier wants it checked. */
-	if (!skb)
-		return 0;
-	st = pp_state();
-	if (!st || !READ_ONCE(st->inflight))
-		return 0;
-	v = pp_lookup(skb, via);
-	if (v)
-		pp_emit_hop(st, v, probe, (struct sk_buff *)skb, via);
-	return 0;
-}
-
-/* kprobe and kprobe.multi programs (and bench/hop_floor.bpf.c's gate). */
-static __always_inline int pp_on_hop(__u64 skb, __u32 probe)
-{
-	return pp_record_hop(skb, probe, PP_VIA_KPROBE);
-}
-
-/* tp_btf and fentry programs: SKB is a BTF pointer. */
-static __always_inline int pp_on_btf_hop(__u64 skb, __u32 probe)
-{
-	return pp_record_hop(skb, probe, PP_VIA_BTF);
-}
-
-/* The skb is being freed: the packet's last hop, then forget the skb. */
-static __always_inline int pp_on_free(__u64 skb, __u32 probe, __u32 fate, __u32 reason,
-				      __u64 location, const enum pp_via via)
-{
-	struct pp_state *st;
-	struct pp_skb_val *v;
-	struct pp_hop *h;
-
-	if (!skb)
-		return 0;
-	st = pp_state();
-	if (!st || !READ_ONCE(st->inflight))
-		return 0;
+	if (!hv)
+		return NULL;
+	if (bpf_ktime_get_ns() - hv->ts > READ_ONCE(st->orphan_ns)) {
+		if (hv->orphan && bpf_map_delete_elem(&head_map, &head) == 0)
+			__sync_fetch_and_sub(&st->orphans, 1);
+		return NULL;
+	}
+	if (!pp_cloned((struct sk_buff *)skb, via) ||
+	    (!hv->orphan && pp_dataref((struct sk_buff *)skb, head, via) < 2))
+		return NULL;
+	fp = pp_fingerprint((struct sk_buff *)skb, head, via);
+	if (hv->fp && fp && hv->fp != fp)
+		return NULL;
+	parent = hv->skb;
+	if (pp_track_as(st, skb, hv->id, head, hook))
+		return NULL;
+	hv->skb = skb;
+	__sync_fetch_and_add(&hv->holders, 1);
+	if (hv->orphan)
+		__sync_fetch_and_sub(&st->orphans, 1);
+	hv->orphan = 0;
+	hv->ts = bpf_ktime_get_ns();
 	v = pp_skb_entry(skb);
+	if (v)
+		pp_emit_hop(st, v, PP_REC_COPY, probe, (struct sk_buff *)skb, parent, via);
+	return v;
+}
+
+/*
+ * The skb is being released: its END record, then forget it. DATA: the skb
+ * still holds its data here, so a clone sharing it can be told.
+ */
+static __always_inline int pp_end(struct pp_state *st, __u64 skb, __u32 probe, __u32 fate,
+				  __u32 reason, __u64 location, bool data, const enum pp_via via)
+{
+	struct pp_skb_val *v = pp_skb_entry(skb);
+	struct pp_hop *h;
+	bool shared;
+
+	/* A copy first seen at its own free (a tap's clone consumed at once). */
+	if (!v && data)
+		v = pp_join_copy(st, skb, probe, 0, via);
 	if (!v)
 		return 0;
-	/* A stale entry: its packet's free went unseen; this is another skb. */
-	if (!pp_same_packet(v, (struct sk_buff *)skb, via)) {
-		__u32 lost = v->lost + 1;
-
-		/* The marked packet's own end went unseen: tell the loader. */
-		bpf_map_update_elem(&end_lost_map, &v->id, &lost, BPF_ANY);
-		pp_forget(st, skb);
-		return 0;
-	}
+	shared = pp_head_release(st, v, skb, data, via);
 	h = bpf_ringbuf_reserve(&path_map, sizeof(*h), 0);
 	if (h) {
 		pp_fill_hop(h, PP_REC_END, probe, v->id, (struct sk_buff *)skb, via);
@@ -351,16 +465,72 @@ static __always_inline int pp_on_free(__u64 skb, __u32 probe, __u32 fate, __u32 
 		h->reason = reason;
 		h->location = location;
 		h->lost = v->lost;
+		h->flags = shared ? PP_HOP_SHARED : 0;
 		pp_submit(st, h);
 	} else {
 		__u32 lost = v->lost + 1;
 
-		/* The loader will time this packet out: tell it why it has no end. */
+		/* The loader will time this skb out: tell it why it has no end. */
 		pp_count_lost(st, NULL, probe);
 		bpf_map_update_elem(&end_lost_map, &v->id, &lost, BPF_ANY);
 	}
 	pp_forget(st, skb);
 	return 0;
+}
+
+/*
+ * Every probe starts here. The in-flight gate comes first, so that traffic
+ * while nothing is tracked costs one inlined array lookup. COOKIE is the
+ * probe index, and a fate for the points that release an skb.
+ */
+static __always_inline int pp_record_hop(__u64 skb, __u64 cookie, const enum pp_via via)
+{
+	__u32 probe = cookie & PP_COOKIE_PROBE, fate = (__u8)(cookie >> PP_COOKIE_FATE_SHIFT);
+	struct pp_state *st;
+	struct pp_skb_val *v;
+
+	/* tp_btf and fentry pass a maybe-NULL pointer: the verifier wants it checked. */
+	if (!skb)
+		return 0;
+	st = pp_state();
+	if (!pp_busy(st))
+		return 0;
+	if (fate)
+		return pp_end(st, skb, probe, fate, 0, 0, cookie & PP_END_DATA, via);
+	v = pp_skb_entry(skb);
+	if (!v) {
+		pp_join_copy(st, skb, probe, 0, via);
+		return 0;
+	}
+	pp_head_follow(st, v, skb, via);
+	pp_emit_hop(st, v, PP_REC_HOP, probe, (struct sk_buff *)skb, 0, via);
+	return 0;
+}
+
+/* kprobe and kprobe.multi programs (and bench/hop_floor.bpf.c's gate). */
+static __always_inline int pp_on_hop(__u64 skb, __u64 cookie)
+{
+	return pp_record_hop(skb, cookie, PP_VIA_KPROBE);
+}
+
+/* tp_btf and fentry programs: SKB is a BTF pointer. */
+static __always_inline int pp_on_btf_hop(__u64 skb, __u64 cookie)
+{
+	return pp_record_hop(skb, cookie, PP_VIA_BTF);
+}
+
+/* The free tracepoints: an END with the kernel's own verdict. */
+static __always_inline int pp_on_free(__u64 skb, __u32 probe, __u32 fate, __u32 reason,
+				      __u64 location, const enum pp_via via)
+{
+	struct pp_state *st;
+
+	if (!skb)
+		return 0;
+	st = pp_state();
+	if (!pp_busy(st))
+		return 0;
+	return pp_end(st, skb, probe, fate, reason, location, true, via);
 }
 
 #endif

@@ -8,6 +8,7 @@
 #include <bpf/libbpf.h>
 #include "pktpath.h"
 #include "attach.h"
+#include "end_points.h"
 #include "classifier.h"
 #include "classifier.skel.h"
 #include "kfeatures.h"
@@ -202,6 +203,8 @@ static int choose_programs(struct pp_probes *p, const struct pp_probe_list *l,
 		bpf_program__set_autoload(prog, false);
 	bpf_program__set_autoload(s->progs.pp_tp_consume, true);
 	bpf_program__set_autoload(s->progs.pp_tp_kfree, true);
+	bpf_program__set_autoload(s->progs.pp_tp_kmem_free, backend == PP_BACKEND_TRACEPOINT);
+	bpf_program__set_autoload(s->progs.pp_tp_kmem_alloc, backend == PP_BACKEND_TRACEPOINT);
 	for (size_t i = 0; i < l->n && !err; i++) {
 		const struct pp_probe *pr = &l->v[i];
 
@@ -221,11 +224,11 @@ static int choose_programs(struct pp_probes *p, const struct pp_probe_list *l,
 
 static int reuse_maps(struct probes *s, const struct pp_cls *cls)
 {
-	struct bpf_map *mine[] = {s->maps.skb_map, s->maps.path_map, s->maps.state_map,
-				  s->maps.lost_map, s->maps.end_lost_map};
-	struct bpf_map *theirs[] = {cls->skel->maps.skb_map, cls->skel->maps.path_map,
-				    cls->skel->maps.state_map, cls->skel->maps.lost_map,
-				    cls->skel->maps.end_lost_map};
+	struct bpf_map *mine[] = {s->maps.skb_map,  s->maps.path_map,	  s->maps.state_map,
+				  s->maps.lost_map, s->maps.end_lost_map, s->maps.head_map};
+	struct bpf_map *theirs[] = {cls->skel->maps.skb_map,	  cls->skel->maps.path_map,
+				    cls->skel->maps.state_map,	  cls->skel->maps.lost_map,
+				    cls->skel->maps.end_lost_map, cls->skel->maps.head_map};
 	int err = 0;
 
 	for (size_t i = 0; i < sizeof(mine) / sizeof(mine[0]) && !err; i++)
@@ -248,6 +251,12 @@ static int patch_index(struct bpf_insn *insns, size_t n, __u32 index)
 	return found == 1 ? 0 : -EINVAL;
 }
 
+/* The probe's cookie: its index, and what an end point does to the skb. */
+static __u32 cookie_of(const struct pp_probe *pr, size_t index)
+{
+	return (__u32)index | pp_end_cookie(pr);
+}
+
 static int load_copy(struct pp_probes *p, struct bpf_program *tmpl, const struct pp_probe *pr,
 		     __u32 index)
 {
@@ -262,7 +271,7 @@ static int load_copy(struct pp_probes *p, struct bpf_program *tmpl, const struct
 	if (!insns)
 		return -ENOMEM;
 	memcpy(insns, bpf_program__insns(tmpl), n * sizeof(*insns));
-	err = patch_index(insns, n, index);
+	err = patch_index(insns, n, cookie_of(pr, index));
 	snprintf(name, sizeof(name), "pp_%s", pr->target);
 	fd = err ? -1 : bpf_prog_load(BPF_PROG_TYPE_TRACING, name, "GPL", insns, n, &o);
 	free(insns);
@@ -282,7 +291,7 @@ static int load_copy(struct pp_probes *p, struct bpf_program *tmpl, const struct
 static int attach_kprobe(struct pp_probes *p, struct bpf_program *prog, const struct pp_probe *pr,
 			 __u32 index)
 {
-	LIBBPF_OPTS(bpf_kprobe_opts, o, .bpf_cookie = index);
+	LIBBPF_OPTS(bpf_kprobe_opts, o, .bpf_cookie = cookie_of(pr, index));
 	struct bpf_link *link = bpf_program__attach_kprobe_opts(prog, pr->target, &o);
 
 	if (!link)
@@ -373,7 +382,7 @@ static int attach_kmulti_pos(struct pp_probes *p, struct pp_probe_list *l, int p
 		    !mark_point(p, &l->v[i])) {
 			idx[n] = i;
 			syms[n] = l->v[i].target;
-			cookies[n++] = i;
+			cookies[n++] = cookie_of(&l->v[i], i);
 		}
 	}
 	if (!n)
@@ -405,12 +414,16 @@ cleanup:
 	return err;
 }
 
-static int attach_free_tps(struct pp_probes *p)
+/* The free tracepoints; the slab's too where no function probe sees frees. */
+static int attach_free_tps(struct pp_probes *p, enum pp_backend backend)
 {
-	struct bpf_program *progs[] = {p->skel->progs.pp_tp_consume, p->skel->progs.pp_tp_kfree};
+	struct bpf_program *progs[] = {p->skel->progs.pp_tp_consume, p->skel->progs.pp_tp_kfree,
+				       p->skel->progs.pp_tp_kmem_free,
+				       p->skel->progs.pp_tp_kmem_alloc};
+	size_t n = backend == PP_BACKEND_TRACEPOINT ? 4 : 2;
 	int err = 0;
 
-	for (size_t i = 0; i < 2 && !err; i++) {
+	for (size_t i = 0; i < n && !err; i++) {
 		struct bpf_link *link = bpf_program__attach(progs[i]);
 
 		err = link ? push_link(p, link) : -errno;
@@ -454,7 +467,7 @@ int pp_probes_attach(struct pp_probes *p, const struct pp_cls *cls, struct pp_pr
 		snprintf(err, errlen, "cannot load the probe programs: %s", strerror(-ret));
 		return ret;
 	}
-	ret = attach_free_tps(p);
+	ret = attach_free_tps(p, backend);
 	for (int pos = 1; !ret && backend == PP_BACKEND_KPROBE_MULTI && pos <= PP_MAX_ARGPOS; pos++)
 		ret = attach_kmulti_pos(p, l, pos);
 	if (!ret)

@@ -22,6 +22,7 @@
 #include "classifier.h"
 #include "cli.h"
 #include "drop_reason.h"
+#include "end_points.h"
 #include "ftrace_funcs.h"
 #include "kfeatures.h"
 #include "ksyms.h"
@@ -126,13 +127,6 @@ static int check_caps(void)
 	return 0;
 }
 
-static int add_free_tps(struct pp_probe_list *l, char *err, size_t errlen)
-{
-	int ret = pp_probe_list_add(l, "tp:skb:consume_skb", "built-in", err, errlen);
-
-	return ret ? ret : pp_probe_list_add(l, "tp:skb:kfree_skb", "built-in", err, errlen);
-}
-
 /*
  * BTF lists functions the kernel will not probe: out-of-line copies of
  * inline functions are notrace (neigh_hh_output), and a name kallsyms holds
@@ -198,7 +192,7 @@ static int add_skb_funcs(struct app *a)
 	return 0;
 }
 
-/* Probe list: --funcs or the default, --probe lines, BTF matches, the free tracepoints. */
+/* Probe list: --funcs or the default, --probe lines, BTF matches, the end points. */
 static int load_list(struct app *a)
 {
 	const char *path = pp_probe_list_locate(a->env.funcs, PKTPATH_DATADIR);
@@ -220,7 +214,7 @@ static int load_list(struct app *a)
 	ret = add_skb_funcs(a);
 	if (ret)
 		return ret;
-	if (add_free_tps(&a->list, a->err, sizeof(a->err)))
+	if (pp_end_points_add(&a->list, a->err, sizeof(a->err)))
 		return usage_error("%s", a->err);
 	pp_probe_list_resolve(&a->list, a->btf);
 	pp_modules_resolve(&a->modules, &a->list, a->btf);

@@ -26,7 +26,8 @@ struct pp_summary {
 	__u64 packets; /* packets emitted */
 	__u64 consumed;
 	__u64 dropped;
-	__u64 timeout;
+	__u64 merged;
+	__u64 unseen;
 	__u64 lost;	/* records lost to a full ring buffer */
 	__u64 map_full; /* packets that matched but found skb_map full */
 };
@@ -47,6 +48,10 @@ void pp_out_summary_json(const struct pp_out *o, const struct pp_summary *s);
 const char *pp_out_probe_name(const struct pp_out *o, __u32 probe, char *buf, size_t len);
 /* The mark direction of a classifier probe, NULL for any other probe. */
 const char *pp_out_tc_dir(__u32 probe);
+/* "consumed", "dropped", "unseen", "merged"; "none" for anything else. */
+const char *pp_out_fate_kind(enum pp_fate fate);
+/* The index of skb in p->skbs[] (0: the first skb), p->nskbs if absent. */
+size_t pp_out_skb_index(const struct pp_packet *p, __u64 skb);
 /* The packet's length: the mark hop's skb->len, else the first hop's. */
 __u32 pp_out_pkt_len(const struct pp_packet *p);
 

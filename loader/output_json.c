@@ -296,6 +296,16 @@ static void json_marked_at(const struct pp_out *out, struct jobj *top, const str
 	jclose(&o);
 }
 
+/* A kernel address, as a string: it does not survive a double in most readers. */
+static void json_addr(struct jobj *o, const char *key, size_t klen, __u64 addr)
+{
+	char s[24];
+
+	memcpy(s, "0x", 2);
+	*pp_fmt_hex(s + 2, addr) = '\0';
+	jstr(o, key, klen, s, sizeof(s));
+}
+
 static void json_hop(const struct pp_out *out, struct pp_wbuf *w, const struct pp_hop *h, __u64 t0)
 {
 	struct jobj o = {.w = w, .first = true};
@@ -312,6 +322,7 @@ static void json_hop(const struct pp_out *out, struct pp_wbuf *w, const struct p
 	if (h->comm[0])
 		jarr(&o, K("comm"), h->comm, sizeof(h->comm));
 	jnum(&o, K("len"), h->len);
+	json_addr(&o, K("skb"), h->skb);
 	jclose(&o);
 }
 
@@ -330,42 +341,88 @@ static void json_hops(const struct pp_out *out, struct jobj *top, const struct p
 	pp_wb_putc(top->w, ']');
 }
 
-static void json_drop(const struct pp_out *out, struct jobj *o, const struct pp_packet *p)
+static void json_drop(const struct pp_out *out, struct jobj *o, __u32 reason, __u64 location)
 {
-	const char *reason = NULL, *sym = NULL;
-	char loc[24];
+	const char *name = NULL, *sym = NULL;
 
 	if (out->reason_name)
-		reason = out->reason_name(p->reason, out->reason_arg);
-	if (reason)
-		jstr(o, K("reason"), reason, SIZE_MAX);
-	jnum(o, K("reason_code"), p->reason);
-	if (!p->location)
+		name = out->reason_name(reason, out->reason_arg);
+	if (name)
+		jstr(o, K("reason"), name, SIZE_MAX);
+	jnum(o, K("reason_code"), reason);
+	if (!location)
 		return;
 	if (out->sym_name)
-		sym = out->sym_name(p->location, out->sym_arg);
+		sym = out->sym_name(location, out->sym_arg);
 	if (sym)
 		jstr(o, K("func"), sym, SIZE_MAX);
-	/* A string: a kernel address does not survive a double in most readers. */
-	memcpy(loc, "0x", 2);
-	*pp_fmt_hex(loc + 2, p->location) = '\0';
-	jstr(o, K("location"), loc, sizeof(loc));
+	json_addr(o, K("location"), location);
+}
+
+/* Where a packet whose end went unseen was seen last. */
+static void json_seen_last(const struct pp_out *out, struct jobj *top, const struct pp_packet *p)
+{
+	const struct pp_hop *h = &p->hops[p->nhops - 1];
+	struct jobj o = jopen(top, K("seen_last"));
+	char pname[PP_PROBE_NAMELEN];
+
+	jstr(&o, K("func"), pp_out_probe_name(out, h->probe, pname, sizeof(pname)), SIZE_MAX);
+	jnum(&o, K("t_ns"), h->ts - p->hops[0].ts);
+	json_dev(&o, h);
+	jclose(&o);
+}
+
+/* {"kind":...} and, for a drop, its reason and place. */
+static void json_fate_of(const struct pp_out *out, struct jobj *top, enum pp_fate fate,
+			 __u32 reason, __u64 location)
+{
+	struct jobj o = jopen(top, K("fate"));
+
+	jstr(&o, K("kind"), pp_out_fate_kind(fate), 16);
+	if (fate == PP_FATE_DROPPED)
+		json_drop(out, &o, reason, location);
+	jclose(&o);
 }
 
 static void json_fate(const struct pp_out *out, struct jobj *top, const struct pp_packet *p)
 {
-	static const char *const kinds[] = {
-		[PP_FATE_NONE] = "none",
-		[PP_FATE_CONSUMED] = "consumed",
-		[PP_FATE_DROPPED] = "dropped",
-		[PP_FATE_TIMEOUT] = "timeout",
-	};
-	struct jobj o = jopen(top, K("fate"));
+	json_fate_of(out, top, p->fate, p->reason, p->location);
+	if (p->fate == PP_FATE_UNSEEN)
+		json_seen_last(out, top, p);
+}
 
-	jstr(&o, K("kind"), (unsigned)p->fate <= PP_FATE_TIMEOUT ? kinds[p->fate] : "none", 16);
-	if (p->fate == PP_FATE_DROPPED)
-		json_drop(out, &o, p);
+/* One skb of a packet with copies: which, made from which, where, when, its fate. */
+static void json_skb(const struct pp_out *out, struct pp_wbuf *w, const struct pp_packet *p,
+		     const struct pp_skbref *r)
+{
+	struct jobj o = {.w = w, .first = true};
+	char pname[PP_PROBE_NAMELEN];
+
+	pp_wb_putc(w, '{');
+	json_addr(&o, K("skb"), r->skb);
+	if (r->copy) {
+		if (r->parent)
+			json_addr(&o, K("from"), r->parent);
+		jstr(&o, K("func"), pp_out_probe_name(out, r->probe, pname, sizeof(pname)),
+		     SIZE_MAX);
+		jnum(&o, K("t_ns"), r->first_ts - p->hops[0].ts);
+	}
+	json_fate_of(out, &o, r->fate, r->reason, r->location);
 	jclose(&o);
+}
+
+static void json_skbs(const struct pp_out *out, struct jobj *top, const struct pp_packet *p)
+{
+	char *at = jkey(top, K("skbs"), 1);
+
+	*at = '[';
+	pp_wb_done(top->w, at + 1);
+	for (size_t i = 0; i < p->nskbs; i++) {
+		if (i)
+			pp_wb_putc(top->w, ',');
+		json_skb(out, top->w, p, &p->skbs[i]);
+	}
+	pp_wb_putc(top->w, ']');
 }
 
 void pp_out_json(const struct pp_out *o, const struct pp_packet *p)
@@ -384,6 +441,8 @@ void pp_out_json(const struct pp_out *o, const struct pp_packet *p)
 	}
 	json_hops(o, &top, p);
 	json_fate(o, &top, p);
+	if (p->nskbs > 1)
+		json_skbs(o, &top, p);
 	if (p->lost)
 		jnum(&top, K("lost_hops"), p->lost);
 	if (!p->mark)
@@ -404,7 +463,8 @@ void pp_out_summary_json(const struct pp_out *o, const struct pp_summary *s)
 	jnum(&sum, K("packets"), s->packets);
 	jnum(&sum, K("consumed"), s->consumed);
 	jnum(&sum, K("dropped"), s->dropped);
-	jnum(&sum, K("timeout"), s->timeout);
+	jnum(&sum, K("merged"), s->merged);
+	jnum(&sum, K("unseen"), s->unseen);
 	jnum(&sum, K("lost"), s->lost);
 	jnum(&sum, K("map_full"), s->map_full);
 	jclose(&sum);

@@ -31,6 +31,8 @@ const char *pp_out_probe_name(const struct pp_out *o, __u32 probe, char *buf, si
 		return "tc:ingress";
 	if (probe == PP_PROBE_TC_EGRESS)
 		return "tc:egress";
+	if (probe == PP_PROBE_KMEM_FREE)
+		return "tp:kmem:kmem_cache_free";
 	if (probe < o->nprobes && o->probe_names && o->probe_names[probe])
 		return o->probe_names[probe];
 	pp_sb_lit(&f, "probe#");
@@ -52,6 +54,26 @@ __u32 pp_out_pkt_len(const struct pp_packet *p)
 	return p->mark ? p->mark->hop.len : p->hops[0].len;
 }
 
+const char *pp_out_fate_kind(enum pp_fate fate)
+{
+	static const char *const kinds[] = {
+		[PP_FATE_NONE] = "none",	 [PP_FATE_CONSUMED] = "consumed",
+		[PP_FATE_DROPPED] = "dropped", [PP_FATE_UNSEEN] = "unseen",
+		[PP_FATE_MERGED] = "merged",
+	};
+
+	return (unsigned)fate <= PP_FATE_MAX ? kinds[fate] : "none";
+}
+
+size_t pp_out_skb_index(const struct pp_packet *p, __u64 skb)
+{
+	size_t i;
+
+	for (i = 0; i < p->nskbs && p->skbs[i].skb != skb; i++)
+		;
+	return i;
+}
+
 void pp_summary_add(struct pp_summary *s, const struct pp_packet *p)
 {
 	s->packets++;
@@ -59,8 +81,10 @@ void pp_summary_add(struct pp_summary *s, const struct pp_packet *p)
 		s->consumed++;
 	else if (p->fate == PP_FATE_DROPPED)
 		s->dropped++;
-	else if (p->fate == PP_FATE_TIMEOUT)
-		s->timeout++;
+	else if (p->fate == PP_FATE_MERGED)
+		s->merged++;
+	else if (p->fate == PP_FATE_UNSEEN)
+		s->unseen++;
 }
 
 /* The hop's device, printable: its name, else "if<index>", else "-". */
@@ -168,9 +192,37 @@ static void text_header(const struct pp_out *o, struct pp_wbuf *w, const struct 
  */
 #define PP_HOP_FIXED 96
 
+static void wb_u64(struct pp_wbuf *w, __u64 v)
+{
+	pp_wb_done(w, pp_fmt_u64(pp_wb_room(w, PP_FMT_U64), v));
+}
+
+/*
+ * After a copy's hop: " [copy K]"; where it joined: " [copy K of J]" (J: 0
+ * for the first skb, the original). Hops of the first skb have none.
+ */
+static void text_copy_tag(struct pp_wbuf *w, const struct pp_packet *p, const struct pp_hop *h)
+{
+	size_t k = pp_out_skb_index(p, h->skb), j;
+
+	if (!k || k >= p->nskbs)
+		return;
+	pp_wb_lit(w, " [copy ");
+	wb_u64(w, k);
+	if (h->type == PP_REC_COPY) {
+		j = pp_out_skb_index(p, p->skbs[k].parent);
+		pp_wb_lit(w, " of ");
+		if (j < p->nskbs)
+			wb_u64(w, j);
+		else
+			pp_wb_lit(w, "?");
+	}
+	pp_wb_putc(w, ']');
+}
+
 /* "  %11s %9s %10s %-15s %3u %s\n", without a printf per line. */
-static void text_hop(const struct pp_out *o, struct pp_wbuf *w, const struct pp_hop *h, __u64 t0,
-		     __u64 prev)
+static void text_hop(const struct pp_out *o, struct pp_wbuf *w, const struct pp_packet *pk,
+		     const struct pp_hop *h, __u64 t0, __u64 prev)
 {
 	char pname[PP_PROBE_NAMELEN], *p = pp_wb_room(w, PP_HOP_FIXED), *dev;
 	const char *name = pp_out_probe_name(o, h->probe, pname, sizeof(pname));
@@ -196,12 +248,9 @@ static void text_hop(const struct pp_out *o, struct pp_wbuf *w, const struct pp_
 	*p++ = ' ';
 	pp_wb_done(w, p);
 	pp_wb_write(w, name, strlen(name));
+	if (pk->nskbs > 1)
+		text_copy_tag(w, pk, h);
 	pp_wb_putc(w, '\n');
-}
-
-static void wb_u64(struct pp_wbuf *w, __u64 v)
-{
-	pp_wb_done(w, pp_fmt_u64(pp_wb_room(w, PP_FMT_U64), v));
 }
 
 static void wb_str(struct pp_wbuf *w, const char *s)
@@ -209,27 +258,41 @@ static void wb_str(struct pp_wbuf *w, const char *s)
 	pp_wb_write(w, s, strlen(s));
 }
 
-static void text_drop(const struct pp_out *o, struct pp_wbuf *w, const struct pp_packet *p)
+static void text_drop(const struct pp_out *o, struct pp_wbuf *w, __u32 reason, __u64 location)
 {
-	const char *reason = o->reason_name ? o->reason_name(p->reason, o->reason_arg) : NULL;
+	const char *name = o->reason_name ? o->reason_name(reason, o->reason_arg) : NULL;
 	const char *sym = NULL;
 
-	pp_wb_lit(w, "  dropped: ");
-	if (reason) {
-		wb_str(w, reason);
+	pp_wb_lit(w, "dropped: ");
+	if (name) {
+		wb_str(w, name);
 	} else {
 		pp_wb_lit(w, "reason ");
-		wb_u64(w, p->reason);
+		wb_u64(w, reason);
 	}
-	if (p->location && o->sym_name)
-		sym = o->sym_name(p->location, o->sym_arg);
+	if (location && o->sym_name)
+		sym = o->sym_name(location, o->sym_arg);
 	if (sym) {
 		pp_wb_lit(w, " at ");
 		wb_str(w, sym);
-	} else if (p->location) {
+	} else if (location) {
 		pp_wb_lit(w, " at 0x");
-		pp_wb_done(w, pp_fmt_hex(pp_wb_room(w, PP_FMT_HEX), p->location));
+		pp_wb_done(w, pp_fmt_hex(pp_wb_room(w, PP_FMT_HEX), location));
 	}
+}
+
+/* "consumed", "dropped: REASON at FUNC", "merged", "end not seen". */
+static void text_fate_of(const struct pp_out *o, struct pp_wbuf *w, enum pp_fate fate,
+			 __u32 reason, __u64 location)
+{
+	if (fate == PP_FATE_DROPPED)
+		text_drop(o, w, reason, location);
+	else if (fate == PP_FATE_MERGED)
+		pp_wb_lit(w, "merged into another skb");
+	else if (fate == PP_FATE_UNSEEN)
+		pp_wb_lit(w, "end not seen");
+	else
+		wb_str(w, pp_out_fate_kind(fate));
 }
 
 /* "  N hop(s) of this packet was/were lost (ring buffer full)" */
@@ -243,21 +306,56 @@ static void text_lost(struct pp_wbuf *w, __u32 lost)
 		pp_wb_lit(w, " hops of this packet were lost (ring buffer full)\n");
 }
 
+/* ": last seen at FUNC on DEV": where a packet whose end went unseen was. */
+static void text_seen_last(const struct pp_out *o, struct pp_wbuf *w, const struct pp_packet *p)
+{
+	const struct pp_hop *h = &p->hops[p->nhops - 1];
+	char pname[PP_PROBE_NAMELEN], dev[PP_DEV_BUF];
+
+	pp_wb_lit(w, ": last seen at ");
+	wb_str(w, pp_out_probe_name(o, h->probe, pname, sizeof(pname)));
+	pp_wb_lit(w, " on ");
+	wb_str(w, dev_name(h, dev));
+}
+
+/* One line per skb of a packet with copies: "  copy K of J: FATE". */
+static void text_skb_fates(const struct pp_out *o, struct pp_wbuf *w, const struct pp_packet *p)
+{
+	for (size_t k = 0; k < p->nskbs; k++) {
+		const struct pp_skbref *r = &p->skbs[k];
+		size_t j = pp_out_skb_index(p, r->parent);
+
+		if (!k) {
+			pp_wb_lit(w, "    original: ");
+		} else {
+			pp_wb_lit(w, "    copy ");
+			wb_u64(w, k);
+			if (j < p->nskbs) {
+				pp_wb_lit(w, " of ");
+				wb_u64(w, j);
+			}
+			pp_wb_lit(w, ": ");
+		}
+		text_fate_of(o, w, r->fate, r->reason, r->location);
+		pp_wb_putc(w, '\n');
+	}
+}
+
 static void text_fate(const struct pp_out *o, struct pp_wbuf *w, const struct pp_packet *p)
 {
 	__u64 span = p->hops[p->nhops - 1].ts - p->hops[0].ts;
 
-	if (p->fate == PP_FATE_CONSUMED)
-		pp_wb_lit(w, "  consumed");
-	else if (p->fate == PP_FATE_DROPPED)
-		text_drop(o, w, p);
-	else if (p->fate == PP_FATE_TIMEOUT)
-		pp_wb_lit(w, "  timed out");
-	else
-		pp_wb_lit(w, "  fate unknown");
+	pp_wb_lit(w, "  ");
+	text_fate_of(o, w, p->fate, p->reason, p->location);
+	if (p->fate == PP_FATE_UNSEEN)
+		text_seen_last(o, w, p);
 	pp_wb_lit(w, " after ");
 	pp_wb_done(w, usec(pp_wb_room(w, PP_USEC_MAX), span, 0, 0));
 	pp_wb_lit(w, " us\n");
+	if (p->fate == PP_FATE_UNSEEN)
+		pp_wb_lit(w, "  (no probe saw its free within the packet timeout)\n");
+	if (p->nskbs > 1)
+		text_skb_fates(o, w, p);
 	if (!p->mark)
 		pp_wb_lit(w, "  the mark record of this packet was lost (ring buffer full)\n");
 	if (p->lost)
@@ -281,7 +379,7 @@ void pp_out_text(const struct pp_out *o, const struct pp_packet *p)
 	pp_wb_init(&w, o->f);
 	text_header(o, &w, p);
 	for (i = 0; i < p->nhops; i++) {
-		text_hop(o, &w, &p->hops[i], t0, prev);
+		text_hop(o, &w, p, &p->hops[i], t0, prev);
 		prev = p->hops[i].ts;
 	}
 	text_fate(o, &w, p);
@@ -291,9 +389,10 @@ void pp_out_text(const struct pp_out *o, const struct pp_packet *p)
 
 void pp_out_summary_text(const struct pp_out *o, const struct pp_summary *s)
 {
-	fprintf(o->f, "pktpath: %llu packets (%llu consumed, %llu dropped, %llu timed out), ",
+	fprintf(o->f, "pktpath: %llu packets (%llu consumed, %llu dropped, %llu merged, ",
 		(unsigned long long)s->packets, (unsigned long long)s->consumed,
-		(unsigned long long)s->dropped, (unsigned long long)s->timeout);
+		(unsigned long long)s->dropped, (unsigned long long)s->merged);
+	fprintf(o->f, "%llu end not seen), ", (unsigned long long)s->unseen);
 	fprintf(o->f, "%llu records lost", (unsigned long long)s->lost);
 	if (s->map_full)
 		fprintf(o->f, ", %llu packets untracked (skb_map full)",

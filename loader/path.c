@@ -7,8 +7,10 @@
  * the steady state allocates nothing.
  *
  * Clones and copies inherit the packet id, and each skb's free sends an
- * END, so a packet closes when every skb seen in its records has ended.
- * Its fate is the first drop among those ENDs, else the last END.
+ * END, so a packet closes when every skb seen in its records has ended,
+ * unless a freed skb left its data to a holder not seen yet (an END with
+ * PP_HOP_SHARED): then it waits for that copy's COPY record, up to the
+ * timeout. Each skb keeps its own fate; the packet's is decided at close.
  *
  * Open entries sit on a list ordered by the arrival of their last record,
  * so expiry only looks at the list's head. A closed packet stays in the
@@ -39,9 +41,9 @@ struct pp_buf {
 	__u32 n, cap;
 	__u32 nskbs, cap_skbs, live; /* live: skbs seen without an END */
 	__u32 lost;		     /* summed over the ENDs: each skb counts its own */
+	__u32 awaited;		     /* shared ENDs not yet answered by a COPY */
 	struct pp_skbref *skbs;
 	bool has_mark;
-	struct pp_hop end; /* the END that gives the fate; fate 0 until one came */
 	struct pp_mark mark;
 	struct pp_hop hops[];
 };
@@ -185,7 +187,7 @@ static void buf_reset(struct pp_buf *b)
 	b->has_mark = false;
 	b->nskbs = 0;
 	b->live = 0;
-	b->end.fate = PP_FATE_NONE;
+	b->awaited = 0;
 	b->lost = 0;
 	b->n = 0;
 }
@@ -348,45 +350,75 @@ static int hop_insert(struct pp_entry *e, const struct pp_hop *h)
 	return 0;
 }
 
-/*
- * Notes that h's skb belongs to the packet, and whether it ended. An END
- * for an skb never seen before (its other records were lost) counts as
- * ended at once. Returns -ENOMEM if the skb list cannot grow.
- */
-static int skb_note(struct pp_buf *b, const struct pp_hop *h)
+/* The skb list's entry for skb, appended if new; NULL if out of memory. */
+static struct pp_skbref *skb_ref(struct pp_buf *b, const struct pp_hop *h)
 {
-	bool end = h->type == PP_REC_END;
 	struct pp_skbref *r;
 	__u32 i, cap;
 
-	for (i = 0; i < b->nskbs; i++) {
-		if (b->skbs[i].skb != h->skb)
-			continue;
-		if (end && !b->skbs[i].ended) {
-			b->skbs[i].ended = true;
-			b->live--;
-		}
-		return 0;
-	}
+	for (i = 0; i < b->nskbs; i++)
+		if (b->skbs[i].skb == h->skb)
+			return &b->skbs[i];
 	if (b->nskbs == b->cap_skbs) {
 		cap = b->cap_skbs ? b->cap_skbs * 2 : 4;
 		r = realloc(b->skbs, cap * sizeof(*r));
 		if (!r)
-			return -ENOMEM;
+			return NULL;
 		b->skbs = r;
 		b->cap_skbs = cap;
 	}
-	b->skbs[b->nskbs++] = (struct pp_skbref){.skb = h->skb, .ended = end};
-	b->live += !end;
+	r = &b->skbs[b->nskbs++];
+	*r = (struct pp_skbref){.skb = h->skb, .first_ts = h->ts, .fate = PP_FATE_UNSEEN};
+	b->live++;
+	return r;
+}
+
+/*
+ * Notes that h's skb belongs to the packet: where a copy joined, and how
+ * each skb ended. An END for an skb never seen before (its other records
+ * were lost) counts as ended at once. Returns -ENOMEM if the list cannot grow.
+ */
+static int skb_note(struct pp_buf *b, const struct pp_hop *h)
+{
+	struct pp_skbref *r = skb_ref(b, h);
+
+	if (!r)
+		return -ENOMEM;
+	if (h->ts < r->first_ts)
+		r->first_ts = h->ts;
+	if (h->type == PP_REC_COPY && !r->copy) {
+		r->copy = true;
+		r->parent = h->location;
+		r->probe = h->probe;
+		r->first_ts = h->ts;
+		b->awaited -= b->awaited > 0;
+	}
+	if (h->type != PP_REC_END || r->ended)
+		return 0;
+	r->ended = true;
+	r->fate = h->fate;
+	r->reason = h->reason;
+	r->location = h->location;
+	b->live--;
+	b->lost += h->lost;
+	/* Shared with none of its live skbs: a holder not seen yet, maybe a copy to come. */
+	b->awaited += (h->flags & PP_HOP_SHARED) && !b->live;
 	return 0;
 }
 
-/* The first drop decides the fate; failing that, the last END. */
-static void end_note(struct pp_buf *b, const struct pp_hop *h)
+/*
+ * Consumed if any skb was (a copy delivered is the packet delivered); else
+ * the first drop (in skb order); else merged; else its end was not seen.
+ */
+static const struct pp_skbref *decide_fate(const struct pp_buf *b)
 {
-	b->lost += h->lost;
-	if (b->end.fate != PP_FATE_DROPPED)
-		b->end = *h;
+	static const enum pp_fate order[] = {PP_FATE_CONSUMED, PP_FATE_DROPPED, PP_FATE_MERGED};
+
+	for (size_t k = 0; k < sizeof(order) / sizeof(order[0]); k++)
+		for (__u32 i = 0; i < b->nskbs; i++)
+			if (b->skbs[i].fate == order[k])
+				return &b->skbs[i];
+	return NULL;
 }
 
 /* Moves open entry i to the closed list; its buffer goes back to the spares. */
@@ -403,25 +435,53 @@ static void retire(struct pp_paths *pp, __u32 i, __u64 now)
 	list_append(pp, &pp->closed, i);
 }
 
+/*
+ * A copy first seen at its own free has a COPY and an END record from the
+ * same probe: one step, so the COPY goes (skbs[] keeps where it joined).
+ */
+static void drop_copy_at_end(struct pp_buf *b)
+{
+	__u32 i, n = 0;
+
+	for (i = 0; i < b->n; i++) {
+		const struct pp_hop *h = &b->hops[i];
+
+		if (h->type == PP_REC_COPY && i + 1 < b->n && b->hops[i + 1].type == PP_REC_END &&
+		    b->hops[i + 1].skb == h->skb && b->hops[i + 1].probe == h->probe)
+			continue;
+		b->hops[n++] = *h;
+	}
+	b->n = n;
+}
+
 /* Emits entry i and leaves it in the table as a tombstone. */
-static void close_packet(struct pp_paths *pp, __u32 i, enum pp_fate fate, __u64 now)
+static void close_packet(struct pp_paths *pp, __u32 i, __u64 now)
 {
 	struct pp_entry *e = &pp->ents[i];
 	struct pp_buf *b = e->buf;
-	struct pp_packet p = {
+	const struct pp_skbref *f = decide_fate(b);
+	struct pp_packet p;
+
+	if (b->nskbs > 1)
+		drop_copy_at_end(b);
+	p = (struct pp_packet){
 		.id = e->id,
 		.mark = b->has_mark ? &b->mark : NULL,
 		.hops = b->hops,
 		.nhops = b->n,
 		.skbs = b->skbs,
 		.nskbs = b->nskbs,
-		.fate = fate,
+		.fate = f ? f->fate : PP_FATE_UNSEEN,
 		.lost = b->lost,
+		.lingered = !b->live && b->awaited,
 	};
 
-	if (fate == PP_FATE_DROPPED) {
-		p.reason = b->end.reason;
-		p.location = b->end.location;
+	/* An skb still live leaves the packet unfinished unless one was delivered. */
+	if (b->live && p.fate != PP_FATE_CONSUMED)
+		p.fate = PP_FATE_UNSEEN;
+	if (p.fate == PP_FATE_DROPPED) {
+		p.reason = f->reason;
+		p.location = f->location;
 	}
 	/* No hop only if memory ran out on its first record: nothing to show. */
 	if (b->n) {
@@ -454,10 +514,8 @@ static int add_hop(struct pp_paths *pp, const struct pp_hop *h, const struct pp_
 		memcpy(&b->mark, m, size);
 		b->has_mark = true;
 	}
-	if (h->type == PP_REC_END)
-		end_note(b, h);
-	if (h->type == PP_REC_END && !b->live)
-		close_packet(pp, i, b->end.fate, now);
+	if (h->type == PP_REC_END && !b->live && !b->awaited)
+		close_packet(pp, i, now);
 	return 0;
 }
 
@@ -474,7 +532,8 @@ static bool hop_ok(const struct pp_hop *h, size_t size)
 {
 	if (size != sizeof(*h))
 		return false;
-	return h->type != PP_REC_END || h->fate == PP_FATE_CONSUMED || h->fate == PP_FATE_DROPPED;
+	return h->type != PP_REC_END || h->fate == PP_FATE_CONSUMED ||
+	       h->fate == PP_FATE_DROPPED || h->fate == PP_FATE_MERGED;
 }
 
 int pp_paths_add(struct pp_paths *pp, const void *rec, size_t size, __u64 now_ns)
@@ -490,6 +549,7 @@ int pp_paths_add(struct pp_paths *pp, const void *rec, size_t size, __u64 now_ns
 			goto bad;
 		return add_hop(pp, rec, rec, size, now_ns);
 	case PP_REC_HOP:
+	case PP_REC_COPY:
 	case PP_REC_END:
 		if (!hop_ok(rec, size))
 			goto bad;
@@ -529,7 +589,7 @@ size_t pp_paths_expire(struct pp_paths *pp, __u64 now_ns, __u64 timeout_ns)
 	if (pp->closed.head == PP_NIL)
 		pp->unsorted = false;
 	while ((i = pp->open.head) != PP_NIL && older(pp->ents[i].last_ns, now_ns, timeout_ns)) {
-		close_packet(pp, i, PP_FATE_TIMEOUT, now_ns);
+		close_packet(pp, i, now_ns);
 		n++;
 	}
 	return n;
@@ -541,7 +601,7 @@ size_t pp_paths_flush(struct pp_paths *pp)
 	__u32 i;
 
 	while ((i = pp->open.head) != PP_NIL) {
-		close_packet(pp, i, PP_FATE_TIMEOUT, pp->ents[i].last_ns);
+		close_packet(pp, i, pp->ents[i].last_ns);
 		pp->unsorted = true;
 		n++;
 	}

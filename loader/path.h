@@ -14,15 +14,26 @@
 /* An skb that carried the packet: the marked one, or a clone or copy. */
 struct pp_skbref {
 	__u64 skb;
-	bool ended; /* its END arrived: the skb was freed */
+	__u64 parent;	/* a copy: the skb it came from; 0 for the first */
+	__u64 first_ts; /* its first record's ts (a copy: where it joined) */
+	__u32 probe;	/* a copy: the probe that saw it join */
+	bool copy;	/* it joined by a COPY record */
+	bool ended;	/* its END arrived: the skb was freed */
+	enum pp_fate fate; /* its END's, PP_FATE_UNSEEN if none came */
+	__u32 reason;	   /* DROPPED: enum skb_drop_reason value */
+	__u64 location;	   /* DROPPED: kfree_skb's caller */
 };
 
 /*
  * A closed packet, valid only during the emit callback. hops[] holds every
  * hop of the packet: the mark hop (type PP_REC_MARK) when the mark arrived,
- * each HOP, and each END (one per skb freed); sorted by ts, ties
- * in arrival order. A packet closes when every skb in skbs[] has ended;
- * on a timeout, those not ended are the skb_map entries left to delete.
+ * each HOP and COPY, and each END (one per skb freed); sorted by ts, ties
+ * in arrival order. A packet closes when every skb in skbs[] has ended and
+ * no freed skb left its data to a holder not yet seen (PP_HOP_SHARED); on
+ * a timeout, those not ended are the skb_map entries left to delete.
+ *
+ * Its fate: consumed if any of its skbs was (delivered or sent: a copy
+ * read by ping counts); else the first drop; else merged; else unseen.
  */
 struct pp_packet {
 	__u64 id;
@@ -31,10 +42,11 @@ struct pp_packet {
 	size_t nhops;		      /* at least 1 */
 	const struct pp_skbref *skbs; /* in order of first appearance */
 	size_t nskbs;
-	enum pp_fate fate; /* the ENDs': the first drop, else the last; or TIMEOUT */
+	enum pp_fate fate; /* see above */
 	__u32 reason;	   /* DROPPED: enum skb_drop_reason value */
 	__u64 location;	   /* DROPPED: address of kfree_skb's caller, 0 if unknown */
 	__u32 lost;	   /* hops lost to a full ring buffer, summed over its ENDs */
+	bool lingered;	   /* closed by the timeout while waiting for a shared data's holder */
 };
 
 /* Called once per packet; must not call back into pp_paths_*(). */
@@ -63,14 +75,14 @@ void pp_paths_free(struct pp_paths *pp);
 int pp_paths_add(struct pp_paths *pp, const void *rec, size_t size, __u64 now_ns);
 
 /*
- * Closes with fate TIMEOUT every packet whose last record arrived more than
+ * Closes every packet whose last record arrived more than
  * timeout_ns before now_ns, and forgets packets closed that long ago (their
  * late records are counted, not turned into new packets). Call it
  * periodically. Returns the number of packets it closed.
  */
 size_t pp_paths_expire(struct pp_paths *pp, __u64 now_ns, __u64 timeout_ns);
 
-/* Closes every open packet with fate TIMEOUT, e.g. at exit. */
+/* Closes every open packet as the timeout would, e.g. at exit. */
 size_t pp_paths_flush(struct pp_paths *pp);
 
 size_t pp_paths_open(const struct pp_paths *pp);

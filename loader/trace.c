@@ -27,7 +27,8 @@ struct trace {
 	struct pp_paths *paths;
 	struct pp_summary sum;
 	struct pp_state *state; /* mmap()ed state_map */
-	int skb_map_fd, end_lost_fd;
+	int skb_map_fd, end_lost_fd, head_map_fd;
+	__u64 swept; /* when head_map was last swept */
 	__u64 now;
 	bool done;
 };
@@ -39,6 +40,15 @@ static __u64 now_ns(void)
 	/* bpf_ktime_get_ns() is CLOCK_MONOTONIC. */
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (__u64)ts.tv_sec * 1000000000ULL + (__u64)ts.tv_nsec;
+}
+
+static size_t pp_packet_live_skbs(const struct pp_packet *p)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < p->nskbs; i++)
+		n += !p->skbs[i].ended;
+	return n;
 }
 
 /*
@@ -76,7 +86,7 @@ static void emit(const struct pp_packet *pkt, void *ctx)
 	struct pp_packet copy = *pkt, *p = &copy;
 	struct trace *t = ctx;
 
-	if (p->fate == PP_FATE_TIMEOUT) {
+	if (pp_packet_live_skbs(p)) {
 		forget_skbs(t, p);
 		p->lost += end_lost(t, p->id);
 	}
@@ -108,7 +118,7 @@ static void report_lost(const struct pp_cls *cls, const struct pp_trace_cfg *cfg
 	int fd = bpf_map__fd(cls->skel->maps.lost_map);
 	char buf[64];
 
-	for (__u32 i = 0; i < PP_MAX_PROBES + 2; i++) {
+	for (__u32 i = 0; i < PP_PROBES_ALL; i++) {
 		__u64 n = 0;
 
 		if (bpf_map_lookup_elem(fd, &i, &n) || !n)
@@ -131,6 +141,34 @@ static void finish(struct trace *t, const struct pp_cls *cls)
 	if (t->state->map_full)
 		fprintf(stderr, "pktpath: %llu packets not tracked: skb_map full (--max-packets)\n",
 			(unsigned long long)t->state->map_full);
+}
+
+/*
+ * Orphaned head_map entries keep every probe's gate open. When nothing is in
+ * flight, drop those too old to give a copy (BPF drops the ones it meets)
+ * and count the rest again: at most every 100 ms.
+ */
+static void sweep_heads(struct trace *t)
+{
+	__u64 key, next, orphans = 0, now = now_ns();
+	struct pp_head_val hv;
+	bool more;
+
+	if (!__atomic_load_n(&t->state->orphans, __ATOMIC_RELAXED) ||
+	    __atomic_load_n(&t->state->inflight, __ATOMIC_RELAXED) || now - t->swept < 100000000)
+		return;
+	t->swept = now;
+	for (more = !bpf_map_get_next_key(t->head_map_fd, NULL, &next); more;) {
+		key = next;
+		more = !bpf_map_get_next_key(t->head_map_fd, &key, &next);
+		if (bpf_map_lookup_elem(t->head_map_fd, &key, &hv) || !hv.orphan)
+			continue;
+		if (now - hv.ts > t->state->orphan_ns)
+			bpf_map_delete_elem(t->head_map_fd, &key);
+		else
+			orphans++;
+	}
+	__atomic_store_n(&t->state->orphans, orphans, __ATOMIC_RELAXED);
 }
 
 /*
@@ -176,9 +214,14 @@ static int wait_records(struct trace *t, struct ring_buffer *rb, __u64 end)
 	return n;
 }
 
+static __u64 timeout_ns(const struct pp_trace_cfg *cfg)
+{
+	return (__u64)(cfg->packet_timeout * 1e9);
+}
+
 static int loop(struct trace *t, struct ring_buffer *rb, volatile sig_atomic_t *stop)
 {
-	__u64 start = now_ns(), timeout = (__u64)(t->cfg->packet_timeout * 1e9);
+	__u64 start = now_ns(), timeout = timeout_ns(t->cfg);
 	__u64 end = t->cfg->duration > 0 ? start + (__u64)(t->cfg->duration * 1e9) : 0;
 	int n;
 
@@ -188,6 +231,7 @@ static int loop(struct trace *t, struct ring_buffer *rb, volatile sig_atomic_t *
 			return n;
 		t->now = now_ns();
 		pp_paths_expire(t->paths, t->now, timeout);
+		sweep_heads(t);
 		fflush(t->cfg->out->f);
 		if (end && t->now >= end)
 			break;
@@ -205,10 +249,13 @@ int pp_trace_run(const struct pp_cls *cls, const struct pp_trace_cfg *cfg,
 
 	t.skb_map_fd = bpf_map__fd(cls->skel->maps.skb_map);
 	t.end_lost_fd = bpf_map__fd(cls->skel->maps.end_lost_map);
+	t.head_map_fd = bpf_map__fd(cls->skel->maps.head_map);
 	t.state = mmap(NULL, (size_t)page, PROT_READ | PROT_WRITE, MAP_SHARED,
 		       bpf_map__fd(cls->skel->maps.state_map), 0);
 	if (t.state == MAP_FAILED)
 		return -errno;
+	/* Copies may join a packet for as long as it may stay open. */
+	t.state->orphan_ns = timeout_ns(cfg);
 	t.paths = pp_paths_new(emit, &t);
 	rb = ring_buffer__new(bpf_map__fd(cls->skel->maps.path_map), on_record, &t, NULL);
 	if (!t.paths || !rb) {

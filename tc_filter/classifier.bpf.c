@@ -63,7 +63,8 @@ static __always_inline bool pp_cross_hook(struct pp_skb_val *v, __u32 hook)
 
 /*
  * A matching packet: new ones get a packet id and enter skb_map; one already
- * tracked (crossing a second interface) gets a hop instead of a new mark.
+ * tracked (crossing a second interface) gets a hop instead of a new mark, and
+ * a clone of a tracked one (a bridge's flood copies) joins its packet.
  */
 static __always_inline int pp_classify(struct __sk_buff *ctx, __u32 probe)
 {
@@ -75,13 +76,16 @@ static __always_inline int pp_classify(struct __sk_buff *ctx, __u32 probe)
 	if (!st)
 		return TC_ACT_UNSPEC;
 	v = bpf_map_lookup_elem(&skb_map, &skb);
-	if (v && pp_same_packet(v, (struct sk_buff *)ctx, PP_VIA_TC) && pp_cross_hook(v, hook)) {
-		pp_emit_hop(st, v, probe, (struct sk_buff *)ctx, PP_VIA_TC);
+	if (v && pp_cross_hook(v, hook)) {
+		pp_head_follow(st, v, skb, PP_VIA_TC);
+		pp_emit_hop(st, v, PP_REC_HOP, probe, (struct sk_buff *)ctx, 0, PP_VIA_TC);
 		return TC_ACT_UNSPEC;
 	}
-	/* A stale entry (its free went unseen): the loader times that packet out. */
+	/* A hook crossed twice: the sk_buff was freed unseen and carries another packet. */
 	if (v)
 		pp_forget(st, skb);
+	else if (pp_join_copy(st, skb, probe, hook, PP_VIA_TC))
+		return TC_ACT_UNSPEC;
 	if (pp_track(st, skb, hook, &id, PP_VIA_TC) == 0)
 		pp_emit_mark(st, ctx, id, probe);
 	return TC_ACT_UNSPEC;

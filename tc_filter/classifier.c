@@ -97,6 +97,8 @@ static int size_maps(struct pp_cls *c, const struct pp_cls_opts *o)
 
 	if (o->max_packets)
 		err = bpf_map__set_max_entries(c->skel->maps.skb_map, o->max_packets);
+	if (!err && o->max_packets)
+		err = bpf_map__set_max_entries(c->skel->maps.head_map, o->max_packets);
 	if (!err && o->ring_size)
 		err = bpf_map__set_max_entries(c->skel->maps.path_map, o->ring_size);
 	return err;
@@ -167,15 +169,20 @@ static int read_state(const struct pp_cls *c, struct pp_state *st)
 	return bpf_map_lookup_elem(bpf_map__fd(c->skel->maps.state_map), &zero, st) ? -errno : 0;
 }
 
-/* Test runs free their skb at once: its skb_map entry must not outlive it. */
-static void clear_skb_map(const struct pp_cls *c)
+static void clear_map(int fd)
 {
-	int fd = bpf_map__fd(c->skel->maps.skb_map);
 	__u64 key;
 
 	while (bpf_map_get_next_key(fd, NULL, &key) == 0)
 		if (bpf_map_delete_elem(fd, &key))
 			break;
+}
+
+/* Test runs free their skb at once: its entries must not outlive it. */
+static void clear_skb_map(const struct pp_cls *c)
+{
+	clear_map(bpf_map__fd(c->skel->maps.skb_map));
+	clear_map(bpf_map__fd(c->skel->maps.head_map));
 }
 
 int pp_cls_run(const struct pp_cls *c, const void *data, __u32 len, int *match)

@@ -72,6 +72,7 @@ static struct pp_hop mkhop(__u32 type, __u32 probe, __u64 ts, __u32 netns, const
 			   .cpu = cpu,
 			   .netns = netns,
 			   .ifindex = ifindex,
+			   .skb = 0xffff888000007000ULL,
 			   .len = 98};
 
 	snprintf(h.ifname, sizeof(h.ifname), "%s", dev);
@@ -136,7 +137,7 @@ static void sample_lost(struct sample *s)
 	s->p.nhops = 2;
 	s->hops[2].probe = 3;
 	s->hops[2].ifname[0] = '\0';
-	s->p.fate = PP_FATE_TIMEOUT;
+	s->p.fate = PP_FATE_UNSEEN;
 	s->p.lost = 3;
 }
 
@@ -293,10 +294,10 @@ END_TEST
 
 #define HOP_A                                                                                      \
 	"\"netns\":4026531840,\"ifname\":\"veth-a\",\"ifindex\":5,\"cpu\":1,\"pid\":4321,"         \
-	"\"comm\":\"ping\",\"len\":98}"
+	"\"comm\":\"ping\",\"len\":98,\"skb\":\"0xffff888000007000\"}"
 #define HOP_B                                                                                      \
 	"\"netns\":4026532001,\"ifname\":\"veth-b\",\"ifindex\":6,\"cpu\":0,\"pid\":0,"            \
-	"\"comm\":\"swapper/0\",\"len\":98}"
+	"\"comm\":\"swapper/0\",\"len\":98,\"skb\":\"0xffff888000007000\"}"
 
 static const char json_dropped[] =
 	"{\"id\":7,\"len\":98,"
@@ -340,7 +341,8 @@ START_TEST(test_lost)
 			 "#7 len 98 (packet bytes unknown)\n"
 			 "        0.000    +0.000 4026531840 veth-a            1 veth_xmit\n"
 			 "        1.796    +1.796 4026532001 if6               0 probe#3\n"
-			 "  timed out after 1.796 us\n"
+			 "  end not seen: last seen at probe#3 on if6 after 1.796 us\n"
+			 "  (no probe saw its free within the packet timeout)\n"
 			 "  the mark record of this packet was lost (ring buffer full)\n"
 			 "  3 hops of this packet were lost (ring buffer full)\n"
 			 "\n");
@@ -350,8 +352,11 @@ START_TEST(test_lost)
 			 "{\"id\":7,\"len\":98,"
 			 "\"hops\":[{\"func\":\"veth_xmit\",\"t_ns\":0," HOP_A ","
 			 "{\"func\":\"probe#3\",\"t_ns\":1796,\"netns\":4026532001,\"ifindex\":6,"
-			 "\"cpu\":0,\"pid\":0,\"comm\":\"swapper/0\",\"len\":98}],"
-			 "\"fate\":{\"kind\":\"timeout\"},\"lost_hops\":3,\"mark_lost\":true}\n");
+			 "\"cpu\":0,\"pid\":0,\"comm\":\"swapper/0\",\"len\":98,"
+			 "\"skb\":\"0xffff888000007000\"}],"
+			 "\"fate\":{\"kind\":\"unseen\"},"
+			 "\"seen_last\":{\"func\":\"probe#3\",\"t_ns\":1796,\"ifindex\":6},"
+			 "\"lost_hops\":3,\"mark_lost\":true}\n");
 	ck_assert(json_line_ok(t));
 	s.p.lost = 1;
 	s.p.fate = PP_FATE_CONSUMED;
@@ -427,7 +432,8 @@ START_TEST(test_nasty_names)
 			    "\"netns\":4026531840,"
 			    "\"ifname\":\"\\\"\\\\\\n\\u0001\\u007f\\u00c3\\u00a9\\u00ffeth01234\","
 			    "\"ifindex\":5,\"cpu\":1,\"pid\":4321,\"comm\":\"a\\tb\\u001b[2J\","
-			    "\"len\":98}],\"fate\":{\"kind\":\"consumed\"},\"mark_lost\":true}\n");
+			    "\"len\":98,\"skb\":\"0xffff888000007000\"}],"
+			    "\"fate\":{\"kind\":\"consumed\"},\"mark_lost\":true}\n");
 	ck_assert(json_line_ok(t));
 	pp_out_text(&c.o, &s.p);
 	t = out(&c);
@@ -459,14 +465,15 @@ START_TEST(test_long_header)
 	sample(&s);
 	s.mark.cap_len = unhex(s.mark.data, tcp6_hex);
 	s.p.nhops = 1;
-	s.p.fate = PP_FATE_TIMEOUT;
+	s.p.fate = PP_FATE_UNSEEN;
 	pp_out_text(&c.o, &s.p);
 	t = out(&c);
 	ck_assert_str_eq(t, "#7 len 98 tcp [fd00:1111:2222:3333::7777].41000 > "
 			    "[fd00:1111:2222:3333::8888].443 [S]\n"
 			    "  (marked at veth-a egress)\n"
 			    "        0.000    +0.000 4026531840 veth-a            1 tc:egress\n"
-			    "  timed out after 0.000 us\n"
+			    "  end not seen: last seen at tc:egress on veth-a after 0.000 us\n"
+			    "  (no probe saw its free within the packet timeout)\n"
 			    "\n");
 	ck_assert(lines_fit(t));
 	pp_out_json(&c.o, &s.p);
@@ -475,7 +482,8 @@ START_TEST(test_long_header)
 					"\"src\":\"fd00:1111:2222:3333::7777\","
 					"\"dst\":\"fd00:1111:2222:3333::8888\",\"ip_proto\":6,"
 					"\"sport\":41000,\"dport\":443,\"tcp_flags\":\"S\"},"));
-	ck_assert_ptr_nonnull(strstr(t, "\"fate\":{\"kind\":\"timeout\"}}\n"));
+	ck_assert_ptr_nonnull(strstr(t, "\"fate\":{\"kind\":\"unseen\"},\"seen_last\":{"
+					"\"func\":\"tc:egress\",\"t_ns\":0,"));
 	ck_assert(json_line_ok(t));
 	cap_close(&c);
 }
@@ -493,21 +501,23 @@ START_TEST(test_summary)
 	s.p.fate = PP_FATE_CONSUMED;
 	pp_summary_add(&sum, &s.p);
 	pp_summary_add(&sum, &s.p);
-	s.p.fate = PP_FATE_TIMEOUT;
+	s.p.fate = PP_FATE_UNSEEN;
 	pp_summary_add(&sum, &s.p);
 	cap_open(&c);
 	pp_out_summary_text(&c.o, &sum);
 	ck_assert_str_eq(
 		out(&c),
-		"pktpath: 4 packets (2 consumed, 1 dropped, 1 timed out), 4 records lost\n");
+		"pktpath: 4 packets (2 consumed, 1 dropped, 0 merged, 1 end not seen), "
+		"4 records lost\n");
 	sum.map_full = 2;
 	pp_out_summary_text(&c.o, &sum);
-	ck_assert_str_eq(out(&c), "pktpath: 4 packets (2 consumed, 1 dropped, 1 timed out), "
-				  "4 records lost, 2 packets untracked (skb_map full)\n");
+	ck_assert_str_eq(out(&c), "pktpath: 4 packets (2 consumed, 1 dropped, 0 merged, "
+				  "1 end not seen), 4 records lost, 2 packets untracked "
+				  "(skb_map full)\n");
 	pp_out_summary_json(&c.o, &sum);
 	t = out(&c);
 	ck_assert_str_eq(t, "{\"summary\":{\"packets\":4,\"consumed\":2,\"dropped\":1,"
-			    "\"timeout\":1,\"lost\":4,\"map_full\":2}}\n");
+			    "\"merged\":0,\"unseen\":1,\"lost\":4,\"map_full\":2}}\n");
 	ck_assert(json_line_ok(t));
 	cap_close(&c);
 }

@@ -23,6 +23,10 @@ struct seen {
 	size_t nskbs;
 	__u64 skb[MAXH];
 	bool ended[MAXH];
+	enum pp_fate skb_fate[MAXH];
+	__u64 parent[MAXH];
+	__u32 join_probe[MAXH];
+	bool lingered;
 };
 
 struct collect {
@@ -44,11 +48,15 @@ static void collect_emit(const struct pp_packet *p, void *ctx)
 			   .has_mark = p->mark != NULL,
 			   .reason = p->reason,
 			   .lost = p->lost,
-			   .location = p->location};
+			   .location = p->location,
+			   .lingered = p->lingered};
 	s->nskbs = p->nskbs;
 	for (i = 0; i < p->nskbs && i < MAXH; i++) {
 		s->skb[i] = p->skbs[i].skb;
 		s->ended[i] = p->skbs[i].ended;
+		s->skb_fate[i] = p->skbs[i].fate;
+		s->parent[i] = p->skbs[i].parent;
+		s->join_probe[i] = p->skbs[i].probe;
 	}
 	for (i = 0; i < p->nhops && i < MAXH; i++) {
 		s->probe[i] = p->hops[i].probe;
@@ -249,8 +257,10 @@ START_TEST(test_clone_closes_last)
 	add_hop(pp, end_b, 60);
 	ck_assert_uint_eq(c.n, 1);
 	ck_assert_uint_eq(c.p[0].nhops, 6);
-	ck_assert_int_eq(c.p[0].fate, PP_FATE_DROPPED);
-	ck_assert_uint_eq(c.p[0].reason, 7);
+	/* One skb consumed makes the packet consumed; each keeps its own fate. */
+	ck_assert_int_eq(c.p[0].fate, PP_FATE_CONSUMED);
+	ck_assert_int_eq(c.p[0].skb_fate[0], PP_FATE_CONSUMED);
+	ck_assert_int_eq(c.p[0].skb_fate[1], PP_FATE_DROPPED);
 	ck_assert_uint_eq(c.p[0].lost, 2);
 	ck_assert_uint_eq(c.p[0].nskbs, 2);
 	ck_assert_uint_eq(c.p[0].skb[0], SKB_A);
@@ -273,9 +283,15 @@ START_TEST(test_clone_first_drop_wins)
 	end_a.lost = 1;
 	add_hop(pp, end_a, 40);
 	/* An END for a skb never seen: ended at once, keeps nothing open. */
-	add_hop(pp, clone_hop(PP_REC_END, 20, 45, SKB_C), 45);
+	end_a.fate = PP_FATE_MERGED;
+	end_a.skb = SKB_C;
+	end_a.lost = 0;
+	add_hop(pp, end_a, 45);
 	ck_assert_uint_eq(c.n, 0);
-	add_hop(pp, clone_hop(PP_REC_END, 20, 50, SKB_B), 50);
+	end_a.fate = PP_FATE_DROPPED;
+	end_a.reason = 5;
+	end_a.skb = SKB_B;
+	add_hop(pp, end_a, 50);
 	ck_assert_uint_eq(c.n, 1);
 	ck_assert_int_eq(c.p[0].fate, PP_FATE_DROPPED);
 	ck_assert_uint_eq(c.p[0].reason, 3);
@@ -295,9 +311,115 @@ START_TEST(test_clone_timeout)
 	add_hop(pp, clone_hop(PP_REC_HOP, 20, 30, SKB_B), 30);
 	add_hop(pp, clone_hop(PP_REC_END, 20, 40, SKB_B), 40);
 	ck_assert_uint_eq(pp_paths_expire(pp, 200, 100), 1);
-	ck_assert_int_eq(c.p[0].fate, PP_FATE_TIMEOUT);
+	/* The copy was consumed: the packet was delivered, though A's end went unseen. */
+	ck_assert_int_eq(c.p[0].fate, PP_FATE_CONSUMED);
+	ck_assert_int_eq(c.p[0].skb_fate[0], PP_FATE_UNSEEN);
 	ck_assert_uint_eq(c.p[0].nskbs, 2);
 	ck_assert(!c.p[0].ended[0] && c.p[0].ended[1]);
+	pp_paths_free(pp);
+}
+END_TEST
+
+/* A live skb with no consumed one: the packet's end was not seen. */
+START_TEST(test_unseen_beats_drop)
+{
+	struct collect c = {0};
+	struct pp_paths *pp = pp_paths_new(collect_emit, &c);
+	struct pp_hop end_b = clone_hop(PP_REC_END, 20, 40, SKB_B);
+
+	add_mark(pp, 20, 10);
+	end_b.fate = PP_FATE_DROPPED;
+	add_hop(pp, end_b, 40);
+	ck_assert_uint_eq(pp_paths_expire(pp, 200, 100), 1);
+	ck_assert_int_eq(c.p[0].fate, PP_FATE_UNSEEN);
+	pp_paths_free(pp);
+}
+END_TEST
+
+/*
+ * A COPY record: the skb joins with its parent and the probe that saw it.
+ * The original's END says its data is still shared and nothing tracked is
+ * live: the packet waits for the copy, which closes it.
+ */
+START_TEST(test_copy_after_shared_end)
+{
+	struct collect c = {0};
+	struct pp_paths *pp = pp_paths_new(collect_emit, &c);
+	struct pp_hop end_a = hop(PP_REC_END, 20, 9, 40, 0);
+	struct pp_hop copy = clone_hop(PP_REC_COPY, 20, 50, SKB_B);
+
+	add_mark(pp, 20, 10);
+	end_a.fate = PP_FATE_DROPPED;
+	end_a.flags = PP_HOP_SHARED;
+	add_hop(pp, end_a, 40);
+	ck_assert_uint_eq(c.n, 0);
+	ck_assert_uint_eq(pp_paths_open(pp), 1);
+	copy.probe = 11;
+	copy.location = SKB_A;
+	add_hop(pp, copy, 50);
+	add_hop(pp, clone_hop(PP_REC_END, 20, 60, SKB_B), 60);
+	ck_assert_uint_eq(c.n, 1);
+	ck_assert_int_eq(c.p[0].fate, PP_FATE_CONSUMED);
+	ck_assert_uint_eq(c.p[0].nskbs, 2);
+	ck_assert_uint_eq(c.p[0].parent[1], SKB_A);
+	ck_assert_uint_eq(c.p[0].join_probe[1], 11);
+	ck_assert_int_eq(c.p[0].skb_fate[0], PP_FATE_DROPPED);
+	ck_assert(!c.p[0].lingered);
+	pp_paths_free(pp);
+}
+END_TEST
+
+/* A shared END whose other holder never shows: closed by the timeout, with its fate. */
+START_TEST(test_shared_end_lingers)
+{
+	struct collect c = {0};
+	struct pp_paths *pp = pp_paths_new(collect_emit, &c);
+	struct pp_hop end_a = hop(PP_REC_END, 20, 9, 40, 0);
+
+	add_mark(pp, 20, 10);
+	end_a.flags = PP_HOP_SHARED;
+	add_hop(pp, end_a, 40);
+	ck_assert_uint_eq(c.n, 0);
+	ck_assert_uint_eq(pp_paths_expire(pp, 200, 100), 1);
+	ck_assert_int_eq(c.p[0].fate, PP_FATE_CONSUMED);
+	ck_assert(c.p[0].lingered);
+	pp_paths_free(pp);
+}
+END_TEST
+
+/* A copy first seen at its own free: one step, not a COPY and an END. */
+START_TEST(test_copy_at_end_is_one_hop)
+{
+	struct collect c = {0};
+	struct pp_paths *pp = pp_paths_new(collect_emit, &c);
+	struct pp_hop copy = clone_hop(PP_REC_COPY, 20, 30, SKB_B);
+	struct pp_hop end_b = clone_hop(PP_REC_END, 20, 31, SKB_B);
+
+	add_mark(pp, 20, 10);
+	copy.probe = end_b.probe = 12;
+	add_hop(pp, copy, 30);
+	add_hop(pp, end_b, 31);
+	add_hop(pp, hop(PP_REC_END, 20, 9, 40, 0), 40);
+	ck_assert_uint_eq(c.n, 1);
+	ck_assert_uint_eq(c.p[0].nhops, 3);
+	ck_assert_uint_eq(c.p[0].type[1], PP_REC_END);
+	ck_assert_uint_eq(c.p[0].join_probe[1], 12);
+	pp_paths_free(pp);
+}
+END_TEST
+
+/* Merged (GRO, TCP coalescing) only when nothing was consumed or dropped. */
+START_TEST(test_merged)
+{
+	struct collect c = {0};
+	struct pp_paths *pp = pp_paths_new(collect_emit, &c);
+	struct pp_hop end_a = hop(PP_REC_END, 20, 9, 40, 0);
+
+	add_mark(pp, 20, 10);
+	end_a.fate = PP_FATE_MERGED;
+	add_hop(pp, end_a, 40);
+	ck_assert_uint_eq(c.n, 1);
+	ck_assert_int_eq(c.p[0].fate, PP_FATE_MERGED);
 	pp_paths_free(pp);
 }
 END_TEST
@@ -315,7 +437,7 @@ START_TEST(test_expire)
 	ck_assert_uint_eq(pp_paths_expire(pp, 1601, 100), 1);
 	ck_assert_uint_eq(c.n, 1);
 	ck_assert_uint_eq(c.p[0].id, 2);
-	ck_assert_int_eq(c.p[0].fate, PP_FATE_TIMEOUT);
+	ck_assert_int_eq(c.p[0].fate, PP_FATE_UNSEEN);
 	ck_assert_uint_eq(pp_paths_expire(pp, 1700, 100), 0);
 	ck_assert_uint_eq(pp_paths_expire(pp, 1701, 100), 1);
 	ck_assert_uint_eq(c.p[1].id, 1);
@@ -339,7 +461,7 @@ START_TEST(test_tombstone_forgotten)
 	ck_assert_uint_eq(pp_paths_flush(pp), 1);
 	ck_assert_uint_eq(c.n, 2);
 	ck_assert(!c.p[1].has_mark);
-	ck_assert_int_eq(c.p[1].fate, PP_FATE_TIMEOUT);
+	ck_assert_int_eq(c.p[1].fate, PP_FATE_UNSEEN);
 	pp_paths_free(pp);
 }
 END_TEST
@@ -492,6 +614,11 @@ Suite *path_suite(void)
 	tcase_add_test(tc, test_clone_closes_last);
 	tcase_add_test(tc, test_clone_first_drop_wins);
 	tcase_add_test(tc, test_clone_timeout);
+	tcase_add_test(tc, test_unseen_beats_drop);
+	tcase_add_test(tc, test_copy_after_shared_end);
+	tcase_add_test(tc, test_shared_end_lingers);
+	tcase_add_test(tc, test_copy_at_end_is_one_hop);
+	tcase_add_test(tc, test_merged);
 	tcase_add_test(tc, test_expire);
 	tcase_add_test(tc, test_tombstone_forgotten);
 	tcase_add_test(tc, test_free_drops_open);
