@@ -15,7 +15,7 @@
 struct pp_skbref {
 	__u64 skb;
 	__u64 parent;	/* a copy: the skb it came from; 0 for the first */
-	__u64 first_ts; /* its first record's ts (a copy: where it joined) */
+	__u64 first_ts; /* ts of its first record to arrive; of its first COPY if one came */
 	__u32 probe;	/* a copy: the probe that saw it join */
 	bool copy;	/* it joined by a COPY record */
 	bool ended;	/* its END arrived: the skb was freed */
@@ -33,7 +33,17 @@ struct pp_skbref {
  * a timeout, those not ended are the skb_map entries left to delete.
  *
  * Its fate: consumed if any of its skbs was (delivered or sent: a copy
- * read by ping counts); else the first drop; else merged; else unseen.
+ * read by ping counts); else the first drop in skbs[] order (its reason and
+ * location); else merged; else unseen. An skb with no END has fate unseen;
+ * a packet closed by the timeout with such an skb is unseen unless consumed.
+ *
+ * Shared data: an END with PP_HOP_SHARED after which no skb of the packet is
+ * live adds one to the packet's awaited count; the first COPY record of an
+ * skb takes one off (not below 0). A packet closes on an END that leaves no
+ * skb live and nothing awaited; otherwise at the timeout (lingered: no skb
+ * live but something awaited). Before the emit, when the packet has several
+ * skbs, a COPY hop directly followed (in sorted order) by an END of the same
+ * skb and probe is removed: it is one step.
  */
 struct pp_packet {
 	__u64 id;
