@@ -276,6 +276,79 @@ static const char text_dropped[] =
 	"  dropped: NETFILTER_DROP at nf_hook_slow after 12.001 us\n"
 	"\n";
 
+/*
+ * The sample's last two hops on a clone (a raw socket's), which joined at
+ * tc:ingress and was consumed, while the original was dropped: the packet
+ * is consumed, each skb keeps its fate.
+ */
+#define SKB_COPY 0xffff888000008000ULL
+
+static void sample_copy(struct sample *s, struct pp_skbref skbs[2])
+{
+	sample(s);
+	s->hops[3].type = PP_REC_COPY;
+	s->hops[3].skb = SKB_COPY;
+	s->hops[3].location = s->hops[0].skb;
+	s->hops[4].skb = SKB_COPY;
+	s->hops[4].type = PP_REC_END;
+	skbs[0] = (struct pp_skbref){.skb = s->hops[0].skb,
+				     .first_ts = s->hops[0].ts,
+				     .ended = true,
+				     .fate = PP_FATE_DROPPED,
+				     .reason = 5,
+				     .location = LOC};
+	skbs[1] = (struct pp_skbref){.skb = SKB_COPY,
+				     .parent = s->hops[0].skb,
+				     .first_ts = s->hops[3].ts,
+				     .probe = PP_PROBE_TC_INGRESS,
+				     .copy = true,
+				     .ended = true,
+				     .fate = PP_FATE_CONSUMED};
+	s->p.skbs = skbs;
+	s->p.nskbs = 2;
+	s->p.fate = PP_FATE_CONSUMED;
+	s->p.reason = 0;
+	s->p.location = 0;
+}
+
+START_TEST(test_copies)
+{
+	struct pp_skbref skbs[2];
+	struct capture c;
+	struct sample s;
+	const char *t;
+
+	cap_open(&c);
+	sample_copy(&s, skbs);
+	pp_out_text(&c.o, &s.p);
+	t = out(&c);
+	ck_assert_str_eq(
+		t, "#7 len 98 icmp 198.18.0.1 > 198.18.1.2 echo request id 4242 seq 1 (marked at "
+		   "veth-a egress)\n"
+		   "        0.000    +0.000 4026531840 veth-a            1 tc:egress\n"
+		   "        1.204    +1.204 4026531840 veth-a            1 veth_xmit\n"
+		   "        3.000    +1.796 4026532001 veth-b            0 tp:net:netif_receive_skb\n"
+		   "        3.500    +0.500 4026532001 veth-b            0 tc:ingress [copy 1 of 0]\n"
+		   "       12.001    +8.501 4026532001 veth-b            0 tp:skb:kfree_skb [copy 1]\n"
+		   "  consumed after 12.001 us\n"
+		   "    original: dropped: NETFILTER_DROP at nf_hook_slow\n"
+		   "    copy 1 of 0: consumed\n"
+		   "\n");
+	ck_assert(lines_fit(t));
+	pp_out_json(&c.o, &s.p);
+	t = out(&c);
+	ck_assert_ptr_nonnull(strstr(
+		t, "\"fate\":{\"kind\":\"consumed\"},\"skbs\":["
+		   "{\"skb\":\"0xffff888000007000\",\"fate\":{\"kind\":\"dropped\","
+		   "\"reason\":\"NETFILTER_DROP\",\"reason_code\":5,\"func\":\"nf_hook_slow\","
+		   "\"location\":\"0xffffffff81a2b3c4\"}},"
+		   "{\"skb\":\"0xffff888000008000\",\"from\":\"0xffff888000007000\","
+		   "\"func\":\"tc:ingress\",\"t_ns\":3500,\"fate\":{\"kind\":\"consumed\"}}]}\n"));
+	ck_assert(json_line_ok(t));
+	cap_close(&c);
+}
+END_TEST
+
 START_TEST(test_text_dropped)
 {
 	struct capture c;
@@ -699,6 +772,7 @@ Suite *output_suite(void)
 	tcase_add_test(tc, test_nasty_names);
 	tcase_add_test(tc, test_long_header);
 	tcase_add_test(tc, test_summary);
+	tcase_add_test(tc, test_copies);
 	tcase_add_test(tc, test_json_escapes);
 	tcase_add_test(tc, test_text_extremes);
 	suite_add_tcase(s, tc);

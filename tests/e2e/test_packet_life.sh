@@ -1,0 +1,148 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# A packet's whole life, with the traffic users have, on the tracepoint
+# backend (the host kernel has no kprobes):
+#   tcp:  a TCP transfer with data (iperf3) through the router, tcpdump
+#         capturing on both router interfaces meanwhile (its taps clone
+#         packets, and pskb_expand_head() then moves a forwarded segment's
+#         data): every packet tcpdump saw enter the router is printed exactly
+#         once, with hops on both router interfaces, and nothing is "lost"
+#         without ring pressure;
+#   nat:  the same through a DNAT rule on the router;
+#   ping: ping's echo replies, which the raw socket gets as a clone while the
+#         original is dropped (NO_SOCKET at ping_rcv): each reply is
+#         consumed, and its copy shows the read that delivered it to ping;
+#   flood: a broadcast that a bridge floods to three ports: one packet, with
+#         a copy per port, each consumed by the host behind it.
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$(dirname "$0")/lib.sh"
+pp_setup
+pp_require_pktpath
+pp_require_cmd iperf3 tcpdump nft
+pp_topo_up
+
+# capture NAME DEV: tcpdump on router interface DEV, packets entering it only.
+capture() {
+	pp_bg "td-$1" "$PP_NS_R" tcpdump -n -U -Q in -i "$2" -w "$PP_TMP/$1.pcap" tcp
+	pp_wait_line "td-$1" 'listening on' 10
+}
+
+# captured NAME: packets in NAME's capture, once tcpdump has written them all.
+captured() {
+	pp_stop "td-$1" INT
+	tcpdump -n -r "$PP_TMP/$1.pcap" 2>/dev/null | wc -l
+}
+
+# transfer NAME ADDR PORT: 256 KiB over TCP from a to ADDR:PORT (b's iperf3).
+transfer() {
+	pp_in "$PP_NS_A" iperf3 -c "$2" -p "$3" -n 256K -l 16K -4 >"$PP_TMP/$1.iperf" 2>&1 ||
+		pp_fail "$1: iperf3 failed: $(pp_brief_tail 2 "$PP_TMP/$1.iperf")"
+}
+
+# forwarded NAME FILTER ADDR PORT: the transfer traced in the router, against tcpdump.
+forwarded() {
+	local name=$1 filter=$2 out seen printed
+	out=$(pp_out "$name")
+	capture "$name-0" r-eth0
+	capture "$name-1" r-eth1
+	pp_pktpath_start "$name" "$PP_NS_R" --json --backend tracepoint --filter "$filter"
+	transfer "$name" "$3" "$4"
+	# Until every packet closed: freed, or 1 s (the packet timeout) without news.
+	sleep 3
+	pp_pktpath_stop "$name" INT
+	pp_expect_eq "$name: exit status" "$PP_RC" 0
+	seen=$(($(captured "$name-0") + $(captured "$name-1")))
+	pp_expect_json_lines "$out" "$name output"
+	pp_expect_summary "$out"
+	printed=$(pp_jq "$out" 'packets | length')
+	pp_log "$name: tcpdump saw $seen packets enter the router, pktpath printed $printed;" \
+		"summary $PP_SUMMARY"
+	[ "$seen" -gt 20 ] || pp_fail "$name: only $seen packets captured: no transfer?"
+	pp_expect_eq "$name: packets printed (tcpdump saw $seen)" "$printed" "$seen"
+	pp_expect_none "$name: not on both router interfaces" "$out" '
+		packets[] | select([.hops[] | select(.func | startswith("tc:")) | .ifname]
+			| unique != ["r-eth0", "r-eth1"]) | "\(pkt_str): \(path_str)"'
+	pp_expect_eq "$name: records lost" "$(jq -r .lost <<<"$PP_SUMMARY")" 0
+	pp_expect_none "$name: loss claimed without ring pressure" "$out" \
+		'packets[] | select(.lost_hops or .mark_lost) | "\(pkt_str): \(tojson)"'
+	pp_expect_none "$name: hops out of time order" "$out" \
+		'packets[] | select(times_ordered | not) | pkt_str'
+	# Forwarded TCP is freed where the tracepoints or the slab see it.
+	pp_expect_none "$name: fate" "$out" \
+		'packets[] | select(.fate.kind != "consumed") | "\(pkt_str): \(.fate | tojson)"'
+}
+
+pp_bg iperf3 "$PP_NS_B" iperf3 -s -4 -p 5201
+for ((i = 0; i < 100; i++)); do
+	pp_in "$PP_NS_B" ss -Hltn 'sport = 5201' | grep -q . && break
+	sleep 0.1
+done
+
+forwarded tcp "tcp port 5201" 198.18.1.2 5201
+
+# DNAT: a connects to the router's 198.18.0.254:8080, which forwards to b:5201.
+pp_in "$PP_NS_R" nft -f - <<'EOF'
+table ip pp_life {
+	chain pre {
+		type nat hook prerouting priority dstnat;
+		ip daddr 198.18.0.254 tcp dport 8080 dnat to 198.18.1.2:5201
+	}
+}
+EOF
+forwarded nat "tcp port 8080 or tcp port 5201" 198.18.0.254 8080
+pp_in "$PP_NS_R" nft delete table ip pp_life
+
+# ping's replies, traced in a.
+out=$(pp_out ping)
+pp_pktpath_start ping "$PP_NS_A" --json --backend tracepoint --filter "icmp[icmptype] = 0"
+pp_in "$PP_NS_A" ping -n -c 3 -i 0.2 -w 10 198.18.1.2 >"$PP_TMP/ping.txt" 2>&1 ||
+	pp_fail "ping a -> b failed: $(pp_brief_tail 2 "$PP_TMP/ping.txt")"
+sleep 2
+pp_pktpath_stop ping INT
+pp_expect_summary "$out"
+pp_expect_eq "echo replies printed" "$(pp_jq "$out" 'packets | length')" 3
+pp_expect_none "a reply not consumed" "$out" \
+	'packets[] | select(.fate.kind != "consumed") | "\(pkt_str): \(.fate | tojson)"'
+pp_expect_none "a reply without its copy read by ping" "$out" '
+	packets[] | select(.skbs[1].skb as $c | any(.hops[];
+		.func == "tp:skb:skb_copy_datagram_iovec" and .comm == "ping" and .skb == $c) | not)
+	| "\(pkt_str): \(path_str)"'
+pp_expect_none "a copy not made from the original" "$out" '
+	packets[] | select((.skbs | length) != 2 or .skbs[1].from != .skbs[0].skb)
+	| "\(pkt_str): \(.skbs | tojson)"'
+
+# A bridge in the router floods a broadcast from host h1 to h2 and h3.
+pfx=${PP_NS_R%-r}
+pp_in "$PP_NS_R" ip link add pp-br type bridge
+for i in 1 2 3; do
+	ns=$pfx-h$i
+	ip netns add "$ns"
+	pp_defer ip netns delete "$ns"
+	pp_in "$PP_NS_R" ip link add "pb$i" type veth peer name "pq$i" netns "$ns"
+	pp_in "$PP_NS_R" ip link set "pb$i" master pp-br up
+	pp_in "$ns" ip addr add "198.19.0.$i/24" dev "pq$i"
+	pp_in "$ns" ip link set "pq$i" up
+	pp_in "$ns" sysctl -q -w net.ipv4.icmp_echo_ignore_broadcasts=0
+done
+pp_in "$PP_NS_R" ip link set pp-br up
+out=$(pp_out flood)
+pp_pktpath_start flood "$PP_NS_R" --json --backend tracepoint -i pb1 -i pb2 -i pb3 \
+	--filter "icmp[icmptype] = 8"
+pp_in "$pfx-h1" ping -n -b -c 3 -i 0.2 -w 10 198.19.0.255 >"$PP_TMP/flood.ping" 2>&1 ||
+	pp_fail "broadcast ping failed: $(pp_brief_tail 2 "$PP_TMP/flood.ping")"
+sleep 2
+pp_pktpath_stop flood INT
+pp_expect_summary "$out"
+pp_expect_eq "broadcasts printed" "$(pp_jq "$out" 'packets | length')" 3
+pp_expect_none "a broadcast not flooded to both other ports as copies" "$out" '
+	packets[] | select([.hops[] | select(.func == "tc:egress") | .ifname] | sort
+		!= ["pb2", "pb3"]) | "\(pkt_str): \(path_str)"'
+# The bridge delivers the original to itself and a clone to each port.
+pp_expect_none "a broadcast without a copy joined at each port" "$out" '
+	packets[] | select([.skbs[] | select(.func == "tc:egress")] | length != 2)
+	| "\(pkt_str): \(.skbs | tojson)"'
+pp_expect_none "a flooded copy not consumed by its host" "$out" '
+	packets[] | select(any(.skbs[]; .func == "tc:egress" and .fate.kind != "consumed"))
+	| "\(pkt_str): \(.skbs | tojson)"'
+pp_pass
