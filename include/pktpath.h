@@ -124,7 +124,7 @@ struct pp_skb_val {
  */
 struct pp_head_val {
 	__u64 id;
-	__u64 skb;     /* the last tracked skb seen with this head */
+	__u64 skb;     /* the first tracked skb seen with it: copies come from it */
 	__u64 ts;      /* when that was; entries older than orphan_ns are stale */
 	__u64 fp;      /* the data's fingerprint (pp_fingerprint()), 0 if unknown */
 	__u32 holders; /* tracked skbs holding this head */

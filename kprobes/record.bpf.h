@@ -429,7 +429,6 @@ static __always_inline struct pp_skb_val *pp_join_copy(struct pp_state *st, __u6
 	parent = hv->skb;
 	if (pp_track_as(st, skb, hv->id, head, hook))
 		return NULL;
-	hv->skb = skb;
 	__sync_fetch_and_add(&hv->holders, 1);
 	if (hv->orphan)
 		__sync_fetch_and_sub(&st->orphans, 1);
