@@ -372,21 +372,40 @@ static void json_seen_last(const struct pp_out *out, struct jobj *top, const str
 	jclose(&o);
 }
 
-/* {"kind":...} and, for a drop, its reason and place. */
-static void json_fate_of(const struct pp_out *out, struct jobj *top, enum pp_fate fate,
-			 __u32 reason, __u64 location)
+/* "read":{...}: the process a socket delivered the data to, when it was seen. */
+static void json_read(const struct pp_out *out, struct jobj *top, const struct pp_packet *p,
+		      __u64 skb)
 {
+	const struct pp_hop *h = pp_out_read_hop(out, p, skb);
+	struct jobj o;
+
+	if (!h)
+		return;
+	o = jopen(top, K("read"));
+	jnum(&o, K("pid"), h->pid);
+	if (h->comm[0])
+		jarr(&o, K("comm"), h->comm, sizeof(h->comm));
+	jnum(&o, K("t_ns"), h->ts - p->hops[0].ts);
+	jclose(&o);
+}
+
+/* {"kind":...} and, for a drop, its reason and place; the read of SKB (0: any). */
+static void json_fate_of(const struct pp_out *out, struct jobj *top, const struct pp_packet *p,
+			 const struct pp_skbref *r)
+{
+	enum pp_fate fate = r ? r->fate : p->fate;
 	struct jobj o = jopen(top, K("fate"));
 
 	jstr(&o, K("kind"), pp_out_fate_kind(fate), 16);
 	if (fate == PP_FATE_DROPPED)
-		json_drop(out, &o, reason, location);
+		json_drop(out, &o, r ? r->reason : p->reason, r ? r->location : p->location);
+	json_read(out, &o, p, r ? r->skb : 0);
 	jclose(&o);
 }
 
 static void json_fate(const struct pp_out *out, struct jobj *top, const struct pp_packet *p)
 {
-	json_fate_of(out, top, p->fate, p->reason, p->location);
+	json_fate_of(out, top, p, NULL);
 	if (p->fate == PP_FATE_UNSEEN)
 		json_seen_last(out, top, p);
 }
@@ -407,7 +426,7 @@ static void json_skb(const struct pp_out *out, struct pp_wbuf *w, const struct p
 		     SIZE_MAX);
 		jnum(&o, K("t_ns"), r->first_ts - p->hops[0].ts);
 	}
-	json_fate_of(out, &o, r->fate, r->reason, r->location);
+	json_fate_of(out, &o, p, r);
 	jclose(&o);
 }
 

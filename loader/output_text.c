@@ -65,6 +65,26 @@ const char *pp_out_fate_kind(enum pp_fate fate)
 	return (unsigned)fate <= PP_FATE_MAX ? kinds[fate] : "none";
 }
 
+/* Where a socket's reader copies the data out: the skb's delivery to a process. */
+static bool is_read_probe(const struct pp_out *o, __u32 probe)
+{
+	const char *name = probe < o->nprobes && o->probe_names ? o->probe_names[probe] : NULL;
+
+	return name && (!strcmp(name, "tp:skb:skb_copy_datagram_iovec") ||
+			!strcmp(name, "skb_copy_datagram_iter"));
+}
+
+const struct pp_hop *pp_out_read_hop(const struct pp_out *o, const struct pp_packet *p,
+				     __u64 skb)
+{
+	const struct pp_hop *read = NULL;
+
+	for (size_t i = 0; i < p->nhops; i++)
+		if ((!skb || p->hops[i].skb == skb) && is_read_probe(o, p->hops[i].probe))
+			read = &p->hops[i];
+	return read;
+}
+
 size_t pp_out_skb_index(const struct pp_packet *p, __u64 skb)
 {
 	size_t i;
@@ -318,6 +338,32 @@ static void text_seen_last(const struct pp_out *o, struct pp_wbuf *w, const stru
 	wb_str(w, dev_name(h, dev));
 }
 
+/* "; read by COMM (pid N) at T us": the process the data was delivered to. */
+static void text_read(const struct pp_out *o, struct pp_wbuf *w, const struct pp_packet *p,
+		      __u64 skb)
+{
+	const struct pp_hop *h = pp_out_read_hop(o, p, skb);
+	size_t n;
+	char *d;
+
+	if (!h)
+		return;
+	pp_wb_lit(w, "; read by ");
+	n = strnlen(h->comm, sizeof(h->comm));
+	d = pp_wb_room(w, sizeof(h->comm));
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = h->comm[i];
+
+		*d++ = c < 0x20 || c >= 0x7f ? '?' : c;
+	}
+	pp_wb_done(w, d);
+	pp_wb_lit(w, " (pid ");
+	wb_u64(w, h->pid);
+	pp_wb_lit(w, ") at ");
+	pp_wb_done(w, usec(pp_wb_room(w, PP_USEC_MAX), h->ts - p->hops[0].ts, 0, 0));
+	pp_wb_lit(w, " us");
+}
+
 /* One line per skb of a packet with copies: "  copy K of J: FATE". */
 static void text_skb_fates(const struct pp_out *o, struct pp_wbuf *w, const struct pp_packet *p)
 {
@@ -337,6 +383,7 @@ static void text_skb_fates(const struct pp_out *o, struct pp_wbuf *w, const stru
 			pp_wb_lit(w, ": ");
 		}
 		text_fate_of(o, w, r->fate, r->reason, r->location);
+		text_read(o, w, p, r->skb);
 		pp_wb_putc(w, '\n');
 	}
 }
@@ -351,7 +398,9 @@ static void text_fate(const struct pp_out *o, struct pp_wbuf *w, const struct pp
 		text_seen_last(o, w, p);
 	pp_wb_lit(w, " after ");
 	pp_wb_done(w, usec(pp_wb_room(w, PP_USEC_MAX), span, 0, 0));
-	pp_wb_lit(w, " us\n");
+	pp_wb_lit(w, " us");
+	text_read(o, w, p, 0);
+	pp_wb_putc(w, '\n');
 	if (p->fate == PP_FATE_UNSEEN)
 		pp_wb_lit(w, "  (no probe saw its free within the packet timeout)\n");
 	if (p->nskbs > 1)

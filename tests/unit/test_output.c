@@ -13,7 +13,8 @@
 #define LOC  0xffffffff81a2b3c4ULL
 
 static const char *const probe_names[] = {"veth_xmit", "tp:net:netif_receive_skb",
-					  "tp:skb:kfree_skb", NULL};
+					  "tp:skb:kfree_skb", NULL,
+					  "tp:skb:skb_copy_datagram_iovec"};
 
 static const char *reason_name(__u32 reason, void *arg)
 {
@@ -37,7 +38,7 @@ struct capture {
 static void cap_open(struct capture *c)
 {
 	c->o = (struct pp_out){.probe_names = probe_names,
-			       .nprobes = 4,
+			       .nprobes = 5,
 			       .reason_name = reason_name,
 			       .sym_name = sym_name};
 	c->o.f = open_memstream(&c->buf, &c->len);
@@ -290,7 +291,9 @@ static void sample_copy(struct sample *s, struct pp_skbref skbs[2])
 	s->hops[3].skb = SKB_COPY;
 	s->hops[3].location = s->hops[0].skb;
 	s->hops[4].skb = SKB_COPY;
-	s->hops[4].type = PP_REC_END;
+	s->hops[4].probe = 4; /* the read: ping copies the data out */
+	s->hops[4].pid = 4321;
+	strcpy(s->hops[4].comm, "ping");
 	skbs[0] = (struct pp_skbref){.skb = s->hops[0].skb,
 				     .first_ts = s->hops[0].ts,
 				     .ended = true,
@@ -329,21 +332,24 @@ START_TEST(test_copies)
 		   "        1.204    +1.204 4026531840 veth-a            1 veth_xmit\n"
 		   "        3.000    +1.796 4026532001 veth-b            0 tp:net:netif_receive_skb\n"
 		   "        3.500    +0.500 4026532001 veth-b            0 tc:ingress [copy 1 of 0]\n"
-		   "       12.001    +8.501 4026532001 veth-b            0 tp:skb:kfree_skb [copy 1]\n"
-		   "  consumed after 12.001 us\n"
+		   "       12.001    +8.501 4026532001 veth-b            0 "
+		   "tp:skb:skb_copy_datagram_iovec [copy 1]\n"
+		   "  consumed after 12.001 us; read by ping (pid 4321) at 12.001 us\n"
 		   "    original: dropped: NETFILTER_DROP at nf_hook_slow\n"
-		   "    copy 1 of 0: consumed\n"
+		   "    copy 1 of 0: consumed; read by ping (pid 4321) at 12.001 us\n"
 		   "\n");
 	ck_assert(lines_fit(t));
 	pp_out_json(&c.o, &s.p);
 	t = out(&c);
 	ck_assert_ptr_nonnull(strstr(
-		t, "\"fate\":{\"kind\":\"consumed\"},\"skbs\":["
+		t, "\"fate\":{\"kind\":\"consumed\",\"read\":{\"pid\":4321,\"comm\":\"ping\","
+		   "\"t_ns\":12001}},\"skbs\":["
 		   "{\"skb\":\"0xffff888000007000\",\"fate\":{\"kind\":\"dropped\","
 		   "\"reason\":\"NETFILTER_DROP\",\"reason_code\":5,\"func\":\"nf_hook_slow\","
 		   "\"location\":\"0xffffffff81a2b3c4\"}},"
 		   "{\"skb\":\"0xffff888000008000\",\"from\":\"0xffff888000007000\","
-		   "\"func\":\"tc:ingress\",\"t_ns\":3500,\"fate\":{\"kind\":\"consumed\"}}]}\n"));
+		   "\"func\":\"tc:ingress\",\"t_ns\":3500,\"fate\":{\"kind\":\"consumed\","
+		   "\"read\":{\"pid\":4321,\"comm\":\"ping\",\"t_ns\":12001}}}]}\n"));
 	ck_assert(json_line_ok(t));
 	cap_close(&c);
 }
