@@ -79,14 +79,15 @@ int pp_tp_kfree(__u64 *ctx)
 /*
  * Without kprobes, the slab's own tracepoints see the sk_buff frees that
  * fire no skb tracepoint (__kfree_skb(): TCP's pure ACKs; kfree_skb_partial())
- * and the reuse of an address whose free went unseen. PTR is a plain void *:
+ * and the reuse of an address whose free went unseen. PTR is a plain void *,
+ * which 6.1's tp_btf refuses (a pointer to no struct): raw tracepoints and
  * probed reads. An fclone pair is one object: the clone is the second skb.
  */
-SEC("tp_btf/kmem_cache_free")
-int pp_tp_kmem_free(__u64 *ctx)
+SEC("raw_tp/kmem_cache_free")
+int pp_tp_kmem_free(struct bpf_raw_tracepoint_args *ctx)
 {
 	struct pp_state *st = pp_state();
-	__u64 skb = ctx[1];
+	__u64 skb = ctx->args[1];
 
 	if (!skb || !pp_busy(st))
 		return 0;
@@ -96,11 +97,11 @@ int pp_tp_kmem_free(__u64 *ctx)
 }
 
 /* A tracked address handed out again: its skb was freed unseen; the loader says so. */
-SEC("tp_btf/kmem_cache_alloc")
-int pp_tp_kmem_alloc(__u64 *ctx)
+SEC("raw_tp/kmem_cache_alloc")
+int pp_tp_kmem_alloc(struct bpf_raw_tracepoint_args *ctx)
 {
 	struct pp_state *st = pp_state();
-	__u64 skb = ctx[1];
+	__u64 skb = ctx->args[1];
 
 	if (!skb || !pp_busy(st))
 		return 0;

@@ -13,11 +13,18 @@
  *    skbs, fate, reason, location, lost), the order of emission, the stats
  *    and the open count are those of path_model.c, a model written from
  *    path.h's promises; and, checked without the model, every packet has
- *    hops sorted by ts, all of its own id, skbs that cover them, and a fate
- *    that is CONSUMED or DROPPED only when every skb ended;
+ *    hops sorted by ts, all of its own id, skbs that cover them and that
+ *    each keep a hop, no COPY hop right before its own END (with several
+ *    skbs), skbs whose fate is UNSEEN exactly when they have no END, and a
+ *    fate that follows from theirs: CONSUMED when one was (live skbs or
+ *    not), else UNSEEN when one is live, else the first DROPPED one's, else
+ *    MERGED; a lingered packet has no live skb;
  *  - each packet's JSON is one line of strict JSON, ASCII only, escaped
  *    exactly as docs/json-schema.md says, with the keys and values the
- *    schema gives for that packet (names made of awkward bytes included);
+ *    schema gives for that packet (names made of awkward bytes included):
+ *    each hop's skb, seen_last for an unseen packet, skbs[] (each skb's
+ *    copy details and fate) for a packet of several skbs; the summary's
+ *    counts by fate;
  *  - each packet's text block is printable ASCII, opens with "#ID len LEN ",
  *    and ends with a blank line.
  *
@@ -42,14 +49,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 /* What the inputs exercised, printed at exit. */
 static struct {
 	unsigned long inputs, records, bad, late, packets, json_lines;
+	unsigned long multi, copied, merged, unseen, live_consumed, lingered;
 } seen;
 
 static void print_seen(void)
 {
 	fprintf(stderr,
 		"fuzz_paths: %lu inputs, %lu records accepted, %lu malformed, %lu late, %lu "
-		"packets emitted, %lu JSON lines checked\n",
-		seen.inputs, seen.records, seen.bad, seen.late, seen.packets, seen.json_lines);
+		"packets emitted (%lu of several skbs, %lu with a copy, %lu merged, %lu unseen, "
+		"%lu consumed with a live skb, %lu lingered), %lu JSON lines checked\n",
+		seen.inputs, seen.records, seen.bad, seen.late, seen.packets, seen.multi,
+		seen.copied, seen.merged, seen.unseen, seen.live_consumed, seen.lingered,
+		seen.json_lines);
 }
 
 struct fz_run {
@@ -57,8 +68,9 @@ struct fz_run {
 	struct pp_paths *pp;
 	struct pp_out text, json;
 	struct pp_summary sum;
-	size_t action;	 /* index of the action being run, for messages */
-	size_t rendered; /* packets written as text and JSON */
+	size_t action;		      /* index of the action being run, for messages */
+	size_t rendered;	      /* packets written as text and JSON */
+	__u64 fates[PP_FATE_MAX + 1]; /* packets emitted by fate; [0]: all */
 	bool trace;
 };
 
@@ -121,38 +133,103 @@ __attribute__((format(printf, 2, 3), noreturn)) static void fail(const struct fz
 	abort();
 }
 
+/* Each hop's skb is in skbs[], and each skb keeps a hop. */
+static void check_hop_skbs(const struct fz_run *r, const struct pp_packet *p)
+{
+	for (size_t i = 0; i < p->nhops; i++) {
+		const struct pp_hop *h = &p->hops[i], *next = i + 1 < p->nhops ? h + 1 : NULL;
+		size_t s;
+
+		for (s = 0; s < p->nskbs && p->skbs[s].skb != h->skb; s++)
+			;
+		if (s == p->nskbs)
+			fail(r, "packet %llu: hop %zu's skb is not in skbs[]",
+			     (unsigned long long)p->id, i);
+		if (h->type < PP_REC_MARK || h->type > PP_REC_COPY)
+			fail(r, "packet %llu: hop %zu of type %u", (unsigned long long)p->id, i,
+			     h->type);
+		if (p->nskbs > 1 && h->type == PP_REC_COPY && next && next->type == PP_REC_END &&
+		    next->skb == h->skb && next->probe == h->probe)
+			fail(r, "packet %llu: hop %zu is a COPY right before its own END",
+			     (unsigned long long)p->id, i);
+	}
+	for (size_t s = 0; s < p->nskbs; s++) {
+		size_t i;
+
+		for (i = 0; i < p->nhops && p->hops[i].skb != p->skbs[s].skb; i++)
+			;
+		if (i == p->nhops)
+			fail(r, "packet %llu: skbs[%zu] has no hop", (unsigned long long)p->id, s);
+	}
+}
+
+/* The packet's fate follows from its skbs' (path.h). */
+static void check_fates(const struct fz_run *r, const struct pp_packet *p)
+{
+	const struct pp_skbref *drop = NULL;
+	size_t live = 0, consumed = 0;
+
+	for (size_t s = 0; s < p->nskbs; s++) {
+		const struct pp_skbref *k = &p->skbs[s];
+		bool end_fate = k->fate == PP_FATE_CONSUMED || k->fate == PP_FATE_DROPPED ||
+				k->fate == PP_FATE_MERGED;
+
+		if (k->ended ? !end_fate : k->fate != PP_FATE_UNSEEN)
+			fail(r, "packet %llu: skbs[%zu] ended %d with fate %u",
+			     (unsigned long long)p->id, s, k->ended, k->fate);
+		if (!k->copy && k->parent)
+			fail(r, "packet %llu: skbs[%zu] has a parent but is no copy",
+			     (unsigned long long)p->id, s);
+		live += !k->ended;
+		consumed += k->fate == PP_FATE_CONSUMED;
+		if (!drop && k->fate == PP_FATE_DROPPED)
+			drop = k;
+	}
+	switch (p->fate) {
+	case PP_FATE_CONSUMED:
+		if (!consumed)
+			fail(r, "packet %llu: consumed, none of its skbs was",
+			     (unsigned long long)p->id);
+		break;
+	case PP_FATE_UNSEEN:
+		if (consumed || !live)
+			fail(r, "packet %llu: unseen with %zu skbs consumed, %zu live",
+			     (unsigned long long)p->id, consumed, live);
+		break;
+	case PP_FATE_DROPPED:
+	case PP_FATE_MERGED:
+		if (consumed || live || !drop != (p->fate == PP_FATE_MERGED))
+			fail(r, "packet %llu: fate %u with %zu skbs consumed, %zu live, %s drop",
+			     (unsigned long long)p->id, p->fate, consumed, live, drop ? "a" : "no");
+		break;
+	default:
+		fail(r, "packet %llu: fate %u", (unsigned long long)p->id, p->fate);
+	}
+	if (p->fate == PP_FATE_DROPPED ? p->reason != drop->reason || p->location != drop->location
+				       : p->reason || p->location)
+		fail(r, "packet %llu: a drop reason or location not its first dropped skb's",
+		     (unsigned long long)p->id);
+	if (p->lingered && live)
+		fail(r, "packet %llu: lingered with %zu skbs live", (unsigned long long)p->id,
+		     live);
+}
+
 /* What must hold of any packet, model or not. */
 static void check_invariants(const struct fz_run *r, const struct pp_packet *p)
 {
-	bool all_ended = true;
-
 	if (!p->nhops || !p->nskbs)
 		fail(r, "packet %llu: %zu hops, %zu skbs", (unsigned long long)p->id, p->nhops,
 		     p->nskbs);
 	for (size_t i = 0; i < p->nhops; i++) {
-		size_t s;
-
 		if (i && p->hops[i - 1].ts > p->hops[i].ts)
 			fail(r, "packet %llu: hop %zu is older than hop %zu",
 			     (unsigned long long)p->id, i, i - 1);
 		if (p->hops[i].id != p->id)
 			fail(r, "packet %llu: hop %zu has id %llu", (unsigned long long)p->id, i,
 			     (unsigned long long)p->hops[i].id);
-		for (s = 0; s < p->nskbs && p->skbs[s].skb != p->hops[i].skb; s++)
-			;
-		if (s == p->nskbs)
-			fail(r, "packet %llu: hop %zu's skb is not in skbs[]",
-			     (unsigned long long)p->id, i);
 	}
-	for (size_t s = 0; s < p->nskbs; s++)
-		all_ended &= p->skbs[s].ended;
-	if (p->fate != PP_FATE_TIMEOUT &&
-	    (!all_ended || (p->fate != PP_FATE_CONSUMED && p->fate != PP_FATE_DROPPED)))
-		fail(r, "packet %llu: fate %u with skbs still alive, or no such fate",
-		     (unsigned long long)p->id, p->fate);
-	if (p->fate != PP_FATE_DROPPED && (p->reason || p->location))
-		fail(r, "packet %llu: a drop reason or location without a drop",
-		     (unsigned long long)p->id);
+	check_hop_skbs(r, p);
+	check_fates(r, p);
 	if (p->mark && (p->mark->hop.type != PP_REC_MARK || p->mark->hop.id != p->id ||
 			p->mark->cap_len > PP_HDR_BYTES))
 		fail(r, "packet %llu: a mark that is not its mark", (unsigned long long)p->id);
@@ -246,6 +323,23 @@ static const struct fzj_node *want_obj(const struct jctx *j, const struct fzj_no
 	return n;
 }
 
+/* An address as output_json.c writes it: a hex string. */
+static void want_addr(const struct jctx *j, const struct fzj_node *o, const char *key, bool present,
+		      __u64 v)
+{
+	char s[24];
+
+	snprintf(s, sizeof(s), "0x%llx", (unsigned long long)v);
+	want_str(j, o, key, present, s, sizeof(s));
+}
+
+/* O has exactly N members: none but those checked. */
+static void want_keys(const struct jctx *j, const struct fzj_node *o, const char *what, size_t n)
+{
+	if (o->nchild != n)
+		jfail(j, "%s has %zu keys, not %zu", what, o->nchild, n);
+}
+
 static void check_json_hop(const struct jctx *j, const struct fzj_node *o, const struct pp_hop *h)
 {
 	char pname[32];
@@ -262,6 +356,8 @@ static void check_json_hop(const struct jctx *j, const struct fzj_node *o, const
 	want_num(j, o, "pid", true, h->pid);
 	want_str(j, o, "comm", h->comm[0], h->comm, sizeof(h->comm));
 	want_num(j, o, "len", true, h->len);
+	want_addr(j, o, "skb", true, h->skb);
+	want_keys(j, o, "a hop", 6 + !!h->netns + !!h->ifname[0] + !!h->ifindex + !!h->comm[0]);
 }
 
 static void check_json_mark(const struct jctx *j, const struct fzj_node *top)
@@ -284,23 +380,74 @@ static void check_json_mark(const struct jctx *j, const struct fzj_node *top)
 		 pp_out_probe_name(&j->r->json, m->hop.probe, pname, sizeof(pname)), SIZE_MAX);
 }
 
+/* O's "fate": {kind, and for a drop its reason and place}. */
+static void check_json_fate_of(const struct jctx *j, const struct fzj_node *o, enum pp_fate fate,
+			       __u32 reason_code, __u64 location)
+{
+	static const char *const kinds[] = {"none", "consumed", "dropped", "unseen", "merged"};
+	const struct fzj_node *f = want_obj(j, o, "fate", true, FZJ_OBJ);
+	bool drop = fate == PP_FATE_DROPPED;
+	const char *reason = drop ? json_reason(reason_code, NULL) : NULL, *sym = NULL;
+
+	/* The names as docs/json-schema.md gives them, not from output_text.c. */
+	if (strcmp(pp_out_fate_kind(fate), kinds[fate <= PP_FATE_MAX ? fate : 0]))
+		jfail(j, "pp_out_fate_kind(%u) is \"%s\"", fate, pp_out_fate_kind(fate));
+	want_str(j, f, "kind", true, kinds[fate <= PP_FATE_MAX ? fate : 0], 16);
+	want_num(j, f, "reason_code", drop, reason_code);
+	want_str(j, f, "reason", reason, reason, SIZE_MAX);
+	if (drop && location)
+		sym = json_sym(location, NULL);
+	want_str(j, f, "func", sym, sym, SIZE_MAX);
+	want_addr(j, f, "location", drop && location, location);
+	want_keys(j, f, "fate", 1 + drop + !!reason + !!sym + (drop && location));
+}
+
 static void check_json_fate(const struct jctx *j, const struct fzj_node *top)
 {
-	static const char *const kinds[] = {"none", "consumed", "dropped", "timeout"};
 	const struct pp_packet *p = j->p;
-	const struct fzj_node *f = want_obj(j, top, "fate", true, FZJ_OBJ);
-	bool drop = p->fate == PP_FATE_DROPPED;
-	const char *reason = drop ? json_reason(p->reason, NULL) : NULL, *sym = NULL;
-	char loc[24];
+	const struct pp_hop *h = &p->hops[p->nhops - 1];
+	bool unseen = p->fate == PP_FATE_UNSEEN;
+	const struct fzj_node *o = want_obj(j, top, "seen_last", unseen, FZJ_OBJ);
+	char pname[32];
 
-	want_str(j, f, "kind", true, kinds[p->fate <= PP_FATE_TIMEOUT ? p->fate : 0], 16);
-	want_num(j, f, "reason_code", drop, p->reason);
-	want_str(j, f, "reason", reason, reason, SIZE_MAX);
-	if (drop && p->location)
-		sym = json_sym(p->location, NULL);
-	want_str(j, f, "func", sym, sym, SIZE_MAX);
-	snprintf(loc, sizeof(loc), "0x%llx", (unsigned long long)p->location);
-	want_str(j, f, "location", drop && p->location, loc, sizeof(loc));
+	check_json_fate_of(j, top, p->fate, p->reason, p->location);
+	if (!unseen)
+		return;
+	/* Where it was seen last: its last hop. */
+	want_str(j, o, "func", true, pp_out_probe_name(&j->r->json, h->probe, pname, sizeof(pname)),
+		 SIZE_MAX);
+	want_num(j, o, "t_ns", true, h->ts - p->hops[0].ts);
+	want_str(j, o, "ifname", h->ifname[0], h->ifname, sizeof(h->ifname));
+	want_num(j, o, "ifindex", h->ifindex, h->ifindex);
+	want_keys(j, o, "seen_last", 2 + !!h->ifname[0] + !!h->ifindex);
+}
+
+/* skbs[], only for a packet of several: each skb, whence a copy came, its fate. */
+static void check_json_skbs(const struct jctx *j, const struct fzj_node *top)
+{
+	const struct pp_packet *p = j->p;
+	const struct fzj_node *a = want_obj(j, top, "skbs", p->nskbs > 1, FZJ_ARR);
+	char pname[32];
+
+	if (p->nskbs < 2)
+		return;
+	if (a->nchild != p->nskbs)
+		jfail(j, "%zu skbs, the packet has %zu", a->nchild, p->nskbs);
+	for (size_t i = 0; i < p->nskbs; i++) {
+		const struct fzj_node *o = fzj_at(j->d, a, i);
+		const struct pp_skbref *k = &p->skbs[i];
+
+		if (!o || o->type != FZJ_OBJ)
+			jfail(j, "skbs[%zu] is not an object", i);
+		want_addr(j, o, "skb", true, k->skb);
+		want_addr(j, o, "from", k->copy && k->parent, k->parent);
+		want_str(j, o, "func", k->copy,
+			 pp_out_probe_name(&j->r->json, k->probe, pname, sizeof(pname)), SIZE_MAX);
+		/* Unsigned as written: a COPY taken out may be older than hops[0]. */
+		want_num(j, o, "t_ns", k->copy, k->first_ts - p->hops[0].ts);
+		check_json_fate_of(j, o, k->fate, k->reason, k->location);
+		want_keys(j, o, "an skb", 2 + (k->copy && k->parent) + 2 * k->copy);
+	}
 }
 
 static void check_json_doc(const struct jctx *j)
@@ -319,9 +466,12 @@ static void check_json_doc(const struct jctx *j)
 	for (size_t i = 0; i < p->nhops; i++)
 		check_json_hop(j, fzj_at(j->d, hops, i), &p->hops[i]);
 	check_json_fate(j, top);
+	check_json_skbs(j, top);
 	want_num(j, top, "lost_hops", p->lost, p->lost);
 	ml = want_obj(j, top, "mark_lost", !p->mark, FZJ_TRUE);
 	(void)ml;
+	want_keys(j, top, "the packet",
+		  4 + (p->mark ? 2 : 1) + (p->fate == PP_FATE_UNSEEN) + (p->nskbs > 1) + !!p->lost);
 }
 
 /* One line: a newline at the end and nowhere else. */
@@ -350,6 +500,23 @@ static void check_json(struct fz_run *r, const struct pp_packet *p)
 	free(buf);
 }
 
+/* Counts the shapes of packet that the inputs reach. */
+static void seen_packet(const struct pp_packet *p)
+{
+	bool copied = false, live = false;
+
+	for (size_t i = 0; i < p->nskbs; i++) {
+		copied |= p->skbs[i].copy;
+		live |= !p->skbs[i].ended;
+	}
+	seen.multi += p->nskbs > 1;
+	seen.copied += copied;
+	seen.merged += p->fate == PP_FATE_MERGED;
+	seen.unseen += p->fate == PP_FATE_UNSEEN;
+	seen.live_consumed += live && p->fate == PP_FATE_CONSUMED;
+	seen.lingered += p->lingered;
+}
+
 static void emit(const struct pp_packet *p, void *ctx)
 {
 	struct fz_run *r = ctx;
@@ -369,6 +536,10 @@ static void emit(const struct pp_packet *p, void *ctx)
 		check_json(r, p);
 	}
 	pp_summary_add(&r->sum, p);
+	seen_packet(p);
+	r->fates[0]++;
+	if (p->fate <= PP_FATE_MAX && p->fate != PP_FATE_NONE)
+		r->fates[p->fate]++;
 }
 
 static void check_state(const struct fz_run *r)
@@ -394,7 +565,7 @@ static void check_state(const struct fz_run *r)
 /* PKTPATH_FUZZ_TRACE=1: each action on stderr, to read a failing input. */
 static void trace(const struct fz_run *r, const struct fz_action *a)
 {
-	static const char *const kinds[] = {"?", "MARK", "HOP", "END"};
+	static const char *const kinds[] = {"?", "MARK", "HOP", "END", "COPY"};
 	struct pp_mark m = {0};
 
 	if (a->kind == FZ_EXPIRE || a->kind == FZ_FLUSH) {
@@ -406,11 +577,12 @@ static void trace(const struct fz_run *r, const struct fz_action *a)
 	memcpy(&m, a->rec, a->size < sizeof(m) ? a->size : sizeof(m));
 	fprintf(stderr,
 		"%4zu now %llu add %s size %zu id %llu skb 0x%llx ts %llu probe %u fate %u "
-		"lost %u cap_len %u\n",
+		"flags %u location 0x%llx lost %u cap_len %u\n",
 		r->action, (unsigned long long)a->now,
-		m.hop.type <= PP_REC_END ? kinds[m.hop.type] : "?", a->size,
+		m.hop.type <= PP_REC_COPY ? kinds[m.hop.type] : "?", a->size,
 		(unsigned long long)m.hop.id, (unsigned long long)m.hop.skb,
-		(unsigned long long)m.hop.ts, m.hop.probe, m.hop.fate, m.hop.lost, m.cap_len);
+		(unsigned long long)m.hop.ts, m.hop.probe, m.hop.fate, m.hop.flags,
+		(unsigned long long)m.hop.location, m.hop.lost, m.cap_len);
 }
 
 static void run_action(struct fz_run *r, const struct fz_action *a)
@@ -450,8 +622,21 @@ static void run_action(struct fz_run *r, const struct fz_action *a)
 	check_state(r);
 }
 
+/* The summary counts the packets emitted by their fate; the rest is zero here. */
 static void check_summary(struct fz_run *r)
 {
+	const struct {
+		const char *key;
+		__u64 want;
+	} counts[] = {
+		{"packets", r->fates[0]},
+		{"consumed", r->fates[PP_FATE_CONSUMED]},
+		{"dropped", r->fates[PP_FATE_DROPPED]},
+		{"merged", r->fates[PP_FATE_MERGED]},
+		{"unseen", r->fates[PP_FATE_UNSEEN]},
+		{"lost", 0},
+		{"map_full", 0},
+	};
 	struct fzj_doc d;
 	const struct fzj_node *s;
 	char why[256], *buf = NULL;
@@ -466,10 +651,17 @@ static void check_summary(struct fz_run *r)
 	if (fzj_parse(&d, buf, len - 1, FZJ_CANONICAL, why, sizeof(why)))
 		fail(r, "JSON summary: invalid: %s\n%s", why, buf);
 	s = fzj_get(&d, fzj_root(&d), "summary");
-	if (!s || !fzj_get(&d, s, "packets") || fzj_get(&d, s, "packets")->u64 != r->sum.packets ||
-	    r->sum.packets != r->model.st.emitted)
-		fail(r, "JSON summary: packets is not %llu\n%s",
+	if (!s || s->type != FZJ_OBJ || s->nchild != 7 || r->sum.packets != r->model.st.emitted ||
+	    r->sum.packets != r->fates[0])
+		fail(r, "JSON summary: not 7 keys, or packets not %llu\n%s",
 		     (unsigned long long)r->model.st.emitted, buf);
+	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
+		const struct fzj_node *n = fzj_get(&d, s, counts[i].key);
+
+		if (!n || n->type != FZJ_NUM || !n->is_u64 || n->u64 != counts[i].want)
+			fail(r, "JSON summary: \"%s\" is not %llu\n%s", counts[i].key,
+			     (unsigned long long)counts[i].want, buf);
+	}
 	fzj_free(&d);
 	free(buf);
 	r->text.f = fopen("/dev/null", "w");

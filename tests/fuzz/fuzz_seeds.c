@@ -7,7 +7,8 @@
  *
  * fuzz_xlate's seeds are real filters compiled by libpcap, each with a few
  * frames; fuzz_paths's are record streams of the shapes the kernel sends:
- * clones, drops, lost marks, late records, timeouts, odd bytes in names.
+ * clones and copies, drops, merges, shared data, lost marks, late records,
+ * timeouts, odd bytes in names.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -349,6 +350,34 @@ static void drop(struct out *o, uint8_t id, uint8_t skb, int8_t ts_step, uint32_
 	putn(o, 0, 4);
 }
 
+/* An END whose skb's data another skb still holds (PP_HOP_SHARED). */
+static void shared_end(struct out *o, uint8_t id, uint8_t skb, int8_t ts_step, uint8_t fate)
+{
+	rec(o, FZ_OP_END, FZ_F_TRIM, id, skb, ts_step, 5);
+	put8(o, fate);
+}
+
+/* skb joins packet id as a copy of parent, seen by probe. */
+static void copy(struct out *o, uint8_t id, uint8_t skb, int8_t ts_step, uint8_t probe,
+		 uint8_t parent)
+{
+	rec(o, FZ_OP_COPY, 0, id, skb, ts_step, probe);
+	put8(o, parent);
+}
+
+/* A COPY and an END of skb from one probe: a copy first seen at its free. */
+static void copy_at_end(struct out *o, uint8_t how, uint8_t id, uint8_t skb, uint8_t parent,
+			uint8_t probe, uint8_t fate)
+{
+	put8(o, FZ_OP(FZ_OP_CLOCK, 0));
+	put8(o, 0x80 | how);
+	put8(o, id);
+	put8(o, skb);
+	put8(o, parent);
+	put8(o, probe);
+	put8(o, fate);
+}
+
 static void mark(struct out *o, uint8_t id, uint8_t skb, int frame_no, bool trim)
 {
 	uint8_t fr[256];
@@ -377,6 +406,7 @@ static void odd_hop(struct out *o, uint8_t id, uint8_t skb)
 	putn(o, 7, 4);
 	putn(o, 0, 4);
 	putn(o, 1500, 4);
+	putn(o, 0, 4); /* flags */
 	for (int i = 0; i < 16; i++)
 		put8(o, (uint8_t)("v\"e\\th\n\x01\x7f\xc3\xa9-b\t/\xff"[i]));
 	for (int i = 0; i < 16; i++)
@@ -429,7 +459,7 @@ static void paths_stream(int s, struct out *o)
 		rec(o, FZ_OP_HOP, FZ_F_BADSIZE, 5, 0, 1, 0);
 		put8(o, 95);
 		rec(o, FZ_OP_END, 0, 5, 0, 1, 0);
-		put8(o, 9); /* fate NONE: malformed */
+		put8(o, 11); /* fate NONE: malformed */
 		end(o, 5, 0, 1, 0);
 		break;
 	case 6: /* odd bytes in names, a frame too short for Ethernet */
@@ -464,6 +494,44 @@ static void paths_stream(int s, struct out *o)
 		}
 		expire(o, 63, 0);
 		break;
+	case 10: /* ping reads the raw socket's clone of a reply the original was dropped for */
+		mark(o, 10, 0, 1, true);
+		hop(o, 10, 0, 5, 1);
+		copy(o, 10, 1, 5, 2, 0);
+		shared_end(o, 10, 0, 5, 5); /* DROPPED, the clone still holds the data */
+		hop(o, 10, 1, 5, 3);
+		end(o, 10, 1, 5, 0); /* CONSUMED */
+		break;
+	case 11: /* a shared END waits for its copy: one comes, one never does */
+		mark(o, 11, 0, 1, true);
+		shared_end(o, 11, 0, 5, 0);
+		copy(o, 11, 2, 5, 4, 0);
+		end(o, 11, 2, 5, 8); /* MERGED */
+		mark(o, 12, 3, 2, true);
+		shared_end(o, 12, 3, 5, 4); /* lingers */
+		hop(o, 13, 4, 5, 1);
+		copy(o, 13, 5, 5, 2, 4); /* still live at the timeout */
+		end(o, 13, 4, 5, 0);
+		expire(o, 63, 1);
+		break;
+	case 12: /* copies first seen at their free, and one with a hop between */
+		mark(o, 14, 0, 0, true);
+		hop(o, 14, 0, 5, 1);
+		copy_at_end(o, 0, 14, 1, 0xf0, 6, 0); /* parent unknown */
+		copy_at_end(o, 3, 14, 2, 0, 6, 4);
+		copy_at_end(o, 4, 14, 3, 0, 7, 8);
+		end(o, 14, 0, 5, 0);
+		copy_at_end(o, 2, 15, 6, 0, 3, 4); /* a packet of one skb keeps its COPY */
+		break;
+	case 13: /* merged skbs, a drop among them, and a COPY after the skb's hops */
+		mark(o, 1, 0, 4, true);
+		hop(o, 1, 1, 5, 1);
+		copy(o, 1, 1, 5, 2, 0);
+		end(o, 1, 1, 5, 9);
+		drop(o, 1, 0, 5, 2, 0xffffffff81000010ULL);
+		mark(o, 2, 2, 5, true);
+		end(o, 2, 2, 5, 10);
+		break;
 	default: /* many packets interleaved, some left to the final flush */
 		for (int i = 0; i < 16; i++)
 			mark(o, (uint8_t)i, (uint8_t)(i % 8), i % 8, i & 1);
@@ -478,7 +546,7 @@ static int paths_seeds(const char *dir)
 {
 	static struct out o;
 
-	for (int s = 0; s < 10; s++) {
+	for (int s = 0; s < 14; s++) {
 		o.n = 0;
 		paths_stream(s, &o);
 		if (write_file(dir, "paths", s, o.b, o.n))

@@ -7,6 +7,16 @@
 #include <string.h>
 #include "path_model.h"
 
+/*
+ * path.h sums lost over every END and counts every shared END, a second END
+ * of an skb (its address freed, reused, freed again) too. 1: only each
+ * skb's first END counts, a reading path.h does not give (for exploring
+ * past that difference).
+ */
+#ifndef FZM_FIRST_END_ONLY
+#define FZM_FIRST_END_ONLY 0
+#endif
+
 struct fzm_pkt {
 	__u64 id;
 	bool open;
@@ -16,10 +26,10 @@ struct fzm_pkt {
 	size_t nhops;
 	struct pp_skbref *skbs;
 	size_t nskbs;
-	bool has_mark, has_end;
+	bool has_mark;
 	struct pp_mark mark;
-	struct pp_hop end; /* the END that gives the fate */
 	__u32 lost;
+	__u32 awaited; /* shared data's holders not seen yet */
 };
 
 static void *xrealloc(void *p, size_t n)
@@ -64,13 +74,20 @@ static bool valid(const void *rec, size_t size)
 	if (size < sizeof(type))
 		return false;
 	memcpy(&type, rec, sizeof(type));
-	if (type == PP_REC_HOP)
+	if (type == PP_REC_HOP || type == PP_REC_COPY)
 		return size == sizeof(struct pp_hop);
 	if (type == PP_REC_END) {
 		if (size != sizeof(struct pp_hop))
 			return false;
 		memcpy(&m.hop, rec, sizeof(m.hop));
-		return m.hop.fate == PP_FATE_CONSUMED || m.hop.fate == PP_FATE_DROPPED;
+		switch (m.hop.fate) {
+		case PP_FATE_CONSUMED:
+		case PP_FATE_DROPPED:
+		case PP_FATE_MERGED:
+			return true;
+		default:
+			return false;
+		}
 	}
 	if (type != PP_REC_MARK || size < hdr || size > sizeof(m))
 		return false;
@@ -141,26 +158,53 @@ static struct fzm_pkt *open_pkt(struct fzm *m, __u64 id)
 	return &m->pkts[m->npkts - 1];
 }
 
-static void note_skb(struct fzm_pkt *k, const struct pp_hop *h)
-{
-	bool end = h->type == PP_REC_END;
-
-	for (size_t i = 0; i < k->nskbs; i++) {
-		if (k->skbs[i].skb == h->skb) {
-			k->skbs[i].ended |= end;
-			return;
-		}
-	}
-	k->skbs = xrealloc(k->skbs, (k->nskbs + 1) * sizeof(*k->skbs));
-	k->skbs[k->nskbs++] = (struct pp_skbref){.skb = h->skb, .ended = end};
-}
-
-static bool all_ended(const struct fzm_pkt *k)
+/* h's skb in k->skbs[], added (seen first at h) if new. */
+static struct pp_skbref *skb_of(struct fzm_pkt *k, const struct pp_hop *h)
 {
 	for (size_t i = 0; i < k->nskbs; i++)
-		if (!k->skbs[i].ended)
-			return false;
-	return true;
+		if (k->skbs[i].skb == h->skb)
+			return &k->skbs[i];
+	k->skbs = xrealloc(k->skbs, (k->nskbs + 1) * sizeof(*k->skbs));
+	k->skbs[k->nskbs] =
+		(struct pp_skbref){.skb = h->skb, .first_ts = h->ts, .fate = PP_FATE_UNSEEN};
+	return &k->skbs[k->nskbs++];
+}
+
+/* How many skbs have no END yet: counted afresh, no running total. */
+static size_t nlive(const struct fzm_pkt *k)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < k->nskbs; i++)
+		n += !k->skbs[i].ended;
+	return n;
+}
+
+/* What h says of its skb: joining as a copy, or its end. */
+static void note_skb(struct fzm_pkt *k, const struct pp_hop *h)
+{
+	struct pp_skbref *r = skb_of(k, h);
+
+	if (h->type == PP_REC_COPY && !r->copy) {
+		r->copy = true;
+		r->parent = h->location;
+		r->probe = h->probe;
+		r->first_ts = h->ts;
+		if (k->awaited)
+			k->awaited--;
+		return;
+	}
+	if (h->type != PP_REC_END || (FZM_FIRST_END_ONLY && r->ended))
+		return;
+	k->lost += h->lost;
+	if (!r->ended) {
+		r->ended = true;
+		r->fate = (enum pp_fate)h->fate;
+		r->reason = h->reason;
+		r->location = h->location;
+	}
+	if ((h->flags & PP_HOP_SHARED) && !nlive(k))
+		k->awaited++;
 }
 
 static int by_ts(const void *a, const void *b)
@@ -173,8 +217,18 @@ static int by_ts(const void *a, const void *b)
 	return x < y ? -1 : x > y; /* arrival order: their place in hops[] */
 }
 
-/* The hops sorted by ts, ties in arrival order. */
-static struct pp_hop *sorted_hops(const struct fzm_pkt *k)
+/* A COPY of the skb and probe of the END that comes right after it. */
+static bool copy_at_end(const struct pp_hop *c, const struct pp_hop *next)
+{
+	return c->type == PP_REC_COPY && next && next->type == PP_REC_END && next->skb == c->skb &&
+	       next->probe == c->probe;
+}
+
+/*
+ * The hops sorted by ts, ties in arrival order; with several skbs, less
+ * each COPY right before its own END. Their number in *n.
+ */
+static struct pp_hop *sorted_hops(const struct fzm_pkt *k, size_t *n)
 {
 	const struct pp_hop **idx = xrealloc(NULL, k->nhops * sizeof(*idx));
 	struct pp_hop *out = xrealloc(NULL, k->nhops * sizeof(*out));
@@ -182,33 +236,60 @@ static struct pp_hop *sorted_hops(const struct fzm_pkt *k)
 	for (size_t i = 0; i < k->nhops; i++)
 		idx[i] = &k->hops[i];
 	qsort(idx, k->nhops, sizeof(*idx), by_ts);
+	*n = 0;
 	for (size_t i = 0; i < k->nhops; i++)
-		out[i] = *idx[i];
+		if (k->nskbs < 2 || !copy_at_end(idx[i], i + 1 < k->nhops ? idx[i + 1] : NULL))
+			out[(*n)++] = *idx[i];
 	free(idx);
 	return out;
 }
 
-static void close_pkt(struct fzm *m, struct fzm_pkt *k, enum pp_fate fate, __u64 at)
+/* The first skb whose fate is f, NULL if none. */
+static const struct pp_skbref *first_of(const struct fzm_pkt *k, enum pp_fate f)
 {
+	for (size_t i = 0; i < k->nskbs; i++)
+		if (k->skbs[i].fate == f)
+			return &k->skbs[i];
+	return NULL;
+}
+
+/* Closes k at AT, by an END or (TIMED) the timeout. */
+static void close_pkt(struct fzm *m, struct fzm_pkt *k, bool timed, __u64 at)
+{
+	const struct pp_skbref *drop = first_of(k, PP_FATE_DROPPED);
+	enum pp_fate fate = PP_FATE_UNSEEN;
 	struct fzm_expect *e;
+	size_t n;
+
+	if (first_of(k, PP_FATE_CONSUMED))
+		fate = PP_FATE_CONSUMED;
+	else if (nlive(k))
+		fate = PP_FATE_UNSEEN;
+	else if (drop)
+		fate = PP_FATE_DROPPED;
+	else if (first_of(k, PP_FATE_MERGED))
+		fate = PP_FATE_MERGED;
 
 	if (m->qn == m->qcap) {
 		m->qcap = m->qcap ? 2 * m->qcap : 16;
 		m->q = xrealloc(m->q, m->qcap * sizeof(*m->q));
 	}
 	e = &m->q[m->qn++];
-	*e = (struct fzm_expect){
-		.hops = sorted_hops(k), .skbs = k->skbs, .mark = k->mark, .has_mark = k->has_mark};
+	*e = (struct fzm_expect){.hops = sorted_hops(k, &n),
+				 .skbs = k->skbs,
+				 .mark = k->mark,
+				 .has_mark = k->has_mark};
 	e->p = (struct pp_packet){.id = k->id,
 				  .hops = e->hops,
-				  .nhops = k->nhops,
+				  .nhops = n,
 				  .skbs = e->skbs,
 				  .nskbs = k->nskbs,
 				  .fate = fate,
-				  .lost = k->lost};
+				  .lost = k->lost,
+				  .lingered = timed && !nlive(k) && k->awaited};
 	if (fate == PP_FATE_DROPPED) {
-		e->p.reason = k->end.reason;
-		e->p.location = k->end.location;
+		e->p.reason = drop->reason;
+		e->p.location = drop->location;
 	}
 	m->st.emitted++;
 	m->st.mark_lost += !k->has_mark;
@@ -247,14 +328,8 @@ int fzm_add(struct fzm *m, const void *rec, size_t size, __u64 now)
 		memcpy(&k->mark, rec, size);
 		k->has_mark = true;
 	}
-	if (h.type != PP_REC_END)
-		return 0;
-	k->lost += h.lost;
-	if (!k->has_end || k->end.fate != PP_FATE_DROPPED)
-		k->end = h;
-	k->has_end = true;
-	if (all_ended(k))
-		close_pkt(m, k, (enum pp_fate)k->end.fate, now);
+	if (h.type == PP_REC_END && !nlive(k) && !k->awaited)
+		close_pkt(m, k, false, now);
 	return 0;
 }
 
@@ -286,7 +361,7 @@ static size_t close_old(struct fzm *m, __u64 now, __u64 timeout, bool all)
 			v[n++] = &m->pkts[i];
 	qsort(v, n, sizeof(*v), by_seq);
 	for (size_t i = 0; i < n; i++)
-		close_pkt(m, v[i], PP_FATE_TIMEOUT, all ? v[i]->at : now);
+		close_pkt(m, v[i], true, all ? v[i]->at : now);
 	free(v);
 	return n;
 }
@@ -370,11 +445,29 @@ static int compare_skbs(const struct fzm_expect *e, const struct pp_packet *p, c
 	if (e->p.nskbs != p->nskbs)
 		return differ(why, len, "nskbs", e->p.nskbs, p->nskbs);
 	for (size_t i = 0; i < p->nskbs; i++) {
-		if (e->skbs[i].skb != p->skbs[i].skb)
-			return differ(why, len, "skbs[i].skb", e->skbs[i].skb, p->skbs[i].skb);
-		if (e->skbs[i].ended != p->skbs[i].ended)
-			return differ(why, len, "skbs[i].ended", e->skbs[i].ended,
-				      p->skbs[i].ended);
+		const struct pp_skbref *a = &e->skbs[i], *b = &p->skbs[i];
+		/* Promised only for a drop; no END, no value. */
+		bool info = a->fate == PP_FATE_DROPPED || !a->ended;
+		char what[64];
+
+#define FZM_SKB_FIELD(f, cond)                                                                     \
+	do {                                                                                       \
+		if ((cond) && a->f != b->f) {                                                      \
+			snprintf(what, sizeof(what), "skbs[%zu]." #f, i);                          \
+			return differ(why, len, what, (unsigned long long)a->f,                    \
+				      (unsigned long long)b->f);                                   \
+		}                                                                                  \
+	} while (0)
+		FZM_SKB_FIELD(skb, true);
+		FZM_SKB_FIELD(ended, true);
+		FZM_SKB_FIELD(fate, true);
+		FZM_SKB_FIELD(reason, info);
+		FZM_SKB_FIELD(location, info);
+		FZM_SKB_FIELD(copy, true);
+		FZM_SKB_FIELD(parent, true);
+		FZM_SKB_FIELD(probe, a->copy);
+		FZM_SKB_FIELD(first_ts, true);
+#undef FZM_SKB_FIELD
 	}
 	return 0;
 }
@@ -398,5 +491,7 @@ int fzm_compare(const struct fzm_expect *e, const struct pp_packet *p, char *why
 		return differ(why, len, "location", w->location, p->location);
 	if (w->lost != p->lost)
 		return differ(why, len, "lost", w->lost, p->lost);
+	if (w->lingered != p->lingered)
+		return differ(why, len, "lingered", w->lingered, p->lingered);
 	return 0;
 }

@@ -5,21 +5,38 @@
  * path.c and wants the same packets, in the same order, and the same stats.
  *
  *  - A record is malformed (stats.bad, -EINVAL) if shorter than its type, of
- *    an unknown type, a HOP or END not of struct pp_hop's size, an END whose
- *    fate is not CONSUMED or DROPPED, or a MARK shorter than its header,
- *    longer than struct pp_mark, or not covering its cap_len (<= 128).
+ *    an unknown type, a HOP, COPY or END not of struct pp_hop's size, an END
+ *    whose fate is not CONSUMED, DROPPED or MERGED, or a MARK shorter than
+ *    its header, longer than struct pp_mark, or not covering its cap_len
+ *    (<= 128).
  *  - A record for a packet closed and not yet forgotten is late (stats.late,
  *    returns 0); any other opens its packet or joins it (stats.records).
- *  - A packet's hops are all its records' hops, sorted by ts, ties in
- *    arrival order; its mark is its first MARK; its skbs are in order of
- *    first appearance, each ended once an END for it came.
- *  - An END after which every skb has ended closes the packet: fate the
- *    first DROPPED END's, else the last END's; reason and location that
- *    END's when DROPPED; lost the sum over the ENDs.
+ *  - A packet's hops are all its records' hops (MARK, HOP, COPY, END),
+ *    sorted by ts, ties in arrival order; its mark is its first MARK.
+ *  - Its skbs are in order of first appearance (any record). Each: ended
+ *    once an END of it came; fate, reason and location its first END's
+ *    (UNSEEN, 0, 0 with none; reason and location are promised only for a
+ *    drop, so they are compared only for a DROPPED skb or one with no END);
+ *    copy if a COPY of it came, then parent (the COPY's location) and probe
+ *    its first COPY's, else 0; first_ts its first COPY's ts if one came,
+ *    else the ts of its first record to arrive.
+ *  - A skb is live from its first record until its first END. Every END
+ *    with PP_HOP_SHARED after which no skb is live adds one to the awaited
+ *    count; the first COPY of each skb takes one off, not below 0 (flags
+ *    mean nothing on another record). An END after which no skb is live and
+ *    nothing is awaited closes the packet.
  *  - pp_paths_expire() forgets packets closed more than timeout ago, then
- *    closes (TIMEOUT) the open ones whose last record came more than timeout
- *    ago, oldest first, closing them at now_ns; pp_paths_flush(), which has
- *    no clock, closes every open one, oldest first, at its last record's.
+ *    closes the open ones whose last record came more than timeout ago,
+ *    oldest first, closing them at now_ns; pp_paths_flush(), which has no
+ *    clock, closes every open one, oldest first, at its last record's.
+ *    Closed that way with no skb live and something awaited, a packet has
+ *    lingered.
+ *  - At its close: with several skbs, each COPY hop directly followed (in
+ *    the sorted hops, before any is taken out) by an END of the same skb and
+ *    probe is taken out. Its fate is CONSUMED if any skb's is; else UNSEEN
+ *    if an skb is still live; else DROPPED by the first dropped skb (its
+ *    reason and location); else MERGED if any is; reason and location are 0
+ *    unless DROPPED; lost is the sum over all its END records.
  */
 #ifndef PP_FUZZ_PATH_MODEL_H
 #define PP_FUZZ_PATH_MODEL_H

@@ -5,8 +5,8 @@
  * operations, each an op byte and what that kind reads; a read past the end
  * of the input gives zeros, and the input ends at an op byte past the end.
  *
- * op & 7 is the kind (FZ_OP_*), op >> 3 the flags (FZ_F_*). HOP, END and
- * MARK read, in this order:
+ * op & 7 is the kind (FZ_OP_*), op >> 3 the flags (FZ_F_*). HOP, COPY,
+ * END and MARK read, in this order:
  *
  *   u8  id: below 0xf0, one of 16 ids (id % 16 + 1); below 0xf8 a new id
  *       (FZ_FRESH_ID on, as the kernel gives them); else a u64 follows
@@ -15,20 +15,28 @@
  *       FZ_F_RAW_TS a u64 ts follows instead
  *   u8  probe: 0-7 a list index, 8 tc:ingress, 9 tc:egress, else x 977
  *   u8  now step: the caller's clock moves on by this x 1 us
- *   with FZ_F_DETAIL: u32 cpu, netns, ifindex, pid, len; 16 bytes ifname,
- *       16 bytes comm (else fixed values)
+ *   with FZ_F_DETAIL: u32 cpu, netns, ifindex, pid, len, flags (ORed in);
+ *       16 bytes ifname, 16 bytes comm (else fixed values)
  *   END only: u8 fate (FZ_FATES[fate & 15])
- *   with FZ_F_DROPINFO: u32 reason, u64 location, u32 lost
+ *   COPY only: u8 parent (location): below 0xf0 one of the 8 skbs, below
+ *       0xf8 none (0), else a u64 follows
+ *   with FZ_F_DROPINFO: u32 reason, u64 location (a COPY's parent too), u32 lost
  *   MARK only: u8 cap_len, then min(cap_len, 128) data bytes; the record
- *       is cut after its data with FZ_F_TRIM, else full size
+ *       is cut after its data with FZ_F_TRIM, else full size. On any other
+ *       record FZ_F_TRIM sets PP_HOP_SHARED in flags (only an END's counts).
  *   with FZ_F_BADSIZE: u8 size, the record's size % (sizeof(pp_mark) + 9)
  *
  * CLOCK reads u8 s: s >= 0xc0 is pp_paths_flush(); s >= 0xa0 a burst of
  * (u8 + 1) x 2 records of new ids, alternately a HOP (the packet stays open)
- * and an END (it opens and closes), to grow the tables; else the caller's
- * clock moves on by (s & 0x3f) x 100 us, and a u8 t gives pp_paths_expire()
- * a timeout of t x 20 us. RAW reads u8 type (types[t % 6], the last one a
- * u32 that follows), u8 size as with FZ_F_BADSIZE, then the record's bytes.
+ * and an END (it opens and closes), to grow the tables; s >= 0x80 a copy
+ * first seen at its own free: a COPY then an END of the same skb and probe,
+ * reading u8 id, skb, parent and probe as above and u8 fate, the END
+ * PP_HOP_SHARED if s & 1, 37 ns after the COPY if s & 2 (else at its ts),
+ * and a HOP of the parent between them, at the COPY's ts, if s & 4; else
+ * the caller's clock moves on by (s & 0x3f) x 100 us, and a u8 t gives
+ * pp_paths_expire() a timeout of t x 20 us. RAW reads u8 type (types[t %
+ * 6], the last one a u32 that follows), u8 size as with FZ_F_BADSIZE, then
+ * the record's bytes.
  *
  * An input of an even size ends with pp_paths_flush(); an odd one frees the
  * table with its packets open, as pktpath does at exit.
@@ -42,7 +50,8 @@
 #include "pktpath.h"
 
 enum fz_op_kind {
-	FZ_OP_HOP = 0, /* 0, 1, 2 */
+	FZ_OP_HOP = 0, /* 0, 1 */
+	FZ_OP_COPY = 2,
 	FZ_OP_END = 3, /* 3, 4 */
 	FZ_OP_MARK = 5,
 	FZ_OP_CLOCK = 6,
@@ -84,6 +93,9 @@ struct fz_reader {
 	__u64 next_id;	/* the next new id */
 	size_t burst;	/* records of a burst still to come */
 	size_t burst_i; /* index of the next one */
+	/* Records of a copy-at-end still to come, last first. */
+	struct pp_hop pending[2];
+	size_t npending;
 };
 
 void fz_reader_init(struct fz_reader *r, const uint8_t *data, size_t size);
