@@ -17,6 +17,11 @@ char LICENSE[] SEC("license") = "GPL";
 /* Probe indexes of the two free tracepoints, set by the loader. */
 const volatile __u32 pp_consume_probe = 0;
 const volatile __u32 pp_kfree_probe = 0;
+/*
+ * The network namespace (inode) whose sent packets pp_kmark marks, as TC
+ * marks only on pktpath's own interfaces: one scope. 0 (--all-netns): all.
+ */
+const volatile __u32 pp_mark_netns = 0;
 
 /* An immediate that the loader finds and replaces in each copy: the cookie. */
 static __always_inline __u32 pp_probe_imm(void)
@@ -169,6 +174,9 @@ static __always_inline int pp_mark_local(struct sk_buff *skb, __u32 probe)
 		return 0;
 	}
 	if (pp_busy(st) && pp_join_copy(st, key, probe, 0, PP_VIA_KPROBE))
+		return 0;
+	if (pp_mark_netns &&
+	    pp_netns(skb, pp_skb_dev(skb, PP_VIA_KPROBE), PP_VIA_KPROBE) != pp_mark_netns)
 		return 0;
 	data = BPF_CORE_READ(skb, data);
 	len = BPF_CORE_READ(skb, len);

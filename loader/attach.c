@@ -448,6 +448,7 @@ static int open_load(struct pp_probes *p, const struct pp_cls *cls, struct pp_pr
 		return -ENOENT;
 	p->skel->rodata->pp_consume_probe = (__u32)consume;
 	p->skel->rodata->pp_kfree_probe = (__u32)kfree;
+	p->skel->rodata->pp_mark_netns = p->mark_netns;
 	err = reuse_maps(p->skel, cls);
 	if (!err)
 		err = choose_programs(p, l, backend);

@@ -28,6 +28,7 @@ struct pp_probes {
 	const struct bpf_insn *l3;
 	size_t l3_cnt;
 	size_t marks; /* functions that mark packets (ip_output, ip6_output) */
+	__u32 mark_netns; /* the network namespace whose sent packets they mark; 0: all */
 };
 
 /*

@@ -23,6 +23,7 @@ enum {
 	OPT_TEST_PCAP,
 	OPT_REGEX,
 	OPT_ALL_SKB,
+	OPT_ALL_NETNS,
 	OPT_CHECK,
 	OPT_TC_SCRIPT,
 };
@@ -34,6 +35,7 @@ static const struct option long_opts[] = {
 	{"probe", required_argument, NULL, OPT_PROBE},
 	{"probe-regex", required_argument, NULL, OPT_REGEX},
 	{"all-skb-funcs", no_argument, NULL, OPT_ALL_SKB},
+	{"all-netns", no_argument, NULL, OPT_ALL_NETNS},
 	{"check", no_argument, NULL, OPT_CHECK},
 	{"tc-script", required_argument, NULL, OPT_TC_SCRIPT},
 	{"backend", required_argument, NULL, OPT_BACKEND},
@@ -75,6 +77,8 @@ void pp_cli_usage(FILE *f)
 	      "                           empty: every packet\n"
 	      "  -i, --interface IFACE    mark packets on IFACE (repeatable); default: every\n"
 	      "                           Ethernet-like interface of this network namespace\n"
+	      "      --all-netns          with kprobes, also mark packets that processes of\n"
+	      "                           other network namespaces send (default: this one)\n"
 	      "      --funcs FILE         probe list (default ./kp_func.list, then the\n"
 	      "                           installed one)\n"
 	      "      --probe NAME         add a probe point, as a kp_func.list line (repeatable)\n"
@@ -272,6 +276,9 @@ static int parse_opt(struct pp_env *env, int opt, const char *arg, FILE *err)
 		return 0;
 	case OPT_ALL_SKB:
 		env->all_skb_funcs = true;
+		return 0;
+	case OPT_ALL_NETNS:
+		env->all_netns = true;
 		return 0;
 	case OPT_TC_SCRIPT:
 		env->tc_script = arg;

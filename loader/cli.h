@@ -36,6 +36,7 @@ struct pp_env {
 	const char *probes[PP_MAX_EXTRA]; /* --probe lines */
 	int nprobes;
 	const char *probe_regex; /* --probe-regex: skb functions in BTF that match */
+	bool all_netns;		 /* --all-netns */
 	bool all_skb_funcs;	 /* --all-skb-funcs */
 	enum pp_backend backend;
 	bool json;

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <linux/capability.h>
 #include <bpf/btf.h>
@@ -190,6 +191,14 @@ static int add_skb_funcs(struct app *a)
 				   "matches",
 				   re);
 	return 0;
+}
+
+/* The inode of pktpath's network namespace, as the probes see namespaces. */
+static __u32 own_netns(void)
+{
+	struct stat st;
+
+	return stat("/proc/self/ns/net", &st) ? 0 : (__u32)st.st_ino;
 }
 
 /* Probe list: --funcs or the default, --probe lines, BTF matches, the end points. */
@@ -389,6 +398,7 @@ static void prepare_probe_marking(struct app *a)
 	}
 	a->probes.l3 = a->l3.insns;
 	a->probes.l3_cnt = a->l3.cnt;
+	a->probes.mark_netns = a->env.all_netns ? 0 : own_netns();
 }
 
 /*

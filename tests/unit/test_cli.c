@@ -35,13 +35,14 @@ END_TEST
 
 START_TEST(test_defaults_and_options)
 {
-	char *argv[] = {"pktpath",     "-f",	    "udp",	    "-i",     "eth0",	    "-i",
-			"eth1",	       "--backend", "kprobe-multi", "--json", "--duration", "2.5",
-			"--ring-size", "64K",	    "--probe",	    "ip_rcv", NULL};
+	char *argv[] = {"pktpath",     "-f",	    "udp",	    "-i",     "eth0",	     "-i",
+			"eth1",	       "--backend", "kprobe-multi", "--json", "--duration",  "2.5",
+			"--ring-size", "64K",	    "--probe",	    "ip_rcv", "--all-netns", NULL};
 	struct pp_env env;
 	char msg[256] = "";
 
 	ck_assert_int_eq(parse(&env, argv, msg, sizeof(msg)), 0);
+	ck_assert(env.all_netns);
 	ck_assert_str_eq(env.filter, "udp");
 	ck_assert_int_eq(env.nifaces, 2);
 	ck_assert_str_eq(env.ifaces[1], "eth1");
