@@ -19,7 +19,9 @@
 /* The slab tracepoints that see sk_buffs freed and reallocated (no kprobes). */
 #define PP_PROBE_KMEM_FREE  (PP_MAX_PROBES + 2)
 #define PP_PROBE_KMEM_ALLOC (PP_MAX_PROBES + 3)
-#define PP_PROBES_ALL	    (PP_MAX_PROBES + 4) /* probe indexes, the built-in ones too */
+/* The send system call that made a locally sent packet (its entry's time). */
+#define PP_PROBE_SEND (PP_MAX_PROBES + 4)
+#define PP_PROBES_ALL (PP_MAX_PROBES + 5) /* probe indexes, the built-in ones too */
 
 /*
  * Probe programs loaded once per attach point (fentry, tp_btf) carry their
@@ -33,9 +35,9 @@
  * gives (enum pp_fate) above it, and PP_END_DATA if the skb still holds its
  * data there (so that a data buffer still shared can be told).
  */
-#define PP_COOKIE_PROBE	    0xffffU
+#define PP_COOKIE_PROBE	     0xffffU
 #define PP_COOKIE_FATE_SHIFT 16
-#define PP_END_DATA	    (1U << 24)
+#define PP_END_DATA	     (1U << 24)
 
 /* In the placeholder body of pp_filter_l3(), which the loader replaces. */
 #define PP_FILTER_MAGIC 0x5eadf117
@@ -114,7 +116,7 @@ struct pp_skb_val {
 	 * twice is then another packet.
 	 */
 	__u32 tc_hook[PP_TC_HOOKS]; /* ifindex << 1 | egress, 0: free slot */
-	__u32 pad;
+	__u32 send_looked;	    /* its send call was looked for (locally sent packets) */
 };
 
 /*

@@ -25,6 +25,17 @@ struct {
 	__type(value, struct pp_head_val);
 } head_map SEC(".maps");
 
+/*
+ * Thread (pid_tgid) -> when its send system call (sendto, sendmsg, sendmmsg)
+ * began, while it runs: a packet it sends starts there.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u64);
+	__type(value, __u64);
+} send_map SEC(".maps");
+
 /* Every record, in one ring so that a packet's records stay in order. */
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);

@@ -183,10 +183,51 @@ static __always_inline int pp_mark_local(struct sk_buff *skb, __u32 probe)
 	headlen = len - BPF_CORE_READ(skb, data_len);
 	if (!pp_filter_l3(data, len, headlen))
 		return 0;
-	if (pp_track(st, key, 0, &id, PP_VIA_KPROBE) == 0)
-		pp_emit_l3_mark(st, skb, data, headlen, id, probe);
+	if (pp_track(st, key, 0, &id, PP_VIA_KPROBE) != 0)
+		return 0;
+	pp_emit_l3_mark(st, skb, data, headlen, id, probe);
+	v = bpf_map_lookup_elem(&skb_map, &key);
+	if (v)
+		pp_send_start(st, v, skb, PP_VIA_KPROBE);
 	return 0;
 }
+
+/*
+ * The send system calls: their entries are remembered per thread until they
+ * return, whatever is in flight (the packet is marked after the call began).
+ * One hash update per call: sendto, sendmsg and sendmmsg only, not write().
+ */
+static __always_inline int pp_send_enter(void)
+{
+	__u64 tid = bpf_get_current_pid_tgid(), now = bpf_ktime_get_ns();
+
+	bpf_map_update_elem(&send_map, &tid, &now, BPF_ANY);
+	return 0;
+}
+
+static __always_inline int pp_send_exit(void)
+{
+	__u64 tid = bpf_get_current_pid_tgid();
+
+	bpf_map_delete_elem(&send_map, &tid);
+	return 0;
+}
+
+#define PP_SEND_CALL(NAME)                                                                         \
+	SEC("tracepoint/syscalls/sys_enter_" #NAME)                                                \
+	int pp_enter_##NAME(void *ctx)                                                             \
+	{                                                                                          \
+		return pp_send_enter();                                                            \
+	}                                                                                          \
+	SEC("tracepoint/syscalls/sys_exit_" #NAME)                                                 \
+	int pp_exit_##NAME(void *ctx)                                                              \
+	{                                                                                          \
+		return pp_send_exit();                                                             \
+	}
+
+PP_SEND_CALL(sendto)
+PP_SEND_CALL(sendmsg)
+PP_SEND_CALL(sendmmsg)
 
 SEC("pktpath_kmark")
 int pp_kmark(struct pt_regs *ctx)

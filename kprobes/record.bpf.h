@@ -239,10 +239,10 @@ static __always_inline __u32 pp_dataref(struct sk_buff *skb, __u64 head, const e
 	__u64 end = PP_READ(via, skb, end);
 	__u32 ref = 0;
 
-	if (!head || bpf_probe_read_kernel(&ref, sizeof(ref),
-					   (void *)(head + end +
-						    bpf_core_field_offset(struct skb_shared_info,
-									  dataref))))
+	if (!head ||
+	    bpf_probe_read_kernel(
+		    &ref, sizeof(ref),
+		    (void *)(head + end + bpf_core_field_offset(struct skb_shared_info, dataref))))
 		return 0;
 	return ref & 0xffff;
 }
@@ -256,8 +256,7 @@ static __always_inline __u32 pp_dataref(struct sk_buff *skb, __u64 head, const e
  * buffer, so it reads the same; a buffer freed and reused holds another
  * packet (TCP's segments differ in ID and sequence). 0: not readable.
  */
-static __always_inline __u64 pp_fingerprint(struct sk_buff *skb, __u64 head,
-					    const enum pp_via via)
+static __always_inline __u64 pp_fingerprint(struct sk_buff *skb, __u64 head, const enum pp_via via)
 {
 	__u16 nh = PP_READ(via, skb, network_header);
 	__u64 a = 0, b = 0;
@@ -335,8 +334,8 @@ static __always_inline void pp_head_follow(struct pp_state *st, struct pp_skb_va
  * SKB is being freed. DATA: it still holds its data here, so whether another
  * skb shares it can be read. Returns whether one does.
  */
-static __always_inline bool pp_head_release(struct pp_state *st, struct pp_skb_val *v,
-					    __u64 skb, bool data, const enum pp_via via)
+static __always_inline bool pp_head_release(struct pp_state *st, struct pp_skb_val *v, __u64 skb,
+					    bool data, const enum pp_via via)
 {
 	bool shared = data && pp_dataref((struct sk_buff *)skb, v->head, via) > 1;
 
@@ -405,9 +404,8 @@ static __always_inline int pp_track(struct pp_state *st, __u64 skb, __u32 hook, 
  * when its last holder was freed): a buffer freed unseen and reused must not
  * join a new packet to an old one.
  */
-static __always_inline struct pp_skb_val *pp_join_copy(struct pp_state *st, __u64 skb,
-						       __u32 probe, __u32 hook,
-						       const enum pp_via via)
+static __always_inline struct pp_skb_val *pp_join_copy(struct pp_state *st, __u64 skb, __u32 probe,
+						       __u32 hook, const enum pp_via via)
 {
 	__u64 head = (__u64)PP_READ(via, (struct sk_buff *)skb, head), parent, fp;
 	struct pp_head_val *hv = head ? bpf_map_lookup_elem(&head_map, &head) : NULL;
@@ -429,6 +427,9 @@ static __always_inline struct pp_skb_val *pp_join_copy(struct pp_state *st, __u6
 	parent = hv->skb;
 	if (pp_track_as(st, skb, hv->id, head, hook))
 		return NULL;
+	v = pp_skb_entry(skb);
+	if (v)
+		v->send_looked = 1; /* a copy: the packet's send call is the original's */
 	__sync_fetch_and_add(&hv->holders, 1);
 	if (hv->orphan)
 		__sync_fetch_and_sub(&st->orphans, 1);
@@ -478,6 +479,40 @@ static __always_inline int pp_end(struct pp_state *st, __u64 skb, __u32 probe, _
 }
 
 /*
+ * A packet this host sends starts in the thread's send call: the first probe
+ * that sees it in process context (on its way down from the socket, marked
+ * at TC egress or ip_output) looks for that call in send_map, once, and
+ * records it as the packet's first hop, at the time the call began. A
+ * packet sent later from softirq (TCP's ACK-clocked segments) is not in a
+ * send call's thread, or not within the packet timeout of it, and gets none.
+ */
+static __always_inline void pp_send_start(struct pp_state *st, struct pp_skb_val *v,
+					  struct sk_buff *skb, const enum pp_via via)
+{
+	__u64 tid = bpf_get_current_pid_tgid(), *t;
+	struct pp_hop *h;
+
+	v->send_looked = 1;
+	/* Marked at a TC ingress hook: received, not sent. */
+	if (v->tc_hook[0] && !(v->tc_hook[0] & 1))
+		return;
+	t = bpf_map_lookup_elem(&send_map, &tid);
+	if (!t || *t > v->first_ts || v->first_ts - *t > READ_ONCE(st->orphan_ns))
+		return;
+	h = bpf_ringbuf_reserve(&path_map, sizeof(*h), 0);
+	if (!h) {
+		pp_count_lost(st, v, PP_PROBE_SEND);
+		return;
+	}
+	pp_fill_hop(h, PP_REC_HOP, PP_PROBE_SEND, v->id, skb, via);
+	/* Not yet on a device: the call was in the socket's namespace. */
+	h->ts = *t;
+	h->ifindex = 0;
+	h->ifname[0] = 0;
+	pp_submit(st, h);
+}
+
+/*
  * Every probe starts here. The in-flight gate comes first, so that traffic
  * while nothing is tracked costs one inlined array lookup. COOKIE is the
  * probe index, and a fate for the points that release an skb.
@@ -502,6 +537,8 @@ static __always_inline int pp_record_hop(__u64 skb, __u64 cookie, const enum pp_
 		return 0;
 	}
 	pp_head_follow(st, v, skb, via);
+	if (!v->send_looked)
+		pp_send_start(st, v, (struct sk_buff *)skb, via);
 	pp_emit_hop(st, v, PP_REC_HOP, probe, (struct sk_buff *)skb, 0, via);
 	return 0;
 }

@@ -15,6 +15,7 @@
 #include "probe_btf.h"
 #include "probe_mark.h"
 #include "probes.skel.h"
+#include "send_calls.h"
 
 #define PP_FREE_CONSUME "tp:skb:consume_skb"
 #define PP_FREE_KFREE	"tp:skb:kfree_skb"
@@ -108,7 +109,7 @@ static bool is_free_tp(const struct pp_probe *pr)
 	return !strcmp(pr->name, PP_FREE_CONSUME) || !strcmp(pr->name, PP_FREE_KFREE);
 }
 
-static int push_link(struct pp_probes *p, struct bpf_link *link)
+int pp_probes_keep_link(struct pp_probes *p, struct bpf_link *link)
 {
 	struct bpf_link **v;
 
@@ -205,6 +206,12 @@ static int choose_programs(struct pp_probes *p, const struct pp_probe_list *l,
 	bpf_program__set_autoload(s->progs.pp_tp_kfree, true);
 	bpf_program__set_autoload(s->progs.pp_tp_kmem_free, backend == PP_BACKEND_TRACEPOINT);
 	bpf_program__set_autoload(s->progs.pp_tp_kmem_alloc, backend == PP_BACKEND_TRACEPOINT);
+	bpf_program__set_autoload(s->progs.pp_enter_sendto, true);
+	bpf_program__set_autoload(s->progs.pp_exit_sendto, true);
+	bpf_program__set_autoload(s->progs.pp_enter_sendmsg, true);
+	bpf_program__set_autoload(s->progs.pp_exit_sendmsg, true);
+	bpf_program__set_autoload(s->progs.pp_enter_sendmmsg, true);
+	bpf_program__set_autoload(s->progs.pp_exit_sendmmsg, true);
 	for (size_t i = 0; i < l->n && !err; i++) {
 		const struct pp_probe *pr = &l->v[i];
 
@@ -296,7 +303,7 @@ static int attach_kprobe(struct pp_probes *p, struct bpf_program *prog, const st
 
 	if (!link)
 		return -errno;
-	return push_link(p, link);
+	return pp_probes_keep_link(p, link);
 }
 
 static void note_failure(struct pp_probes *p, struct pp_probe *pr, int err)
@@ -404,7 +411,7 @@ static int attach_kmulti_pos(struct pp_probes *p, struct pp_probe_list *l, int p
 		link = n ? kmulti_link(prog, syms, cookies, n) : NULL;
 	}
 	if (link) {
-		err = push_link(p, link);
+		err = pp_probes_keep_link(p, link);
 		p->attached += n;
 	}
 cleanup:
@@ -426,7 +433,7 @@ static int attach_free_tps(struct pp_probes *p, enum pp_backend backend)
 	for (size_t i = 0; i < n && !err; i++) {
 		struct bpf_link *link = bpf_program__attach(progs[i]);
 
-		err = link ? push_link(p, link) : -errno;
+		err = link ? pp_probes_keep_link(p, link) : -errno;
 		p->attached += link != NULL;
 	}
 	return err;
@@ -469,6 +476,8 @@ int pp_probes_attach(struct pp_probes *p, const struct pp_cls *cls, struct pp_pr
 		return ret;
 	}
 	ret = attach_free_tps(p, backend);
+	if (!ret)
+		ret = pp_send_calls_attach(p) < 0 ? -ENOMEM : 0;
 	for (int pos = 1; !ret && backend == PP_BACKEND_KPROBE_MULTI && pos <= PP_MAX_ARGPOS; pos++)
 		ret = attach_kmulti_pos(p, l, pos);
 	if (!ret)

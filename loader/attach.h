@@ -27,7 +27,7 @@ struct pp_probes {
 	/* The filter for probes (probe_mark.h); NULL: packets are marked at TC only. */
 	const struct bpf_insn *l3;
 	size_t l3_cnt;
-	size_t marks; /* functions that mark packets (ip_output, ip6_output) */
+	size_t marks;	  /* functions that mark packets (ip_output, ip6_output) */
 	__u32 mark_netns; /* the network namespace whose sent packets they mark; 0: all */
 };
 
@@ -51,5 +51,8 @@ size_t pp_probes_planned(const struct pp_probe_list *l);
 int pp_probes_attach(struct pp_probes *p, const struct pp_cls *cls, struct pp_probe_list *l,
 		     enum pp_backend backend, char *err, size_t errlen);
 void pp_probes_destroy(struct pp_probes *p);
+
+/* Keep LINK with P's links, destroyed with them: 0 or -ENOMEM. */
+int pp_probes_keep_link(struct pp_probes *p, struct bpf_link *link);
 
 #endif

@@ -14,8 +14,8 @@
 #define PP_AFF "available_filter_functions"
 
 static const char *const mounted[] = {
-	"/sys/kernel/tracing/" PP_AFF,
-	"/sys/kernel/debug/tracing/" PP_AFF,
+	"/sys/kernel/tracing/",
+	"/sys/kernel/debug/tracing/",
 };
 
 static int copy_fd(int from, int to)
@@ -33,17 +33,19 @@ static int copy_fd(int from, int to)
  * Where tracefs is not mounted (ip netns exec remounts /sys), a child
  * mounts it in a mount namespace of its own: nothing is left behind.
  */
-static void child_read(int out)
+static void child_read(const char *rel, int out)
 {
-	char dir[] = "/tmp/pktpath-tracefs-XXXXXX", path[64];
+	char dir[] = "/tmp/pktpath-tracefs-XXXXXX", path[256];
 	int fd = -1;
 
-	for (size_t i = 0; i < sizeof(mounted) / sizeof(mounted[0]) && fd < 0; i++)
-		fd = open(mounted[i], O_RDONLY);
+	for (size_t i = 0; i < sizeof(mounted) / sizeof(mounted[0]) && fd < 0; i++) {
+		snprintf(path, sizeof(path), "%s%s", mounted[i], rel);
+		fd = open(path, O_RDONLY);
+	}
 	if (fd < 0 && errno == ENOENT && !unshare(CLONE_NEWNS) &&
 	    !mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) && mkdtemp(dir)) {
 		if (!mount("nodev", dir, "tracefs", 0, NULL)) {
-			snprintf(path, sizeof(path), "%s/" PP_AFF, dir);
+			snprintf(path, sizeof(path), "%s/%s", dir, rel);
 			fd = open(path, O_RDONLY);
 			umount2(dir, MNT_DETACH);
 		}
@@ -95,26 +97,39 @@ static int index_names(struct pp_names *names, char *buf)
 	return 0;
 }
 
-int pp_ftrace_funcs_load(struct pp_names *names)
+int pp_tracefs_read(const char *rel, char **buf)
 {
 	int pipefd[2], status, err;
 	size_t len;
 	pid_t pid;
 
-	memset(names, 0, sizeof(*names));
+	*buf = NULL;
 	if (pipe(pipefd))
 		return -errno;
 	pid = fork();
 	if (pid == 0) {
 		close(pipefd[0]);
-		child_read(pipefd[1]);
+		child_read(rel, pipefd[1]);
 	}
 	close(pipefd[1]);
-	err = pid < 0 ? -errno : read_all(pipefd[0], &names->buf, &len);
+	err = pid < 0 ? -errno : read_all(pipefd[0], buf, &len);
 	close(pipefd[0]);
 	if (pid > 0 &&
 	    (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status)))
 		err = err ? err : -EACCES;
+	if (err) {
+		free(*buf);
+		*buf = NULL;
+	}
+	return err;
+}
+
+int pp_ftrace_funcs_load(struct pp_names *names)
+{
+	int err;
+
+	memset(names, 0, sizeof(*names));
+	err = pp_tracefs_read(PP_AFF, &names->buf);
 	if (!err)
 		err = index_names(names, names->buf);
 	if (err)

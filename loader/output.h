@@ -55,8 +55,7 @@ const char *pp_out_fate_kind(enum pp_fate fate);
  * (the read that delivered it), on skb SKB or, if SKB is 0, on any of its
  * skbs; NULL if none was seen.
  */
-const struct pp_hop *pp_out_read_hop(const struct pp_out *o, const struct pp_packet *p,
-				     __u64 skb);
+const struct pp_hop *pp_out_read_hop(const struct pp_out *o, const struct pp_packet *p, __u64 skb);
 /* The index of skb in p->skbs[] (0: the first skb), p->nskbs if absent. */
 size_t pp_out_skb_index(const struct pp_packet *p, __u64 skb);
 /* The packet's length: the mark hop's skb->len, else the first hop's. */

@@ -33,6 +33,8 @@ const char *pp_out_probe_name(const struct pp_out *o, __u32 probe, char *buf, si
 		return "tc:egress";
 	if (probe == PP_PROBE_KMEM_FREE)
 		return "tp:kmem:kmem_cache_free";
+	if (probe == PP_PROBE_SEND)
+		return "syscall:send";
 	if (probe < o->nprobes && o->probe_names && o->probe_names[probe])
 		return o->probe_names[probe];
 	pp_sb_lit(&f, "probe#");
@@ -57,7 +59,7 @@ __u32 pp_out_pkt_len(const struct pp_packet *p)
 const char *pp_out_fate_kind(enum pp_fate fate)
 {
 	static const char *const kinds[] = {
-		[PP_FATE_NONE] = "none",	 [PP_FATE_CONSUMED] = "consumed",
+		[PP_FATE_NONE] = "none",       [PP_FATE_CONSUMED] = "consumed",
 		[PP_FATE_DROPPED] = "dropped", [PP_FATE_UNSEEN] = "unseen",
 		[PP_FATE_MERGED] = "merged",
 	};
@@ -74,8 +76,7 @@ static bool is_read_probe(const struct pp_out *o, __u32 probe)
 			!strcmp(name, "skb_copy_datagram_iter"));
 }
 
-const struct pp_hop *pp_out_read_hop(const struct pp_out *o, const struct pp_packet *p,
-				     __u64 skb)
+const struct pp_hop *pp_out_read_hop(const struct pp_out *o, const struct pp_packet *p, __u64 skb)
 {
 	const struct pp_hop *read = NULL;
 
@@ -302,8 +303,8 @@ static void text_drop(const struct pp_out *o, struct pp_wbuf *w, __u32 reason, _
 }
 
 /* "consumed", "dropped: REASON at FUNC", "merged", "end not seen". */
-static void text_fate_of(const struct pp_out *o, struct pp_wbuf *w, enum pp_fate fate,
-			 __u32 reason, __u64 location)
+static void text_fate_of(const struct pp_out *o, struct pp_wbuf *w, enum pp_fate fate, __u32 reason,
+			 __u64 location)
 {
 	if (fate == PP_FATE_DROPPED)
 		text_drop(o, w, reason, location);

@@ -530,8 +530,8 @@ static bool hop_ok(const struct pp_hop *h, size_t size)
 {
 	if (size != sizeof(*h))
 		return false;
-	return h->type != PP_REC_END || h->fate == PP_FATE_CONSUMED ||
-	       h->fate == PP_FATE_DROPPED || h->fate == PP_FATE_MERGED;
+	return h->type != PP_REC_END || h->fate == PP_FATE_CONSUMED || h->fate == PP_FATE_DROPPED ||
+	       h->fate == PP_FATE_MERGED;
 }
 
 int pp_paths_add(struct pp_paths *pp, const void *rec, size_t size, __u64 now_ns)

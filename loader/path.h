@@ -14,11 +14,11 @@
 /* An skb that carried the packet: the marked one, or a clone or copy. */
 struct pp_skbref {
 	__u64 skb;
-	__u64 parent;	/* a copy: the skb it came from; 0 for the first */
-	__u64 first_ts; /* ts of its first record to arrive; of its first COPY if one came */
-	__u32 probe;	/* a copy: the probe that saw it join */
-	bool copy;	/* it joined by a COPY record */
-	bool ended;	/* its END arrived: the skb was freed */
+	__u64 parent;	   /* a copy: the skb it came from; 0 for the first */
+	__u64 first_ts;	   /* ts of its first record to arrive; of its first COPY if one came */
+	__u32 probe;	   /* a copy: the probe that saw it join */
+	bool copy;	   /* it joined by a COPY record */
+	bool ended;	   /* its END arrived: the skb was freed */
 	enum pp_fate fate; /* its END's, PP_FATE_UNSEEN if none came */
 	__u32 reason;	   /* DROPPED: enum skb_drop_reason value */
 	__u64 location;	   /* DROPPED: kfree_skb's caller */

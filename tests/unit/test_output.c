@@ -326,18 +326,19 @@ START_TEST(test_copies)
 	pp_out_text(&c.o, &s.p);
 	t = out(&c);
 	ck_assert_str_eq(
-		t, "#7 len 98 icmp 198.18.0.1 > 198.18.1.2 echo request id 4242 seq 1 (marked at "
-		   "veth-a egress)\n"
-		   "        0.000    +0.000 4026531840 veth-a            1 tc:egress\n"
-		   "        1.204    +1.204 4026531840 veth-a            1 veth_xmit\n"
-		   "        3.000    +1.796 4026532001 veth-b            0 tp:net:netif_receive_skb\n"
-		   "        3.500    +0.500 4026532001 veth-b            0 tc:ingress [copy 1 of 0]\n"
-		   "       12.001    +8.501 4026532001 veth-b            0 "
-		   "tp:skb:skb_copy_datagram_iovec [copy 1]\n"
-		   "  consumed after 12.001 us; read by ping (pid 4321) at 12.001 us\n"
-		   "    original: dropped: NETFILTER_DROP at nf_hook_slow\n"
-		   "    copy 1 of 0: consumed; read by ping (pid 4321) at 12.001 us\n"
-		   "\n");
+		t,
+		"#7 len 98 icmp 198.18.0.1 > 198.18.1.2 echo request id 4242 seq 1 (marked at "
+		"veth-a egress)\n"
+		"        0.000    +0.000 4026531840 veth-a            1 tc:egress\n"
+		"        1.204    +1.204 4026531840 veth-a            1 veth_xmit\n"
+		"        3.000    +1.796 4026532001 veth-b            0 tp:net:netif_receive_skb\n"
+		"        3.500    +0.500 4026532001 veth-b            0 tc:ingress [copy 1 of 0]\n"
+		"       12.001    +8.501 4026532001 veth-b            0 "
+		"tp:skb:skb_copy_datagram_iovec [copy 1]\n"
+		"  consumed after 12.001 us; read by ping (pid 4321) at 12.001 us\n"
+		"    original: dropped: NETFILTER_DROP at nf_hook_slow\n"
+		"    copy 1 of 0: consumed; read by ping (pid 4321) at 12.001 us\n"
+		"\n");
 	ck_assert(lines_fit(t));
 	pp_out_json(&c.o, &s.p);
 	t = out(&c);
@@ -584,10 +585,9 @@ START_TEST(test_summary)
 	pp_summary_add(&sum, &s.p);
 	cap_open(&c);
 	pp_out_summary_text(&c.o, &sum);
-	ck_assert_str_eq(
-		out(&c),
-		"pktpath: 4 packets (2 consumed, 1 dropped, 0 merged, 1 end not seen), "
-		"4 records lost\n");
+	ck_assert_str_eq(out(&c),
+			 "pktpath: 4 packets (2 consumed, 1 dropped, 0 merged, 1 end not seen), "
+			 "4 records lost\n");
 	sum.map_full = 2;
 	pp_out_summary_text(&c.o, &sum);
 	ck_assert_str_eq(out(&c), "pktpath: 4 packets (2 consumed, 1 dropped, 0 merged, "

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/perf_event.h>
+#include <sys/syscall.h>
+#include <bpf/libbpf.h>
+#include "attach.h"
+#include "ftrace_funcs.h"
+#include "probes.skel.h"
+#include "send_calls.h"
+
+/* The tracepoint's id in tracefs, or a negative errno. */
+static long tp_id(const char *event)
+{
+	char rel[96], *buf;
+	long id;
+
+	snprintf(rel, sizeof(rel), "events/syscalls/%s/id", event);
+	if (pp_tracefs_read(rel, &buf))
+		return -ENOENT;
+	id = strtol(buf, NULL, 10);
+	free(buf);
+	return id > 0 ? id : -ENOENT;
+}
+
+/*
+ * A tracepoint perf event on CPU 0 runs its BPF program on every CPU (the
+ * program hangs off the event's class, as libbpf's own attach does).
+ */
+static struct bpf_link *attach_tp(struct bpf_program *prog, const char *event)
+{
+	struct perf_event_attr attr = {.type = PERF_TYPE_TRACEPOINT, .size = sizeof(attr)};
+	long id = tp_id(event);
+	struct bpf_link *link;
+	int fd;
+
+	if (id < 0)
+		return NULL;
+	attr.config = (__u64)id;
+	fd = (int)syscall(SYS_perf_event_open, &attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	link = bpf_program__attach_perf_event(prog, fd);
+	if (!link)
+		close(fd);
+	return link;
+}
+
+int pp_send_calls_attach(struct pp_probes *p)
+{
+	struct probes *s = p->skel;
+	struct {
+		struct bpf_program *prog;
+		const char *event;
+	} calls[] = {
+		{s->progs.pp_enter_sendto, "sys_enter_sendto"},
+		{s->progs.pp_exit_sendto, "sys_exit_sendto"},
+		{s->progs.pp_enter_sendmsg, "sys_enter_sendmsg"},
+		{s->progs.pp_exit_sendmsg, "sys_exit_sendmsg"},
+		{s->progs.pp_enter_sendmmsg, "sys_enter_sendmmsg"},
+		{s->progs.pp_exit_sendmmsg, "sys_exit_sendmmsg"},
+	};
+	int n = 0;
+
+	for (size_t i = 0; i < sizeof(calls) / sizeof(calls[0]); i++) {
+		struct bpf_link *link = attach_tp(calls[i].prog, calls[i].event);
+
+		if (!link) {
+			if (p->verbose > 0)
+				fprintf(stderr, "pktpath: %s: not attached\n", calls[i].event);
+			continue;
+		}
+		if (pp_probes_keep_link(p, link)) {
+			bpf_link__destroy(link);
+			return -ENOMEM;
+		}
+		n++;
+	}
+	return n;
+}
