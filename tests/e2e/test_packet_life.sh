@@ -10,6 +10,8 @@
 #         once, with hops on both router interfaces, and nothing is "lost"
 #         without ring pressure;
 #   nat:  the same through a DNAT rule on the router;
+#   send: datagrams a process sends with sendto(): each starts at the send
+#         call (syscall:send), in the sender's process, and ends consumed;
 #   ping: ping's echo replies, which the raw socket gets as a clone while the
 #         original is dropped (NO_SOCKET at ping_rcv): each reply is
 #         consumed, and its copy shows the read that delivered it to ping;
@@ -92,6 +94,21 @@ table ip pp_life {
 EOF
 forwarded nat "tcp port 8080 or tcp port 5201" 198.18.0.254 8080
 pp_in "$PP_NS_R" nft delete table ip pp_life
+
+# A process in a sends UDP with sendto(); traced in a.
+udp_sendto=$(dirname "$PKTPATH")/../tests/udp_sendto
+[ -x "$udp_sendto" ] || pp_fail "no $udp_sendto (built with pktpath: cmake --build build)"
+out=$(pp_out send)
+pp_pktpath_start send "$PP_NS_A" --json --backend tracepoint --filter "udp port 9999"
+pp_in "$PP_NS_A" "$udp_sendto" 198.18.1.2 9999 5
+sleep 2
+pp_pktpath_stop send INT
+pp_expect_summary "$out"
+pp_expect_eq "datagrams printed" "$(pp_jq "$out" 'packets | length')" 5
+pp_expect_none "a datagram whose path does not start at its send call" "$out" '
+	packets[] | select(.hops[0].func != "syscall:send" or .hops[0].comm != "udp_sendto"
+		or .hops[0].t_ns != 0 or .hops[1].func != "tc:egress")
+	| "\(pkt_str): \(path_str)"'
 
 # ping's replies, traced in a.
 out=$(pp_out ping)
