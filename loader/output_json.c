@@ -424,7 +424,8 @@ static void json_skb(const struct pp_out *out, struct pp_wbuf *w, const struct p
 			json_addr(&o, K("from"), r->parent);
 		jstr(&o, K("func"), pp_out_probe_name(out, r->probe, pname, sizeof(pname)),
 		     SIZE_MAX);
-		jnum(&o, K("t_ns"), r->first_ts - p->hops[0].ts);
+		/* Its COPY, a step with its END, may have been the earliest record. */
+		jnum(&o, K("t_ns"), r->first_ts > p->hops[0].ts ? r->first_ts - p->hops[0].ts : 0);
 	}
 	json_fate_of(out, &o, p, r);
 	jclose(&o);

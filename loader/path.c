@@ -391,13 +391,16 @@ static int skb_note(struct pp_buf *b, const struct pp_hop *h)
 		r->first_ts = h->ts;
 		b->awaited -= b->awaited > 0;
 	}
-	if (h->type != PP_REC_END || r->ended)
+	if (h->type != PP_REC_END)
 		return 0;
-	r->ended = true;
-	r->fate = h->fate;
-	r->reason = h->reason;
-	r->location = h->location;
-	b->live--;
+	/* A second END: the address was freed, taken by a copy of the data, freed again. */
+	if (!r->ended) {
+		r->ended = true;
+		r->fate = h->fate;
+		r->reason = h->reason;
+		r->location = h->location;
+		b->live--;
+	}
 	b->lost += h->lost;
 	/* Shared with none of its live skbs: a holder not seen yet, maybe a copy to come. */
 	b->awaited += (h->flags & PP_HOP_SHARED) && !b->live;

@@ -128,6 +128,24 @@ static void report_lost(const struct pp_cls *cls, const struct pp_trace_cfg *cfg
 	}
 }
 
+/* Records the path assembler set aside are not silent either. */
+static void report_paths(const struct trace *t)
+{
+	struct pp_paths_stats st;
+
+	pp_paths_stats(t->paths, &st);
+	if (pp_paths_open(t->paths))
+		fprintf(stderr, "pktpath: %zu packets still open at exit: not shown\n",
+			pp_paths_open(t->paths));
+	if (st.late)
+		fprintf(stderr,
+			"pktpath: %llu records came after their packet was printed: not shown\n",
+			(unsigned long long)st.late);
+	if (st.bad)
+		fprintf(stderr, "pktpath: %llu malformed records ignored\n",
+			(unsigned long long)st.bad);
+}
+
 static void finish(struct trace *t, const struct pp_cls *cls)
 {
 	t->sum.lost = t->state->ring_lost;
@@ -138,6 +156,7 @@ static void finish(struct trace *t, const struct pp_cls *cls)
 		pp_out_summary_text(t->cfg->out, &t->sum);
 	fflush(t->cfg->out->f);
 	report_lost(cls, t->cfg);
+	report_paths(t);
 	if (t->state->map_full)
 		fprintf(stderr, "pktpath: %llu packets not tracked: skb_map full (--max-packets)\n",
 			(unsigned long long)t->state->map_full);

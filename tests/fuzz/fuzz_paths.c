@@ -23,8 +23,9 @@
  *    exactly as docs/json-schema.md says, with the keys and values the
  *    schema gives for that packet (names made of awkward bytes included):
  *    each hop's skb, seen_last for an unseen packet, skbs[] (each skb's
- *    copy details and fate) for a packet of several skbs; the summary's
- *    counts by fate;
+ *    copy details and fate) for a packet of several skbs, each fate's read
+ *    (the last hop at a socket read probe, of that skb for skbs[]), and no
+ *    other key; the summary's counts by fate;
  *  - each packet's text block is printable ASCII, opens with "#ID len LEN ",
  *    and ends with a blank line.
  *
@@ -82,10 +83,22 @@ static const char *const json_probes[] = {
 	"",
 	NULL,
 	"kfree_skb",
+	"tp:skb:skb_copy_datagram_iovec",
+	"skb_copy_datagram_iter",
 };
 static const char *const text_probes[] = {
-	"ip_rcv", "tp:net:netif_receive_skb", "weird name", "", NULL, "kfree_skb",
+	"ip_rcv",
+	"tp:net:netif_receive_skb",
+	"weird name",
+	"",
+	NULL,
+	"kfree_skb",
+	"tp:skb:skb_copy_datagram_iovec",
+	"skb_copy_datagram_iter",
 };
+
+/* Probes 6 and 7 above: where a process reads the data from a socket. */
+#define FZ_READ_PROBE(p) ((p) == 6 || (p) == 7)
 
 static const char *json_reason(__u32 reason, void *arg)
 {
@@ -380,9 +393,33 @@ static void check_json_mark(const struct jctx *j, const struct fzj_node *top)
 		 pp_out_probe_name(&j->r->json, m->hop.probe, pname, sizeof(pname)), SIZE_MAX);
 }
 
-/* O's "fate": {kind, and for a drop its reason and place}. */
+/* The last read of SKB's data (0: any skb's) by a process, NULL if none. */
+static const struct pp_hop *last_read(const struct pp_packet *p, __u64 skb)
+{
+	for (size_t i = p->nhops; i-- > 0;)
+		if (FZ_READ_PROBE(p->hops[i].probe) && (!skb || p->hops[i].skb == skb))
+			return &p->hops[i];
+	return NULL;
+}
+
+/* F's "read": who read the data, when (docs/json-schema.md). */
+static size_t check_json_read(const struct jctx *j, const struct fzj_node *f, __u64 skb)
+{
+	const struct pp_hop *h = last_read(j->p, skb);
+	const struct fzj_node *o = want_obj(j, f, "read", h, FZJ_OBJ);
+
+	if (!h)
+		return 0;
+	want_num(j, o, "pid", true, h->pid);
+	want_str(j, o, "comm", h->comm[0], h->comm, sizeof(h->comm));
+	want_num(j, o, "t_ns", true, h->ts - j->p->hops[0].ts);
+	want_keys(j, o, "read", 2 + !!h->comm[0]);
+	return 1;
+}
+
+/* O's "fate": {kind, for a drop its reason and place, the read of SKB (0: any)}. */
 static void check_json_fate_of(const struct jctx *j, const struct fzj_node *o, enum pp_fate fate,
-			       __u32 reason_code, __u64 location)
+			       __u32 reason_code, __u64 location, __u64 skb)
 {
 	static const char *const kinds[] = {"none", "consumed", "dropped", "unseen", "merged"};
 	const struct fzj_node *f = want_obj(j, o, "fate", true, FZJ_OBJ);
@@ -399,7 +436,8 @@ static void check_json_fate_of(const struct jctx *j, const struct fzj_node *o, e
 		sym = json_sym(location, NULL);
 	want_str(j, f, "func", sym, sym, SIZE_MAX);
 	want_addr(j, f, "location", drop && location, location);
-	want_keys(j, f, "fate", 1 + drop + !!reason + !!sym + (drop && location));
+	want_keys(j, f, "fate",
+		  1 + drop + !!reason + !!sym + (drop && location) + check_json_read(j, f, skb));
 }
 
 static void check_json_fate(const struct jctx *j, const struct fzj_node *top)
@@ -410,7 +448,7 @@ static void check_json_fate(const struct jctx *j, const struct fzj_node *top)
 	const struct fzj_node *o = want_obj(j, top, "seen_last", unseen, FZJ_OBJ);
 	char pname[32];
 
-	check_json_fate_of(j, top, p->fate, p->reason, p->location);
+	check_json_fate_of(j, top, p->fate, p->reason, p->location, 0);
 	if (!unseen)
 		return;
 	/* Where it was seen last: its last hop. */
@@ -443,9 +481,10 @@ static void check_json_skbs(const struct jctx *j, const struct fzj_node *top)
 		want_addr(j, o, "from", k->copy && k->parent, k->parent);
 		want_str(j, o, "func", k->copy,
 			 pp_out_probe_name(&j->r->json, k->probe, pname, sizeof(pname)), SIZE_MAX);
-		/* Unsigned as written: a COPY taken out may be older than hops[0]. */
-		want_num(j, o, "t_ns", k->copy, k->first_ts - p->hops[0].ts);
-		check_json_fate_of(j, o, k->fate, k->reason, k->location);
+		/* A COPY taken out may be older than hops[0]: then 0. */
+		want_num(j, o, "t_ns", k->copy,
+			 k->first_ts > p->hops[0].ts ? k->first_ts - p->hops[0].ts : 0);
+		check_json_fate_of(j, o, k->fate, k->reason, k->location, k->skb);
 		want_keys(j, o, "an skb", 2 + (k->copy && k->parent) + 2 * k->copy);
 	}
 }

@@ -499,8 +499,8 @@ static void paths_stream(int s, struct out *o)
 		hop(o, 10, 0, 5, 1);
 		copy(o, 10, 1, 5, 2, 0);
 		shared_end(o, 10, 0, 5, 5); /* DROPPED, the clone still holds the data */
-		hop(o, 10, 1, 5, 3);
-		end(o, 10, 1, 5, 0); /* CONSUMED */
+		hop(o, 10, 1, 5, 7);	    /* skb_copy_datagram_iter: ping reads it */
+		end(o, 10, 1, 5, 0);	    /* CONSUMED */
 		break;
 	case 11: /* a shared END waits for its copy: one comes, one never does */
 		mark(o, 11, 0, 1, true);
@@ -532,6 +532,22 @@ static void paths_stream(int s, struct out *o)
 		mark(o, 2, 2, 5, true);
 		end(o, 2, 2, 5, 10);
 		break;
+	case 14: /* an skb's address reused by a copy of its data: two ENDs of one skb */
+		mark(o, 3, 0, 0, true);
+		rec(o, FZ_OP_END, FZ_F_TRIM | FZ_F_DROPINFO, 3, 0, 5, 5);
+		put8(o, 8);    /* MERGED, shared */
+		putn(o, 0, 4); /* reason */
+		putn(o, 0, 8); /* location */
+		putn(o, 2, 4); /* lost */
+		copy(o, 3, 0, 5, 2, 0);
+		rec(o, FZ_OP_END, FZ_F_TRIM | FZ_F_DROPINFO, 3, 0, 5, 2);
+		put8(o, 0); /* CONSUMED, shared again: waits for another copy */
+		putn(o, 0, 4);
+		putn(o, 0, 8);
+		putn(o, 1, 4);
+		copy(o, 3, 1, 5, 3, 0);
+		end(o, 3, 1, 5, 0);
+		break;
 	default: /* many packets interleaved, some left to the final flush */
 		for (int i = 0; i < 16; i++)
 			mark(o, (uint8_t)i, (uint8_t)(i % 8), i % 8, i & 1);
@@ -546,7 +562,7 @@ static int paths_seeds(const char *dir)
 {
 	static struct out o;
 
-	for (int s = 0; s < 14; s++) {
+	for (int s = 0; s < 15; s++) {
 		o.n = 0;
 		paths_stream(s, &o);
 		if (write_file(dir, "paths", s, o.b, o.n))

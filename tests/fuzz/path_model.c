@@ -7,16 +7,6 @@
 #include <string.h>
 #include "path_model.h"
 
-/*
- * path.h sums lost over every END and counts every shared END, a second END
- * of an skb (its address freed, reused, freed again) too. 1: only each
- * skb's first END counts, a reading path.h does not give (for exploring
- * past that difference).
- */
-#ifndef FZM_FIRST_END_ONLY
-#define FZM_FIRST_END_ONLY 0
-#endif
-
 struct fzm_pkt {
 	__u64 id;
 	bool open;
@@ -194,7 +184,7 @@ static void note_skb(struct fzm_pkt *k, const struct pp_hop *h)
 			k->awaited--;
 		return;
 	}
-	if (h->type != PP_REC_END || (FZM_FIRST_END_ONLY && r->ended))
+	if (h->type != PP_REC_END)
 		return;
 	k->lost += h->lost;
 	if (!r->ended) {
