@@ -86,8 +86,19 @@ int pp_tp_kfree(__u64 *ctx)
  * fire no skb tracepoint (__kfree_skb(): TCP's pure ACKs; kfree_skb_partial())
  * and the reuse of an address whose free went unseen. PTR is a plain void *,
  * which 6.1's tp_btf refuses (a pointer to no struct): raw tracepoints and
- * probed reads. An fclone pair is one object: the clone is the second skb.
+ * probed reads. A tracked skb is an object of an skb cache, or the second
+ * skb of an fclone pair, which is freed and allocated as one object: that
+ * second skb is looked at only inside objects that have room for two skbs,
+ * never past an object's end (the slab merges the fclone cache with others
+ * of its size, so the cache's name or object_size does not tell it).
  */
+static __always_inline __u64 pp_fclone_second(__u64 obj, const struct kmem_cache *s)
+{
+	if (BPF_CORE_READ(s, size) < 2 * bpf_core_type_size(struct sk_buff))
+		return 0;
+	return obj + bpf_core_type_size(struct sk_buff);
+}
+
 SEC("raw_tp/kmem_cache_free")
 int pp_tp_kmem_free(struct bpf_raw_tracepoint_args *ctx)
 {
@@ -97,8 +108,10 @@ int pp_tp_kmem_free(struct bpf_raw_tracepoint_args *ctx)
 	if (!skb || !pp_busy(st))
 		return 0;
 	pp_end(st, skb, PP_PROBE_KMEM_FREE, PP_FATE_CONSUMED, 0, 0, false, PP_VIA_KPROBE);
-	skb += bpf_core_type_size(struct sk_buff);
-	return pp_end(st, skb, PP_PROBE_KMEM_FREE, PP_FATE_CONSUMED, 0, 0, false, PP_VIA_KPROBE);
+	skb = pp_fclone_second(skb, (const struct kmem_cache *)ctx->args[2]);
+	if (skb)
+		pp_end(st, skb, PP_PROBE_KMEM_FREE, PP_FATE_CONSUMED, 0, 0, false, PP_VIA_KPROBE);
+	return 0;
 }
 
 /* A tracked address handed out again: its skb was freed unseen; the loader says so. */
@@ -111,7 +124,9 @@ int pp_tp_kmem_alloc(struct bpf_raw_tracepoint_args *ctx)
 	if (!skb || !pp_busy(st))
 		return 0;
 	pp_forget(st, skb);
-	pp_forget(st, skb + bpf_core_type_size(struct sk_buff));
+	skb = pp_fclone_second(skb, (const struct kmem_cache *)ctx->args[2]);
+	if (skb)
+		pp_forget(st, skb);
 	return 0;
 }
 

@@ -70,9 +70,12 @@ forwarded() {
 		'packets[] | select(.lost_hops or .mark_lost) | "\(pkt_str): \(tojson)"'
 	pp_expect_none "$name: hops out of time order" "$out" \
 		'packets[] | select(times_ordered | not) | pkt_str'
-	# Forwarded TCP is freed where the tracepoints or the slab see it.
+	# Forwarded TCP is freed where the tracepoints or the slab see it: every
+	# skb's end (a copy consumed would hide the original's otherwise).
 	pp_expect_none "$name: fate" "$out" \
 		'packets[] | select(.fate.kind != "consumed") | "\(pkt_str): \(.fate | tojson)"'
+	pp_expect_none "$name: an skb whose end was not seen" "$out" \
+		'packets[] | select(any(.skbs[]?; .fate.kind == "unseen")) | "\(pkt_str): \(.skbs)"'
 }
 
 pp_bg iperf3 "$PP_NS_B" iperf3 -s -4 -p 5201
