@@ -36,6 +36,7 @@ smoke() {
 	SMOKE_WORK=$(mktemp -d)
 	trap 'rm -rf "$SMOKE_WORK"' EXIT
 	bench/netbench.sh --smoke "$SMOKE_WORK"
+	N=20 OUT_DIR=$SMOKE_WORK/send bench/send_latency.sh >/dev/null
 }
 
 # callgrind's instructions for one formatting stage: the functions with the
@@ -87,6 +88,10 @@ measure() {
 	fi
 	echo "bench: kernel side (netbench.sh)" >&2
 	bench/netbench.sh "$WORK" >/dev/null
+	echo "bench: sendto() to the end, pktpath and bpftrace (send_latency.sh)" >&2
+	for ((r = 0; r < ROUNDS; r++)); do
+		OUT_DIR=$WORK/send bench/send_latency.sh >/dev/null
+	done
 	jq -c --arg load "$(cut -d' ' -f1-3 /proc/loadavg)" '. + {load_after: $load}' \
 		"$WORK/run.json" >"$WORK/run.json.new"
 	mv "$WORK/run.json.new" "$WORK/run.json"
@@ -327,6 +332,8 @@ $(meta mhz | awk -v t="$TARGET_RATE" '{ printf "%.0f", $1 / t }') cycles per rec
 | stage | function | share of instructions | instructions per record |
 |---|---|---|---|
 $prof_table
+
+$(bench/send_latency.sh --report "$WORK/send")
 
 $(bench/vm_attach.sh --report)
 DOC

@@ -15,9 +15,35 @@
 #             it to the skb, skb:consume_skb prints the difference.
 #
 # Prints both medians and their ratio, and each tool's count; writes the raw
-# numbers to $OUT_DIR (default build/bench-send). As root.
+# numbers to $OUT_DIR (default build/bench-send) and appends a line to its
+# rounds.tsv. As root. --report DIR: the docs/PERFORMANCE.md section from
+# DIR/rounds.tsv (bench/run.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+if [ "${1:-}" = --report ]; then
+	rounds=${2:?--report DIR}/rounds.tsv
+	cat <<'TEXT'
+## sendto() to the end of the packet: pktpath and bpftrace
+
+`bench/send_latency.sh`: ping sends echo requests with `sendto()`; pktpath
+(tracepoint backend) and seed 000's bpftrace script (sys_enter_sendto, the
+first net_dev_queue of that thread, consume_skb) measure the same interval
+on the same packets at the same time. Medians per round, and their ratio.
+
+TEXT
+	if [ ! -s "$rounds" ]; then
+		echo "(not run)"
+		exit 0
+	fi
+	echo "| round | pktpath packets | pktpath median (ns) | bpftrace packets | bpftrace median (ns) | ratio |"
+	echo "|---|---|---|---|---|---|"
+	awk -F'\t' '{ printf "| %d | %s | %s | %s | %s | %s |\n", NR, $1, $2, $3, $4, $5 }' "$rounds"
+	echo
+	awk -F'\t' '{ print $5 }' "$rounds" | sort -n |
+		awk '{ v[NR] = $1 } END { printf "Median ratio pktpath/bpftrace: %s over %d rounds.\n", v[int((NR + 1) / 2)], NR }'
+	exit 0
+fi
 PKTPATH=${PKTPATH:-build/loader/pktpath}
 N=${N:-200}
 OUT_DIR=${OUT_DIR:-build/bench-send}
@@ -48,9 +74,6 @@ ip -n "$C" link set veth-c up
 ip -n "$S" link set veth-s up
 ip -n "$C" link set lo up
 
-ip netns exec "$C" "$PKTPATH" --json --backend tracepoint 'icmp[icmptype] = 8' \
-	>"$OUT_DIR/pktpath.jsonl" 2>"$OUT_DIR/pktpath.err" &
-PP_PID=$!
 # wait_for FILE ERE WHAT: up to 120 s (a loaded machine is slow to attach).
 wait_for() {
 	for ((i = 0; i < 1200; i++)); do
@@ -60,7 +83,6 @@ wait_for() {
 	echo "send_latency: $3 not ready after 120 s" >&2
 	exit 1
 }
-wait_for "$OUT_DIR/pktpath.err" '^pktpath: ready' pktpath
 # A busy-loop-free bpftrace 0.17 script: no kprobes, tracepoints only.
 bpftrace -e '
 tracepoint:syscalls:sys_enter_sendto /comm == "ppslping"/ { @start[tid] = nsecs; }
@@ -72,6 +94,10 @@ tracepoint:skb:consume_skb /@skb[args->skbaddr]/ {
 }' >"$OUT_DIR/bpftrace.txt" 2>"$OUT_DIR/bpftrace.err" &
 BT_PID=$!
 wait_for "$OUT_DIR/bpftrace.txt" '^Attaching' bpftrace
+ip netns exec "$C" "$PKTPATH" --json --backend tracepoint 'icmp[icmptype] = 8' \
+	>"$OUT_DIR/pktpath.jsonl" 2>"$OUT_DIR/pktpath.err" &
+PP_PID=$!
+wait_for "$OUT_DIR/pktpath.err" '^pktpath: ready' pktpath
 sleep 1
 ip netns exec "$C" "$PING" -n -q -c "$N" -i 0.01 198.18.0.2 >/dev/null
 sleep 2
@@ -90,4 +116,6 @@ bt_med=$(median <"$OUT_DIR/bpftrace.ns")
 echo "sendto -> consume_skb, $N echo requests, both tools at once:"
 echo "  pktpath:  $pp_n packets, median $pp_med ns"
 echo "  bpftrace: $bt_n packets, median $bt_med ns"
-awk -v a="$pp_med" -v b="$bt_med" 'BEGIN { if (b) printf "  ratio pktpath/bpftrace: %.3f\n", a / b }'
+ratio=$(awk -v a="$pp_med" -v b="$bt_med" 'BEGIN { printf "%.3f", b ? a / b : 0 }')
+echo "  ratio pktpath/bpftrace: $ratio"
+printf '%s\t%s\t%s\t%s\t%s\n' "$pp_n" "$pp_med" "$bt_n" "$bt_med" "$ratio" >>"$OUT_DIR/rounds.tsv"
