@@ -367,12 +367,23 @@ static int prepare_marking(struct app *a)
 	return 0;
 }
 
+/*
+ * Where pktpath will write (safe_file.h), checked while nothing is
+ * attached: a directory others could change is bad input, exit 2.
+ */
+static int check_outputs(struct app *a)
+{
+	if (a->env.tc_script &&
+	    pp_tc_script_prepare(&a->script, a->env.tc_script, a->err, sizeof(a->err)))
+		return usage_error("--tc-script: %s", a->err);
+	return 0;
+}
+
 /* The classifier on the interfaces, or the scripts that put it there. */
 static int attach_marking(struct app *a)
 {
 	if (a->env.tc_script)
-		return pp_tc_script_write(&a->script, a->env.tc_script, &a->cls, &a->tc, a->err,
-					  sizeof(a->err));
+		return pp_tc_script_write(&a->script, &a->cls, &a->tc, a->err, sizeof(a->err));
 	return pp_tc_attach(&a->tc, &a->cls, a->err, sizeof(a->err));
 }
 
@@ -496,6 +507,8 @@ static int run(struct app *a)
 		break;
 	}
 	ret = check_caps();
+	if (!ret && a->env.action == PP_ACT_TRACE)
+		ret = check_outputs(a);
 	if (!ret)
 		ret = load_btf(a);
 	if (!ret && a->env.action == PP_ACT_TRACE)
