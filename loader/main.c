@@ -26,6 +26,7 @@
 #include "kfeatures.h"
 #include "ksyms.h"
 #include "module_btf.h"
+#include "privs.h"
 #include "probe_btf.h"
 #include "probe_list.h"
 #include "tc_attach.h"
@@ -427,6 +428,26 @@ static int attach_probes(struct app *a)
 	return ret;
 }
 
+/*
+ * Everything is attached: from here on pktpath reads, formats and, at the
+ * end, detaches. Keep only what detaching needs (privs.h), for good.
+ */
+static int drop_privileges(struct app *a)
+{
+	__u64 keep = pp_privs_keep(!a->env.tc_script && !a->tc.tcx);
+	char names[128];
+
+	if (pp_privs_drop(keep, a->err, sizeof(a->err)) ||
+	    pp_privs_seccomp(a->err, sizeof(a->err))) {
+		fprintf(stderr, "pktpath: %s\n", a->err);
+		return -1;
+	}
+	if (verbose)
+		fprintf(stderr, "pktpath: capabilities kept while tracing: %s\n",
+			pp_privs_names(keep, names, sizeof(names)));
+	return 0;
+}
+
 static int attach_and_trace(struct app *a)
 {
 	prepare_probe_marking(a);
@@ -438,6 +459,8 @@ static int attach_and_trace(struct app *a)
 	}
 	if (stop) /* interrupted while attaching: cleanup() detaches what was done */
 		return EXIT_OK;
+	if (drop_privileges(a))
+		return EXIT_FAIL;
 	if (a->env.tc_script)
 		fprintf(stderr, "pktpath: packets are marked once %s/attach.sh has run\n",
 			a->env.tc_script);
