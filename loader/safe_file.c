@@ -19,9 +19,31 @@ uid_t pp_sf_set_trusted_uid(uid_t uid)
 	return old;
 }
 
+/*
+ * The invoking user: the real uid, or under sudo (real uid 0) the user who
+ * ran sudo. SUDO_UID is root's own environment: only root can run pktpath,
+ * and it trusts whom it chooses.
+ */
+static uid_t invoking_uid(void)
+{
+	const char *s = getenv("SUDO_UID");
+	unsigned long v;
+	char *end;
+
+	if (trusted_uid != (uid_t)-1)
+		return trusted_uid;
+	if (getuid() != 0 || !s || !*s)
+		return getuid();
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || *end || v >= (uid_t)-1)
+		return getuid();
+	return (uid_t)v;
+}
+
 static bool trusted_owner(uid_t uid)
 {
-	return uid == 0 || uid == (trusted_uid == (uid_t)-1 ? getuid() : trusted_uid);
+	return uid == 0 || uid == getuid() || uid == invoking_uid();
 }
 
 static int fail(char *err, size_t errlen, int ret, const char *fmt, ...)

@@ -3,10 +3,11 @@
  * Files pktpath writes, safely although it runs as root: a directory is
  * checked once, held by its fd, and every file is made under that fd, so a
  * path swapped afterwards changes nothing. A directory is trusted when its
- * owner is root or the invoking user and no one else can write to it; a
- * sticky directory (/tmp) that others can write to takes new files only.
- * A symlink is followed only if root or the invoking user owns it, and only
- * on the way to the directory: never as the file written.
+ * owner is root or the invoking user (under sudo: who ran it) and no one
+ * else can write to it; a sticky directory (/tmp) that others can write to
+ * takes new files only. A symlink is followed only if root or the invoking
+ * user owns it, and only on the way to the directory: never as the file
+ * written.
  * No BPF here: tests/unit links it.
  */
 #ifndef PP_SAFE_FILE_H
@@ -31,8 +32,9 @@ enum pp_sfdir_mode {
 };
 
 /*
- * Who may own what pktpath trusts, besides root: the real uid by default.
- * Tests set another. Returns the previous value.
+ * Who may own what pktpath trusts, besides root and the real uid: by
+ * default the user who ran sudo (SUDO_UID) when the real uid is root.
+ * (uid_t)-1 restores that default. Returns the previous value.
  */
 uid_t pp_sf_set_trusted_uid(uid_t uid);
 

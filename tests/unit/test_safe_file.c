@@ -24,6 +24,8 @@ static char err[512];
 
 static void setup(void)
 {
+	/* Whoever ran the tests with sudo is not the other owner of these tests. */
+	unsetenv("SUDO_UID");
 	snprintf(base, sizeof(base), "/tmp/pp-unit-sf.XXXXXX");
 	ck_assert_ptr_nonnull(mkdtemp(base));
 	umask(022);
@@ -205,6 +207,15 @@ START_TEST(test_foreign_owner)
 	ck_assert_int_eq(mkdir(at("theirs/ours"), 0700), 0);
 	ck_assert_int_eq(pp_sfdir_open(&d, at("theirs/ours"), PP_SFDIR_CREATE, err, sizeof(err)),
 			 -EPERM);
+	/* Unless they ran pktpath with sudo: then it is theirs to decide. */
+	ck_assert_int_eq(setenv("SUDO_UID", "65534", 1), 0);
+	ck_assert_int_eq(pp_sfdir_open(&d, at("theirs/ours"), PP_SFDIR_CREATE, err, sizeof(err)),
+			 0);
+	pp_sfdir_close(&d);
+	ck_assert_int_eq(setenv("SUDO_UID", "65534x", 1), 0);
+	ck_assert_int_eq(pp_sfdir_open(&d, at("theirs"), PP_SFDIR_CREATE, err, sizeof(err)),
+			 -EPERM);
+	unsetenv("SUDO_UID");
 }
 END_TEST
 
