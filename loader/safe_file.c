@@ -85,17 +85,48 @@ static int check_dir(int fd, const char *what, bool *shared, char *err, size_t e
 	return 0;
 }
 
+#define PP_SF_MAX_LINKS 8 /* symlinks on the way, as the kernel's 40 but fewer */
+
+static int walk_from(int fd, const char *path, const char *base, bool create, int links,
+		     bool *shared, char *err, size_t errlen);
+
 /*
- * Step from directory DFD (checked; SHARED as check_dir said) to its entry
- * NAME, a directory; CREATE makes it (0700) if missing. A symlink is taken
- * only if a trusted user owns it; in a shared directory, so must the
- * entry. Returns the new fd or -errno.
+ * Through the symlink NAME in directory DFD, whose path is DIRWHAT: its
+ * target walked as any path, each directory on it checked, so the link's
+ * owner chose where to go, but what is there is checked like the rest.
  */
-static int step(int dfd, bool shared, const char *name, const char *what, bool create, char *err,
-		size_t errlen)
+static int follow(int dfd, const char *name, const char *dirwhat, const char *what, int links,
+		  bool *shared, char *err, size_t errlen)
 {
+	char target[PATH_MAX];
+	ssize_t n = readlinkat(dfd, name, target, sizeof(target) - 1);
+	int start;
+
+	if (n < 0)
+		return fail(err, errlen, -errno, "%s: %s", what, strerror(errno));
+	target[n] = '\0';
+	if (links >= PP_SF_MAX_LINKS)
+		return fail(err, errlen, -ELOOP, "%s: too many symlinks", what);
+	start = target[0] == '/' ? open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+				 : fcntl(dfd, F_DUPFD_CLOEXEC, 0);
+	if (start < 0)
+		return fail(err, errlen, -errno, "%s: %s", what, strerror(errno));
+	return walk_from(start, target, target[0] == '/' ? "/" : dirwhat, false, links + 1, shared,
+			 err, errlen);
+}
+
+/*
+ * Step from directory DFD (checked; *SHARED as check_dir said; its path
+ * DIRWHAT) to its entry NAME, a directory (path WHAT); CREATE makes it
+ * (0700) if missing. A symlink is taken only if a trusted user owns it;
+ * in a shared directory, so must any entry. Returns the new fd or -errno.
+ */
+static int step(int dfd, const char *name, const char *dirwhat, const char *what, bool create,
+		int links, bool *shared, char *err, size_t errlen)
+{
+	const int flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
 	struct stat lst, st;
-	int fd, flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC;
+	int fd;
 
 	if (fstatat(dfd, name, &lst, AT_SYMLINK_NOFOLLOW) && errno == ENOENT && create) {
 		if (mkdirat(dfd, name, 0700) && errno != EEXIST)
@@ -104,7 +135,7 @@ static int step(int dfd, bool shared, const char *name, const char *what, bool c
 	}
 	if (fstatat(dfd, name, &lst, AT_SYMLINK_NOFOLLOW))
 		return fail(err, errlen, -errno, "%s: %s", what, strerror(errno));
-	if (strcmp(name, "..") && !trusted_owner(lst.st_uid) && (shared || S_ISLNK(lst.st_mode)))
+	if (strcmp(name, "..") && !trusted_owner(lst.st_uid) && (*shared || S_ISLNK(lst.st_mode)))
 		return fail(err, errlen, -EPERM,
 			    "%s: a %s owned by uid %u in a directory others can write to: "
 			    "refusing to use it",
@@ -113,56 +144,74 @@ static int step(int dfd, bool shared, const char *name, const char *what, bool c
 			    : S_ISDIR(lst.st_mode) ? "directory"
 						   : "file",
 			    (unsigned int)lst.st_uid);
-	if (!S_ISLNK(lst.st_mode))
-		flags |= O_NOFOLLOW;
+	if (S_ISLNK(lst.st_mode))
+		return follow(dfd, name, dirwhat, what, links, shared, err, errlen);
 	fd = openat(dfd, name, flags);
 	if (fd < 0)
 		return fail(err, errlen, -errno, "%s: %s", what, strerror(errno));
 	/* Replaced between the look and the open: only by someone who may not. */
-	if (!S_ISLNK(lst.st_mode) &&
-	    (fstat(fd, &st) || st.st_dev != lst.st_dev || st.st_ino != lst.st_ino)) {
+	if (fstat(fd, &st) || st.st_dev != lst.st_dev || st.st_ino != lst.st_ino) {
 		close(fd);
 		return fail(err, errlen, -EAGAIN, "%s: changed while pktpath looked at it", what);
 	}
 	return fd;
 }
 
-/* Walk PATH from / or the working directory, checking every directory. */
-static int walk(struct pp_sfdir *d, const char *path, bool create, char *err, size_t errlen)
+/*
+ * Walk PATH from directory FD (taken over, and closed), whose path is
+ * BASE, checking every directory; the last one is made if CREATE. Returns
+ * the last directory's fd, or -errno.
+ */
+static int walk_from(int fd, const char *path, const char *base, bool create, int links,
+		     bool *shared, char *err, size_t errlen)
 {
-	char buf[PATH_MAX], what[PATH_MAX];
+	char buf[PATH_MAX], what[PATH_MAX], dirwhat[PATH_MAX];
 	char *save = NULL, *comp, *next;
-	size_t off = 0;
-	int fd, nfd, ret;
+	int nfd, ret;
 
-	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf))
+	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf)) {
+		close(fd);
 		return fail(err, errlen, -ENAMETOOLONG, "%s: path too long", path);
-	fd = open(path[0] == '/' ? "/" : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return fail(err, errlen, -errno, "%s: %s", path, strerror(errno));
-	off = (size_t)snprintf(what, sizeof(what), "%s", path[0] == '/' ? "/" : ".");
-	ret = check_dir(fd, what, &d->shared, err, errlen);
+	}
+	snprintf(what, sizeof(what), "%s", base);
+	ret = check_dir(fd, what, shared, err, errlen);
 	for (comp = strtok_r(buf, "/", &save); !ret && comp; comp = next) {
 		next = strtok_r(NULL, "/", &save);
 		if (!strcmp(comp, "."))
 			continue;
-		off += (size_t)snprintf(what + off, sizeof(what) - off, "%s%s",
-					off && what[off - 1] == '/' ? "" : "/", comp);
-		if (off >= sizeof(what))
-			off = sizeof(what) - 1;
-		nfd = step(fd, d->shared, comp, what, create && !next, err, errlen);
+		memcpy(dirwhat, what, sizeof(what));
+		if (snprintf(what, sizeof(what), "%s%s%s", dirwhat,
+			     dirwhat[strlen(dirwhat) - 1] == '/' ? "" : "/",
+			     comp) >= (int)sizeof(what)) {
+			ret = fail(err, errlen, -ENAMETOOLONG, "%s: path too long", path);
+			break;
+		}
+		nfd = step(fd, comp, dirwhat, what, create && !next, links, shared, err, errlen);
 		if (nfd < 0) {
 			ret = nfd;
 			break;
 		}
 		close(fd);
 		fd = nfd;
-		ret = check_dir(fd, what, &d->shared, err, errlen);
+		ret = check_dir(fd, what, shared, err, errlen);
 	}
 	if (ret) {
 		close(fd);
 		return ret;
 	}
+	return fd;
+}
+
+/* Walk PATH from / or the working directory. */
+static int walk(struct pp_sfdir *d, const char *path, bool create, char *err, size_t errlen)
+{
+	int fd = open(path[0] == '/' ? "/" : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0)
+		return fail(err, errlen, -errno, "%s: %s", path, strerror(errno));
+	fd = walk_from(fd, path, path[0] == '/' ? "/" : ".", create, 0, &d->shared, err, errlen);
+	if (fd < 0)
+		return fd;
 	d->fd = fd;
 	return 0;
 }

@@ -164,8 +164,19 @@ START_TEST(test_world_writable)
 	ck_assert_int_eq(mkdir(at("ww/sub"), 0700), 0);
 	ck_assert_int_eq(pp_sfdir_open(&d, at("ww/sub"), PP_SFDIR_CREATE, err, sizeof(err)),
 			 -EPERM);
+	/* Nor through a symlink of ours that leads there. */
+	ck_assert_int_eq(symlink("ww/sub", at("link")), 0);
+	ck_assert_int_eq(pp_sfdir_open(&d, at("link"), PP_SFDIR_CREATE, err, sizeof(err)), -EPERM);
+	ck_assert_ptr_nonnull(strstr(err, "/ww: writable by others"));
 	ck_assert_int_eq(chmod(at("ww"), 0770), 0);
 	ck_assert_int_eq(pp_sfdir_open(&d, at("ww"), PP_SFDIR_CREATE, err, sizeof(err)), -EPERM);
+	/* Made safe, the same symlink leads there. */
+	ck_assert_int_eq(chmod(at("ww"), 0755), 0);
+	ck_assert_int_eq(pp_sfdir_open(&d, at("link"), PP_SFDIR_CREATE, err, sizeof(err)), 0);
+	pp_sfdir_close(&d);
+	/* A loop ends. */
+	ck_assert_int_eq(symlink("loop", at("loop")), 0);
+	ck_assert_int_eq(pp_sfdir_open(&d, at("loop"), PP_SFDIR_CREATE, err, sizeof(err)), -ELOOP);
 }
 END_TEST
 
