@@ -28,6 +28,7 @@
 #include "kfeatures.h"
 #include "ksyms.h"
 #include "module_btf.h"
+#include "privs.h"
 #include "probe_btf.h"
 #include "probe_list.h"
 #include "tc_attach.h"
@@ -371,12 +372,23 @@ static int prepare_marking(struct app *a)
 	return 0;
 }
 
+/*
+ * Where pktpath will write (safe_file.h), checked while nothing is
+ * attached: a directory others could change is bad input, exit 2.
+ */
+static int check_outputs(struct app *a)
+{
+	if (a->env.tc_script &&
+	    pp_tc_script_prepare(&a->script, a->env.tc_script, a->err, sizeof(a->err)))
+		return usage_error("--tc-script: %s", a->err);
+	return 0;
+}
+
 /* The classifier on the interfaces, or the scripts that put it there. */
 static int attach_marking(struct app *a)
 {
 	if (a->env.tc_script)
-		return pp_tc_script_write(&a->script, a->env.tc_script, &a->cls, &a->tc, a->err,
-					  sizeof(a->err));
+		return pp_tc_script_write(&a->script, &a->cls, &a->tc, a->err, sizeof(a->err));
 	return pp_tc_attach(&a->tc, &a->cls, a->err, sizeof(a->err));
 }
 
@@ -421,6 +433,26 @@ static int attach_probes(struct app *a)
 	return ret;
 }
 
+/*
+ * Everything is attached: from here on pktpath reads, formats and, at the
+ * end, detaches. Keep only what detaching needs (privs.h), for good.
+ */
+static int drop_privileges(struct app *a)
+{
+	__u64 keep = pp_privs_keep(!a->env.tc_script && !a->tc.tcx);
+	char names[128];
+
+	if (pp_privs_drop(keep, a->err, sizeof(a->err)) ||
+	    pp_privs_seccomp(a->err, sizeof(a->err))) {
+		fprintf(stderr, "pktpath: %s\n", a->err);
+		return -1;
+	}
+	if (verbose)
+		fprintf(stderr, "pktpath: capabilities kept while tracing: %s\n",
+			pp_privs_names(keep, names, sizeof(names)));
+	return 0;
+}
+
 static int attach_and_trace(struct app *a)
 {
 	prepare_probe_marking(a);
@@ -432,6 +464,8 @@ static int attach_and_trace(struct app *a)
 	}
 	if (stop) /* interrupted while attaching: cleanup() detaches what was done */
 		return EXIT_OK;
+	if (drop_privileges(a))
+		return EXIT_FAIL;
 	if (a->env.tc_script)
 		fprintf(stderr, "pktpath: packets are marked once %s/attach.sh has run\n",
 			a->env.tc_script);
@@ -501,6 +535,8 @@ static int run(struct app *a)
 		break;
 	}
 	ret = check_caps();
+	if (!ret && a->env.action == PP_ACT_TRACE)
+		ret = check_outputs(a);
 	if (!ret)
 		ret = load_btf(a);
 	if (!ret && a->env.action == PP_ACT_TRACE)

@@ -180,6 +180,16 @@ static int append(struct pp_probe_list *l, const char *text, size_t len, int cat
 	return 0;
 }
 
+/*
+ * A byte of a bad line as the error message shows it: never a control byte
+ * for the terminal, nor DEL, nor a byte above 0x7f (a C1 control such as
+ * 0x9b, CSI, to some terminals).
+ */
+static char shown(char c)
+{
+	return (unsigned char)c < 0x20 || (unsigned char)c >= 0x7f ? '?' : c;
+}
+
 int pp_probe_list_add(struct pp_probe_list *l, const char *line, const char *where, char *errbuf,
 		      size_t errlen)
 {
@@ -198,9 +208,8 @@ int pp_probe_list_add(struct pp_probe_list *l, const char *line, const char *whe
 	text[len] = '\0';
 	catlen = classify(text, len);
 	if (catlen < 0) {
-		/* Never echo control bytes to the terminal. */
 		for (size_t i = 0; i < len; i++)
-			text[i] = iscntrl((unsigned char)text[i]) ? '?' : text[i];
+			text[i] = shown(text[i]);
 		set_err(errbuf, errlen, "%s: not a function name or tp:CATEGORY:NAME: \"%s\"",
 			where, text);
 		return -EINVAL;

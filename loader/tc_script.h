@@ -9,18 +9,28 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include "safe_file.h"
 
 struct pp_cls;
 struct pp_tc;
 
 struct pp_tc_script {
 	const char *dir;	/* the user's DIR */
+	struct pp_sfdir dirfd;	/* DIR, checked once (safe_file.h) */
+	struct pp_sfdir pins;	/* the pin directory */
 	char pin_dir[PATH_MAX]; /* /sys/fs/bpf/pktpath-PID */
 	bool pinned;
 };
 
-int pp_tc_script_write(struct pp_tc_script *s, const char *dir, const struct pp_cls *cls,
-		       const struct pp_tc *tc, char *err, size_t errlen);
+/*
+ * Before anything is attached: open DIR (made 0700 if missing) and refuse
+ * it if others could change what pktpath writes there. 0, or -errno with
+ * ERR saying why in one line.
+ */
+int pp_tc_script_prepare(struct pp_tc_script *s, const char *dir, char *err, size_t errlen);
+/* Pin the classifier and write DIR/attach.sh and DIR/detach.sh (0700). */
+int pp_tc_script_write(struct pp_tc_script *s, const struct pp_cls *cls, const struct pp_tc *tc,
+		       char *err, size_t errlen);
 /* Unpin; remind the user if attach.sh's filters are still there. */
 void pp_tc_script_done(struct pp_tc_script *s);
 

@@ -6,7 +6,8 @@
 # (tests/fuzz/regressions/TARGET/):
 #
 #   scripts/fuzz.sh [SECONDS]
-#   scripts/fuzz.sh --smoke        # about 20 s per run, for the test command
+#   scripts/fuzz.sh --smoke        # about 20 s per run (the readers of user
+#                                  # files: 10 s), for the test command
 #   scripts/fuzz.sh --coverage     # line coverage of the code under test by
 #                                  # the corpus so far (build-fuzz/cov/)
 #
@@ -43,7 +44,8 @@ build() {
 	shift
 	cmake -S . -B "$dir" -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 		-DPKTPATH_FUZZ=ON "$inject" "$@" >/dev/null &&
-		cmake --build "$dir" -j"$(nproc)" --target fuzz_xlate fuzz_paths fuzz_seeds
+		cmake --build "$dir" -j"$(nproc)" --target fuzz_xlate fuzz_paths fuzz_seeds \
+			fuzz_probe_list fuzz_pcap fuzz_input_seeds
 }
 
 # The corpus so far, run once by a build with source coverage.
@@ -86,12 +88,17 @@ if ! build "$BUILD" >"$BUILD/logs/build.log" 2>&1; then
 fi
 grep -E 'warning|error' "$BUILD/logs/build.log"
 bin=$BUILD/tests/fuzz
-for t in fuzz_xlate fuzz_paths; do
+for t in fuzz_xlate fuzz_paths fuzz_probe_list fuzz_pcap; do
 	rm -rf "${BUILD:?}/seeds/$t"
 	mkdir -p "$BUILD/corpus/$t" "$BUILD/seeds/$t"
 done
 mkdir -p "$BUILD/corpus/fuzz_xlate-kernel"
 "$bin/fuzz_seeds" "$BUILD/seeds/fuzz_xlate" "$BUILD/seeds/fuzz_paths" || exit 1
+"$bin/fuzz_input_seeds" "$BUILD/seeds/fuzz_pcap" || exit 1
+# The probe list as shipped, and a few lines of each kind.
+cp kp_func.list "$BUILD/seeds/fuzz_probe_list/kp_func.list"
+printf 'ip_rcv # comment\n\n  tp:net:netif_receive_skb  \nfoo.isra.0\ntp:skb:kfree_skb\nip_rcv\n' \
+	>"$BUILD/seeds/fuzz_probe_list/kinds"
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
@@ -155,5 +162,11 @@ else
 	echo "SKIP fuzz_xlate-kernel: needs root to load BPF programs"
 fi
 run fuzz_paths fuzz_paths 8192 "$BUILD/corpus/fuzz_paths" "$BUILD/seeds/fuzz_paths"
+# Files users hand to pktpath (probe lists, --test-pcap captures): simpler
+# readers, so a smoke run gives them half the time.
+[ "$smoke" -eq 1 ] && secs=10
+run fuzz_probe_list fuzz_probe_list 65536 "$BUILD/corpus/fuzz_probe_list" \
+	"$BUILD/seeds/fuzz_probe_list"
+run fuzz_pcap fuzz_pcap 65536 "$BUILD/corpus/fuzz_pcap" "$BUILD/seeds/fuzz_pcap"
 
 [ "$failed" -eq 0 ]

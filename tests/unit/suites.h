@@ -14,7 +14,8 @@
 	X(decode_suite)                                                                            \
 	X(output_suite)                                                                            \
 	X(fmt_suite)                                                                               \
-	X(cli_suite)
+	X(cli_suite)                                                                               \
+	X(safe_file_suite)
 
 #define PP_DECLARE_SUITE(name) Suite *name(void) __attribute__((weak));
 PP_SUITES(PP_DECLARE_SUITE)

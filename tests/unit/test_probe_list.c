@@ -152,13 +152,16 @@ START_TEST(test_bad_lines)
 	const char *s = bad_lines[_i];
 	size_t len = strlen(s);
 
-	/* The message quotes the trimmed text, control bytes as '?': "ip_rcv?x". */
+	/*
+	 * The message quotes the trimmed text, control bytes and bytes above
+	 * 0x7e as '?': "ip_rcv?x", "??t" (no C1 control reaches a terminal).
+	 */
 	while (len && (s[len - 1] == ' ' || s[len - 1] == '\t'))
 		len--;
 	snprintf(want, sizeof(want), "t:1: not a function name or tp:CATEGORY:NAME: \"%.*s\"",
 		 (int)len, s);
 	for (char *c = strchr(want, '"'); c && *c; c++)
-		*c = *c == '\t' ? '?' : *c;
+		*c = *c == '\t' || (unsigned char)*c > 0x7e ? '?' : *c;
 	ck_assert_int_eq(add(&l, s, err, sizeof(err)), -EINVAL);
 	ck_assert_str_eq(err, want);
 	ck_assert_uint_eq(l.n, 0);

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Files pktpath writes, safely although it runs as root: a directory is
+ * checked once, held by its fd, and every file is made under that fd, so a
+ * path swapped afterwards changes nothing. A directory is trusted when its
+ * owner is root or the invoking user (under sudo: who ran it) and no one
+ * else can write to it; a sticky directory (/tmp) that others can write to
+ * takes new files only. A symlink is followed only if root or the invoking
+ * user owns it, and only on the way to the directory: never as the file
+ * written.
+ * No BPF here: tests/unit links it.
+ */
+#ifndef PP_SAFE_FILE_H
+#define PP_SAFE_FILE_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+struct pp_sfdir {
+	int fd;		     /* the checked directory, -1 when closed */
+	bool shared;	     /* sticky and writable by others: new files only */
+	char path[PATH_MAX]; /* as given, for messages */
+};
+
+enum pp_sfdir_mode {
+	PP_SFDIR_EXISTING, /* the directory must exist */
+	PP_SFDIR_CREATE,   /* create it (0700) if missing; an existing one is checked */
+	PP_SFDIR_PRIVATE,  /* the same, but it may not be shared (sticky): scripts live there */
+};
+
+/*
+ * Who may own what pktpath trusts, besides root and the real uid: by
+ * default the user who ran sudo (SUDO_UID) when the real uid is root.
+ * (uid_t)-1 restores that default. Returns the previous value.
+ */
+uid_t pp_sf_set_trusted_uid(uid_t uid);
+
+/*
+ * Open PATH as a directory to write into, after checking every directory
+ * on the way (each must be trusted, or shared and its next entry owned by a
+ * trusted user). 0, or -errno with ERR saying why in one line.
+ */
+int pp_sfdir_open(struct pp_sfdir *d, const char *path, enum pp_sfdir_mode mode, char *err,
+		  size_t errlen);
+
+/*
+ * Create NAME in D with MODE: a new file (O_CREAT|O_EXCL|O_NOFOLLOW), or,
+ * if REPLACE and D is not shared, a temporary name renamed over NAME (what
+ * was there, a symlink included, is replaced, never followed). The file is
+ * written to TMPNAME (REPLACE) until pp_sfdir_commit(); returns the fd, or
+ * -errno with ERR filled.
+ */
+int pp_sfdir_create(struct pp_sfdir *d, const char *name, mode_t mode, bool replace, char *err,
+		    size_t errlen);
+
+/*
+ * After writing FD (from pp_sfdir_create with REPLACE): sync the mode,
+ * close, and rename the temporary file over NAME. Without REPLACE: close.
+ * 0 or -errno with ERR filled; on failure the temporary file is removed.
+ */
+int pp_sfdir_commit(struct pp_sfdir *d, const char *name, int fd, bool replace, char *err,
+		    size_t errlen);
+
+void pp_sfdir_close(struct pp_sfdir *d);
+
+/*
+ * The one call for an output file (--pcapng, --perfetto): PATH's directory
+ * checked as above, PATH created new with MODE (an existing PATH is
+ * replaced only in a trusted, unshared directory). Returns a FILE open for
+ * writing, or NULL with ERR filled. The rename happens at pp_sf_close().
+ */
+struct pp_sf;
+struct pp_sf *pp_sf_create(const char *path, mode_t mode, char *err, size_t errlen);
+FILE *pp_sf_file(struct pp_sf *f);
+/* Flush, close, and put the file in place. 0, or -errno with ERR filled. */
+int pp_sf_close(struct pp_sf *f, char *err, size_t errlen);
+
+#endif
