@@ -359,7 +359,9 @@ life_common() {
 	r=$(rc)
 	if [ "$r" != 0 ] || [ "$(kv stopped_by)" != SIGINT ] ||
 		grep -q '^stopped_by SIGKILL' "$BLK/kv"; then
-		echo "pktpath rc=$r, stopped by '$(kv stopped_by)' (SIGINT expected): $(first_err)"
+		# The last stderr line: the fatal error, not the skipped-probes notice.
+		echo "pktpath rc=$r, stopped by '$(kv stopped_by)' (SIGINT expected):" \
+			"$(tail -n 1 "$BLK/err")"
 		return 1
 	fi
 	grep '^{' "$BLK/out" | jq -e . >/dev/null 2>&1 || {
