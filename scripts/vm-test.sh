@@ -40,8 +40,11 @@ VM_TIMEOUT=${VM_TIMEOUT:-1200}
 META_PKGS=(linux-image-amd64 linux-image-6.12-amd64)
 # What the scenarios need beyond the kernel image; dependencies are added
 # from modules.dep. libcrc32c (for nf_tables) asks the crypto API for
-# "crc32c" at init, so crc32c_generic must be there first.
-MODULES=(veth sch_ingress cls_bpf crc32c_generic nf_tables)
+# "crc32c" at init, so crc32c_generic must be there first. The packet-life
+# scenarios add DNAT (nf_nat, nft_chain_nat for the chain, nft_nat for the
+# statement) and a bridge, loaded before pktpath starts so that its br_*
+# probes attach.
+MODULES=(veth sch_ingress cls_bpf crc32c_generic nf_tables nf_nat nft_chain_nat nft_nat bridge)
 # iproute2 (busybox ip has no netns or veth), nft, and bpftool for the
 # cleanup checks: dynamic, so copied with their libraries.
 TOOLS=(/usr/sbin/ip /usr/sbin/tc /usr/sbin/nft /usr/sbin/bpftool)

@@ -19,6 +19,9 @@ set -u
 PP=/usr/bin/pktpath
 FUNCS=/usr/share/pktpath/kp_func.list
 SCENARIOS=${VM_SCENARIOS:-"icmp-veth forward nft-drop udp-closed list-probes cleanup check"}
+# The packet-life scenarios (below) run by default too. One line: @@PLAN
+# lists them, and check.sh reads that line only.
+[ -n "${VM_SCENARIOS:-}" ] || SCENARIOS="$SCENARIOS tcp-forward tcp-nat ping-reply bridge-flood"
 BACKENDS=${VM_BACKENDS:-"kprobe-multi kprobe fentry tracepoint"}
 # TCG is slow: attaching a thousand kprobes can take a while.
 READY_WAIT=${VM_READY_WAIT:-120}
@@ -311,6 +314,151 @@ scn_cleanup() {
 scn_unsupported() {
 	topo_pair
 	run_traced a "$1" true --json --duration 5 "icmp"
+}
+
+# ---- packet life: a TCP transfer, DNAT, ping's replies, a bridge flood -----
+# The VM twins of tests/e2e/test_packet_life.sh, for every backend. pktpath
+# runs without -c and is stopped by SIGINT, the way a user stops it.
+
+TCP_PORT=5201
+NAT_PORT=8080
+# A few hundred KiB: many segments both ways (data, ACKs, FINs).
+TCP_BYTES=262144
+BR_NET=198.19.0
+
+# rx_packets NS DEV...: the sum of the devices' RX packet counters.
+rx_packets() {
+	local ns=$1 dev n=0
+	shift
+	for dev in "$@"; do
+		n=$((n + $(ip netns exec "$ns" cat "/sys/class/net/$dev/statistics/rx_packets")))
+	done
+	echo "$n"
+}
+
+# count_rules NS MATCH...: nft counters in NS's prerouting, ahead of
+# conntrack and NAT: one for every IPv4 packet, one per MATCH. Against the
+# RX counters they show what crossed the router besides the traced traffic.
+count_rules() {
+	local ns=$1 m
+	shift
+	{
+		echo "table ip pp_count {"
+		echo "chain pre {"
+		echo "type filter hook prerouting priority -300; policy accept;"
+		echo "counter comment \"all\""
+		for m in "$@"; do echo "$m counter"; done
+		echo "}"
+		echo "}"
+	} | ip netns exec "$ns" nft -f - || kv count_rules fail
+}
+
+# count_kv NS: the counters as nft_all and nft_matched (the sum of the MATCHes).
+count_kv() {
+	ip netns exec "$1" nft list table ip pp_count >/tmp/pp.count
+	kv nft_all "$(sed -n 's/.*counter packets \([0-9]*\) .*comment "all".*/\1/p' /tmp/pp.count)"
+	kv nft_matched "$(grep -v 'comment "all"' /tmp/pp.count |
+		sed -n 's/.*counter packets \([0-9]*\) .*/\1/p' | awk '{ n += $1 } END { print n + 0 }')"
+}
+
+# tcp_traced BACKEND ADDR PORT FILTER MATCH...: TCP_BYTES from a to
+# ADDR:PORT (c's server on TCP_PORT), traced in r with FILTER; what entered
+# r is counted by its RX counters and by count_rules MATCH....
+tcp_traced() {
+	local be=$1 addr=$2 port=$3 filter=$4 rx0=""
+	shift 4
+	count_rules r "$@"
+	kv tcp_bytes "$TCP_BYTES"
+	# Returns once listening; reads in the background, prints what it read.
+	ip netns exec c vmhelper tcp-serve "$TCP_PORT" >/tmp/pp.serve 2>&1 || kv serve fail
+	if pp_start r "$be" --json "$filter"; then
+		rx0=$(rx_packets r veth-ra veth-rc)
+		if ip netns exec a vmhelper tcp-send "$addr" "$port" "$TCP_BYTES" >/tmp/pp.send 2>&1; then
+			kv send ok
+		else
+			kv send "fail $(tr '\n' ' ' </tmp/pp.send)"
+		fi
+		# pktpath closes a packet 1 s after its last news: let them all close.
+		sleep 3
+	fi
+	pp_wait 0
+	[ -z "$rx0" ] || kv rx_packets $(($(rx_packets r veth-ra veth-rc) - rx0))
+	kv served "$(head -n 1 /tmp/pp.serve)"
+	count_kv r
+}
+
+scn_tcp_forward() {
+	topo_forward
+	tcp_traced "$1" "$C" "$TCP_PORT" "tcp port $TCP_PORT" \
+		"tcp dport $TCP_PORT" "tcp sport $TCP_PORT"
+}
+
+# a connects to r's R_A:NAT_PORT, which r's DNAT sends on to c:TCP_PORT. The
+# counters sit before the DNAT: a's packets still have NAT_PORT there, and
+# c's replies are un-NATed only at postrouting.
+scn_tcp_nat() {
+	topo_forward
+	ip netns exec r nft -f - <<-EOF || kv nat_rule fail
+		table ip pp_nat {
+			chain pre {
+				type nat hook prerouting priority dstnat;
+				ip daddr $R_A tcp dport $NAT_PORT dnat to $C:$TCP_PORT
+			}
+		}
+	EOF
+	tcp_traced "$1" "$R_A" "$NAT_PORT" "tcp port $NAT_PORT or tcp port $TCP_PORT" \
+		"tcp dport $NAT_PORT" "tcp sport $TCP_PORT"
+}
+
+# ping's echo replies, traced in a. Busybox ping, run as root, reads them
+# from a raw ICMP socket (its ICMP datagram socket is only the fallback when
+# raw is refused), which gets a clone of each reply.
+scn_ping_reply() {
+	topo_pair
+	if pp_start a "$1" --json "icmp[icmptype] = 0"; then
+		ip netns exec a ping -c 3 -i 0.2 -W 5 "$B" >/tmp/pp.ping 2>&1
+		kv ping_received "$(sed -n 's/.* \([0-9]*\) packets received.*/\1/p' /tmp/pp.ping)"
+		sleep 2
+	fi
+	pp_wait 0
+}
+
+# A bridge pp-br in r with ports pb1..pb3, each a veth to host h1..h3.
+topo_bridge() {
+	local i
+	net_reset
+	ns_new r
+	ip -n r link add pp-br type bridge
+	for i in 1 2 3; do
+		ns_new "h$i"
+		ip -n r link add "pb$i" type veth peer name "pq$i" netns "h$i"
+		ip -n r link set "pb$i" master pp-br up
+		ip -n "h$i" addr add "$BR_NET.$i/24" brd + dev "pq$i"
+		ip -n "h$i" link set "pq$i" up
+		# Replies make each flooded copy "consumed" by its host's ICMP.
+		ip netns exec "h$i" sysctl -qw net.ipv4.icmp_echo_ignore_broadcasts=0
+	done
+	ip -n r link set pp-br up
+	# The replies go to h1 without ARP.
+	for i in 2 3; do
+		ip -n "h$i" neigh replace "$BR_NET.1" lladdr "$(mac_of h1 pq1)" dev "pq$i" \
+			nud permanent
+	done
+}
+
+# Busybox ping sets SO_BROADCAST itself (it has no -b). It stops once it has
+# -c replies, two per request here: the requests are counted from its summary.
+scn_bridge_flood() {
+	local rx0=""
+	topo_bridge
+	if pp_start r "$1" --json -i pb1 -i pb2 -i pb3 "icmp[icmptype] = 8"; then
+		rx0=$(rx_packets r pb1)
+		ip netns exec h1 ping -c 3 -i 0.2 -W 5 "$BR_NET.255" >/tmp/pp.ping 2>&1
+		kv ping_sent "$(sed -n 's/^\([0-9]*\) packets transmitted.*/\1/p' /tmp/pp.ping)"
+		sleep 2
+	fi
+	pp_wait 0
+	[ -z "$rx0" ] || kv pb1_rx $(($(rx_packets r pb1) - rx0))
 }
 
 # ---- main -------------------------------------------------------------------

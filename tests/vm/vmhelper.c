@@ -11,6 +11,15 @@
  *                            can attach, so that a pktpath bug on a capable
  *                            kernel is a FAIL and not a silent skip.
  *   vmhelper udp ADDR PORT   send one UDP datagram (busybox nc has no -u).
+ *   vmhelper tcp-serve PORT  listen on PORT, then go to the background (the
+ *                            caller goes on once the server can accept);
+ *                            accept one connection, read it to its end,
+ *                            print the byte count and close.
+ *   vmhelper tcp-send ADDR PORT BYTES
+ *                            connect, send BYTES in 16 KiB writes, shut down
+ *                            the sending side and wait for the server to close:
+ *                            when it returns, the whole exchange, FINs
+ *                            included, has crossed the network.
  *   vmhelper sigdfl PROG...  exec PROG with SIGINT and SIGQUIT at their
  *                            defaults: a non-interactive shell starts its
  *                            background jobs with them ignored, a user's
@@ -32,6 +41,7 @@
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/types.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -196,6 +206,132 @@ static int cmd_udp(const char *addr, const char *port)
 	return err;
 }
 
+/* A server that outlives no test: it gives up after this many seconds. */
+#define TCP_SERVE_TIMEOUT 300
+#define TCP_CHUNK	  16384
+
+static int parse_sin(struct sockaddr_in *sin, const char *addr, const char *port)
+{
+	sin->sin_family = AF_INET;
+	sin->sin_port = htons(atoi(port));
+	if (!addr) {
+		sin->sin_addr.s_addr = htonl(INADDR_ANY);
+		return 0;
+	}
+	if (inet_pton(AF_INET, addr, &sin->sin_addr) != 1) {
+		fprintf(stderr, "vmhelper: bad address %s\n", addr);
+		return -1;
+	}
+	return 0;
+}
+
+/* Read fd to its end; returns the byte count, or -1. */
+static long long drain(int fd)
+{
+	static char buf[TCP_CHUNK];
+	long long total = 0;
+	ssize_t n;
+
+	while ((n = read(fd, buf, sizeof(buf))) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		total += n;
+	}
+	return total;
+}
+
+static int serve_one(int lfd)
+{
+	long long total;
+	int fd;
+
+	alarm(TCP_SERVE_TIMEOUT);
+	fd = accept(lfd, NULL, NULL);
+	close(lfd);
+	if (fd < 0) {
+		perror("vmhelper: accept");
+		return 1;
+	}
+	total = drain(fd);
+	/* Printed before the close, so it is there when the sender sees EOF. */
+	printf("%lld\n", total);
+	fflush(stdout);
+	close(fd);
+	return total < 0;
+}
+
+static int cmd_tcp_serve(const char *port)
+{
+	struct sockaddr_in sin = {0};
+	int fd, one = 1;
+	pid_t pid;
+
+	parse_sin(&sin, NULL, port);
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) < 0 ||
+	    bind(fd, (struct sockaddr *)&sin, sizeof(sin)) < 0 || listen(fd, 1) < 0) {
+		perror("vmhelper: tcp-serve");
+		return 1;
+	}
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0) {
+		perror("vmhelper: fork");
+		return 1;
+	}
+	if (pid == 0)
+		_exit(serve_one(fd));
+	return 0;
+}
+
+static int send_all(int fd, long long bytes)
+{
+	static char buf[TCP_CHUNK];
+	ssize_t n;
+
+	memset(buf, 'p', sizeof(buf));
+	while (bytes > 0) {
+		n = write(fd, buf, bytes < TCP_CHUNK ? (size_t)bytes : sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		bytes -= n;
+	}
+	return 0;
+}
+
+static int cmd_tcp_send(const char *addr, const char *port, const char *bytes)
+{
+	struct sockaddr_in sin = {0};
+	long long n = atoll(bytes), back;
+	int fd, err = 1;
+
+	if (parse_sin(&sin, addr, port) < 0 || n <= 0)
+		return 2;
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&sin, sizeof(sin)) < 0 ||
+	    send_all(fd, n) < 0 || shutdown(fd, SHUT_WR) < 0) {
+		perror("vmhelper: tcp-send");
+		goto cleanup;
+	}
+	/* The server sends nothing: EOF means it read everything and closed. */
+	back = drain(fd);
+	if (back != 0) {
+		fprintf(stderr, "vmhelper: tcp-send: %lld bytes back, expected EOF\n", back);
+		goto cleanup;
+	}
+	printf("%lld\n", n);
+	err = 0;
+cleanup:
+	if (fd >= 0)
+		close(fd);
+	return err;
+}
+
 static int cmd_sigdfl(char **argv)
 {
 	signal(SIGINT, SIG_DFL);
@@ -211,8 +347,13 @@ int main(int argc, char **argv)
 		return cmd_backends();
 	if (argc == 4 && !strcmp(argv[1], "udp"))
 		return cmd_udp(argv[2], argv[3]);
+	if (argc == 3 && !strcmp(argv[1], "tcp-serve"))
+		return cmd_tcp_serve(argv[2]);
+	if (argc == 5 && !strcmp(argv[1], "tcp-send"))
+		return cmd_tcp_send(argv[2], argv[3], argv[4]);
 	if (argc > 2 && !strcmp(argv[1], "sigdfl"))
 		return cmd_sigdfl(argv + 2);
-	fprintf(stderr, "usage: vmhelper backends | udp ADDR PORT | sigdfl PROG [ARG]...\n");
+	fprintf(stderr, "usage: vmhelper backends | udp ADDR PORT | tcp-serve PORT |\n"
+			"       tcp-send ADDR PORT BYTES | sigdfl PROG [ARG]...\n");
 	return 2;
 }
