@@ -133,6 +133,12 @@ struct pp_head_val {
 	__u32 orphan;  /* none does, but an skb not seen yet still holds the data */
 };
 
+/* send_map: a thread's send call in progress. */
+struct pp_send_val {
+	__u64 ts; /* when the call began */
+	__u64 fd; /* the socket it sends on */
+};
+
 /* state_map's single entry, shared by the classifier and every probe. */
 struct pp_state {
 	__u64 inflight;	 /* entries in skb_map: zero lets every probe return at once */

@@ -33,7 +33,7 @@ struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, 4096);
 	__type(key, __u64);
-	__type(value, __u64);
+	__type(value, struct pp_send_val);
 } send_map SEC(".maps");
 
 /* Every record, in one ring so that a packet's records stay in order. */

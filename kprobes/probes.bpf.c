@@ -212,11 +212,12 @@ static __always_inline int pp_mark_local(struct sk_buff *skb, __u32 probe)
  * return, whatever is in flight (the packet is marked after the call began).
  * One hash update per call: sendto, sendmsg and sendmmsg only, not write().
  */
-static __always_inline int pp_send_enter(void)
+static __always_inline int pp_send_enter(struct trace_event_raw_sys_enter *ctx)
 {
-	__u64 tid = bpf_get_current_pid_tgid(), now = bpf_ktime_get_ns();
+	struct pp_send_val v = {.ts = bpf_ktime_get_ns(), .fd = ctx->args[0]};
+	__u64 tid = bpf_get_current_pid_tgid();
 
-	bpf_map_update_elem(&send_map, &tid, &now, BPF_ANY);
+	bpf_map_update_elem(&send_map, &tid, &v, BPF_ANY);
 	return 0;
 }
 
@@ -230,9 +231,9 @@ static __always_inline int pp_send_exit(void)
 
 #define PP_SEND_CALL(NAME)                                                                         \
 	SEC("tracepoint/syscalls/sys_enter_" #NAME)                                                \
-	int pp_enter_##NAME(void *ctx)                                                             \
+	int pp_enter_##NAME(struct trace_event_raw_sys_enter *ctx)                                 \
 	{                                                                                          \
-		return pp_send_enter();                                                            \
+		return pp_send_enter(ctx);                                                         \
 	}                                                                                          \
 	SEC("tracepoint/syscalls/sys_exit_" #NAME)                                                 \
 	int pp_exit_##NAME(void *ctx)                                                              \

@@ -478,18 +478,33 @@ static __always_inline int pp_end(struct pp_state *st, __u64 skb, __u32 probe, _
 	return 0;
 }
 
+/* The sock behind file descriptor FD of the current task, or 0. */
+static __always_inline __u64 pp_fd_sock(__u64 fd)
+{
+	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+	struct file **fds = BPF_CORE_READ(task, files, fdt, fd), *file = NULL;
+	struct socket *sock;
+
+	if (fd > 65535 || bpf_probe_read_kernel(&file, sizeof(file), fds + fd) || !file)
+		return 0;
+	sock = BPF_CORE_READ(file, private_data);
+	return sock ? (__u64)BPF_CORE_READ(sock, sk) : 0;
+}
+
 /*
  * A packet this host sends starts in the thread's send call: the first probe
  * that sees it in process context (on its way down from the socket, marked
  * at TC egress or ip_output) looks for that call in send_map, once, and
- * records it as the packet's first hop, at the time the call began. A
- * packet sent later from softirq (TCP's ACK-clocked segments) is not in a
- * send call's thread, or not within the packet timeout of it, and gets none.
+ * records it as the packet's first hop, at the time the call began, if the
+ * call sends on the packet's own socket (skb->sk): a packet sent from
+ * softirq while another thread is in a send call (TCP's ACK-clocked
+ * segments, a forwarded packet) is not that call's.
  */
 static __always_inline void pp_send_start(struct pp_state *st, struct pp_skb_val *v,
 					  struct sk_buff *skb, const enum pp_via via)
 {
-	__u64 tid = bpf_get_current_pid_tgid(), *t;
+	__u64 tid = bpf_get_current_pid_tgid(), sk;
+	struct pp_send_val *t;
 	struct pp_hop *h;
 
 	v->send_looked = 1;
@@ -497,7 +512,10 @@ static __always_inline void pp_send_start(struct pp_state *st, struct pp_skb_val
 	if (v->tc_hook[0] && !(v->tc_hook[0] & 1))
 		return;
 	t = bpf_map_lookup_elem(&send_map, &tid);
-	if (!t || *t > v->first_ts || v->first_ts - *t > READ_ONCE(st->orphan_ns))
+	if (!t || t->ts > v->first_ts || v->first_ts - t->ts > READ_ONCE(st->orphan_ns))
+		return;
+	sk = (__u64)PP_READ(via, skb, sk);
+	if (!sk || pp_fd_sock(t->fd) != sk)
 		return;
 	h = bpf_ringbuf_reserve(&path_map, sizeof(*h), 0);
 	if (!h) {
@@ -506,7 +524,7 @@ static __always_inline void pp_send_start(struct pp_state *st, struct pp_skb_val
 	}
 	pp_fill_hop(h, PP_REC_HOP, PP_PROBE_SEND, v->id, skb, via);
 	/* Not yet on a device: the call was in the socket's namespace. */
-	h->ts = *t;
+	h->ts = t->ts;
 	h->ifindex = 0;
 	h->ifname[0] = 0;
 	pp_submit(st, h);
