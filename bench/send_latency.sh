@@ -14,6 +14,12 @@
 #             per thread, the first net:net_dev_queue in that thread carries
 #             it to the skb, skb:consume_skb prints the difference.
 #
+# pktpath attaches first: programs on one tracepoint run in the order they
+# were attached, and bpftrace's printf() at consume_skb (a perf output and
+# a wakeup, some microseconds in this VM) would otherwise come before
+# pktpath's END and count in pktpath's interval (attached the other way
+# round, the ratio was 1.18-1.28 here; this way round 1.00-1.02).
+#
 # Prints both medians and their ratio, and each tool's count; writes the raw
 # numbers to $OUT_DIR (default build/bench-send) and appends a line to its
 # rounds.tsv. As root. --report DIR: the docs/PERFORMANCE.md section from
@@ -83,7 +89,11 @@ wait_for() {
 	echo "send_latency: $3 not ready after 120 s" >&2
 	exit 1
 }
-# A busy-loop-free bpftrace 0.17 script: no kprobes, tracepoints only.
+ip netns exec "$C" "$PKTPATH" --json --backend tracepoint 'icmp[icmptype] = 8' \
+	>"$OUT_DIR/pktpath.jsonl" 2>"$OUT_DIR/pktpath.err" &
+PP_PID=$!
+wait_for "$OUT_DIR/pktpath.err" '^pktpath: ready' pktpath
+# The seed's script, on tracepoints (no kprobes on this host).
 bpftrace -e '
 tracepoint:syscalls:sys_enter_sendto /comm == "ppslping"/ { @start[tid] = nsecs; }
 tracepoint:net:net_dev_queue /@start[tid]/ {
@@ -94,10 +104,6 @@ tracepoint:skb:consume_skb /@skb[args->skbaddr]/ {
 }' >"$OUT_DIR/bpftrace.txt" 2>"$OUT_DIR/bpftrace.err" &
 BT_PID=$!
 wait_for "$OUT_DIR/bpftrace.txt" '^Attaching' bpftrace
-ip netns exec "$C" "$PKTPATH" --json --backend tracepoint 'icmp[icmptype] = 8' \
-	>"$OUT_DIR/pktpath.jsonl" 2>"$OUT_DIR/pktpath.err" &
-PP_PID=$!
-wait_for "$OUT_DIR/pktpath.err" '^pktpath: ready' pktpath
 sleep 1
 ip netns exec "$C" "$PING" -n -q -c "$N" -i 0.01 198.18.0.2 >/dev/null
 sleep 2
