@@ -68,6 +68,39 @@ cleanup() {
 	exit "$rc"
 }
 trap cleanup EXIT
+
+# wait_ready: pktpath (pp_pid, stderr in work/pktpath.err) says it is ready.
+wait_ready() {
+	for ((i = 0; i < 1200; i++)); do
+		grep -q '^pktpath: ready' "$work/pktpath.err" 2>/dev/null && return 0
+		alive "$pp_pid" || {
+			echo "demo: pktpath exited before it was ready" >&2
+			exit 1
+		}
+		sleep 0.1
+	done
+	echo "demo: pktpath not ready after 120 s" >&2
+	exit 1
+}
+
+# wait_done WHAT: pktpath (-c) ends by itself once its packets are freed.
+wait_done() {
+	for ((i = 0; i < 100; i++)); do
+		alive "$pp_pid" || break
+		sleep 0.1
+	done
+	if alive "$pp_pid"; then
+		echo "demo: pktpath still running 10 s after $1; stopping it" >&2
+		exit 1
+	fi
+	rc=0
+	wait "$pp_pid" || rc=$?
+	pp_pid=
+	[ "$rc" -eq 0 ] || {
+		echo "demo: pktpath exited with status $rc" >&2
+		exit 1
+	}
+}
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
@@ -109,39 +142,28 @@ step "Tracing '$FILTER' from $NS_A, three pings to 198.18.1.2"
 "${SUDO[@]}" ip netns exec "$NS_A" "$PKTPATH" -c 3 --filter "$FILTER" \
 	2> >(tee "$work/pktpath.err" >&2) &
 pp_pid=$!
-for ((i = 0; i < 200; i++)); do
-	grep -q '^pktpath: ready' "$work/pktpath.err" 2>/dev/null && break
-	alive "$pp_pid" || {
-		echo "demo: pktpath exited before it was ready" >&2
-		exit 1
-	}
-	sleep 0.1
-done
-grep -q '^pktpath: ready' "$work/pktpath.err" || {
-	echo "demo: pktpath not ready after 20 s" >&2
-	exit 1
-}
+wait_ready
 
 "${SUDO[@]}" ip netns exec "$NS_A" ping -n -c 3 -i 0.5 -w 10 198.18.1.2 >"$work/ping.out" 2>&1 ||
 	echo "demo: ping failed: $(tail -n 1 "$work/ping.out")" >&2
 # -c 3 ends pktpath once the three requests are freed; give it a moment.
-for ((i = 0; i < 100; i++)); do
-	alive "$pp_pid" || break
-	sleep 0.1
-done
-if alive "$pp_pid"; then
-	echo "demo: pktpath still running 10 s after the pings; stopping it" >&2
-	exit 1
-fi
-rc=0
-wait "$pp_pid" || rc=$?
-pp_pid=
-[ "$rc" -eq 0 ] || {
-	echo "demo: pktpath exited with status $rc" >&2
-	exit 1
-}
+wait_done "the pings"
 echo
 echo "ping: $(grep 'packets transmitted' "$work/ping.out" || echo 'no summary')"
+
+# A TCP exchange, seen from the router: marked as it enters r, each segment
+# is followed to its end in a or b. iperf3's server in b, its client in a.
+step "Tracing 'tcp port 5201' in $NS_R: the first six packets of a TCP transfer"
+"${SUDO[@]}" ip netns exec "$NS_B" iperf3 -s -1 -p 5201 >"$work/iperf3-s.out" 2>&1 &
+iperf_pid=$!
+"${SUDO[@]}" ip netns exec "$NS_R" "$PKTPATH" -c 6 --filter "tcp port 5201" \
+	2> >(tee "$work/pktpath.err" >&2) &
+pp_pid=$!
+wait_ready
+"${SUDO[@]}" ip netns exec "$NS_A" iperf3 -c 198.18.1.2 -p 5201 -n 64K >"$work/iperf3.out" 2>&1 ||
+	echo "demo: iperf3 failed: $(tail -n 1 "$work/iperf3.out")" >&2
+wait_done "the transfer"
+wait "$iperf_pid" 2>/dev/null || true
 
 step "What was shown"
 cat <<EOF
@@ -149,6 +171,8 @@ Each block above is one echo request from 198.18.0.1, printed when the
 kernel freed its skb. Its hops are in time order, each with the network
 namespace and device it happened on:
 
+  - syscall:send: ping's sendto() call, where the packet began: the time
+    from the call to each later step (on a kernel with syscall tracepoints);
   - tc:egress on a-eth0: pktpath's classifier matched the filter as the
     packet left host a, and began to track that skb;
   - tp:net:net_dev_queue, net_dev_start_xmit on a-eth0: a's device layer
@@ -162,6 +186,11 @@ namespace and device it happened on:
   - netif_rx / netif_receive_skb on b-eth0, in $NS_B: b received it;
   - tp:skb:consume_skb and the fate "consumed": freed normally once b's ICMP
     had answered it (a drop would show the kernel's drop reason and where).
+
+The TCP blocks are the handshake and the first segments through the
+router, marked at r-eth0 or r-eth1 ingress: each crosses the other router
+interface and ends in a or b. A segment that tcpdump or another tap cloned
+lists each copy and its end under the fate line.
 
 Where pktpath said above that the kernel has no kprobes, the path comes from
 tracepoints alone and is coarse. On a kernel with kprobes (most distribution
