@@ -6,7 +6,7 @@
 # run of the translator and the path assembler, and a benchmark smoke run.
 # Each layer prints its own summary; the last line sums them up.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 
 BUILD_DIR=${BUILD_DIR:-build}
 export BUILD_DIR PKTPATH="$BUILD_DIR/loader/pktpath"
@@ -34,7 +34,7 @@ layer() {
 }
 
 # Check kills a test after 4 s by default: too short for a loaded 2-core VM.
-layer unit env CK_DEFAULT_TIMEOUT=${CK_DEFAULT_TIMEOUT:-120} "$BUILD_DIR/tests/pp_unit"
+layer unit env CK_DEFAULT_TIMEOUT="${CK_DEFAULT_TIMEOUT:-120}" "$BUILD_DIR/tests/pp_unit"
 layer e2e tests/e2e/run.sh
 if [ "${PKTPATH_SKIP_VM:-0}" = 1 ]; then
 	echo "SKIP vm: PKTPATH_SKIP_VM=1"

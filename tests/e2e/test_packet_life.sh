@@ -124,6 +124,7 @@ pp_expect_summary "$out"
 pp_expect_eq "echo replies printed" "$(pp_jq "$out" 'packets | length')" 3
 pp_expect_none "a reply not consumed" "$out" \
 	'packets[] | select(.fate.kind != "consumed") | "\(pkt_str): \(.fate | tojson)"'
+# shellcheck disable=SC2016 # jq program
 pp_expect_none "a reply without its copy read by ping" "$out" '
 	packets[] | select(.skbs[1].skb as $c | any(.hops[];
 		.func == "tp:skb:skb_copy_datagram_iovec" and .comm == "ping" and .skb == $c) | not)
