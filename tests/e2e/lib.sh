@@ -257,6 +257,72 @@ pp_stop() {
 	pp_log "'$name' exited with status $PP_RC after SIG$sig"
 }
 
+# pp_pktpath_settle NAME SECONDS: wait until pktpath NAME has printed every
+# packet it tracked, when no traffic that its filter matches is under way
+# (call it after the traffic's sender has exited). Without that, a SIGINT
+# loses what is still open: pktpath does not print packets open at exit.
+# The loader tells its state by how it waits for records (loader/trace.c):
+# in epoll_wait with a 10 ms timeout while a packet is open or an skb is in
+# flight, with 250 ms (0xfa, the 4th syscall argument) only when nothing
+# is. Two such waits, the second begun after the first was seen, mean that
+# it looked after the traffic: a wait seen only once may have begun before.
+# No sleep decides anything: this is as fast as the machine allows, and
+# SECONDS only bounds a failure.
+pp_pktpath_settle() {
+	local name=$1 secs=$2 pid end sc csw first=
+	pid=${PP_PIDS[$name]:?pktpath $1 not started}
+	end=$((SECONDS + secs))
+	while :; do
+		sc=$(cat "/proc/$pid/syscall" 2>/dev/null) || sc=
+		sc=${sc#* * * * } # the 4th argument starts the string now
+		if [ "${sc%% *}" = 0xfa ]; then
+			csw=$(awk '$1 == "voluntary_ctxt_switches:" { print $2 }' \
+				"/proc/$pid/status" 2>/dev/null) || csw=
+			if [ -z "$first" ]; then
+				first=$csw
+			elif [ -n "$csw" ] && [ "$csw" != "$first" ]; then
+				return 0
+			fi
+		fi
+		pp_alive "$pid" ||
+			pp_fail "'$name' exited while settling: $(_pp_last_line "$(pp_err "$name")")"
+		[ "$SECONDS" -lt "$end" ] ||
+			pp_fail "'$name' still had packets open or in flight $secs s after the" \
+				"traffic (its last wait: $(cat "/proc/$pid/syscall" 2>/dev/null))"
+		sleep 0.05
+	done
+}
+
+# pp_proc_state PID: the state letter of PID (R, S, T, Z...), or "gone".
+pp_proc_state() {
+	local stat
+	stat=$(cat "/proc/$1/stat" 2>/dev/null) || {
+		echo gone
+		return 0
+	}
+	stat=${stat##*) }
+	echo "${stat%% *}"
+}
+
+# pp_freeze NAME / pp_thaw NAME: SIGSTOP background process NAME and wait
+# until it is stopped (the signal takes effect when it is next scheduled),
+# or SIGCONT it. A stopped pktpath reads no records; its BPF programs go on
+# writing them, so its ring fills whatever the machine's speed.
+pp_freeze() {
+	local pid i
+	pid=${PP_PIDS[$1]:?$1 not started}
+	kill -STOP "$pid"
+	for ((i = 0; i < 200; i++)); do
+		[ "$(pp_proc_state "$pid")" != T ] || return 0
+		sleep 0.05
+	done
+	pp_fail "'$1' not stopped 10 s after SIGSTOP (state $(pp_proc_state "$pid"))"
+}
+
+pp_thaw() {
+	kill -CONT "${PP_PIDS[$1]:?$1 not started}"
+}
+
 # pp_pktpath_stop NAME [SIG]: pp_stop, named for what the tests stop most.
 pp_pktpath_stop() {
 	pp_stop "$@"
