@@ -435,16 +435,40 @@ _pp_foreign_prog_ids() {
 			index(mine, " " $3 " ") == 0 { print $NF }' | sort -un | xargs
 }
 
+# _pp_foreign_tc_prog_ids: ids of the BPF programs attached as tc filters
+# in the named network namespaces (/run/netns) that are not this test's:
+# another engineer's test killed its pktpath with a clsact filter attached
+# (test_clsact_stale.sh does, on purpose), and no process holds it until
+# that test removes it. A namespace can vanish meanwhile: errors are no
+# programs.
+_pp_foreign_tc_prog_ids() {
+	local ns ours=" ${PP_NS_A:-} ${PP_NS_R:-} ${PP_NS_B:-} "
+	for ns in /run/netns/*; do
+		[ -e "$ns" ] || continue
+		ns=${ns##*/}
+		[[ $ours != *" $ns "* ]] || continue
+		ip netns exec "$ns" bpftool -j net show 2>/dev/null |
+			jq -r '.[]?.tc[]?.id // empty' 2>/dev/null || true
+	done | sort -un | xargs
+}
+
 # pp_pp_progs: "prog ID TYPE NAME" for every loaded BPF program whose name
 # starts with pp_ (all of pktpath's do), then "link ID TYPE prog ID" for
 # every link holding one of them (tcx links have no name of their own).
-# Programs held by other processes are left out (_pp_foreign_prog_ids).
+# Programs held by other processes are left out (_pp_foreign_prog_ids), and
+# so are programs attached in other tests' namespaces: looked up only when
+# something is left, as that costs a bpftool run per namespace.
 pp_pp_progs() {
 	local progs foreign
 	foreign="[$(_pp_foreign_prog_ids | tr ' ' ',')]"
 	progs=$(bpftool -j prog show | jq -c --argjson f "$foreign" '[.[]
 		| select((.name // "") | startswith("pp_"))
 		| select(.id as $i | $f | index([$i]) | not)]')
+	if [ "$progs" != "[]" ]; then
+		foreign="[$(_pp_foreign_tc_prog_ids | tr ' ' ',')]"
+		progs=$(jq -c --argjson f "$foreign" \
+			'[.[] | select(.id as $i | $f | index([$i]) | not)]' <<<"$progs")
+	fi
 	jq -r '.[] | "prog \(.id) \(.type) \(.name)"' <<<"$progs"
 	bpftool -j link show | jq -r --argjson p "$progs" \
 		'($p | map(.id)) as $ids | .[] | select(.prog_id as $i | $ids | index([$i]))
