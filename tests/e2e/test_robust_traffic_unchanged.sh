@@ -50,7 +50,7 @@ measure() {
 		"b-eth0): $(cat "$PP_TMP/$run.links")"
 	[ "$have_iperf" = 1 ] || return 0
 	pp_bg "iperf-server-$run" "$PP_NS_B" iperf3 -s -1 -J
-	for ((i = 0; i < 50; i++)); do
+	for ((i = 0; i < 300; i++)); do
 		[ -z "$(pp_in "$PP_NS_B" ss -Hltn 'sport = :5201')" ] || break
 		sleep 0.1
 	done
@@ -80,7 +80,7 @@ pp_expect_eq "without pktpath: ping replies" "$(cat "$PP_TMP/without.received")"
 
 pp_pktpath_start tracer "$PP_NS_R" --json --filter "icmp or udp"
 measure with
-sleep 1.5 # the last packets close
+pp_pktpath_settle tracer 60 # the last packets close
 pp_pktpath_stop tracer INT
 pp_expect_eq "pktpath's exit status" "$PP_RC" 0
 
