@@ -39,7 +39,8 @@ step() {
 	pp_in "$PP_NS_A" ping -n -q -c 2 -i 0.2 -w 5 "$2" >"$PP_TMP/ping.out" 2>&1 ||
 		pp_fail "$1: ping $2 failed: $(pp_brief_tail 2 "$PP_TMP/ping.out")"
 	total=$((total + 2))
-	for ((i = 0; i < 50; i++)); do
+	# 30 s at most: the bound only decides a failure.
+	for ((i = 0; i < 300; i++)); do
 		n=$(grep -c '"id"' "$out" || true)
 		[ "$n" -lt "$total" ] || break
 		sleep 0.1
