@@ -80,16 +80,18 @@ pp_expect_eq "burst run: packets printed (SIGINT right after 20 pings)" \
 pp_expect_eq "burst run: records lost" "$(jq -r .lost <<<"$PP_SUMMARY")" 0
 
 # --duration: on time, everything printed.
-t0=$(now_ms)
+# From the ready line, not from the start: attaching takes what the machine
+# makes it take, and is not what --duration bounds.
 pp_pktpath_start timed "$PP_NS_R" --json --backend tracepoint --filter icmp --duration 3
+t0=$(now_ms)
 pp_in "$PP_NS_A" ping -n -q -c 10 -i 0.05 -w 5 198.18.1.2 >/dev/null ||
 	pp_fail "ping a -> b failed"
 pp_pktpath_wait timed 10
 t1=$(now_ms)
 pp_expect_eq "--duration run: exit status" "$PP_RC" 0
 pp_expect_eq "--duration run: packets" "$(count_packets timed)" 20
-# Attaching takes part of the time; the run itself must not overrun much.
+# 3 s of tracing, plus the exit; 5 s of slack for a loaded machine.
 [ $((t1 - t0)) -lt 8000 ] || pp_fail "--duration 3 ran for $((t1 - t0)) ms"
-pp_log "--duration 3: exited $((t1 - t0)) ms after the start, attach included"
+pp_log "--duration 3: exited $((t1 - t0)) ms after the ready line was seen"
 
 pp_pass
