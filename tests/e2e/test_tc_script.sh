@@ -31,13 +31,13 @@ mine=$({ grep -h '^prog_id:' /proc/"$pid"/fdinfo/* || true; } | awk '{ print $2 
 	'.[] | select(.type == "tcx" and (.prog_id as $i | $m | index([$i])))' >/dev/null ||
 	pp_fail "a tcx link to pktpath's programs before attach.sh"
 
-pp_in "$PP_NS_A" ping -c 2 -i 0.2 -W 1 198.18.1.2 >/dev/null || pp_fail "ping failed"
+pp_in "$PP_NS_A" ping -c 2 -i 0.2 -W 5 198.18.1.2 >/dev/null || pp_fail "ping failed"
 sleep 0.5
 [ ! -s "$(pp_out tcs)" ] || pp_fail "paths before attach.sh: $(head -1 "$(pp_out tcs)")"
 
 pp_in "$PP_NS_A" sh "$dir/attach.sh" >"$PP_TMP/attach.log" 2>&1 ||
 	pp_fail "attach.sh failed: $(tail -2 "$PP_TMP/attach.log")"
-pp_in "$PP_NS_A" ping -c 2 -i 0.2 -W 1 198.18.1.2 >/dev/null || pp_fail "ping failed"
+pp_in "$PP_NS_A" ping -c 2 -i 0.2 -W 5 198.18.1.2 >/dev/null || pp_fail "ping failed"
 pp_pktpath_wait tcs 10
 pp_expect_eq "pktpath exit" "$PP_RC" 0
 n=$(grep -c '"id"' "$(pp_out tcs)" || true)
