@@ -690,13 +690,28 @@ ppr_verdict() {
 # link it holds: a map nothing holds but a pin, or a program left attached
 # by a clsact filter, is a leak. Processes of this test count too: call it
 # after stopping them.
+#
+# A program attached as a tc filter in another test's namespace holds its
+# maps too (_pp_foreign_tc_prog_ids: someone's SIGKILLed clsact pktpath),
+# looked up only when some map seems left.
 ppr_pp_maps() {
-	local held
+	local held left
 	held=$({ grep -s -h -E '^(map|prog)_id:' /proc/[0-9]*/fdinfo/* || true; } |
 		awk '{ print $1, $2 }' | sort -u | jq -R -s -c 'split("\n") | map(select(length > 0)
 			| split(" ")) | { maps: map(select(.[0] == "map_id:") | .[1] | tonumber),
 			progs: map(select(.[0] == "prog_id:") | .[1] | tonumber) }')
-	bpftool -j prog show | jq -r --argjson h "$held" --argjson m "$(bpftool -j map show)" '
+	left=$(_ppr_unheld_maps "$held")
+	if [ -n "$left" ]; then
+		held=$(jq -c --argjson f "[$(_pp_foreign_tc_prog_ids | tr ' ' ',')]" \
+			'.progs += $f' <<<"$held")
+		left=$(_ppr_unheld_maps "$held")
+	fi
+	[ -z "$left" ] || echo "$left"
+}
+
+# _ppr_unheld_maps HELD: ppr_pp_maps' lines, given HELD = {maps, progs}.
+_ppr_unheld_maps() {
+	bpftool -j prog show | jq -r --argjson h "$1" --argjson m "$(bpftool -j map show)" '
 		([.[] | select(.id as $i | $h.progs | index([$i])) | .map_ids // [] | .[]]
 		 + $h.maps) as $held
 		| $m[] | select(.name | test("^(skb_map|path_map|state_map|lost_map)$|^(probes|classifi)\\."))
