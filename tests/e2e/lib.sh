@@ -17,6 +17,9 @@
 #                      is removed after a pass and kept after a failure)
 #   PP_READY_TIMEOUT   seconds to wait for "pktpath: ready" (default 20)
 #   PP_STOP_TIMEOUT    seconds to wait for exit after a signal (default 10)
+#   PP_FREE_GRACE      seconds that BPF objects may take to be freed after
+#                      their last holder went, before they count as leaked
+#                      (default 20: RCU and work queues of a loaded machine)
 
 PP_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 PKTPATH=${PKTPATH:-$PP_ROOT/build/loader/pktpath}
@@ -27,6 +30,7 @@ PP_TEST=$(basename "$0" .sh)
 PP_TEST=${PP_TEST#test_}
 PP_READY_TIMEOUT=${PP_READY_TIMEOUT:-20}
 PP_STOP_TIMEOUT=${PP_STOP_TIMEOUT:-10}
+PP_FREE_GRACE=${PP_FREE_GRACE:-20}
 PP_TMP=
 PP_TMP_OWNED=0
 PP_RC=0
@@ -435,6 +439,24 @@ _pp_foreign_prog_ids() {
 			index(mine, " " $3 " ") == 0 { print $NF }' | sort -un | xargs
 }
 
+# _pp_bpftool_list TYPE: "bpftool -j TYPE show" (prog, link, map), checked
+# to be a JSON array of objects with no "error" among them. bpftool walks
+# the ids, then asks for each: an object going away meanwhile (another
+# pktpath exiting) can make it print an error instead. Tried again then.
+_pp_bpftool_list() {
+	local out i
+	for ((i = 0; i < 20; i++)); do
+		out=$(bpftool -j "$1" show 2>/dev/null) || out=
+		if jq -e 'type == "array" and all(.[]; type == "object" and (has("error") | not))' \
+			<<<"$out" >/dev/null 2>&1; then
+			echo "$out"
+			return 0
+		fi
+		sleep 0.1
+	done
+	pp_fail "bpftool -j $1 show gave no usable list 20 times: $(head -c 200 <<<"$out")"
+}
+
 # _pp_foreign_tc_prog_ids: ids of the BPF programs attached as tc filters
 # in the named network namespaces (/run/netns) that are not this test's:
 # another engineer's test killed its pktpath with a clsact filter attached
@@ -461,7 +483,7 @@ _pp_foreign_tc_prog_ids() {
 pp_pp_progs() {
 	local progs foreign
 	foreign="[$(_pp_foreign_prog_ids | tr ' ' ',')]"
-	progs=$(bpftool -j prog show | jq -c --argjson f "$foreign" '[.[]
+	progs=$(_pp_bpftool_list prog | jq -c --argjson f "$foreign" '[.[]
 		| select((.name // "") | startswith("pp_"))
 		| select(.id as $i | $f | index([$i]) | not)]')
 	if [ "$progs" != "[]" ]; then
@@ -470,7 +492,7 @@ pp_pp_progs() {
 			'[.[] | select(.id as $i | $f | index([$i]) | not)]' <<<"$progs")
 	fi
 	jq -r '.[] | "prog \(.id) \(.type) \(.name)"' <<<"$progs"
-	bpftool -j link show | jq -r --argjson p "$progs" \
+	_pp_bpftool_list link | jq -r --argjson p "$progs" \
 		'($p | map(.id)) as $ids | .[] | select(.prog_id as $i | $ids | index([$i]))
 		 | "link \(.id) \(.type) prog \(.prog_id)"'
 }
@@ -498,15 +520,16 @@ pp_state_snapshot() {
 
 # pp_expect_state BEFORE WHAT [NS...]: the kernel state equals the snapshot
 # BEFORE. Programs and links are freed a little after their last file
-# descriptor closes (RCU, a work queue), so look again for up to 5 s
-# before calling a difference a leak.
+# descriptor closes (RCU, a work queue), so look again for PP_FREE_GRACE
+# seconds, by the clock, before calling a difference a leak.
 pp_expect_state() {
-	local before=$1 what=$2 after i
+	local before=$1 what=$2 after end=$((SECONDS + PP_FREE_GRACE))
 	shift 2
 	after=$PP_TMP/state.$((++_PP_SNAP)).txt
-	for ((i = 0; i < 50; i++)); do
+	while :; do
 		pp_state_snapshot "$after" "$@"
 		cmp -s "$before" "$after" && return 0
+		[ "$SECONDS" -lt "$end" ] || break
 		sleep 0.1
 	done
 	pp_fail "$what: kernel state differs from before (-before +after):" \
@@ -519,10 +542,11 @@ _PP_SNAP=0
 # pp_expect_no_pp_progs WHAT: no pktpath program or link is loaded (with
 # the same grace period as pp_expect_state).
 pp_expect_no_pp_progs() {
-	local left i
-	for ((i = 0; i < 50; i++)); do
+	local left end=$((SECONDS + PP_FREE_GRACE))
+	while :; do
 		left=$(pp_pp_progs)
 		[ -n "$left" ] || return 0
+		[ "$SECONDS" -lt "$end" ] || break
 		sleep 0.1
 	done
 	pp_fail "$1: pktpath's BPF objects still loaded: $(pp_brief 4 <<<"$left")"
@@ -711,7 +735,7 @@ ppr_pp_maps() {
 
 # _ppr_unheld_maps HELD: ppr_pp_maps' lines, given HELD = {maps, progs}.
 _ppr_unheld_maps() {
-	bpftool -j prog show | jq -r --argjson h "$1" --argjson m "$(bpftool -j map show)" '
+	_pp_bpftool_list prog | jq -r --argjson h "$1" --argjson m "$(_pp_bpftool_list map)" '
 		([.[] | select(.id as $i | $h.progs | index([$i])) | .map_ids // [] | .[]]
 		 + $h.maps) as $held
 		| $m[] | select(.name | test("^(skb_map|path_map|state_map|lost_map)$|^(probes|classifi)\\."))
@@ -759,9 +783,9 @@ ppr_expect_clean() {
 	if [ $# -eq 0 ] && [ -n "${PP_NS_A:-}" ]; then
 		set -- "$PP_NS_A" "$PP_NS_R" "$PP_NS_B"
 	fi
-	# A grace period of 5 s (objects are freed a little after their last
-	# holder goes), by the clock: one look takes a while.
-	end=$((SECONDS + 5))
+	# A grace period (objects are freed a little after their last holder
+	# goes, later on a loaded machine), by the clock: one look takes a while.
+	end=$((SECONDS + PP_FREE_GRACE))
 	while :; do
 		# Only what was not there before (ppr_snapshot_before kept a list).
 		left=$(ppr_leftovers "$@" | sort | comm -13 <(sort "$before.left" 2>/dev/null) -)
@@ -828,10 +852,11 @@ _ppr_static_neigh() {
 # must restore, taken once no pp_* program is loaded but those that live
 # processes hold. Another pktpath that has just exited (someone's demo, a
 # test next door) leaves its programs for a moment; caught in the snapshot
-# they would make every later comparison fail. Still there after 5 s: an
-# earlier run leaked them, and the test fails saying so.
+# they would make every later comparison fail. Still there after
+# PP_FREE_GRACE seconds: an earlier run leaked them, and the test fails
+# saying so.
 ppr_snapshot_before() {
-	local file=$1 end=$((SECONDS + 5))
+	local file=$1 end=$((SECONDS + PP_FREE_GRACE))
 	shift
 	while [ "$SECONDS" -le "$end" ]; do
 		pp_state_snapshot "$file" "$@"

@@ -84,7 +84,7 @@ to_r=$(pp_jq "$out" '[packets[] | select(.pkt.dst == "198.18.0.254")] | length')
 pp_expect_eq "packets to the router after b's namespace went" "$to_r" 4
 
 pp_expect_no_pp_progs "after exit"
-end=$((SECONDS + 5))
+end=$((SECONDS + PP_FREE_GRACE))
 while [ "$SECONDS" -le "$end" ]; do
 	left=$(ppr_leftovers "$PP_NS_A" | sort | comm -13 <(sort "$PP_TMP/state.before.txt.left") -)
 	[ -n "$left" ] || break
@@ -92,7 +92,7 @@ while [ "$SECONDS" -le "$end" ]; do
 done
 [ -z "$left" ] || pp_fail "pktpath objects left after exit: $(pp_brief 3 <<<"$left")"
 # (Again with a grace period: someone else's tool may be changing them.)
-end=$((SECONDS + 5))
+end=$((SECONDS + PP_FREE_GRACE))
 while [ "$SECONDS" -le "$end" ]; do
 	root_after=$(_pp_tc_state "" hooks)
 	[ "$root_before" != "$root_after" ] || break

@@ -27,7 +27,7 @@ pid=${PP_PIDS[tcs]}
 # engineers' pktpaths on this machine have tcx links of their own.
 mine=$({ grep -h '^prog_id:' /proc/"$pid"/fdinfo/* || true; } | awk '{ print $2 }' | jq -s -c .)
 [ "$mine" != "[]" ] || pp_fail "pktpath (pid $pid) holds no BPF program: nothing to check"
-! bpftool -j link show | jq -e --argjson m "$mine" \
+! _pp_bpftool_list link | jq -e --argjson m "$mine" \
 	'.[] | select(.type == "tcx" and (.prog_id as $i | $m | index([$i])))' >/dev/null ||
 	pp_fail "a tcx link to pktpath's programs before attach.sh"
 
