@@ -793,6 +793,11 @@ ppr_expect_clean() {
 		[ "$SECONDS" -lt "$end" ] || break
 		sleep 0.1
 	done
+	# For the post-mortem: who else has pp_ programs, and which maps they use.
+	pp_log "$what: pp_ programs loaded now (id name maps):" \
+		"$(_pp_bpftool_list prog | jq -r '[.[] | select((.name // "") | startswith("pp_"))
+			| "\(.id) \(.name) \(.map_ids // [])"] | join("; ")')"
+	pp_log "$what: named namespaces now: $(ip netns list 2>/dev/null | awk '{ print $1 }' | xargs)"
 	pp_fail "$what: pktpath objects left: $(pp_brief 4 <<<"$left")"
 }
 
