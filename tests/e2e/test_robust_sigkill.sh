@@ -23,8 +23,8 @@ ppr_snapshot_before "$before"
 filter="icmp and src 198.18.0.1"
 kills=20
 after_ready=0
-# -w: longer than the test may run (run.sh's 180 s); stopped below.
-pp_bg pings "$PP_NS_A" ping -n -q -i 0.02 -w 170 198.18.1.2
+# -w: longer than the test may run (run.sh's 600 s); stopped below.
+pp_bg pings "$PP_NS_A" ping -n -q -i 0.02 -w 590 198.18.1.2
 
 for ((k = 1; k <= kills; k++)); do
 	name=kill$k
