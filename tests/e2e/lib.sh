@@ -39,8 +39,10 @@ declare -A PP_PIDS=()
 
 # ---------------------------------------------------------------- results
 
+# Each line says when, in seconds since the test began: on a loaded machine
+# that shows where the time went.
 pp_log() {
-	echo "[$PP_TEST] $*" >&2
+	echo "[$PP_TEST +${SECONDS}s] $*" >&2
 }
 
 # The verdict goes to fd 3, the test's stdout as it was when this file was
