@@ -17,6 +17,9 @@
 #                      is removed after a pass and kept after a failure)
 #   PP_READY_TIMEOUT   seconds to wait for "pktpath: ready" (default 20)
 #   PP_STOP_TIMEOUT    seconds to wait for exit after a signal (default 10)
+#   PP_FREE_GRACE      seconds that BPF objects may take to be freed after
+#                      their last holder went, before they count as leaked
+#                      (default 20: RCU and work queues of a loaded machine)
 
 PP_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 PKTPATH=${PKTPATH:-$PP_ROOT/build/loader/pktpath}
@@ -27,6 +30,7 @@ PP_TEST=$(basename "$0" .sh)
 PP_TEST=${PP_TEST#test_}
 PP_READY_TIMEOUT=${PP_READY_TIMEOUT:-20}
 PP_STOP_TIMEOUT=${PP_STOP_TIMEOUT:-10}
+PP_FREE_GRACE=${PP_FREE_GRACE:-20}
 PP_TMP=
 PP_TMP_OWNED=0
 PP_RC=0
@@ -35,8 +39,10 @@ declare -A PP_PIDS=()
 
 # ---------------------------------------------------------------- results
 
+# Each line says when, in seconds since the test began: on a loaded machine
+# that shows where the time went.
 pp_log() {
-	echo "[$PP_TEST] $*" >&2
+	echo "[$PP_TEST +${SECONDS}s] $*" >&2
 }
 
 # The verdict goes to fd 3, the test's stdout as it was when this file was
@@ -257,6 +263,72 @@ pp_stop() {
 	pp_log "'$name' exited with status $PP_RC after SIG$sig"
 }
 
+# pp_pktpath_settle NAME SECONDS: wait until pktpath NAME has printed every
+# packet it tracked, when no traffic that its filter matches is under way
+# (call it after the traffic's sender has exited). Without that, a SIGINT
+# loses what is still open: pktpath does not print packets open at exit.
+# The loader tells its state by how it waits for records (loader/trace.c):
+# in epoll_wait with a 10 ms timeout while a packet is open or an skb is in
+# flight, with 250 ms (0xfa, the 4th syscall argument) only when nothing
+# is. Two such waits, the second begun after the first was seen, mean that
+# it looked after the traffic: a wait seen only once may have begun before.
+# No sleep decides anything: this is as fast as the machine allows, and
+# SECONDS only bounds a failure.
+pp_pktpath_settle() {
+	local name=$1 secs=$2 pid end sc csw first=
+	pid=${PP_PIDS[$name]:?pktpath $1 not started}
+	end=$((SECONDS + secs))
+	while :; do
+		sc=$(cat "/proc/$pid/syscall" 2>/dev/null) || sc=
+		sc=${sc#* * * * } # the 4th argument starts the string now
+		if [ "${sc%% *}" = 0xfa ]; then
+			csw=$(awk '$1 == "voluntary_ctxt_switches:" { print $2 }' \
+				"/proc/$pid/status" 2>/dev/null) || csw=
+			if [ -z "$first" ]; then
+				first=$csw
+			elif [ -n "$csw" ] && [ "$csw" != "$first" ]; then
+				return 0
+			fi
+		fi
+		pp_alive "$pid" ||
+			pp_fail "'$name' exited while settling: $(_pp_last_line "$(pp_err "$name")")"
+		[ "$SECONDS" -lt "$end" ] ||
+			pp_fail "'$name' still had packets open or in flight $secs s after the" \
+				"traffic (its last wait: $(cat "/proc/$pid/syscall" 2>/dev/null))"
+		sleep 0.05
+	done
+}
+
+# pp_proc_state PID: the state letter of PID (R, S, T, Z...), or "gone".
+pp_proc_state() {
+	local stat
+	stat=$(cat "/proc/$1/stat" 2>/dev/null) || {
+		echo gone
+		return 0
+	}
+	stat=${stat##*) }
+	echo "${stat%% *}"
+}
+
+# pp_freeze NAME / pp_thaw NAME: SIGSTOP background process NAME and wait
+# until it is stopped (the signal takes effect when it is next scheduled),
+# or SIGCONT it. A stopped pktpath reads no records; its BPF programs go on
+# writing them, so its ring fills whatever the machine's speed.
+pp_freeze() {
+	local pid i
+	pid=${PP_PIDS[$1]:?$1 not started}
+	kill -STOP "$pid"
+	for ((i = 0; i < 200; i++)); do
+		[ "$(pp_proc_state "$pid")" != T ] || return 0
+		sleep 0.05
+	done
+	pp_fail "'$1' not stopped 10 s after SIGSTOP (state $(pp_proc_state "$pid"))"
+}
+
+pp_thaw() {
+	kill -CONT "${PP_PIDS[$1]:?$1 not started}"
+}
+
 # pp_pktpath_stop NAME [SIG]: pp_stop, named for what the tests stop most.
 pp_pktpath_stop() {
 	pp_stop "$@"
@@ -369,18 +441,60 @@ _pp_foreign_prog_ids() {
 			index(mine, " " $3 " ") == 0 { print $NF }' | sort -un | xargs
 }
 
+# _pp_bpftool_list TYPE: "bpftool -j TYPE show" (prog, link, map), checked
+# to be a JSON array of objects with no "error" among them. bpftool walks
+# the ids, then asks for each: an object going away meanwhile (another
+# pktpath exiting) can make it print an error instead. Tried again then.
+_pp_bpftool_list() {
+	local out i
+	for ((i = 0; i < 20; i++)); do
+		out=$(bpftool -j "$1" show 2>/dev/null) || out=
+		if jq -e 'type == "array" and all(.[]; type == "object" and (has("error") | not))' \
+			<<<"$out" >/dev/null 2>&1; then
+			echo "$out"
+			return 0
+		fi
+		sleep 0.1
+	done
+	pp_fail "bpftool -j $1 show gave no usable list 20 times: $(head -c 200 <<<"$out")"
+}
+
+# _pp_foreign_tc_prog_ids: ids of the BPF programs attached as tc filters
+# in the named network namespaces (/run/netns) that are not this test's:
+# another engineer's test killed its pktpath with a clsact filter attached
+# (test_clsact_stale.sh does, on purpose), and no process holds it until
+# that test removes it. A namespace can vanish meanwhile: errors are no
+# programs.
+_pp_foreign_tc_prog_ids() {
+	local ns ours=" ${PP_NS_A:-} ${PP_NS_R:-} ${PP_NS_B:-} "
+	for ns in /run/netns/*; do
+		[ -e "$ns" ] || continue
+		ns=${ns##*/}
+		[[ $ours != *" $ns "* ]] || continue
+		ip netns exec "$ns" bpftool -j net show 2>/dev/null |
+			jq -r '.[]?.tc[]?.id // empty' 2>/dev/null || true
+	done | sort -un | xargs
+}
+
 # pp_pp_progs: "prog ID TYPE NAME" for every loaded BPF program whose name
 # starts with pp_ (all of pktpath's do), then "link ID TYPE prog ID" for
 # every link holding one of them (tcx links have no name of their own).
-# Programs held by other processes are left out (_pp_foreign_prog_ids).
+# Programs held by other processes are left out (_pp_foreign_prog_ids), and
+# so are programs attached in other tests' namespaces: looked up only when
+# something is left, as that costs a bpftool run per namespace.
 pp_pp_progs() {
 	local progs foreign
 	foreign="[$(_pp_foreign_prog_ids | tr ' ' ',')]"
-	progs=$(bpftool -j prog show | jq -c --argjson f "$foreign" '[.[]
+	progs=$(_pp_bpftool_list prog | jq -c --argjson f "$foreign" '[.[]
 		| select((.name // "") | startswith("pp_"))
 		| select(.id as $i | $f | index([$i]) | not)]')
+	if [ "$progs" != "[]" ]; then
+		foreign="[$(_pp_foreign_tc_prog_ids | tr ' ' ',')]"
+		progs=$(jq -c --argjson f "$foreign" \
+			'[.[] | select(.id as $i | $f | index([$i]) | not)]' <<<"$progs")
+	fi
 	jq -r '.[] | "prog \(.id) \(.type) \(.name)"' <<<"$progs"
-	bpftool -j link show | jq -r --argjson p "$progs" \
+	_pp_bpftool_list link | jq -r --argjson p "$progs" \
 		'($p | map(.id)) as $ids | .[] | select(.prog_id as $i | $ids | index([$i]))
 		 | "link \(.id) \(.type) prog \(.prog_id)"'
 }
@@ -408,15 +522,16 @@ pp_state_snapshot() {
 
 # pp_expect_state BEFORE WHAT [NS...]: the kernel state equals the snapshot
 # BEFORE. Programs and links are freed a little after their last file
-# descriptor closes (RCU, a work queue), so look again for up to 5 s
-# before calling a difference a leak.
+# descriptor closes (RCU, a work queue), so look again for PP_FREE_GRACE
+# seconds, by the clock, before calling a difference a leak.
 pp_expect_state() {
-	local before=$1 what=$2 after i
+	local before=$1 what=$2 after end=$((SECONDS + PP_FREE_GRACE))
 	shift 2
 	after=$PP_TMP/state.$((++_PP_SNAP)).txt
-	for ((i = 0; i < 50; i++)); do
+	while :; do
 		pp_state_snapshot "$after" "$@"
 		cmp -s "$before" "$after" && return 0
+		[ "$SECONDS" -lt "$end" ] || break
 		sleep 0.1
 	done
 	pp_fail "$what: kernel state differs from before (-before +after):" \
@@ -429,10 +544,11 @@ _PP_SNAP=0
 # pp_expect_no_pp_progs WHAT: no pktpath program or link is loaded (with
 # the same grace period as pp_expect_state).
 pp_expect_no_pp_progs() {
-	local left i
-	for ((i = 0; i < 50; i++)); do
+	local left end=$((SECONDS + PP_FREE_GRACE))
+	while :; do
 		left=$(pp_pp_progs)
 		[ -n "$left" ] || return 0
+		[ "$SECONDS" -lt "$end" ] || break
 		sleep 0.1
 	done
 	pp_fail "$1: pktpath's BPF objects still loaded: $(pp_brief 4 <<<"$left")"
@@ -600,13 +716,28 @@ ppr_verdict() {
 # link it holds: a map nothing holds but a pin, or a program left attached
 # by a clsact filter, is a leak. Processes of this test count too: call it
 # after stopping them.
+#
+# A program attached as a tc filter in another test's namespace holds its
+# maps too (_pp_foreign_tc_prog_ids: someone's SIGKILLed clsact pktpath),
+# looked up only when some map seems left.
 ppr_pp_maps() {
-	local held
+	local held left
 	held=$({ grep -s -h -E '^(map|prog)_id:' /proc/[0-9]*/fdinfo/* || true; } |
 		awk '{ print $1, $2 }' | sort -u | jq -R -s -c 'split("\n") | map(select(length > 0)
 			| split(" ")) | { maps: map(select(.[0] == "map_id:") | .[1] | tonumber),
 			progs: map(select(.[0] == "prog_id:") | .[1] | tonumber) }')
-	bpftool -j prog show | jq -r --argjson h "$held" --argjson m "$(bpftool -j map show)" '
+	left=$(_ppr_unheld_maps "$held")
+	if [ -n "$left" ]; then
+		held=$(jq -c --argjson f "[$(_pp_foreign_tc_prog_ids | tr ' ' ',')]" \
+			'.progs += $f' <<<"$held")
+		left=$(_ppr_unheld_maps "$held")
+	fi
+	[ -z "$left" ] || echo "$left"
+}
+
+# _ppr_unheld_maps HELD: ppr_pp_maps' lines, given HELD = {maps, progs}.
+_ppr_unheld_maps() {
+	_pp_bpftool_list prog | jq -r --argjson h "$1" --argjson m "$(_pp_bpftool_list map)" '
 		([.[] | select(.id as $i | $h.progs | index([$i])) | .map_ids // [] | .[]]
 		 + $h.maps) as $held
 		| $m[] | select(.name | test("^(skb_map|path_map|state_map|lost_map)$|^(probes|classifi)\\."))
@@ -654,9 +785,9 @@ ppr_expect_clean() {
 	if [ $# -eq 0 ] && [ -n "${PP_NS_A:-}" ]; then
 		set -- "$PP_NS_A" "$PP_NS_R" "$PP_NS_B"
 	fi
-	# A grace period of 5 s (objects are freed a little after their last
-	# holder goes), by the clock: one look takes a while.
-	end=$((SECONDS + 5))
+	# A grace period (objects are freed a little after their last holder
+	# goes, later on a loaded machine), by the clock: one look takes a while.
+	end=$((SECONDS + PP_FREE_GRACE))
 	while :; do
 		# Only what was not there before (ppr_snapshot_before kept a list).
 		left=$(ppr_leftovers "$@" | sort | comm -13 <(sort "$before.left" 2>/dev/null) -)
@@ -664,6 +795,11 @@ ppr_expect_clean() {
 		[ "$SECONDS" -lt "$end" ] || break
 		sleep 0.1
 	done
+	# For the post-mortem: who else has pp_ programs, and which maps they use.
+	pp_log "$what: pp_ programs loaded now (id name maps):" \
+		"$(_pp_bpftool_list prog | jq -r '[.[] | select((.name // "") | startswith("pp_"))
+			| "\(.id) \(.name) \(.map_ids // [])"] | join("; ")')"
+	pp_log "$what: named namespaces now: $(ip netns list 2>/dev/null | awk '{ print $1 }' | xargs)"
 	pp_fail "$what: pktpath objects left: $(pp_brief 4 <<<"$left")"
 }
 
@@ -723,10 +859,11 @@ _ppr_static_neigh() {
 # must restore, taken once no pp_* program is loaded but those that live
 # processes hold. Another pktpath that has just exited (someone's demo, a
 # test next door) leaves its programs for a moment; caught in the snapshot
-# they would make every later comparison fail. Still there after 5 s: an
-# earlier run leaked them, and the test fails saying so.
+# they would make every later comparison fail. Still there after
+# PP_FREE_GRACE seconds: an earlier run leaked them, and the test fails
+# saying so.
 ppr_snapshot_before() {
-	local file=$1 end=$((SECONDS + 5))
+	local file=$1 end=$((SECONDS + PP_FREE_GRACE))
 	shift
 	while [ "$SECONDS" -le "$end" ]; do
 		pp_state_snapshot "$file" "$@"

@@ -10,13 +10,13 @@
 # stderr: the tail of each failed test's log, and where the logs are.
 #
 # Environment: PKTPATH (the binary under test), PP_E2E_TIMEOUT (seconds per
-# test, default 180), PP_E2E_LOGDIR (default $BUILD_DIR/e2e-logs, with
-# BUILD_DIR defaulting to build).
+# test, default 600: a net for hangs, not a speed limit), PP_E2E_LOGDIR
+# (default $BUILD_DIR/e2e-logs, with BUILD_DIR defaulting to build).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-timeout_s=${PP_E2E_TIMEOUT:-180}
+timeout_s=${PP_E2E_TIMEOUT:-600}
 # Logs go into the build directory (BUILD_DIR, as scripts/test.sh sets it).
 build=${BUILD_DIR:-build}
 [[ $build == /* ]] || build=$root/$build

@@ -13,7 +13,10 @@ pp_require_pktpath
 pp_topo_up
 
 before=$PP_TMP/before.txt
-pp_state_snapshot "$before"
+# ppr_snapshot_before, not pp_state_snapshot: another engineer's pktpath
+# that has just exited leaves its programs for a moment; caught in the
+# snapshot, they would be "gone" from every later one.
+ppr_snapshot_before "$before"
 pp_pktpath_run check "$PP_NS_A" 60 --check
 pp_expect_eq "--check: exit status" "$PP_RC" 0
 report=$(pp_out check)

@@ -27,7 +27,7 @@ done
 
 pp_pktpath_start last "$PP_NS_A" -c 1 icmp
 pp_expect_grep "stale filters reported" "$(pp_err last)" 'removed a filter left by a killed'
-pp_in "$PP_NS_A" ping -c 1 -W 1 198.18.1.2 >/dev/null || pp_fail "ping failed"
+pp_in "$PP_NS_A" ping -c 1 -W 5 198.18.1.2 >/dev/null || pp_fail "ping failed"
 pp_pktpath_wait last 10
 pp_expect_eq "last run: exit" "$PP_RC" 0
 pp_expect_eq "pktpath filters while one pktpath lives (ingress)" "$(ours ingress)" 1

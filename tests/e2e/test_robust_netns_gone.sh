@@ -39,7 +39,8 @@ step() {
 	pp_in "$PP_NS_A" ping -n -q -c 2 -i 0.2 -w 5 "$2" >"$PP_TMP/ping.out" 2>&1 ||
 		pp_fail "$1: ping $2 failed: $(pp_brief_tail 2 "$PP_TMP/ping.out")"
 	total=$((total + 2))
-	for ((i = 0; i < 50; i++)); do
+	# 30 s at most: the bound only decides a failure.
+	for ((i = 0; i < 300; i++)); do
 		n=$(grep -c '"id"' "$out" || true)
 		[ "$n" -lt "$total" ] || break
 		sleep 0.1
@@ -83,7 +84,7 @@ to_r=$(pp_jq "$out" '[packets[] | select(.pkt.dst == "198.18.0.254")] | length')
 pp_expect_eq "packets to the router after b's namespace went" "$to_r" 4
 
 pp_expect_no_pp_progs "after exit"
-end=$((SECONDS + 5))
+end=$((SECONDS + PP_FREE_GRACE))
 while [ "$SECONDS" -le "$end" ]; do
 	left=$(ppr_leftovers "$PP_NS_A" | sort | comm -13 <(sort "$PP_TMP/state.before.txt.left") -)
 	[ -n "$left" ] || break
@@ -91,7 +92,7 @@ while [ "$SECONDS" -le "$end" ]; do
 done
 [ -z "$left" ] || pp_fail "pktpath objects left after exit: $(pp_brief 3 <<<"$left")"
 # (Again with a grace period: someone else's tool may be changing them.)
-end=$((SECONDS + 5))
+end=$((SECONDS + PP_FREE_GRACE))
 while [ "$SECONDS" -le "$end" ]; do
 	root_after=$(_pp_tc_state "" hooks)
 	[ "$root_before" != "$root_after" ] || break

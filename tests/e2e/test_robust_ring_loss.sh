@@ -9,7 +9,10 @@
 # echo reply: hop count per ICMP type, which must be the same for every
 # packet of a type (else the exact accounting below is not possible and is
 # left out, with a note). Then pktpath --ring-size 4K (the minimum) traces
-# a longer flood. Required of that run:
+# two floods: one while it reads records as usual (it may keep up or not,
+# depending on the machine), then one while it is stopped (SIGSTOP): its
+# BPF programs go on writing, nothing reads, so the 4 KiB ring overflows by
+# construction, whatever the machine's speed. Required of that run:
 #   - records were lost: the summary's "lost" > 0, and stderr has
 #     "pktpath: lost N records at PROBE" lines adding up to it;
 #   - every record is accounted for: hops printed + records lost = what
@@ -17,47 +20,66 @@
 #   - every printed packet's hops are in time order, ids are unique;
 #   - a packet printed with fewer hops than its kind has in the reference
 #     says so: "lost_hops" > 0 or "mark_lost": true.
+#
+# Why this cannot depend on timing:
+#   - pktpath prints no packet that is open when it exits, so each run is
+#     stopped only once pktpath has printed all (pp_pktpath_settle), not
+#     after some sleep;
+#   - nothing is open in the loader when it is stopped (settled before), and
+#     the stopped flood ends (ping exits: every skb freed, every record
+#     written or counted lost) before SIGCONT. So whatever the loader does
+#     on SIGCONT (its epoll_wait returns EINTR; the records in the ring may
+#     be stamped with the time before the stop, and the packets whose END
+#     was lost time out at once, not 1 s later), no record of a packet can
+#     come after that packet was closed: none is late, none is miscounted;
+#   - a packet whose END record was lost is closed by the packet timeout
+#     and its lost hops come from end_lost_map, an LRU of 4096 ids that
+#     also fills with the ids of packets the loader never sees; the floods
+#     make fewer than 4096 packets in all, so no id is evicted;
+#   - the stopped loader reads nothing: a 4 KiB ring holds fewer than 64
+#     records (each over 64 bytes with its header), so at most that many
+#     hops of the stopped flood can be printed, which is checked.
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
 pp_setup
 pp_require_pktpath
 pp_topo_up
 
-# flood NAME COUNT ARGS...: pktpath ARGS in the router while host a flood
-# pings host b COUNT times; stopped (SIGINT) once every packet closed
-# (freed, or timed out after the default 1 s packet timeout). Leaves ping's
-# "transmitted received" in FLOOD.
-flood() {
-	local name=$1 count=$2 n prev i
-	shift 2
-	pp_pktpath_start "$name" "$PP_NS_R" --json --filter icmp "$@"
-	pp_in "$PP_NS_A" ping -n -q -f -c "$count" -w 20 198.18.1.2 >"$PP_TMP/$name.ping" 2>&1 ||
+# ping_flood NAME COUNT: host a flood pings host b COUNT times; adds what
+# ping sent and received to TX and RX.
+TX=0 RX=0
+ping_flood() {
+	local name=$1 count=$2 tr
+	pp_in "$PP_NS_A" ping -n -q -f -c "$count" -w 30 198.18.1.2 >"$PP_TMP/$name.ping" 2>&1 ||
 		pp_log "$name: ping: $(pp_brief_tail 2 "$PP_TMP/$name.ping")"
-	FLOOD=$(sed -n 's/^\([0-9]*\) packets transmitted, \([0-9]*\) received.*/\1 \2/p' \
+	tr=$(sed -n 's/^\([0-9]*\) packets transmitted, \([0-9]*\) received.*/\1 \2/p' \
 		"$PP_TMP/$name.ping")
-	[ -n "$FLOOD" ] || pp_fail "$name: no summary from ping: $(pp_brief_tail 2 "$PP_TMP/$name.ping")"
-	# Until the output stops growing for 1.5 s (packet timeout 1 s), 15 s at most.
-	prev=-1
-	for ((i = 0; i < 50; i++)); do
-		n=$(wc -l <"$(pp_out "$name")")
-		[ "$n" -ne "$prev" ] || break
-		prev=$n
-		sleep 1.5
-	done
+	[ -n "$tr" ] || pp_fail "$name: no summary from ping: $(pp_brief_tail 2 "$PP_TMP/$name.ping")"
+	pp_log "$name: ping sent/received $tr"
+	TX=$((TX + ${tr% *}))
+	RX=$((RX + ${tr#* }))
+}
+
+# finish NAME: once pktpath NAME has printed every packet, stop it (SIGINT)
+# and check its exit and output; leaves the summary in PP_SUMMARY.
+finish() {
+	local name=$1
+	pp_pktpath_settle "$name" 60
 	pp_pktpath_stop "$name" INT
 	pp_expect_eq "$name: exit status" "$PP_RC" 0
 	pp_expect_json_lines "$(pp_out "$name")" "$name output"
 	pp_expect_summary "$(pp_out "$name")"
-	pp_log "$name: ping sent/received $FLOOD; summary $PP_SUMMARY"
+	pp_log "$name: ping sent/received $TX $RX in all; summary $PP_SUMMARY"
 }
 
 # The reference: no loss, every packet closed.
-flood ref 200
+pp_pktpath_start ref "$PP_NS_R" --json --filter icmp
+ping_flood ref 200
+finish ref
 ref=$(pp_out ref)
 pp_expect_eq "reference run: records lost" "$(jq -r .lost <<<"$PP_SUMMARY")" 0
 pp_expect_eq "reference run: packets whose end was not seen" "$(jq -r .unseen <<<"$PP_SUMMARY")" 0
-read -r tx rx <<<"$FLOOD"
-pp_expect_eq "reference run: packets" "$(jq -r .packets <<<"$PP_SUMMARY")" $((tx + rx))
+pp_expect_eq "reference run: packets" "$(jq -r .packets <<<"$PP_SUMMARY")" $((TX + RX))
 # Hop counts per ICMP type: {"8": [min, max], "0": [min, max]}.
 # shellcheck disable=SC2016 # jq program
 hops=$(pp_jq "$ref" 'packets | group_by(.pkt.icmp_type)
@@ -70,14 +92,28 @@ for t in 8 0; do
 done
 uniform=$(jq -r 'all(.[]; .[0] == .[1])' <<<"$hops")
 
-# The lossy run.
-flood small 3000 --ring-size 4K
+# The lossy run: 800 + 400 pings, at most 2400 packets (< 4096, above).
+TX=0 RX=0
+pp_pktpath_start small "$PP_NS_R" --json --filter icmp --ring-size 4K
 out=$(pp_out small)
 err=$(pp_err small)
+ping_flood running 800
+pp_pktpath_settle small 60
+running_hops=$(pp_jq "$out" '[packets[].hops | length] | add // 0')
+pp_freeze small
+ping_flood stopped 400
+pp_thaw small
+finish small
 lost=$(jq -r .lost <<<"$PP_SUMMARY")
 [ "$lost" -gt 0 ] ||
-	pp_fail "no record lost with a 4K ring under a flood of $FLOOD: nothing tested" \
+	pp_fail "no record lost with a 4K ring and the reader stopped during a flood" \
 		"(summary: $PP_SUMMARY)"
+printed=$(pp_jq "$out" '[packets[].hops | length] | add // 0')
+[ $((printed - running_hops)) -lt 64 ] ||
+	pp_fail "$((printed - running_hops)) hops printed after the flood that ran while" \
+		"pktpath was stopped: more than a 4 KiB ring holds (was it stopped?)"
+pp_log "hops printed: $running_hops of the running flood, $((printed - running_hops))" \
+	"of the flood while stopped"
 per_probe=$(awk '/^pktpath: lost [0-9]+ records at / { s += $3 } END { print s + 0 }' "$err")
 pp_expect_eq "sum of the 'pktpath: lost N records at ...' lines on stderr" "$per_probe" "$lost"
 
@@ -86,12 +122,10 @@ pp_expect_none "hops out of time order" "$out" \
 pp_expect_eq "distinct packet ids" "$(pp_jq "$out" '[packets[].id] | unique | length')" \
 	"$(pp_jq "$out" 'packets | length')"
 if [ "$uniform" = true ]; then
-	read -r tx rx <<<"$FLOOD"
-	want=$(jq -r --argjson tx "$tx" --argjson rx "$rx" '.["8"][0] * $tx + .["0"][0] * $rx' <<<"$hops")
-	printed=$(pp_jq "$out" '[packets[].hops | length] | add // 0')
+	want=$(jq -r --argjson tx "$TX" --argjson rx "$RX" '.["8"][0] * $tx + .["0"][0] * $rx' <<<"$hops")
 	[ $((printed + lost)) -eq "$want" ] ||
 		pp_fail "records unaccounted for: $printed hops printed + $lost lost =" \
-			"$((printed + lost)), but $tx requests and $rx replies make $want"
+			"$((printed + lost)), but $TX requests and $RX replies make $want"
 	pp_log "accounting: $printed hops printed + $lost lost = $want expected"
 else
 	pp_log "NOTE: reference paths differ in length within a type ($hops):" \

@@ -68,13 +68,16 @@ for sig in INT TERM; do
 	out=$(pp_out "$name")
 	pp_pktpath_start "$name" "$PP_NS_R" --json --filter "$filter"
 	pp_bg "ping-$sig" "$PP_NS_A" ping -n -q -i 0.01 -c 1000 -w 30 198.18.1.2
-	# Until some packets are out, so that some are also in flight.
-	for ((i = 0; i < 50; i++)); do
+	# Until some packets are out, so that some are also in flight: while
+	# ping runs (1000 pings), 30 s at most, a bound for failures only.
+	for ((i = 0; i < 300; i++)); do
 		[ "$(grep -c '"id"' "$out" || true)" -lt 20 ] || break
+		pp_alive "${PP_PIDS[ping-$sig]}" || break
 		sleep 0.1
 	done
 	[ "$(grep -c '"id"' "$out" || true)" -ge 20 ] ||
-		pp_fail "tracing-$sig: fewer than 20 packets printed in 5 s of pings"
+		pp_fail "tracing-$sig: fewer than 20 packets printed while ping ran" \
+			"(or in 30 s): $(pp_brief_tail 2 "$(pp_err "ping-$sig")")"
 	pp_stop "$name" "$sig"
 	pp_expect_eq "exit status after SIG$sig while tracing" "$PP_RC" 0
 	pp_stop "ping-$sig" INT

@@ -28,7 +28,8 @@ count=2000
 out=$(pp_out tracer)
 pp_pktpath_start tracer "$PP_NS_R" --json --filter "udp and dst port 5201"
 pp_bg server "$PP_NS_B" iperf3 -s -1 -J
-for ((i = 0; i < 50; i++)); do
+# Listening (30 s at most: it only bounds a failure).
+for ((i = 0; i < 300; i++)); do
 	[ -z "$(pp_in "$PP_NS_B" ss -Hltn 'sport = :5201')" ] || break
 	sleep 0.1
 done
@@ -40,7 +41,8 @@ pp_stop server INT
 # missing from its count (seen: 1999 received, 0 lost), yet crossed the router.
 got=$(jq -r '.end.sum_sent.packets' "$PP_TMP/iperf.json")
 pp_expect_eq "datagrams iperf3's client sent" "$got" "$count"
-sleep 1.5 # every packet closes: freed, or timed out after 1 s
+# Every packet closes (freed, or timed out after 1 s) before SIGINT.
+pp_pktpath_settle tracer 60
 pp_pktpath_stop tracer INT
 pp_expect_eq "pktpath's exit status" "$PP_RC" 0
 pp_expect_json_lines "$out" "pktpath's output"

@@ -25,8 +25,23 @@ pp_in "$PP_NS_A" ping -n -q -c 2 -i 0.2 -w 5 fd00:1::2 >/dev/null
 # A UDP datagram to a closed port: b answers with ICMP port unreachable,
 # an ICMP message that is not an echo.
 pp_in "$PP_NS_A" bash -c 'echo probe >/dev/udp/198.18.1.2/9'
-# Let the last reply and the ICMP error arrive before stopping the capture.
-sleep 0.5
+# Stop the capture once it holds the last frames, not after a fixed 0.5 s
+# that a loaded machine outlasts. tcpdump -U writes frames in order, each
+# at once: once the probe is in the file, every ping frame is; then wait
+# for b's ICMP error too (a note if it never comes: the checks below
+# compare with tcpdump's own reading of the same file either way).
+in_capture() {
+	local i
+	for ((i = 0; i < $2 * 10; i++)); do
+		# The file is being written: a truncated last frame is an error.
+		tcpdump -r "$pcap" -nn "$1" 2>/dev/null | grep -q . && return 0
+		sleep 0.1
+	done
+	return 1
+}
+in_capture 'udp port 9' 30 || pp_fail "the UDP probe is not in the capture after 30 s"
+in_capture 'icmp[icmptype] == icmp-unreach' 10 ||
+	pp_log "NOTE: no ICMP port unreachable captured within 10 s"
 pp_stop tcpdump INT
 pp_expect_eq "tcpdump exit status" "$PP_RC" 0
 
