@@ -248,29 +248,31 @@ static __always_inline __u32 pp_dataref(struct sk_buff *skb, __u64 head, const e
 }
 
 /*
- * What the data buffer held when a tracked skb last had it: 8 bytes from the
- * network header's 5th (IPv4: ID, fragment, TTL, protocol, checksum; IPv6:
- * payload length, next header, hop limit and the source's start) and 8 from
- * the transport header's 5th (TCP: sequence and ack numbers), relative to the
- * network header, as a copy has its own header offsets. A copy shares the
- * buffer, so it reads the same; a buffer freed and reused holds another
- * packet (TCP's segments differ in ID and sequence). 0: not readable.
+ * What the data buffer holds, in fields that forwarding and NAT leave alone
+ * (a clone may be seen before or after the router rewrote TTL, checksums
+ * or addresses): the IPv4 ID (IPv6: the payload length), the protocol, and
+ * 4 bytes from the transport header's 5th (TCP: the sequence number; ICMP
+ * echo: id and sequence; UDP: the length only, as NAT rewrites its
+ * checksum), relative to the network header, as a copy has header offsets
+ * of its own. A copy shares the buffer, so it reads the same; a buffer
+ * freed and reused holds another packet. 0: not readable.
  */
 static __always_inline __u64 pp_fingerprint(struct sk_buff *skb, __u64 head, const enum pp_via via)
 {
-	__u16 nh = PP_READ(via, skb, network_header);
-	__u64 a = 0, b = 0;
-	__u8 vihl = 0;
-	__u32 th;
+	__u16 nh = PP_READ(via, skb, network_header), id = 0;
+	__u8 ip[10] = {};
+	__u32 th, l4 = 0;
+	__u8 proto;
 
-	if (!head || nh == (__u16)~0U ||
-	    bpf_probe_read_kernel(&vihl, sizeof(vihl), (void *)(head + nh)))
+	if (!head || nh == (__u16)~0U || bpf_probe_read_kernel(ip, sizeof(ip), (void *)(head + nh)))
 		return 0;
-	th = nh + ((vihl >> 4) == 4 ? (vihl & 0xf) * 4 : 40);
-	if (bpf_probe_read_kernel(&a, sizeof(a), (void *)(head + nh + 4)))
-		return 0;
-	bpf_probe_read_kernel(&b, sizeof(b), (void *)(head + th + 4));
-	return (a ^ (b << 1 | b >> 63)) | 1;
+	id = (__u16)(ip[4] << 8 | ip[5]);
+	proto = (ip[0] >> 4) == 4 ? ip[9] : ip[6];
+	th = nh + ((ip[0] >> 4) == 4 ? (ip[0] & 0xf) * 4 : 40);
+	bpf_probe_read_kernel(&l4, sizeof(l4), (void *)(head + th + 4));
+	if (proto == 17)
+		l4 &= 0xffff; /* the length, in memory order */
+	return ((__u64)proto << 48 | (__u64)id << 32 | l4) | 1ULL << 63;
 }
 
 /* head_map now says that SKB (of packet ID) holds HEAD, alone. */

@@ -164,17 +164,20 @@ static void finish(struct trace *t, const struct pp_cls *cls)
 
 /*
  * Orphaned head_map entries keep every probe's gate open. When nothing is in
- * flight, drop those too old to give a copy (BPF drops the ones it meets)
- * and count the rest again: at most every 100 ms.
+ * flight, drop those too old to give a copy (BPF drops the ones it meets),
+ * at most every 100 ms. BPF counts orphans up and down as it goes, so the
+ * count is only lowered: by the entries deleted here, and to 0 when none is
+ * left, unless BPF orphaned another meanwhile (compare and swap).
  */
 static void sweep_heads(struct trace *t)
 {
-	__u64 key, next, orphans = 0, now = now_ns();
+	__u64 key, next, live = 0, deleted = 0, now = now_ns(), count;
 	struct pp_head_val hv;
 	bool more;
 
-	if (!__atomic_load_n(&t->state->orphans, __ATOMIC_RELAXED) ||
-	    __atomic_load_n(&t->state->inflight, __ATOMIC_RELAXED) || now - t->swept < 100000000)
+	count = __atomic_load_n(&t->state->orphans, __ATOMIC_SEQ_CST);
+	if (!count || __atomic_load_n(&t->state->inflight, __ATOMIC_RELAXED) ||
+	    now - t->swept < 100000000)
 		return;
 	t->swept = now;
 	for (more = !bpf_map_get_next_key(t->head_map_fd, NULL, &next); more;) {
@@ -182,12 +185,16 @@ static void sweep_heads(struct trace *t)
 		more = !bpf_map_get_next_key(t->head_map_fd, &key, &next);
 		if (bpf_map_lookup_elem(t->head_map_fd, &key, &hv) || !hv.orphan)
 			continue;
-		if (now - hv.ts > t->state->orphan_ns)
-			bpf_map_delete_elem(t->head_map_fd, &key);
-		else
-			orphans++;
+		if (now - hv.ts <= t->state->orphan_ns)
+			live++;
+		else if (!bpf_map_delete_elem(t->head_map_fd, &key))
+			deleted++;
 	}
-	__atomic_store_n(&t->state->orphans, orphans, __ATOMIC_RELAXED);
+	if (deleted)
+		count = __atomic_sub_fetch(&t->state->orphans, deleted, __ATOMIC_SEQ_CST);
+	if (!live)
+		__atomic_compare_exchange_n(&t->state->orphans, &count, 0, false, __ATOMIC_SEQ_CST,
+					    __ATOMIC_SEQ_CST);
 }
 
 /*
