@@ -5,24 +5,35 @@
 # machines' own kernel cannot attach (see shared/ENVIRONMENT.md).
 #
 # Usage: scripts/vm-test.sh [KERNEL_PKG...]
-#   KERNEL_PKG  linux-image-* package names; by default what linux-image-amd64
-#               and linux-image-6.12-amd64 depend on today.
+#   KERNEL_PKG  linux-image-* package names; by default what the meta packages
+#               of MATRIX below (generic, rt and cloud flavours of 6.1 and
+#               6.12) depend on today.
 # Environment:
 #   BUILD_DIR        build directory (default: build); caches in $BUILD_DIR/vm
 #   PKTPATH_BIN      a pktpath to test as is (its libraries go in too); unset:
 #                    built here, as $BUILD_DIR/vm-build/loader/pktpath
 #   PKTPATH_STANDIN  1: test tests/vm/standin-pktpath.sh instead (harness
 #                    development, before the real binary builds)
-#   VM_BACKENDS      backends to run (default: all four)
+#   VM_BACKENDS      backends to run in every kernel (default: per kernel, see
+#                    MATRIX; a kernel named on the command line gets all four)
 #   VM_SCENARIOS     scenarios to run (default: all, see tests/vm/scenarios.sh)
 #   VM_PP_ARGS       extra arguments for every traced pktpath run ("-v -v")
-#   VM_TIMEOUT       seconds one VM may take (default: 1200)
+#   VM_TIMEOUT       seconds one VM may take (default: 2700)
+#   VM_BOOT_TIMEOUT  seconds a VM may take to reach its first scenario
+#                    (default: 300); past that it counts as a failed boot
+#   VM_BOOT_RETRIES  boots again of a VM that died before its first scenario
+#                    (default: 2); see boot()
+#   VM_SMP, VM_CPU, VM_TCG_THREAD  QEMU's -smp, -cpu and -accel tcg,thread=
+#                    (default: 2, max, single: see tests/vm/README.md)
+#   VM_ABSENT_MODULES  modules to leave out as if the kernel lacked them (to
+#                    test the SKIP path)
 #   VM_JOBS          VMs run side by side (default: all the kernels)
 #   VM_RUN           what /init runs instead of the scenarios (bench/vm_attach.sh
 #                    sets /tests/attach_bench.sh); VM_BENCH_* go along to it
 #   VM_EXTRA_TOOLS   more host binaries for the image, with their libraries
-# Prints "PASS|FAIL|SKIP KERNEL BACKEND SCENARIO" lines, then
-# "N passed, N failed, N skipped"; exits 1 if anything failed.
+# Prints "PASS|FAIL|SKIP KERNEL BACKEND SCENARIO" lines (and a "RETRY KERNEL
+# vm boot" line for each boot that died before its first scenario), then
+# "N passed, N failed, N skipped, N boots retried"; exits 1 if anything failed.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -35,9 +46,28 @@ VMDIR=$BUILD_DIR/vm
 PKTPATH_STANDIN=${PKTPATH_STANDIN:-0}
 PKTPATH_BIN_GIVEN=${PKTPATH_BIN:+1}
 PKTPATH_BIN=${PKTPATH_BIN:-$BUILD_DIR/vm-build/loader/pktpath}
-VM_TIMEOUT=${VM_TIMEOUT:-1200}
+VM_TIMEOUT=${VM_TIMEOUT:-2700}
+VM_BOOT_TIMEOUT=${VM_BOOT_TIMEOUT:-300}
+VM_BOOT_RETRIES=${VM_BOOT_RETRIES:-2}
+VM_SMP=${VM_SMP:-2}
+VM_CPU=${VM_CPU:-max}
+VM_TCG_THREAD=${VM_TCG_THREAD:-single}
 
-META_PKGS=(linux-image-amd64 linux-image-6.12-amd64)
+# The kernel matrix: "META_PACKAGE BACKENDS", resolved to the versioned
+# package at run time. The generic kernels and 6.1's rt flavour run every
+# backend (auto too on the flavour), the other flavours the default one:
+# six kernels with every backend would not fit the test command's 45 minutes
+# on two cores (tests/vm/README.md has the times). Longest runs first.
+ALL_BACKENDS="kprobe-multi kprobe fentry tracepoint"
+MATRIX=(
+	"linux-image-6.12-amd64 $ALL_BACKENDS"
+	"linux-image-rt-amd64 auto $ALL_BACKENDS"
+	"linux-image-amd64 $ALL_BACKENDS"
+	"linux-image-6.12-rt-amd64 auto"
+	"linux-image-cloud-amd64 auto"
+	"linux-image-6.12-cloud-amd64 auto"
+)
+declare -A KBACKENDS
 # What the scenarios need beyond the kernel image; dependencies are added
 # from modules.dep. libcrc32c (for nf_tables) asks the crypto API for
 # "crc32c" at init, so crc32c_generic must be there first.
@@ -82,18 +112,20 @@ meta_dep() {
 # The versioned packages behind the meta packages, resolved now: the archive
 # moves on and a hard-coded name would go stale.
 resolve_kernels() {
-	local meta dep
+	local row meta dep
 	KERNELS=()
 	# Lists a day old may name a kernel the archive no longer has.
-	if [ -z "$(meta_dep "${META_PKGS[0]}")" ] ||
+	if [ -z "$(meta_dep "${MATRIX[0]%% *}")" ] ||
 		[ -z "$(find /var/lib/apt/lists -maxdepth 1 -name '*_Packages*' -mmin -1440)" ]; then
 		log "apt lists missing or old: apt-get update"
 		apt-get update -qq || log "apt-get update failed"
 	fi
-	for meta in "${META_PKGS[@]}"; do
+	for row in "${MATRIX[@]}"; do
+		meta=${row%% *}
 		dep=$(meta_dep "$meta")
 		if [ -n "$dep" ]; then
 			KERNELS+=("$dep")
+			KBACKENDS[$dep]=${row#* }
 		else
 			result "FAIL $meta - resolve : apt-cache depends gives no linux-image package"
 		fi
@@ -129,24 +161,35 @@ fetch_kernel() {
 	KVER=$(ls "$KDIR/root/lib/modules")
 	LABEL=$(dpkg-deb -f "$deb" Version)
 	LABEL=${LABEL%%-*}
+	# The flavours share the version: the label names them.
+	case $pkg in
+	*-rt-amd64) LABEL+=-rt ;;
+	*-cloud-amd64) LABEL+=-cloud ;;
+	esac
 }
 
 # module_order: MODULES and their dependencies, dependencies first, as
-# "name path" lines (path relative to the module directory).
+# "name path" lines (path relative to the module directory); "builtin NAME"
+# for one built into the kernel (modules.builtin), "absent NAME" for one this
+# kernel has in neither form (or that VM_ABSENT_MODULES names).
 module_order() {
-	awk -v want="${MODULES[*]}" '
+	local mdir=$KDIR/root/lib/modules/$KVER
+	awk -v want="${MODULES[*]}" -v absent=" ${VM_ABSENT_MODULES:-} " '
 		function base(p) { sub(/.*\//, "", p); sub(/\.ko(\.[a-z]+)?$/, "", p); return p }
 		function visit(m,   i, n, d) {
 			if (m in seen) return
 			seen[m] = 1
-			if (!(m in path)) { print "missing " m; return }
+			if (index(absent, " " m " ")) { print "absent " m; return }
+			if (m in builtin) { print "builtin " m; return }
+			if (!(m in path)) { print "absent " m; return }
 			n = split(deps[m], d, " ")
 			for (i = 1; i <= n; i++) visit(base(d[i]))
 			print m " " path[m]
 		}
+		FILENAME ~ /modules\.builtin$/ { builtin[base($1)] = 1; next }
 		{ f = $1; sub(/:$/, "", f); m = base(f); path[m] = f; $1 = ""; deps[m] = $0 }
 		END { n = split(want, w, " "); for (i = 1; i <= n; i++) visit(w[i]) }
-	' "$KDIR/root/lib/modules/$KVER/modules.dep"
+	' "$mdir/modules.builtin" "$mdir/modules.dep"
 }
 
 # Busybox insmod reads plain .ko only: 6.12 ships .ko.xz.
@@ -154,8 +197,16 @@ stage_modules() {
 	local dest=$1 name path src
 	mkdir -p "$KDIR/mods" "$dest/lib/modules"
 	: >"$dest/lib/modules/load.list"
+	: >"$dest/lib/modules/absent.list"
 	while read -r name path; do
-		[ "$name" != missing ] || die "module $path not in $KVER's modules.dep"
+		case $name in
+		builtin) continue ;;
+		absent)
+			# The scenarios that need it are SKIPs with this reason.
+			echo "$path" >>"$dest/lib/modules/absent.list"
+			continue
+			;;
+		esac
 		src=$KDIR/root/lib/modules/$KVER/$path
 		if [ ! -f "$KDIR/mods/$name.ko" ]; then
 			case $path in
@@ -249,7 +300,7 @@ make_initramfs() {
 	stage_modules "$root"
 	{
 		echo "VM_LABEL=$LABEL"
-		[ -z "${VM_BACKENDS:-}" ] || echo "export VM_BACKENDS='$VM_BACKENDS'"
+		echo "export VM_BACKENDS='${VM_BACKENDS:-${KBACKENDS[$1]:-$ALL_BACKENDS}}'"
 		[ -z "${VM_SCENARIOS:-}" ] || echo "export VM_SCENARIOS='$VM_SCENARIOS'"
 		[ -z "${VM_PP_ARGS:-}" ] || echo "export VM_PP_ARGS='$VM_PP_ARGS'"
 		[ -z "${VM_RUN:-}" ] || echo "VM_RUN='$VM_RUN'"
@@ -260,17 +311,71 @@ make_initramfs() {
 
 # ---- boot ----------------------------------------------------------------------
 
-# boot PKG: one VM, console to $VMDIR/logs/PKG.log. TCG only: KVM hangs on
-# these machines.
-boot() {
-	local console=$VMDIR/logs/$1.log rc=0
-	mkdir -p "$VMDIR/logs"
-	log "booting $LABEL ($1)"
-	timeout "$VM_TIMEOUT" qemu-system-x86_64 -machine accel=tcg -cpu max -m 1024 -smp 2 \
+# qemu_once CONSOLE: one boot, console to CONSOLE. TCG only: KVM hangs on
+# these machines. A VM that has not printed @@START (tests/vm/init.sh, just
+# before the first scenario) within VM_BOOT_TIMEOUT is stopped: a kernel hung
+# at boot must not hold the run for VM_TIMEOUT. Returns 124 on a timeout.
+qemu_once() {
+	local console=$1 qpid t0=$SECONDS rc=0
+	timeout "$VM_TIMEOUT" qemu-system-x86_64 \
+		-accel "tcg,thread=$VM_TCG_THREAD" -cpu "$VM_CPU" -m 1024 -smp "$VM_SMP" \
 		-kernel "$KDIR/root/boot/vmlinuz-$KVER" -initrd "$INITRD" \
 		-append "console=ttyS0 quiet panic=-1" -nographic -no-reboot \
-		</dev/null >"$console" 2>&1 || rc=$?
-	[ $rc -ne 124 ] || log "$LABEL: timed out after $VM_TIMEOUT s"
+		</dev/null >"$console" 2>&1 &
+	qpid=$!
+	while kill -0 "$qpid" 2>/dev/null; do
+		if [ $((SECONDS - t0)) -gt "$VM_BOOT_TIMEOUT" ] && ! started "$console"; then
+			log "$LABEL: no first scenario after $VM_BOOT_TIMEOUT s: stopping the VM"
+			kill "$qpid" 2>/dev/null
+			wait "$qpid"
+			return 124
+		fi
+		sleep 1
+	done
+	wait "$qpid" || rc=$?
+	return $rc
+}
+
+started() { grep -q '^@@START' "$1" 2>/dev/null; }
+
+# What a console says about a kernel that died: the panic, oops, BUG and
+# warning lines, else its last lines.
+death_lines() {
+	local lines
+	lines=$(LC_ALL=C tr -d '\000-\010\013-\037' <"$1" |
+		grep -E 'Kernel panic|Oops|BUG:|WARNING:|RIP:|general protection' | head -n 4)
+	[ -n "$lines" ] || lines=$(LC_ALL=C tr -d '\000-\010\013-\037' <"$1" | grep -v '^$' | tail -n 3)
+	tr '\n' '|' <<<"$lines"
+}
+
+# boot PKG: the VM of one kernel, console in $VMDIR/logs/PKG.log, judged by
+# check.sh. A kernel that dies before the first scenario (TCG's cross-CPU
+# code patching has crashed Debian's kernels at boot under load; nothing of
+# pktpath has run then) is booted again, at most VM_BOOT_RETRIES times, and
+# every retry is a RETRY line in the results. From @@START on, nothing is
+# retried: a crash or a kernel warning then is a FAIL (check.sh).
+boot() {
+	local console=$VMDIR/logs/$1.log attempt=0 rc
+	mkdir -p "$VMDIR/logs"
+	rm -f "$VMDIR/logs/$1".boot*.log
+	while :; do
+		if [ "$attempt" -eq 0 ]; then
+			log "booting $LABEL ($1)"
+		else
+			log "booting $LABEL ($1) again, boot $((attempt + 1))"
+		fi
+		rc=0
+		qemu_once "$console" || rc=$?
+		[ $rc -ne 124 ] || log "$LABEL: timed out"
+		started "$console" || [ "$attempt" -ge "$VM_BOOT_RETRIES" ] || {
+			attempt=$((attempt + 1))
+			cp "$console" "$VMDIR/logs/$1.boot$attempt.log"
+			result "RETRY $LABEL vm boot : died before the first scenario" \
+				"(qemu rc=$rc, console in logs/$1.boot$attempt.log): $(death_lines "$console")"
+			continue
+		}
+		break
+	done
 	bash tests/vm/check.sh "$LABEL" "$console" >>"$RESULTS" || true
 }
 
@@ -307,7 +412,7 @@ run_kernels() {
 }
 
 main() {
-	local k total_start=$SECONDS pass fail skip
+	local k total_start=$SECONDS pass fail skip retry
 	check_tools
 	mkdir -p "$VMDIR"
 	: >"$RESULTS"
@@ -328,7 +433,8 @@ main() {
 	pass=$(grep -c '^PASS ' "$RESULTS" || true)
 	fail=$(grep -c '^FAIL ' "$RESULTS" || true)
 	skip=$(grep -c '^SKIP ' "$RESULTS" || true)
-	echo "$pass passed, $fail failed, $skip skipped"
+	retry=$(grep -c '^RETRY ' "$RESULTS" || true)
+	echo "$pass passed, $fail failed, $skip skipped, $retry boots retried"
 	[ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]
 }
 
