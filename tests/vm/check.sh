@@ -159,7 +159,7 @@ chk_icmp_veth() {
 		steps_ok "$TX" __dev_queue_xmit veth_xmit "$RX" ip_rcv ip_local_deliver \
 			icmp_rcv || return 1
 	fi
-	echo "marked at $(pkt '.marked_at | "\(.ifname) \(.dir)"'), $(pkt '.hops | length') hops"
+	echo "marked at $(pkt '.marked_at | .func // "\(.ifname) \(.dir)"'), $(pkt '.hops | length') hops"
 }
 
 chk_forward() {
