@@ -231,7 +231,7 @@ chk_check() {
 	local row be said rc want=0 note=""
 	if [ -n "$(kv no_classifier_module)" ]; then
 		[ "$(ckline clsact)" = no ] || {
-			echo "no $(kv no_classifier_module)in this kernel, --check says clsact '$(ckline clsact)'"
+			echo "no $(kv no_classifier_module) in this kernel, --check says clsact '$(ckline clsact)'"
 			return 1
 		}
 		[ "$(ckline tcx)" = yes ] || want=1

@@ -271,7 +271,7 @@ scn_check() {
 	"$PP" --check >/tmp/pp.check 2>&1
 	kv check_rc $?
 	sed 's/^/CHECK /' /tmp/pp.check >>"$KV"
-	kv no_classifier_module "$(no_classifier_module)"
+	kv no_classifier_module "$(no_classifier_module | sed 's/ $//')"
 	for be in kprobe-multi kprobe fentry; do
 		# shellcheck disable=SC2046 # funcs_arg is two words or none
 		"$PP" --list-probes --backend "$be" $(funcs_arg) >/dev/null 2>&1
