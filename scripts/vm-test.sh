@@ -214,7 +214,7 @@ module_order() {
 
 # Busybox insmod reads plain .ko only: 6.12 ships .ko.xz.
 stage_modules() {
-	local dest=$1 name path src
+	local dest=$1 name path src tmp
 	mkdir -p "$KDIR/mods" "$dest/lib/modules"
 	: >"$dest/lib/modules/load.list"
 	: >"$dest/lib/modules/absent.list"
@@ -231,12 +231,15 @@ stage_modules() {
 		if [ ! -f "$KDIR/mods/$name.ko" ]; then
 			# Into place in one rename: a kernel's VMs stage side by side
 			# and must never copy a half-written module.
+			# (bash expands a redirection after the fork: $BASHPID there
+			# would be the child's, so the name is fixed first.)
+			tmp=$KDIR/mods/$name.ko.$BASHPID
 			case $path in
-			*.ko.xz) xz -dc "$src" >"$KDIR/mods/$name.ko.$BASHPID" ;;
-			*.ko.zst) zstd -qdc "$src" >"$KDIR/mods/$name.ko.$BASHPID" ;;
-			*) cp "$src" "$KDIR/mods/$name.ko.$BASHPID" ;;
+			*.ko.xz) xz -dc "$src" >"$tmp" ;;
+			*.ko.zst) zstd -qdc "$src" >"$tmp" ;;
+			*) cp "$src" "$tmp" ;;
 			esac
-			mv "$KDIR/mods/$name.ko.$BASHPID" "$KDIR/mods/$name.ko"
+			mv "$tmp" "$KDIR/mods/$name.ko"
 		fi
 		cp "$KDIR/mods/$name.ko" "$dest/lib/modules/"
 		echo "$name" >>"$dest/lib/modules/load.list"
