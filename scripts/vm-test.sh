@@ -27,7 +27,7 @@
 #                    (default: 2, max, single: see tests/vm/README.md)
 #   VM_ABSENT_MODULES  modules to leave out as if the kernel lacked them (to
 #                    test the SKIP path)
-#   VM_JOBS          VMs run side by side (default: all the kernels)
+#   VM_JOBS          VMs run side by side (default: all of them)
 #   VM_RUN           what /init runs instead of the scenarios (bench/vm_attach.sh
 #                    sets /tests/attach_bench.sh); VM_BENCH_* go along to it
 #   VM_EXTRA_TOOLS   more host binaries for the image, with their libraries
@@ -396,7 +396,7 @@ death_lines() {
 # every retry is a RETRY line in the results. From @@START on, nothing is
 # retried: a crash or a kernel warning then is a FAIL (check.sh).
 boot() {
-	local console=$VMDIR/logs/$1.log attempt=0 rc
+	local console=$VMDIR/logs/$1.log attempt=0 rc why
 	mkdir -p "$VMDIR/logs"
 	rm -f "$VMDIR/logs/$1".boot*.log
 	while :; do
@@ -411,8 +411,10 @@ boot() {
 		started "$console" || [ "$attempt" -ge "$VM_BOOT_RETRIES" ] || {
 			attempt=$((attempt + 1))
 			cp "$console" "$VMDIR/logs/$1.boot$attempt.log"
-			result "RETRY $LABEL vm boot : died before the first scenario" \
-				"(qemu rc=$rc, console in logs/$1.boot$attempt.log): $(death_lines "$console")"
+			if [ $rc -eq 124 ]; then why="no first scenario within $VM_BOOT_TIMEOUT s"; else
+				why="died before the first scenario (qemu rc=$rc)"; fi
+			result "RETRY $LABEL vm boot : $why, console in logs/$1.boot$attempt.log:" \
+				"$(death_lines "$console")"
 			continue
 		}
 		break
