@@ -39,6 +39,11 @@ STOP_WAIT=${VM_STOP_WAIT:-600}
 SETTLE_WAIT=${VM_SETTLE_WAIT:-120}
 # Hard limit of one pktpath run, a backstop for a hung pktpath.
 RUN_TIMEOUT=${VM_RUN_TIMEOUT:-1500}
+# pktpath's --packet-timeout (default 1 s): a packet not freed within it ends
+# as "timeout". An echo request took longer than 1 s from mark to free in a
+# starved VM (boot soak, round 14 of 20), so a packet ends when it is freed,
+# as the scenarios expect; this only bounds a free that never comes.
+PKT_TIMEOUT=${VM_PKT_TIMEOUT:-600}
 # VM_PP_ARGS: extra pktpath arguments for every traced run, e.g. "-v -v".
 
 OUT=/tmp/pp.out
@@ -138,7 +143,8 @@ pp_start() {
 	# shellcheck disable=SC2046 # funcs_arg is two words or none
 	# shellcheck disable=SC2086 # VM_PP_ARGS is a list of words
 	/usr/sbin/ip netns exec "$ns" timeout -s KILL "$RUN_TIMEOUT" vmhelper sigdfl \
-		"$PP" --backend "$backend" $(funcs_arg) ${VM_PP_ARGS:-} "$@" >"$OUT" 2>"$ERR" &
+		"$PP" --backend "$backend" $(funcs_arg) --packet-timeout "$PKT_TIMEOUT" \
+		${VM_PP_ARGS:-} "$@" >"$OUT" 2>"$ERR" &
 	PP_PID=$!
 	while [ $i -lt $((READY_WAIT * 5)) ]; do
 		if grep -q '^pktpath: ready' "$ERR"; then
