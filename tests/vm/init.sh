@@ -38,10 +38,17 @@ load_modules() {
 			echo "@@MODULE $m fail $out"
 		fi
 	done </lib/modules/load.list
+	# Neither a module nor built in: the scenarios that need one are SKIPs.
+	while read -r m; do
+		echo "@@MODULE $m absent"
+	done </lib/modules/absent.list
 }
 load_modules
 
 start=$(cut -d' ' -f1 /proc/uptime)
+# The boot is over, nothing of the tests has run yet: scripts/vm-test.sh
+# boots a VM that died before this line again, and never one after it.
+echo "@@START"
 # VM_RUN (vm.conf): another script instead, e.g. tests/vm/attach_bench.sh.
 sh "${VM_RUN:-/tests/scenarios.sh}"
 echo "@@TIME scenarios_s=$(awk -v s="$start" '{ printf "%.1f", $1 - s }' /proc/uptime)"

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash # busybox ash: local works
 # A stand-in for pktpath inside the test VM (busybox sh + awk), used by
 # `PKTPATH_STANDIN=1 scripts/vm-test.sh` until the real binary builds. It
 # speaks pktpath's CLI and --json output, but traces with tracefs: kprobe
