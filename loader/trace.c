@@ -289,8 +289,14 @@ int pp_trace_run(const struct pp_cls *cls, const struct pp_trace_cfg *cfg,
 		goto cleanup;
 	}
 	err = loop(&t, rb, stop);
-	if (!err && !t.done)
+	/*
+	 * Ctrl-C or --duration: what came is taken in, and the packets still
+	 * open are printed too, their ends not seen (-c has printed its N).
+	 */
+	if (!err && !t.done) {
 		ring_buffer__consume(rb);
+		pp_paths_flush(t.paths);
+	}
 	finish(&t, cls);
 cleanup:
 	ring_buffer__free(rb);

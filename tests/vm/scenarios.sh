@@ -416,7 +416,8 @@ tcp_traced() {
 		else
 			kv send "fail $(tr '\n' ' ' </tmp/pp.send)"
 		fi
-		# pktpath closes a packet 1 s after its last news: let them all close.
+		# Let the last packets end; at SIGINT pktpath prints those still open
+		# as "unseen" (allowed on the tracepoint backend only).
 		sleep 3
 	fi
 	pp_wait 0
