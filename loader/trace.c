@@ -4,6 +4,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/epoll.h>
 #include <sys/mman.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -223,6 +224,7 @@ static int wait_records(struct trace *t, struct ring_buffer *rb, __u64 end)
 {
 	bool idle = go_idle(t, rb);
 	__u64 ms = idle ? PP_POLL_IDLE_MS : PP_POLL_BUSY_MS, now = now_ns(), left;
+	struct epoll_event ev;
 	int n;
 
 	if (t->done)
@@ -231,12 +233,22 @@ static int wait_records(struct trace *t, struct ring_buffer *rb, __u64 end)
 		left = end > now ? (end - now + 999999) / 1000000 : 0;
 		ms = left < ms ? left : ms;
 	}
-	n = ring_buffer__poll(rb, (int)ms);
+	/*
+	 * The wait, then the records: their arrival time is taken after the
+	 * wait (a stop, Ctrl-Z, must not make them look old), and a signal
+	 * (EINTR) still lets what came be taken in before any expiry.
+	 */
+	n = epoll_wait(ring_buffer__epoll_fd(rb), &ev, 1, (int)ms);
+	n = n < 0 ? -errno : 0;
 	if (idle)
 		__atomic_store_n(&t->state->loader_asleep, 0, __ATOMIC_RELAXED);
-	/* Timed out or woken: either way, take what came without a wakeup. */
-	if (n >= 0 && !t->done)
-		n = ring_buffer__consume(rb);
+	t->now = now_ns();
+	/* Timed out, woken or interrupted: take what came without a wakeup. */
+	if ((n == 0 || n == -EINTR) && !t->done) {
+		int got = ring_buffer__consume(rb);
+
+		n = got < 0 ? got : n;
+	}
 	return n;
 }
 
@@ -255,7 +267,6 @@ static int loop(struct trace *t, struct ring_buffer *rb, volatile sig_atomic_t *
 		n = wait_records(t, rb, end);
 		if (n < 0 && n != -EINTR)
 			return n;
-		t->now = now_ns();
 		pp_paths_expire(t->paths, t->now, timeout);
 		sweep_heads(t);
 		fflush(t->cfg->out->f);
