@@ -434,7 +434,8 @@ static int attach_free_tps(struct pp_probes *p, enum pp_backend backend)
 		struct bpf_link *link = bpf_program__attach(progs[i]);
 
 		err = link ? pp_probes_keep_link(p, link) : -errno;
-		p->attached += link != NULL;
+		/* The two skb tracepoints are list entries; the slab's are not. */
+		p->attached += link != NULL && i < 2;
 	}
 	return err;
 }

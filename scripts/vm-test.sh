@@ -244,7 +244,9 @@ stage_modules() {
 			esac
 			mv "$tmp" "$KDIR/mods/$name.ko"
 		fi
-		cp "$KDIR/mods/$name.ko" "$dest/lib/modules/"
+		# One open: another VM may rename its copy over the name meanwhile
+		# (cp then skips the file: "replaced while being copied").
+		cat "$KDIR/mods/$name.ko" >"$dest/lib/modules/$name.ko"
 		echo "$name" >>"$dest/lib/modules/load.list"
 	done < <(module_order)
 }
