@@ -439,20 +439,22 @@ static void retire(struct pp_paths *pp, __u32 i, __u64 now)
 /*
  * A copy first seen at its own free has a COPY and an END record from the
  * same probe: one step, so the COPY goes (skbs[] keeps where it joined).
+ * Walked from the end, so that a run of such COPYs all go.
  */
 static void drop_copy_at_end(struct pp_buf *b)
 {
-	__u32 i, n = 0;
+	__u32 n = b->n, k = n; /* hops[k..n) are kept */
 
-	for (i = 0; i < b->n; i++) {
-		const struct pp_hop *h = &b->hops[i];
+	for (__u32 i = n; i-- > 0;) {
+		const struct pp_hop *h = &b->hops[i], *next = k < n ? &b->hops[k] : NULL;
 
-		if (h->type == PP_REC_COPY && i + 1 < b->n && b->hops[i + 1].type == PP_REC_END &&
-		    b->hops[i + 1].skb == h->skb && b->hops[i + 1].probe == h->probe)
+		if (h->type == PP_REC_COPY && next && next->type == PP_REC_END &&
+		    next->skb == h->skb && next->probe == h->probe)
 			continue;
-		b->hops[n++] = *h;
+		b->hops[--k] = *h;
 	}
-	b->n = n;
+	memmove(b->hops, b->hops + k, (n - k) * sizeof(*b->hops));
+	b->n = n - k;
 }
 
 /* Emits entry i and leaves it in the table as a tombstone. */

@@ -43,7 +43,8 @@ struct pp_skbref {
  * skb live and nothing awaited; otherwise at the timeout (lingered: no skb
  * live but something awaited). Before the emit, when the packet has several
  * skbs, a COPY hop directly followed (in sorted order) by an END of the same
- * skb and probe is removed: it is one step.
+ * skb and probe is removed: it is one step; so is a COPY directly followed
+ * by such a removed COPY.
  */
 struct pp_packet {
 	__u64 id;

@@ -216,20 +216,22 @@ static bool copy_at_end(const struct pp_hop *c, const struct pp_hop *next)
 
 /*
  * The hops sorted by ts, ties in arrival order; with several skbs, less
- * each COPY right before its own END. Their number in *n.
+ * each COPY right before its own END or before such COPYs. Their number in *n.
  */
 static struct pp_hop *sorted_hops(const struct fzm_pkt *k, size_t *n)
 {
 	const struct pp_hop **idx = xrealloc(NULL, k->nhops * sizeof(*idx));
 	struct pp_hop *out = xrealloc(NULL, k->nhops * sizeof(*out));
+	size_t kept = k->nhops; /* kept hops fill out[] from its end */
 
 	for (size_t i = 0; i < k->nhops; i++)
 		idx[i] = &k->hops[i];
 	qsort(idx, k->nhops, sizeof(*idx), by_ts);
-	*n = 0;
-	for (size_t i = 0; i < k->nhops; i++)
-		if (k->nskbs < 2 || !copy_at_end(idx[i], i + 1 < k->nhops ? idx[i + 1] : NULL))
-			out[(*n)++] = *idx[i];
+	for (size_t i = k->nhops; i-- > 0;)
+		if (k->nskbs < 2 || !copy_at_end(idx[i], kept < k->nhops ? &out[kept] : NULL))
+			out[--kept] = *idx[i];
+	*n = k->nhops - kept;
+	memmove(out, out + kept, *n * sizeof(*out));
 	free(idx);
 	return out;
 }
