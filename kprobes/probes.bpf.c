@@ -60,6 +60,28 @@ PP_KPROBES(3)
 PP_KPROBES(4)
 PP_KPROBES(5)
 
+/* The returns of the copying functions (PP_COOKIE_COPIES), per backend. */
+SEC("kretprobe.multi")
+int pp_kmulti_ret(struct pt_regs *ctx)
+{
+	return pp_on_copy_ret(PT_REGS_RC(ctx), bpf_get_attach_cookie(ctx));
+}
+
+SEC("kretprobe")
+int pp_kret(struct pt_regs *ctx)
+{
+	return pp_on_copy_ret(PT_REGS_RC(ctx), bpf_get_attach_cookie(ctx));
+}
+
+SEC("fexit")
+int pp_fexit_ret(__u64 *ctx)
+{
+	__u64 ret = 0;
+
+	bpf_get_func_ret(ctx, &ret);
+	return pp_on_copy_ret(ret, pp_probe_imm());
+}
+
 /* consume_skb's arguments differ across kernels; only the skb is common. */
 SEC("tp_btf/consume_skb")
 int pp_tp_consume(__u64 *ctx)

@@ -189,6 +189,43 @@ size_t pp_probes_planned(const struct pp_probe_list *l)
 	return n;
 }
 
+/* A copying function's entry, planned: its return is attached too. */
+static bool copy_point(const struct pp_probe *pr)
+{
+	return planned(pr) && pr->kind == PP_PROBE_FUNC && (pp_point_cookie(pr) & PP_COOKIE_COPIES);
+}
+
+/* The program for the copying functions' returns under BACKEND. */
+static struct bpf_program *return_prog(struct probes *s, enum pp_backend backend)
+{
+	switch (backend) {
+	case PP_BACKEND_KPROBE_MULTI:
+		return s->progs.pp_kmulti_ret;
+	case PP_BACKEND_KPROBE:
+		return s->progs.pp_kret;
+	case PP_BACKEND_FENTRY:
+		return s->progs.pp_fexit_ret;
+	default:
+		return NULL;
+	}
+}
+
+/* The return program loads if a copying function is planned; fexit's for the first. */
+static int choose_return(struct probes *s, const struct pp_probe_list *l, enum pp_backend backend)
+{
+	struct bpf_program *prog = return_prog(s, backend);
+
+	for (size_t i = 0; prog && i < l->n; i++) {
+		if (!copy_point(&l->v[i]))
+			continue;
+		bpf_program__set_autoload(prog, true);
+		if (backend != PP_BACKEND_FENTRY)
+			return 0;
+		return bpf_program__set_attach_target(prog, 0, l->v[i].target);
+	}
+	return 0;
+}
+
 /*
  * Load only what is used. fentry and tp_btf templates need an attach target
  * to load: each takes that of its first user; the copies get their own.
@@ -226,7 +263,7 @@ static int choose_programs(struct pp_probes *p, const struct pp_probe_list *l,
 		if (pr->kind == PP_PROBE_TP || backend == PP_BACKEND_FENTRY)
 			err = bpf_program__set_attach_target(prog, 0, pr->target);
 	}
-	return err;
+	return err ? err : choose_return(s, l, backend);
 }
 
 static int reuse_maps(struct probes *s, const struct pp_cls *cls)
@@ -261,13 +298,12 @@ static int patch_index(struct bpf_insn *insns, size_t n, __u32 index)
 /* The probe's cookie: its index, and what an end point does to the skb. */
 static __u32 cookie_of(const struct pp_probe *pr, size_t index)
 {
-	return (__u32)index | pp_end_cookie(pr);
+	return (__u32)index | pp_point_cookie(pr);
 }
 
 static int load_copy(struct pp_probes *p, struct bpf_program *tmpl, const struct pp_probe *pr,
-		     __u32 index)
+		     __u32 index, enum bpf_attach_type type)
 {
-	enum bpf_attach_type type = pr->kind == PP_PROBE_TP ? BPF_TRACE_RAW_TP : BPF_TRACE_FENTRY;
 	LIBBPF_OPTS(bpf_prog_load_opts, o, .expected_attach_type = type,
 		    .attach_btf_id = pr->btf_id, .attach_btf_obj_fd = pr->btf_obj_fd);
 	size_t n = bpf_program__insn_cnt(tmpl);
@@ -296,9 +332,9 @@ static int load_copy(struct pp_probes *p, struct bpf_program *tmpl, const struct
 }
 
 static int attach_kprobe(struct pp_probes *p, struct bpf_program *prog, const struct pp_probe *pr,
-			 __u32 index)
+			 __u32 index, bool retprobe)
 {
-	LIBBPF_OPTS(bpf_kprobe_opts, o, .bpf_cookie = cookie_of(pr, index));
+	LIBBPF_OPTS(bpf_kprobe_opts, o, .bpf_cookie = cookie_of(pr, index), .retprobe = retprobe);
 	struct bpf_link *link = bpf_program__attach_kprobe_opts(prog, pr->target, &o);
 
 	if (!link)
@@ -345,8 +381,10 @@ static int attach_singles(struct pp_probes *p, struct pp_probe_list *l, enum pp_
 		progress(p, i, l->n);
 		if (!prog)
 			continue;
-		err = kprobe ? attach_kprobe(p, prog, pr, (__u32)i)
-			     : load_copy(p, prog, pr, (__u32)i);
+		err = kprobe ? attach_kprobe(p, prog, pr, (__u32)i, false)
+			     : load_copy(p, prog, pr, (__u32)i,
+					 pr->kind == PP_PROBE_TP ? BPF_TRACE_RAW_TP
+								 : BPF_TRACE_FENTRY);
 		if (err == -ENOMEM)
 			return err;
 		if (err) {
@@ -360,9 +398,10 @@ static int attach_singles(struct pp_probes *p, struct pp_probe_list *l, enum pp_
 }
 
 static struct bpf_link *kmulti_link(struct bpf_program *prog, const char **syms, __u64 *cookies,
-				    size_t n)
+				    size_t n, bool retprobe)
 {
-	LIBBPF_OPTS(bpf_kprobe_multi_opts, o, .syms = syms, .cookies = cookies, .cnt = n);
+	LIBBPF_OPTS(bpf_kprobe_multi_opts, o, .syms = syms, .cookies = cookies, .cnt = n,
+		    .retprobe = retprobe);
 
 	return bpf_program__attach_kprobe_multi_opts(prog, NULL, &o);
 }
@@ -394,10 +433,10 @@ static int attach_kmulti_pos(struct pp_probes *p, struct pp_probe_list *l, int p
 	}
 	if (!n)
 		goto cleanup;
-	link = kmulti_link(prog, syms, cookies, n);
+	link = kmulti_link(prog, syms, cookies, n, false);
 	if (!link) {
 		for (size_t j = 0; j < n; j++) {
-			struct bpf_link *one = kmulti_link(prog, &syms[j], &cookies[j], 1);
+			struct bpf_link *one = kmulti_link(prog, &syms[j], &cookies[j], 1, false);
 
 			if (!one) {
 				note_failure(p, &l->v[idx[j]], -errno);
@@ -408,7 +447,7 @@ static int attach_kmulti_pos(struct pp_probes *p, struct pp_probe_list *l, int p
 			cookies[good++] = cookies[j];
 		}
 		n = good;
-		link = n ? kmulti_link(prog, syms, cookies, n) : NULL;
+		link = n ? kmulti_link(prog, syms, cookies, n, false) : NULL;
 	}
 	if (link) {
 		err = pp_probes_keep_link(p, link);
@@ -419,6 +458,44 @@ cleanup:
 	free(cookies);
 	free(idx);
 	return err;
+}
+
+/* PR's return, under BACKEND with program PROG. */
+static int attach_return(struct pp_probes *p, struct bpf_program *prog, struct pp_probe *pr,
+			 __u32 index, enum pp_backend backend)
+{
+	const char *sym = pr->target;
+	__u64 cookie = cookie_of(pr, index);
+	struct bpf_link *link;
+
+	if (backend == PP_BACKEND_FENTRY)
+		return load_copy(p, prog, pr, index, BPF_TRACE_FEXIT);
+	if (backend == PP_BACKEND_KPROBE)
+		return attach_kprobe(p, prog, pr, index, true);
+	link = kmulti_link(prog, &sym, &cookie, 1, true);
+	return link ? pp_probes_keep_link(p, link) : -errno;
+}
+
+/*
+ * The copying functions' returns, where their entries attached (after
+ * them, so that an entry the kernel refused has no return either). A
+ * return refused leaves its copies unjoined: said with -v.
+ */
+static int attach_returns(struct pp_probes *p, struct pp_probe_list *l, enum pp_backend backend)
+{
+	struct bpf_program *prog = return_prog(p->skel, backend);
+
+	for (size_t i = 0; prog && bpf_program__autoload(prog) && i < l->n; i++) {
+		int err = copy_point(&l->v[i]) ? attach_return(p, prog, &l->v[i], (__u32)i, backend)
+					       : 0;
+
+		if (err == -ENOMEM)
+			return err;
+		if (err && p->verbose)
+			fprintf(stderr, "pktpath: %s: its return did not attach: %s\n",
+				l->v[i].name, strerror(-err));
+	}
+	return 0;
 }
 
 /* The free tracepoints; the slab's too where no function probe sees frees. */
@@ -483,6 +560,8 @@ int pp_probes_attach(struct pp_probes *p, const struct pp_cls *cls, struct pp_pr
 		ret = attach_kmulti_pos(p, l, pos);
 	if (!ret)
 		ret = attach_singles(p, l, backend);
+	if (!ret)
+		ret = attach_returns(p, l, backend);
 	if (ret)
 		snprintf(err, errlen, "cannot attach the probes: %s", strerror(-ret));
 	return ret;

@@ -237,8 +237,8 @@ static int load_list(struct app *a)
 /* Probe points this kernel cannot probe (not those the backend leaves out). */
 static bool kernel_skip(const struct pp_probe *pr)
 {
-	/* The end functions differ by version (__kfree_skb_defer is 6.1's): none is news. */
-	return pr->skip && pr->skip != pp_skip_backend && !pp_end_cookie(pr);
+	/* The built-in points differ by version (__kfree_skb_defer is 6.1's): none is news. */
+	return pr->skip && pr->skip != pp_skip_backend && !pp_point_cookie(pr);
 }
 
 /* One warning, wrapped under 100 columns; -v gives each line's reason. */
