@@ -47,6 +47,7 @@
 #define PP_COOKIE_COPIES   (1U << 25)
 #define PP_COOKIE_SEGMENTS (1U << 26)
 #define PP_MAX_COPIES	   256 /* new skbs joined per call: GSO makes up to 64 (BIG TCP more) */
+#define PP_COPY_POINTS	   4   /* copying functions (loader/end_points.c) */
 
 /* In the placeholder body of pp_filter_l3(), which the loader replaces. */
 #define PP_FILTER_MAGIC 0x5eadf117

@@ -189,14 +189,26 @@ size_t pp_probes_planned(const struct pp_probe_list *l)
 	return n;
 }
 
+/* The probe's cookie: its index, and what an end point does to the skb. */
+static __u32 cookie_of(const struct pp_probe *pr, size_t index)
+{
+	return (__u32)index | pp_point_cookie(pr);
+}
+
 /* A copying function's entry, planned: its return is attached too. */
 static bool copy_point(const struct pp_probe *pr)
 {
 	return planned(pr) && pr->kind == PP_PROBE_FUNC && (pp_point_cookie(pr) & PP_COOKIE_COPIES);
 }
 
-/* The program for the copying functions' returns under BACKEND. */
-static struct bpf_program *return_prog(struct probes *s, enum pp_backend backend)
+/*
+ * The program for the return of copy point K (of the plan's order) under
+ * BACKEND. fexit programs are bound to one function each, and a copy of a
+ * template cannot be loaded as the fentry ones are (bpf_loop()'s callback
+ * needs the BTF function info that only libbpf's load gives): one program
+ * per copy point, its cookie in pp_copy_cookie[K].
+ */
+static struct bpf_program *return_prog(struct probes *s, enum pp_backend backend, int k)
 {
 	switch (backend) {
 	case PP_BACKEND_KPROBE_MULTI:
@@ -204,26 +216,34 @@ static struct bpf_program *return_prog(struct probes *s, enum pp_backend backend
 	case PP_BACKEND_KPROBE:
 		return s->progs.pp_kret;
 	case PP_BACKEND_FENTRY:
-		return s->progs.pp_fexit_ret;
+		return k < PP_COPY_POINTS ? prog_by_name(s, "pp_fexit_ret%d", k) : NULL;
 	default:
 		return NULL;
 	}
 }
 
-/* The return program loads if a copying function is planned; fexit's for the first. */
-static int choose_return(struct probes *s, const struct pp_probe_list *l, enum pp_backend backend)
+/* The copy points planned, in p->copies; their return programs load. */
+static int choose_returns(struct pp_probes *p, const struct pp_probe_list *l,
+			  enum pp_backend backend)
 {
-	struct bpf_program *prog = return_prog(s, backend);
+	struct probes *s = p->skel;
+	struct bpf_program *prog;
+	int err = 0;
 
-	for (size_t i = 0; prog && i < l->n; i++) {
+	for (size_t i = 0; i < l->n && !err; i++) {
 		if (!copy_point(&l->v[i]))
 			continue;
+		prog = return_prog(s, backend, p->ncopies);
+		if (!prog)
+			break;
 		bpf_program__set_autoload(prog, true);
-		if (backend != PP_BACKEND_FENTRY)
-			return 0;
-		return bpf_program__set_attach_target(prog, 0, l->v[i].target);
+		if (backend == PP_BACKEND_FENTRY) {
+			s->rodata->pp_copy_cookie[p->ncopies] = cookie_of(&l->v[i], i);
+			err = bpf_program__set_attach_target(prog, 0, l->v[i].target);
+		}
+		p->copies[p->ncopies++] = (__u32)i;
 	}
-	return 0;
+	return err;
 }
 
 /*
@@ -239,7 +259,8 @@ static int choose_programs(struct pp_probes *p, const struct pp_probe_list *l,
 
 	bpf_object__for_each_program(prog, s->obj)
 		bpf_program__set_autoload(prog, false);
-	bpf_program__set_autoload(s->progs.pp_tp_consume, true);
+	bpf_program__set_autoload(s->progs.pp_tp_consume, !p->consume_at);
+	bpf_program__set_autoload(s->progs.pp_tp_consume_at, p->consume_at);
 	bpf_program__set_autoload(s->progs.pp_tp_kfree, true);
 	bpf_program__set_autoload(s->progs.pp_tp_kmem_free, backend == PP_BACKEND_TRACEPOINT);
 	bpf_program__set_autoload(s->progs.pp_tp_kmem_alloc, backend == PP_BACKEND_TRACEPOINT);
@@ -263,7 +284,7 @@ static int choose_programs(struct pp_probes *p, const struct pp_probe_list *l,
 		if (pr->kind == PP_PROBE_TP || backend == PP_BACKEND_FENTRY)
 			err = bpf_program__set_attach_target(prog, 0, pr->target);
 	}
-	return err ? err : choose_return(s, l, backend);
+	return err ? err : choose_returns(p, l, backend);
 }
 
 static int reuse_maps(struct probes *s, const struct pp_cls *cls)
@@ -293,12 +314,6 @@ static int patch_index(struct bpf_insn *insns, size_t n, __u32 index)
 		}
 	}
 	return found == 1 ? 0 : -EINVAL;
-}
-
-/* The probe's cookie: its index, and what an end point does to the skb. */
-static __u32 cookie_of(const struct pp_probe *pr, size_t index)
-{
-	return (__u32)index | pp_point_cookie(pr);
 }
 
 static int load_copy(struct pp_probes *p, struct bpf_program *tmpl, const struct pp_probe *pr,
@@ -468,32 +483,31 @@ static int attach_return(struct pp_probes *p, struct bpf_program *prog, struct p
 	__u64 cookie = cookie_of(pr, index);
 	struct bpf_link *link;
 
-	if (backend == PP_BACKEND_FENTRY)
-		return load_copy(p, prog, pr, index, BPF_TRACE_FEXIT);
 	if (backend == PP_BACKEND_KPROBE)
 		return attach_kprobe(p, prog, pr, index, true);
-	link = kmulti_link(prog, &sym, &cookie, 1, true);
+	if (backend == PP_BACKEND_FENTRY)
+		link = bpf_program__attach_trace(prog);
+	else
+		link = kmulti_link(prog, &sym, &cookie, 1, true);
 	return link ? pp_probes_keep_link(p, link) : -errno;
 }
 
 /*
- * The copying functions' returns, where their entries attached (after
- * them, so that an entry the kernel refused has no return either). A
- * return refused leaves its copies unjoined: said with -v.
+ * The copy points' returns (after the entries: a return without its entry
+ * does nothing). A return refused leaves its copies unjoined: said with -v.
  */
 static int attach_returns(struct pp_probes *p, struct pp_probe_list *l, enum pp_backend backend)
 {
-	struct bpf_program *prog = return_prog(p->skel, backend);
-
-	for (size_t i = 0; prog && bpf_program__autoload(prog) && i < l->n; i++) {
-		int err = copy_point(&l->v[i]) ? attach_return(p, prog, &l->v[i], (__u32)i, backend)
-					       : 0;
+	for (int k = 0; k < p->ncopies; k++) {
+		struct pp_probe *pr = &l->v[p->copies[k]];
+		int err = attach_return(p, return_prog(p->skel, backend, k), pr, p->copies[k],
+					backend);
 
 		if (err == -ENOMEM)
 			return err;
 		if (err && p->verbose)
-			fprintf(stderr, "pktpath: %s: its return did not attach: %s\n",
-				l->v[i].name, strerror(-err));
+			fprintf(stderr, "pktpath: %s: its return did not attach: %s\n", pr->name,
+				strerror(-err));
 	}
 	return 0;
 }
@@ -501,8 +515,9 @@ static int attach_returns(struct pp_probes *p, struct pp_probe_list *l, enum pp_
 /* The free tracepoints; the slab's too where no function probe sees frees. */
 static int attach_free_tps(struct pp_probes *p, enum pp_backend backend)
 {
-	struct bpf_program *progs[] = {p->skel->progs.pp_tp_consume, p->skel->progs.pp_tp_kfree,
-				       p->skel->progs.pp_tp_kmem_free,
+	struct bpf_program *progs[] = {p->consume_at ? p->skel->progs.pp_tp_consume_at
+						     : p->skel->progs.pp_tp_consume,
+				       p->skel->progs.pp_tp_kfree, p->skel->progs.pp_tp_kmem_free,
 				       p->skel->progs.pp_tp_kmem_alloc};
 	size_t n = backend == PP_BACKEND_TRACEPOINT ? 4 : 2;
 	int err = 0;
@@ -534,6 +549,8 @@ static int open_load(struct pp_probes *p, const struct pp_cls *cls, struct pp_pr
 	p->skel->rodata->pp_consume_probe = (__u32)consume;
 	p->skel->rodata->pp_kfree_probe = (__u32)kfree;
 	p->skel->rodata->pp_mark_netns = p->mark_netns;
+	p->skel->rodata->pp_gso_lo = p->gso_lo;
+	p->skel->rodata->pp_gso_hi = p->gso_hi;
 	err = reuse_maps(p->skel, cls);
 	if (!err)
 		err = choose_programs(p, l, backend);

@@ -53,6 +53,7 @@ static const struct copy_point copies[] = {
 	{"skb_copy_expand", PP_COOKIE_COPIES},
 	{"__skb_gso_segment", PP_COOKIE_COPIES | PP_COOKIE_SEGMENTS},
 };
+_Static_assert(sizeof(copies) / sizeof(copies[0]) <= PP_COPY_POINTS, "a program per copy point");
 
 /* The two tracepoints that say how the kernel judged the skb. */
 static const char *const free_tps[] = {"tp:skb:consume_skb", "tp:skb:kfree_skb"};

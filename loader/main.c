@@ -414,6 +414,19 @@ static void prepare_probe_marking(struct app *a)
 }
 
 /*
+ * Where the consume_skb tracepoint says a packet was cut into GSO segments
+ * (validate_xmit_skb() consumes the original): without it, the tracepoint
+ * backend would call such a packet sent. Unknown (inlined) is left out.
+ */
+static void prepare_gso_free(struct app *a)
+{
+	a->probes.consume_at = pp_btf_tp_nargs(a->btf, "consume_skb") >= 2;
+	if (a->probes.consume_at &&
+	    pp_ksym_range(a->ksyms, "validate_xmit_skb", &a->probes.gso_lo, &a->probes.gso_hi))
+		a->probes.gso_lo = a->probes.gso_hi = 0;
+}
+
+/*
  * -v: the time of pp_probes_attach(): open and load the probe object (for
  * fentry and tracepoints, also one program load per probe point) and create
  * every link. Not in it: the setup before it (BTF, probe list, classifier
@@ -456,6 +469,7 @@ static int drop_privileges(struct app *a)
 static int attach_and_trace(struct app *a)
 {
 	prepare_probe_marking(a);
+	prepare_gso_free(a);
 	a->probes.verbose = verbose;
 	a->probes.stop = &stop;
 	if (attach_probes(a) || (!stop && attach_marking(a))) {

@@ -73,7 +73,7 @@ static bool is_read_probe(const struct pp_out *o, __u32 probe)
 	const char *name = probe < o->nprobes && o->probe_names ? o->probe_names[probe] : NULL;
 
 	return name && (!strcmp(name, "tp:skb:skb_copy_datagram_iovec") ||
-			!strcmp(name, "skb_copy_datagram_iter"));
+			!strcmp(name, "skb_copy_datagram_iter") || !strcmp(name, "skb_consume_udp"));
 }
 
 const struct pp_hop *pp_out_read_hop(const struct pp_out *o, const struct pp_packet *p, __u64 skb)

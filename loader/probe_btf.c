@@ -138,6 +138,14 @@ static const struct btf_type *tp_proto(const struct btf *btf, const char *name, 
 	return t;
 }
 
+int pp_btf_tp_nargs(const struct btf *btf, const char *name)
+{
+	__u32 id;
+	const struct btf_type *proto = tp_proto(btf, name, &id);
+
+	return proto ? (int)btf_vlen(proto) - 1 : -EINVAL;
+}
+
 static void resolve_tp(struct pp_probe *p, const struct btf *btf)
 {
 	const struct btf_type *proto;

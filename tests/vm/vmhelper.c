@@ -367,6 +367,7 @@ static int cmd_udp_serve(const char *port, const char *count)
 	while (got < n && recv(fd, buf, sizeof(buf), 0) >= 0)
 		got++;
 	printf("%d\n", got);
+	fflush(stdout); /* _exit() leaves stdio's buffer unwritten */
 	_exit(0);
 }
 
