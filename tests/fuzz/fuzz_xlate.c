@@ -9,7 +9,7 @@
  *  - A program libpcap can run (cbpf_check.h) is translated, unless pktpath
  *    refuses it by design (a backward jump, a shift by a constant >= 32).
  *  - A translation passes the verifier's static checks and runs without a
- *    fault in ebpf_interp.c, in each mode: TC with direct loads, TC with
+ *    fault in tc_filter/ebpf_interp.c, in each mode: TC with direct loads, TC with
  *    bpf_skb_load_bytes() only, probe mode (PP_XLATE_PROBE, where a read
  *    outside the frame is a fault); for a program libpcap can run, its
  *    verdict on the frame is pcap_offline_filter()'s, and when it matches by
@@ -142,8 +142,8 @@ static bool libpcap_is_reference(const struct fz_class *cl)
 /* pcap_offline_filter()'s return: the value of the RET that ended the program. */
 static uint32_t libpcap_ret(const struct fz_case *c)
 {
-	return (uint32_t)pp_pcap_offline_match(c->prog, c->len, c->frame,
-					       (unsigned int)c->frame_len);
+	return (uint32_t)pp_pcap_offline_match(
+		c->prog, c->len, c->frame, (unsigned int)c->frame_len, (unsigned int)c->frame_len);
 }
 
 static int libpcap_verdict(const struct fz_case *c)
@@ -154,6 +154,7 @@ static int libpcap_verdict(const struct fz_case *c)
 /* The interpreter's verdict, for a translation already checked on another frame. */
 static int interp_verdict(const struct fz_case *c, unsigned int flags)
 {
+	struct pp_vm_pkt pkt = {c->frame, (uint32_t)c->frame_len, (uint32_t)c->frame_len};
 	uint64_t regs[MAX_BPF_REG];
 	struct bpf_insn *v = NULL;
 	size_t cnt = 0;
@@ -162,8 +163,7 @@ static int interp_verdict(const struct fz_case *c, unsigned int flags)
 
 	if (pp_xlate(c->prog, c->len, flags, &v, &cnt, err, sizeof(err)))
 		fail(c, NULL, 0, "flags %u: a second translation failed: %s", flags, err);
-	if (fz_ebpf_run(v, cnt, FZ_VM_TC, c->frame, (uint32_t)c->frame_len, &match, regs, err,
-			sizeof(err)))
+	if (pp_ebpf_run(v, cnt, PP_VM_TC, &pkt, &match, regs, err, sizeof(err)))
 		fail(c, v, cnt, "flags %u: the translation faults on the padded frame: %s", flags,
 		     err);
 	free(v);
@@ -236,7 +236,8 @@ static void check_refusal(const struct fz_case *c, const struct fz_class *cl, un
 static int check_xlate(const struct fz_case *c, const struct fz_class *cl, unsigned int flags,
 		       int *match)
 {
-	enum fz_vm_mode vm = flags & PP_XLATE_PROBE ? FZ_VM_PROBE : FZ_VM_TC;
+	enum pp_vm_mode vm = flags & PP_XLATE_PROBE ? PP_VM_PROBE : PP_VM_TC;
+	struct pp_vm_pkt pkt = {c->frame, (uint32_t)c->frame_len, (uint32_t)c->frame_len};
 	uint64_t regs[MAX_BPF_REG];
 	struct bpf_insn *v = NULL;
 	size_t cnt = 0;
@@ -254,11 +255,10 @@ static int check_xlate(const struct fz_case *c, const struct fz_class *cl, unsig
 		fail(c, v, cnt, "flags %u: success without instructions", flags);
 	if (c->len > BPF_MAXINSNS || cl->refused_by_design)
 		fail(c, v, cnt, "flags %u: translated a program it must refuse", flags);
-	if (fz_ebpf_check(v, cnt, vm, why, sizeof(why)))
+	if (pp_ebpf_check(v, cnt, vm, why, sizeof(why)))
 		fail(c, v, cnt, "flags %u: the verifier would refuse the translation: %s", flags,
 		     why);
-	if (fz_ebpf_run(v, cnt, vm, c->frame, (uint32_t)c->frame_len, match, regs, why,
-			sizeof(why)))
+	if (pp_ebpf_run(v, cnt, vm, &pkt, match, regs, why, sizeof(why)))
 		fail(c, v, cnt, "flags %u: the translation faults on the frame: %s", flags, why);
 	if (libpcap_is_reference(cl) && *match != libpcap_verdict(c))
 		fail(c, v, cnt, "flags %u: translation's verdict %d, libpcap's %d", flags, *match,
