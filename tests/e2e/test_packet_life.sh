@@ -122,7 +122,7 @@ pp_expect_none "a datagram whose path does not start at its send call" "$out" '
 # that validate_xmit_skb() cuts into segments; traced in a, where tc:egress
 # marks each large skb before the cut. Each ends "segmented" (its data went
 # on in segments the tracepoint backend cannot follow), never "consumed" as
-# if it had been sent whole; the skbs sent as they are end consumed.
+# if it had been sent whole; no skb sent as it is ends segmented.
 pp_in "$PP_NS_A" ethtool -K a-eth0 tso off || pp_fail "ethtool -K a-eth0 tso off failed"
 out=$(pp_out gso)
 pp_pktpath_start gso "$PP_NS_A" --json --backend tracepoint --filter "tcp dst port 5201"
@@ -137,8 +137,8 @@ pp_log "gso: $big of $(pp_jq "$out" 'packets | length') packets larger than a fr
 pp_expect_none "gso: a large skb not segmented" "$out" '
 	packets[] | select(.hops[0].len > 1514 and .fate.kind != "segmented")
 	| "\(pkt_str): len \(.hops[0].len), \(.fate | tojson)"'
-pp_expect_none "gso: a frame-sized skb not consumed" "$out" '
-	packets[] | select(.hops[0].len <= 1514 and .fate.kind != "consumed")
+pp_expect_none "gso: a frame-sized skb segmented" "$out" '
+	packets[] | select(.hops[0].len <= 1514 and .fate.kind == "segmented")
 	| "\(pkt_str): len \(.hops[0].len), \(.fate | tojson)"'
 
 # ping's replies, traced in a.
