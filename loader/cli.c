@@ -26,6 +26,7 @@ enum {
 	OPT_ALL_NETNS,
 	OPT_CHECK,
 	OPT_TC_SCRIPT,
+	OPT_STACK,
 };
 
 static const struct option long_opts[] = {
@@ -34,6 +35,7 @@ static const struct option long_opts[] = {
 	{"funcs", required_argument, NULL, OPT_FUNCS},
 	{"probe", required_argument, NULL, OPT_PROBE},
 	{"probe-regex", required_argument, NULL, OPT_REGEX},
+	{"stack", required_argument, NULL, OPT_STACK},
 	{"all-skb-funcs", no_argument, NULL, OPT_ALL_SKB},
 	{"all-netns", no_argument, NULL, OPT_ALL_NETNS},
 	{"check", no_argument, NULL, OPT_CHECK},
@@ -85,6 +87,8 @@ void pp_cli_usage(FILE *f)
 	      "      --probe-regex RE     add every kernel function taking an skb whose name\n"
 	      "                           matches RE (POSIX extended)\n"
 	      "      --all-skb-funcs      add every kernel function taking an skb\n"
+	      "      --stack NAME         show the kernel stack at the hops of probe point\n"
+	      "                           NAME, as the list names it (repeatable)\n"
 	      "      --backend B          auto, kprobe-multi, kprobe, fentry or tracepoint\n"
 	      "                           (default auto: the best this kernel has)\n"
 	      "      --list-probes        print what would be attached, attach nothing\n"
@@ -232,6 +236,10 @@ static int parse_opt(struct pp_env *env, int opt, const char *arg, FILE *err)
 	case OPT_PROBE:
 		if (add_ptr(env->probes, &env->nprobes, PP_MAX_EXTRA, arg))
 			return bad(err, "more than %s --probe options", "256");
+		return 0;
+	case OPT_STACK:
+		if (add_ptr(env->stacks, &env->nstacks, PP_MAX_EXTRA, arg))
+			return bad(err, "more than %s --stack options", "256");
 		return 0;
 	case OPT_BACKEND:
 		if (parse_backend(arg, &env->backend))

@@ -27,6 +27,8 @@
 #include "ftrace_funcs.h"
 #include "kfeatures.h"
 #include "ksyms.h"
+#include "stacks.h"
+#include "classifier.skel.h"
 #include "module_btf.h"
 #include "privs.h"
 #include "probe_btf.h"
@@ -65,6 +67,7 @@ struct app {
 	struct pp_tc_script script;
 	struct pp_drop_reasons *reasons;
 	struct pp_ksyms *ksyms;
+	struct pp_stacks stacks;
 	const char **names;
 	enum pp_backend backend;
 	double start_ms; /* main() entered */
@@ -202,6 +205,25 @@ static __u32 own_netns(void)
 	return stat("/proc/self/ns/net", &st) ? 0 : (__u32)st.st_ino;
 }
 
+#define PP_STACK_ENTRIES 4096 /* distinct stacks kept with --stack: 1 MiB */
+
+/* --stack NAME: its probe point's hops carry the kernel stack. */
+static int mark_stacks(struct app *a)
+{
+	for (int i = 0; i < a->env.nstacks; i++) {
+		size_t j;
+
+		for (j = 0; j < a->list.n && strcmp(a->list.v[j].name, a->env.stacks[i]); j++)
+			;
+		if (j == a->list.n)
+			return usage_error("--stack %s: not a probe point of the list (add it "
+					   "with --probe %s)",
+					   a->env.stacks[i], a->env.stacks[i]);
+		a->list.v[j].stack = true;
+	}
+	return 0;
+}
+
 /* Probe list: --funcs or the default, --probe lines, BTF matches, the end points. */
 static int load_list(struct app *a)
 {
@@ -229,7 +251,7 @@ static int load_list(struct app *a)
 	pp_probe_list_resolve(&a->list, a->btf);
 	pp_modules_resolve(&a->modules, &a->list, a->btf);
 	check_attachable(a);
-	return 0;
+	return mark_stacks(a);
 }
 
 #define PP_WARN_NAMES 40 /* names in the skipped warning; -v lists all */
@@ -340,6 +362,12 @@ static int trace(struct app *a)
 	pp_drop_reasons_load(&a->reasons, a->btf);
 	out.reason_arg = a->reasons;
 	out.sym_arg = a->ksyms;
+	if (a->env.nstacks) {
+		a->stacks.fd = bpf_map__fd(a->cls.skel->maps.stack_map);
+		a->stacks.ksyms = a->ksyms;
+		out.stack = pp_stacks_frames;
+		out.stack_arg = &a->stacks;
+	}
 	return pp_trace_run(&a->cls, &cfg, &stop) ? EXIT_FAIL : EXIT_OK;
 }
 
@@ -358,7 +386,8 @@ static int prepare_marking(struct app *a)
 {
 	struct pp_cls_opts o = {.expr = a->env.filter,
 				.max_packets = a->env.max_packets,
-				.ring_size = a->env.ring_size};
+				.ring_size = a->env.ring_size,
+				.stacks = a->env.nstacks ? PP_STACK_ENTRIES : 0};
 	int ret;
 
 	ret = pp_tc_resolve(&a->tc, a->env.ifaces, a->env.nifaces, a->err, sizeof(a->err));

@@ -101,6 +101,8 @@ static int size_maps(struct pp_cls *c, const struct pp_cls_opts *o)
 		err = bpf_map__set_max_entries(c->skel->maps.head_map, o->max_packets);
 	if (!err && o->ring_size)
 		err = bpf_map__set_max_entries(c->skel->maps.path_map, o->ring_size);
+	if (!err && o->stacks)
+		err = bpf_map__set_max_entries(c->skel->maps.stack_map, o->stacks);
 	return err;
 }
 

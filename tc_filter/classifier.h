@@ -23,6 +23,7 @@ struct pp_cls_opts {
 	unsigned int xlate_flags; /* enum pp_xlate_flags */
 	__u32 max_packets;	  /* skb_map entries, 0 = default */
 	__u32 ring_size;	  /* path_map bytes, 0 = default */
+	__u32 stacks;		  /* stack_map entries (--stack), 0 = 1: none kept */
 };
 
 /*
