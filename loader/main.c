@@ -367,7 +367,7 @@ static int prepare_marking(struct app *a)
 	ret = pp_cls_load(&a->cls, &o, a->err, sizeof(a->err));
 	if (ret) {
 		fprintf(stderr, "pktpath: %s\n", a->err);
-		return ret == -EINVAL ? EXIT_USAGE : EXIT_FAIL;
+		return ret == -EINVAL || ret == -E2BIG ? EXIT_USAGE : EXIT_FAIL;
 	}
 	return 0;
 }
