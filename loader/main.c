@@ -86,6 +86,37 @@ static void on_signal(int sig)
 	stop = 1;
 }
 
+/*
+ * A closed stdout ends the run cleanly instead of killing it. Ctrl-C and
+ * SIGTERM end pktpath even where its parent ignores them (a shell without
+ * job control starts "cmd &" with SIGINT ignored), as they did when the
+ * handler was installed from the start.
+ */
+static void early_signals(void)
+{
+	struct sigaction sa = {.sa_handler = on_signal}, dfl = {.sa_handler = SIG_DFL};
+
+	sigaction(SIGPIPE, &sa, NULL);
+	sigaction(SIGINT, &dfl, NULL);
+	sigaction(SIGTERM, &dfl, NULL);
+}
+
+/*
+ * Until the first attach, Ctrl-C, SIGTERM and SIGHUP keep their default
+ * action and end pktpath at once: nothing in the kernel outlives the
+ * process then, and libpcap compiling a huge filter, or the verifier
+ * checking one, never looks at a flag. From the first attach on they only
+ * set the flag, so that pktpath detaches what it attached before it exits.
+ */
+static void catch_stop_signals(void)
+{
+	struct sigaction sa = {.sa_handler = on_signal};
+
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
 	/* libbpf's own messages only with -vv: failures are reported by us. */
@@ -456,6 +487,7 @@ static int drop_privileges(struct app *a)
 static int attach_and_trace(struct app *a)
 {
 	prepare_probe_marking(a);
+	catch_stop_signals();
 	a->probes.verbose = verbose;
 	a->probes.stop = &stop;
 	if (attach_probes(a) || (!stop && attach_marking(a))) {
@@ -502,17 +534,6 @@ static void cleanup(struct app *a)
 	btf__free(a->btf);
 	free(a->names);
 	pp_env_free(&a->env);
-}
-
-static void install_signals(void)
-{
-	struct sigaction sa = {.sa_handler = on_signal};
-
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	/* A closed stdout ends the run cleanly instead of killing it. */
-	sigaction(SIGPIPE, &sa, NULL);
 }
 
 static int run(struct app *a)
@@ -579,7 +600,7 @@ int main(int argc, char **argv)
 	verbose = a.env.verbose;
 	raise_fd_limit();
 	libbpf_set_print(libbpf_print);
-	install_signals();
+	early_signals();
 	ret = run(&a);
 	cleanup(&a);
 	return ret;

@@ -100,24 +100,20 @@ static int register_handler(void)
  */
 static const char *const verifier_limits[] = {
 	"BPF program is too large", /* BPF_COMPLEXITY_LIMIT_INSNS walked */
-	"is too complex",	    /* BPF_COMPLEXITY_LIMIT_JMP_SEQ pending branches */
-	"too many states",
+	"The sequence of",	    /* BPF_COMPLEXITY_LIMIT_JMP_SEQ pending branches */
 };
 static libbpf_print_fn_t print_next;
 static char limit_line[160];
 
+/* From the message's first word to the end of its line. */
 static void find_limit(const char *log)
 {
 	for (size_t i = 0; i < sizeof(verifier_limits) / sizeof(verifier_limits[0]); i++) {
-		const char *at = strstr(log, verifier_limits[i]), *bol = at;
-		size_t n;
+		const char *at = strstr(log, verifier_limits[i]);
 
-		if (!at || limit_line[0])
-			continue;
-		while (bol > log && bol[-1] != '\n')
-			bol--;
-		n = strcspn(bol, "\n");
-		snprintf(limit_line, sizeof(limit_line), "%.*s", (int)n, bol);
+		if (at && !limit_line[0])
+			snprintf(limit_line, sizeof(limit_line), "%.*s", (int)strcspn(at, "\n"),
+				 at);
 	}
 }
 

@@ -36,6 +36,7 @@ int pp_filter_from_cbpf(struct pp_filter *f, const struct sock_filter *prog, siz
 			unsigned int flags, char *err, size_t errlen)
 {
 	memset(f, 0, sizeof(*f));
+	f->cbpf_len = len; /* the caller's program: not kept */
 	return pp_xlate(prog, len, flags, &f->insns, &f->cnt, err, errlen);
 }
 

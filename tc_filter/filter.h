@@ -7,7 +7,7 @@
 #include "pcap_io.h"
 
 struct pp_filter {
-	struct sock_filter *cbpf; /* libpcap's program */
+	struct sock_filter *cbpf; /* libpcap's program (NULL: given as is) */
 	size_t cbpf_len;
 	size_t chunks;		/* libpcap compiles joined (filter_split.h), 1 for most */
 	struct bpf_insn *insns; /* its translation, spliced into the classifier */
