@@ -189,9 +189,8 @@ int pp_cls_load(struct pp_cls *c, const struct pp_cls_opts *o, char *err, size_t
 	if (ret && limit_line[0]) {
 		snprintf(err, errlen,
 			 "filter too large for the kernel's verifier (\"%s\"): %zu classic "
-			 "instructions (%zu libpcap compile%s), %zu eBPF",
-			 limit_line, c->filter.cbpf_len, c->filter.chunks,
-			 c->filter.chunks == 1 ? "" : "s", c->filter.cnt);
+			 "instructions, %zu eBPF",
+			 limit_line, c->filter.cbpf_len, c->filter.cnt);
 		ret = -E2BIG;
 		goto fail;
 	}
