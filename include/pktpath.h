@@ -38,6 +38,16 @@
 #define PP_COOKIE_PROBE	     0xffffU
 #define PP_COOKIE_FATE_SHIFT 16
 #define PP_END_DATA	     (1U << 24)
+/*
+ * A function that returns new skbs made from its skb argument (a copy, or
+ * GSO's list of segments): its entry remembers the argument, its return
+ * joins the new skbs to the argument's packet. PP_COOKIE_SEGMENTS: the
+ * argument's own data goes on in them, so its free ends it as segmented.
+ */
+#define PP_COOKIE_COPIES   (1U << 25)
+#define PP_COOKIE_SEGMENTS (1U << 26)
+#define PP_MAX_COPIES	   256 /* new skbs joined per call: GSO makes up to 64 (BIG TCP more) */
+#define PP_COPY_POINTS	   4   /* copying functions (loader/end_points.c) */
 
 /* In the placeholder body of pp_filter_l3(), which the loader replaces. */
 #define PP_FILTER_MAGIC 0x5eadf117
@@ -57,11 +67,12 @@ enum pp_rec_type {
 /* How a packet's life ended. */
 enum pp_fate {
 	PP_FATE_NONE = 0,
-	PP_FATE_CONSUMED = 1, /* freed as done with: delivered or sent */
-	PP_FATE_DROPPED = 2,  /* kfree_skb with a drop reason */
-	PP_FATE_UNSEEN = 3,   /* no free seen within --packet-timeout */
-	PP_FATE_MERGED = 4,   /* its data went on in another skb (GRO, TCP coalescing) */
-	PP_FATE_MAX = PP_FATE_MERGED,
+	PP_FATE_CONSUMED = 1,  /* freed as done with: delivered or sent */
+	PP_FATE_DROPPED = 2,   /* kfree_skb with a drop reason */
+	PP_FATE_UNSEEN = 3,    /* no free seen within --packet-timeout */
+	PP_FATE_MERGED = 4,    /* its data went on in another skb (GRO, TCP coalescing) */
+	PP_FATE_SEGMENTED = 5, /* freed after GSO cut its data into segments (its copies) */
+	PP_FATE_MAX = PP_FATE_SEGMENTED,
 };
 
 /* pp_hop.flags */
@@ -116,8 +127,12 @@ struct pp_skb_val {
 	 * twice is then another packet.
 	 */
 	__u32 tc_hook[PP_TC_HOOKS]; /* ifindex << 1 | egress, 0: free slot */
-	__u32 send_looked;	    /* its send call was looked for (locally sent packets) */
+	__u32 flags;		    /* PP_SKB_* */
 };
+
+/* pp_skb_val.flags */
+#define PP_SKB_SEND_LOOKED 1U /* its send call was looked for (locally sent packets) */
+#define PP_SKB_SEGMENTED   2U /* GSO made segments of it: its free is no delivery */
 
 /*
  * head_map: data buffer (skb->head) -> the tracked skb that holds it. A clone
@@ -131,6 +146,13 @@ struct pp_head_val {
 	__u64 fp;      /* the data's fingerprint (pp_fingerprint()), 0 if unknown */
 	__u32 holders; /* tracked skbs holding this head */
 	__u32 orphan;  /* none does, but an skb not seen yet still holds the data */
+};
+
+/* copy_map's key: a thread in a call of a copying function (PP_COOKIE_COPIES). */
+struct pp_copy_key {
+	__u64 tid;   /* pid_tgid */
+	__u32 probe; /* the function's probe index: calls of two may nest */
+	__u32 pad;
 };
 
 /* send_map: a thread's send call in progress. */

@@ -36,6 +36,17 @@ struct {
 	__type(value, struct pp_send_val);
 } send_map SEC(".maps");
 
+/*
+ * A thread in a copying function (skb_copy, GSO...) -> the tracked skb it
+ * was given, until the function returns the new skbs.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 1024);
+	__type(key, struct pp_copy_key);
+	__type(value, __u64);
+} copy_map SEC(".maps");
+
 /* Every record, in one ring so that a packet's records stay in order. */
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);

@@ -60,11 +60,60 @@ PP_KPROBES(3)
 PP_KPROBES(4)
 PP_KPROBES(5)
 
+/* The returns of the copying functions (PP_COOKIE_COPIES), per backend. */
+SEC("kretprobe.multi")
+int pp_kmulti_ret(struct pt_regs *ctx)
+{
+	return pp_on_copy_ret(PT_REGS_RC(ctx), bpf_get_attach_cookie(ctx));
+}
+
+SEC("kretprobe")
+int pp_kret(struct pt_regs *ctx)
+{
+	return pp_on_copy_ret(PT_REGS_RC(ctx), bpf_get_attach_cookie(ctx));
+}
+
+/* fexit programs are bound to one function each: the loader sets each one's cookie. */
+const volatile __u32 pp_copy_cookie[PP_COPY_POINTS] = {};
+
+#define PP_FEXIT_RET(K)                                                                            \
+	SEC("fexit")                                                                               \
+	int pp_fexit_ret##K(__u64 *ctx)                                                            \
+	{                                                                                          \
+		__u64 ret = 0;                                                                     \
+                                                                                                   \
+		bpf_get_func_ret(ctx, &ret);                                                       \
+		return pp_on_copy_ret(ret, pp_copy_cookie[K]);                                     \
+	}
+
+PP_FEXIT_RET(0)
+PP_FEXIT_RET(1)
+PP_FEXIT_RET(2)
+PP_FEXIT_RET(3)
+
 /* consume_skb's arguments differ across kernels; only the skb is common. */
 SEC("tp_btf/consume_skb")
 int pp_tp_consume(__u64 *ctx)
 {
 	return pp_on_free(ctx[0], pp_consume_probe, PP_FATE_CONSUMED, 0, 0, PP_VIA_BTF);
+}
+
+/*
+ * Where GSO's caller consumes the skb it cut into segments: set by the
+ * loader from kallsyms, so that the tracepoint backend, which cannot see
+ * __skb_gso_segment() return, still tells a segmented skb from one sent.
+ */
+const volatile __u64 pp_gso_lo = 0;
+const volatile __u64 pp_gso_hi = 0;
+
+/* consume_skb(skb, location): Linux 6.3 and later. */
+SEC("tp_btf/consume_skb")
+int pp_tp_consume_at(__u64 *ctx)
+{
+	__u64 at = ctx[1];
+	__u32 fate = at >= pp_gso_lo && at < pp_gso_hi ? PP_FATE_SEGMENTED : PP_FATE_CONSUMED;
+
+	return pp_on_free(ctx[0], pp_consume_probe, fate, 0, 0, PP_VIA_BTF);
 }
 
 /* kfree_skb(skb, location, reason[, rx_sk]): reason since 5.17. */

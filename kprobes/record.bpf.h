@@ -431,7 +431,8 @@ static __always_inline struct pp_skb_val *pp_join_copy(struct pp_state *st, __u6
 		return NULL;
 	v = pp_skb_entry(skb);
 	if (v)
-		v->send_looked = 1; /* a copy: the packet's send call is the original's */
+		v->flags |=
+			PP_SKB_SEND_LOOKED; /* a copy: the packet's send call is the original's */
 	__sync_fetch_and_add(&hv->holders, 1);
 	if (hv->orphan)
 		__sync_fetch_and_sub(&st->orphans, 1);
@@ -460,6 +461,9 @@ static __always_inline int pp_end(struct pp_state *st, __u64 skb, __u32 probe, _
 	if (!v)
 		return 0;
 	shared = pp_head_release(st, v, skb, data, via);
+	/* GSO's caller frees the skb it cut up: its data lives on in the segments. */
+	if (fate == PP_FATE_CONSUMED && (v->flags & PP_SKB_SEGMENTED))
+		fate = PP_FATE_SEGMENTED;
 	h = bpf_ringbuf_reserve(&path_map, sizeof(*h), 0);
 	if (h) {
 		pp_fill_hop(h, PP_REC_END, probe, v->id, (struct sk_buff *)skb, via);
@@ -509,7 +513,7 @@ static __always_inline void pp_send_start(struct pp_state *st, struct pp_skb_val
 	struct pp_send_val *t;
 	struct pp_hop *h;
 
-	v->send_looked = 1;
+	v->flags |= PP_SKB_SEND_LOOKED;
 	/* Marked at a TC ingress hook: received, not sent. */
 	if (v->tc_hook[0] && !(v->tc_hook[0] & 1))
 		return;
@@ -533,6 +537,17 @@ static __always_inline void pp_send_start(struct pp_state *st, struct pp_skb_val
 }
 
 /*
+ * A copying function's entry with a tracked SKB: remember it for the
+ * function's return (pp_on_copy_ret()), which sees only the new skbs.
+ */
+static __always_inline void pp_copy_enter(__u64 skb, __u32 probe)
+{
+	struct pp_copy_key key = {.tid = bpf_get_current_pid_tgid(), .probe = probe};
+
+	bpf_map_update_elem(&copy_map, &key, &skb, BPF_ANY);
+}
+
+/*
  * Every probe starts here. The in-flight gate comes first, so that traffic
  * while nothing is tracked costs one inlined array lookup. COOKIE is the
  * probe index, and a fate for the points that release an skb.
@@ -553,13 +568,15 @@ static __always_inline int pp_record_hop(__u64 skb, __u64 cookie, const enum pp_
 		return pp_end(st, skb, probe, fate, 0, 0, cookie & PP_END_DATA, via);
 	v = pp_skb_entry(skb);
 	if (!v) {
-		pp_join_copy(st, skb, probe, 0, via);
-		return 0;
+		v = pp_join_copy(st, skb, probe, 0, via);
+	} else {
+		pp_head_follow(st, v, skb, via);
+		if (!(v->flags & PP_SKB_SEND_LOOKED))
+			pp_send_start(st, v, (struct sk_buff *)skb, via);
+		pp_emit_hop(st, v, PP_REC_HOP, probe, (struct sk_buff *)skb, 0, via);
 	}
-	pp_head_follow(st, v, skb, via);
-	if (!v->send_looked)
-		pp_send_start(st, v, (struct sk_buff *)skb, via);
-	pp_emit_hop(st, v, PP_REC_HOP, probe, (struct sk_buff *)skb, 0, via);
+	if (v && (cookie & PP_COOKIE_COPIES))
+		pp_copy_enter(skb, probe);
 	return 0;
 }
 
@@ -573,6 +590,88 @@ static __always_inline int pp_on_hop(__u64 skb, __u64 cookie)
 static __always_inline int pp_on_btf_hop(__u64 skb, __u64 cookie)
 {
 	return pp_record_hop(skb, cookie, PP_VIA_BTF);
+}
+
+/* What a copying function's return joins to the packet of the skb it was given. */
+struct pp_copy_ctx {
+	__u64 id;     /* the packet */
+	__u64 parent; /* the skb it was given */
+	__u64 next;   /* the next new skb to join, 0: none left */
+	__u32 probe;
+	__u32 joined;
+};
+
+/*
+ * NEW (a copy, or a segment: new skbs are linked by ->next, and a single
+ * copy's is NULL) joins the packet: its COPY record, and its data buffer in
+ * head_map, so that its own clones (taps on the way out) join too. A
+ * segment may be a clone sharing a buffer with the packet already.
+ */
+static __always_inline void pp_copy_join(struct pp_state *st, struct pp_copy_ctx *c,
+					 struct sk_buff *new)
+{
+	__u64 key = (__u64) new, head = (__u64)BPF_CORE_READ(new, head);
+	struct pp_head_val *hv;
+	struct pp_skb_val *v;
+
+	if (pp_track_as(st, key, c->id, head, 0))
+		return;
+	v = pp_skb_entry(key);
+	if (!v)
+		return;
+	v->flags |= PP_SKB_SEND_LOOKED;
+	hv = head ? bpf_map_lookup_elem(&head_map, &head) : NULL;
+	if (hv && hv->id == c->id)
+		__sync_fetch_and_add(&hv->holders, 1);
+	else
+		pp_head_note(head, c->id, new, PP_VIA_KPROBE);
+	pp_emit_hop(st, v, PP_REC_COPY, c->probe, new, c->parent, PP_VIA_KPROBE);
+	c->joined++;
+}
+
+static long pp_copy_step(__u64 i, void *arg)
+{
+	struct pp_copy_ctx *c = arg;
+	struct sk_buff *new = (struct sk_buff *)c->next;
+	struct pp_state *st = pp_state();
+
+	(void)i;
+	if (!new || !st)
+		return 1;
+	c->next = (__u64)BPF_CORE_READ(new, next);
+	pp_copy_join(st, c, new);
+	return 0;
+}
+
+/*
+ * A copying function returns RET: NULL, an error pointer, or the first of
+ * the new skbs. They join the packet of the skb its entry remembered.
+ */
+static __always_inline int pp_on_copy_ret(__u64 ret, __u64 cookie)
+{
+	struct pp_copy_key key = {.tid = bpf_get_current_pid_tgid(),
+				  .probe = cookie & PP_COOKIE_PROBE};
+	struct pp_copy_ctx c = {.probe = key.probe, .next = ret};
+	struct pp_skb_val *v;
+	__u64 *given;
+
+	if (!pp_busy(pp_state()))
+		return 0;
+	given = bpf_map_lookup_elem(&copy_map, &key);
+	if (!given)
+		return 0;
+	c.parent = *given;
+	bpf_map_delete_elem(&copy_map, &key);
+	if (!ret || ret >= (__u64)-4095) /* NULL, or IS_ERR() */
+		return 0;
+	v = pp_skb_entry(c.parent);
+	if (!v)
+		return 0;
+	c.id = v->id;
+	bpf_loop(PP_MAX_COPIES, pp_copy_step, &c, 0);
+	if (c.joined && (cookie & PP_COOKIE_SEGMENTS))
+		v->flags |= PP_SKB_SEGMENTED;
+	return 0;
 }
 
 /* The free tracepoints: an END with the kernel's own verdict. */

@@ -189,6 +189,63 @@ size_t pp_probes_planned(const struct pp_probe_list *l)
 	return n;
 }
 
+/* The probe's cookie: its index, and what an end point does to the skb. */
+static __u32 cookie_of(const struct pp_probe *pr, size_t index)
+{
+	return (__u32)index | pp_point_cookie(pr);
+}
+
+/* A copying function's entry, planned: its return is attached too. */
+static bool copy_point(const struct pp_probe *pr)
+{
+	return planned(pr) && pr->kind == PP_PROBE_FUNC && (pp_point_cookie(pr) & PP_COOKIE_COPIES);
+}
+
+/*
+ * The program for the return of copy point K (of the plan's order) under
+ * BACKEND. fexit programs are bound to one function each, and a copy of a
+ * template cannot be loaded as the fentry ones are (bpf_loop()'s callback
+ * needs the BTF function info that only libbpf's load gives): one program
+ * per copy point, its cookie in pp_copy_cookie[K].
+ */
+static struct bpf_program *return_prog(struct probes *s, enum pp_backend backend, int k)
+{
+	switch (backend) {
+	case PP_BACKEND_KPROBE_MULTI:
+		return s->progs.pp_kmulti_ret;
+	case PP_BACKEND_KPROBE:
+		return s->progs.pp_kret;
+	case PP_BACKEND_FENTRY:
+		return k < PP_COPY_POINTS ? prog_by_name(s, "pp_fexit_ret%d", k) : NULL;
+	default:
+		return NULL;
+	}
+}
+
+/* The copy points planned, in p->copies; their return programs load. */
+static int choose_returns(struct pp_probes *p, const struct pp_probe_list *l,
+			  enum pp_backend backend)
+{
+	struct probes *s = p->skel;
+	struct bpf_program *prog;
+	int err = 0;
+
+	for (size_t i = 0; i < l->n && !err; i++) {
+		if (!copy_point(&l->v[i]))
+			continue;
+		prog = return_prog(s, backend, p->ncopies);
+		if (!prog)
+			break;
+		bpf_program__set_autoload(prog, true);
+		if (backend == PP_BACKEND_FENTRY) {
+			s->rodata->pp_copy_cookie[p->ncopies] = cookie_of(&l->v[i], i);
+			err = bpf_program__set_attach_target(prog, 0, l->v[i].target);
+		}
+		p->copies[p->ncopies++] = (__u32)i;
+	}
+	return err;
+}
+
 /*
  * Load only what is used. fentry and tp_btf templates need an attach target
  * to load: each takes that of its first user; the copies get their own.
@@ -202,7 +259,8 @@ static int choose_programs(struct pp_probes *p, const struct pp_probe_list *l,
 
 	bpf_object__for_each_program(prog, s->obj)
 		bpf_program__set_autoload(prog, false);
-	bpf_program__set_autoload(s->progs.pp_tp_consume, true);
+	bpf_program__set_autoload(s->progs.pp_tp_consume, !p->consume_at);
+	bpf_program__set_autoload(s->progs.pp_tp_consume_at, p->consume_at);
 	bpf_program__set_autoload(s->progs.pp_tp_kfree, true);
 	bpf_program__set_autoload(s->progs.pp_tp_kmem_free, backend == PP_BACKEND_TRACEPOINT);
 	bpf_program__set_autoload(s->progs.pp_tp_kmem_alloc, backend == PP_BACKEND_TRACEPOINT);
@@ -226,7 +284,7 @@ static int choose_programs(struct pp_probes *p, const struct pp_probe_list *l,
 		if (pr->kind == PP_PROBE_TP || backend == PP_BACKEND_FENTRY)
 			err = bpf_program__set_attach_target(prog, 0, pr->target);
 	}
-	return err;
+	return err ? err : choose_returns(p, l, backend);
 }
 
 static int reuse_maps(struct probes *s, const struct pp_cls *cls)
@@ -258,16 +316,9 @@ static int patch_index(struct bpf_insn *insns, size_t n, __u32 index)
 	return found == 1 ? 0 : -EINVAL;
 }
 
-/* The probe's cookie: its index, and what an end point does to the skb. */
-static __u32 cookie_of(const struct pp_probe *pr, size_t index)
-{
-	return (__u32)index | pp_end_cookie(pr);
-}
-
 static int load_copy(struct pp_probes *p, struct bpf_program *tmpl, const struct pp_probe *pr,
-		     __u32 index)
+		     __u32 index, enum bpf_attach_type type)
 {
-	enum bpf_attach_type type = pr->kind == PP_PROBE_TP ? BPF_TRACE_RAW_TP : BPF_TRACE_FENTRY;
 	LIBBPF_OPTS(bpf_prog_load_opts, o, .expected_attach_type = type,
 		    .attach_btf_id = pr->btf_id, .attach_btf_obj_fd = pr->btf_obj_fd);
 	size_t n = bpf_program__insn_cnt(tmpl);
@@ -296,9 +347,9 @@ static int load_copy(struct pp_probes *p, struct bpf_program *tmpl, const struct
 }
 
 static int attach_kprobe(struct pp_probes *p, struct bpf_program *prog, const struct pp_probe *pr,
-			 __u32 index)
+			 __u32 index, bool retprobe)
 {
-	LIBBPF_OPTS(bpf_kprobe_opts, o, .bpf_cookie = cookie_of(pr, index));
+	LIBBPF_OPTS(bpf_kprobe_opts, o, .bpf_cookie = cookie_of(pr, index), .retprobe = retprobe);
 	struct bpf_link *link = bpf_program__attach_kprobe_opts(prog, pr->target, &o);
 
 	if (!link)
@@ -345,8 +396,10 @@ static int attach_singles(struct pp_probes *p, struct pp_probe_list *l, enum pp_
 		progress(p, i, l->n);
 		if (!prog)
 			continue;
-		err = kprobe ? attach_kprobe(p, prog, pr, (__u32)i)
-			     : load_copy(p, prog, pr, (__u32)i);
+		err = kprobe ? attach_kprobe(p, prog, pr, (__u32)i, false)
+			     : load_copy(p, prog, pr, (__u32)i,
+					 pr->kind == PP_PROBE_TP ? BPF_TRACE_RAW_TP
+								 : BPF_TRACE_FENTRY);
 		if (err == -ENOMEM)
 			return err;
 		if (err) {
@@ -360,9 +413,10 @@ static int attach_singles(struct pp_probes *p, struct pp_probe_list *l, enum pp_
 }
 
 static struct bpf_link *kmulti_link(struct bpf_program *prog, const char **syms, __u64 *cookies,
-				    size_t n)
+				    size_t n, bool retprobe)
 {
-	LIBBPF_OPTS(bpf_kprobe_multi_opts, o, .syms = syms, .cookies = cookies, .cnt = n);
+	LIBBPF_OPTS(bpf_kprobe_multi_opts, o, .syms = syms, .cookies = cookies, .cnt = n,
+		    .retprobe = retprobe);
 
 	return bpf_program__attach_kprobe_multi_opts(prog, NULL, &o);
 }
@@ -394,10 +448,10 @@ static int attach_kmulti_pos(struct pp_probes *p, struct pp_probe_list *l, int p
 	}
 	if (!n)
 		goto cleanup;
-	link = kmulti_link(prog, syms, cookies, n);
+	link = kmulti_link(prog, syms, cookies, n, false);
 	if (!link) {
 		for (size_t j = 0; j < n; j++) {
-			struct bpf_link *one = kmulti_link(prog, &syms[j], &cookies[j], 1);
+			struct bpf_link *one = kmulti_link(prog, &syms[j], &cookies[j], 1, false);
 
 			if (!one) {
 				note_failure(p, &l->v[idx[j]], -errno);
@@ -408,7 +462,7 @@ static int attach_kmulti_pos(struct pp_probes *p, struct pp_probe_list *l, int p
 			cookies[good++] = cookies[j];
 		}
 		n = good;
-		link = n ? kmulti_link(prog, syms, cookies, n) : NULL;
+		link = n ? kmulti_link(prog, syms, cookies, n, false) : NULL;
 	}
 	if (link) {
 		err = pp_probes_keep_link(p, link);
@@ -421,11 +475,49 @@ cleanup:
 	return err;
 }
 
+/* PR's return, under BACKEND with program PROG. */
+static int attach_return(struct pp_probes *p, struct bpf_program *prog, struct pp_probe *pr,
+			 __u32 index, enum pp_backend backend)
+{
+	const char *sym = pr->target;
+	__u64 cookie = cookie_of(pr, index);
+	struct bpf_link *link;
+
+	if (backend == PP_BACKEND_KPROBE)
+		return attach_kprobe(p, prog, pr, index, true);
+	if (backend == PP_BACKEND_FENTRY)
+		link = bpf_program__attach_trace(prog);
+	else
+		link = kmulti_link(prog, &sym, &cookie, 1, true);
+	return link ? pp_probes_keep_link(p, link) : -errno;
+}
+
+/*
+ * The copy points' returns (after the entries: a return without its entry
+ * does nothing). A return refused leaves its copies unjoined: said with -v.
+ */
+static int attach_returns(struct pp_probes *p, struct pp_probe_list *l, enum pp_backend backend)
+{
+	for (int k = 0; k < p->ncopies; k++) {
+		struct pp_probe *pr = &l->v[p->copies[k]];
+		int err = attach_return(p, return_prog(p->skel, backend, k), pr, p->copies[k],
+					backend);
+
+		if (err == -ENOMEM)
+			return err;
+		if (err && p->verbose)
+			fprintf(stderr, "pktpath: %s: its return did not attach: %s\n", pr->name,
+				strerror(-err));
+	}
+	return 0;
+}
+
 /* The free tracepoints; the slab's too where no function probe sees frees. */
 static int attach_free_tps(struct pp_probes *p, enum pp_backend backend)
 {
-	struct bpf_program *progs[] = {p->skel->progs.pp_tp_consume, p->skel->progs.pp_tp_kfree,
-				       p->skel->progs.pp_tp_kmem_free,
+	struct bpf_program *progs[] = {p->consume_at ? p->skel->progs.pp_tp_consume_at
+						     : p->skel->progs.pp_tp_consume,
+				       p->skel->progs.pp_tp_kfree, p->skel->progs.pp_tp_kmem_free,
 				       p->skel->progs.pp_tp_kmem_alloc};
 	size_t n = backend == PP_BACKEND_TRACEPOINT ? 4 : 2;
 	int err = 0;
@@ -457,6 +549,8 @@ static int open_load(struct pp_probes *p, const struct pp_cls *cls, struct pp_pr
 	p->skel->rodata->pp_consume_probe = (__u32)consume;
 	p->skel->rodata->pp_kfree_probe = (__u32)kfree;
 	p->skel->rodata->pp_mark_netns = p->mark_netns;
+	p->skel->rodata->pp_gso_lo = p->gso_lo;
+	p->skel->rodata->pp_gso_hi = p->gso_hi;
 	err = reuse_maps(p->skel, cls);
 	if (!err)
 		err = choose_programs(p, l, backend);
@@ -483,6 +577,8 @@ int pp_probes_attach(struct pp_probes *p, const struct pp_cls *cls, struct pp_pr
 		ret = attach_kmulti_pos(p, l, pos);
 	if (!ret)
 		ret = attach_singles(p, l, backend);
+	if (!ret)
+		ret = attach_returns(p, l, backend);
 	if (ret)
 		snprintf(err, errlen, "cannot attach the probes: %s", strerror(-ret));
 	return ret;

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "cli.h"
+#include "pktpath.h"
 #include "probe_list.h"
 
 struct probes;
@@ -29,6 +30,15 @@ struct pp_probes {
 	size_t l3_cnt;
 	size_t marks;	  /* functions that mark packets (ip_output, ip6_output) */
 	__u32 mark_netns; /* the network namespace whose sent packets they mark; 0: all */
+	/*
+	 * Where GSO's caller consumes the skb it cut up (validate_xmit_skb()),
+	 * [gso_lo, gso_hi); 0, 0: unknown. Needs the consume_skb tracepoint's
+	 * location argument (Linux 6.3+): consume_at.
+	 */
+	__u64 gso_lo, gso_hi;
+	bool consume_at;
+	__u32 copies[PP_COPY_POINTS]; /* probe indexes of the copy points planned */
+	int ncopies;
 };
 
 /*

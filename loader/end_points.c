@@ -35,6 +35,26 @@ static const struct end_point ends[] = {
 	{"napi_skb_free_stolen_head", PP_FATE_MERGED, false},
 };
 
+struct copy_point {
+	const char *name;
+	__u32 bits; /* PP_COOKIE_COPIES, and PP_COOKIE_SEGMENTS for GSO */
+};
+
+/*
+ * The functions that return new skbs made from their skb argument with data
+ * of their own, which no shared buffer ties to the packet (skb_clone()'s
+ * clones join through head_map): full and partial copies (pskb_copy() is an
+ * inline wrapper of __pskb_copy_fclone()), and GSO's segments, which every
+ * software segmentation returns through __skb_gso_segment().
+ */
+static const struct copy_point copies[] = {
+	{"skb_copy", PP_COOKIE_COPIES},
+	{"__pskb_copy_fclone", PP_COOKIE_COPIES},
+	{"skb_copy_expand", PP_COOKIE_COPIES},
+	{"__skb_gso_segment", PP_COOKIE_COPIES | PP_COOKIE_SEGMENTS},
+};
+_Static_assert(sizeof(copies) / sizeof(copies[0]) <= PP_COPY_POINTS, "a program per copy point");
+
 /* The two tracepoints that say how the kernel judged the skb. */
 static const char *const free_tps[] = {"tp:skb:consume_skb", "tp:skb:kfree_skb"};
 
@@ -46,10 +66,12 @@ int pp_end_points_add(struct pp_probe_list *l, char *err, size_t errlen)
 		ret = pp_probe_list_add(l, free_tps[i], "built-in", err, errlen);
 	for (size_t i = 0; i < sizeof(ends) / sizeof(ends[0]) && !ret; i++)
 		ret = pp_probe_list_add(l, ends[i].name, "built-in", err, errlen);
+	for (size_t i = 0; i < sizeof(copies) / sizeof(copies[0]) && !ret; i++)
+		ret = pp_probe_list_add(l, copies[i].name, "built-in", err, errlen);
 	return ret;
 }
 
-__u32 pp_end_cookie(const struct pp_probe *pr)
+__u32 pp_point_cookie(const struct pp_probe *pr)
 {
 	if (pr->kind != PP_PROBE_FUNC)
 		return 0;
@@ -57,5 +79,8 @@ __u32 pp_end_cookie(const struct pp_probe *pr)
 		if (!strcmp(pr->target, ends[i].name))
 			return (__u32)ends[i].fate << PP_COOKIE_FATE_SHIFT |
 			       (ends[i].data ? PP_END_DATA : 0);
+	for (size_t i = 0; i < sizeof(copies) / sizeof(copies[0]); i++)
+		if (!strcmp(pr->target, copies[i].name))
+			return copies[i].bits;
 	return 0;
 }

@@ -231,3 +231,30 @@ void pp_ksyms_free(struct pp_ksyms *k)
 	free(k->by_name);
 	free(k);
 }
+
+/* NAME is @name, or @name with a clone's suffix (".isra.0"). */
+static bool is_or_clones(const char *sym, const char *name, size_t len)
+{
+	return !strncmp(sym, name, len) && (sym[len] == '\0' || sym[len] == '.');
+}
+
+int pp_ksym_range(const struct pp_ksyms *k, const char *name, __u64 *lo, __u64 *hi)
+{
+	size_t len = strlen(name), found = 0, at = 0;
+
+	for (size_t i = 0; k && i < k->n; i++) {
+		if (is_or_clones(k->pool + k->v[i].name, name, len)) {
+			found++;
+			at = i;
+		}
+	}
+	if (found != 1)
+		return -ENOENT;
+	*lo = k->v[at].addr;
+	for (*hi = *lo; at < k->n && k->v[at].addr == *lo; at++)
+		;
+	if (at == k->n)
+		return -ENOENT;
+	*hi = k->v[at].addr;
+	return 0;
+}

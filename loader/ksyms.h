@@ -27,6 +27,13 @@ const char *pp_ksym_name(const struct pp_ksyms *k, __u64 addr, __u64 *offset);
  */
 long pp_ksym_count(struct pp_ksyms *k, const char *name);
 
+/*
+ * The text of function @name, or of its one compiler clone ("@name.isra.0",
+ * ".constprop.0"): [*lo, *hi), up to the next symbol. -ENOENT if there is
+ * none, or more than one (inlined or cloned twice: no single range).
+ */
+int pp_ksym_range(const struct pp_ksyms *k, const char *name, __u64 *lo, __u64 *hi);
+
 void pp_ksyms_free(struct pp_ksyms *k);
 
 #endif /* PP_KSYMS_H */

@@ -268,8 +268,8 @@ static int load_list(struct app *a)
 /* Probe points this kernel cannot probe (not those the backend leaves out). */
 static bool kernel_skip(const struct pp_probe *pr)
 {
-	/* The end functions differ by version (__kfree_skb_defer is 6.1's): none is news. */
-	return pr->skip && pr->skip != pp_skip_backend && !pp_end_cookie(pr);
+	/* The built-in points differ by version (__kfree_skb_defer is 6.1's): none is news. */
+	return pr->skip && pr->skip != pp_skip_backend && !pp_point_cookie(pr);
 }
 
 /* One warning, wrapped under 100 columns; -v gives each line's reason. */
@@ -445,6 +445,19 @@ static void prepare_probe_marking(struct app *a)
 }
 
 /*
+ * Where the consume_skb tracepoint says a packet was cut into GSO segments
+ * (validate_xmit_skb() consumes the original): without it, the tracepoint
+ * backend would call such a packet sent. Unknown (inlined) is left out.
+ */
+static void prepare_gso_free(struct app *a)
+{
+	a->probes.consume_at = pp_btf_tp_nargs(a->btf, "consume_skb") >= 2;
+	if (a->probes.consume_at &&
+	    pp_ksym_range(a->ksyms, "validate_xmit_skb", &a->probes.gso_lo, &a->probes.gso_hi))
+		a->probes.gso_lo = a->probes.gso_hi = 0;
+}
+
+/*
  * -v: the time of pp_probes_attach(): open and load the probe object (for
  * fentry and tracepoints, also one program load per probe point) and create
  * every link. Not in it: the setup before it (BTF, probe list, classifier
@@ -487,6 +500,7 @@ static int drop_privileges(struct app *a)
 static int attach_and_trace(struct app *a)
 {
 	prepare_probe_marking(a);
+	prepare_gso_free(a);
 	catch_stop_signals();
 	a->probes.verbose = verbose;
 	a->probes.stop = &stop;

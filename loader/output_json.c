@@ -484,6 +484,7 @@ void pp_out_summary_json(const struct pp_out *o, const struct pp_summary *s)
 	jnum(&sum, K("consumed"), s->consumed);
 	jnum(&sum, K("dropped"), s->dropped);
 	jnum(&sum, K("merged"), s->merged);
+	jnum(&sum, K("segmented"), s->segmented);
 	jnum(&sum, K("unseen"), s->unseen);
 	jnum(&sum, K("lost"), s->lost);
 	jnum(&sum, K("map_full"), s->map_full);

@@ -61,7 +61,7 @@ const char *pp_out_fate_kind(enum pp_fate fate)
 	static const char *const kinds[] = {
 		[PP_FATE_NONE] = "none",       [PP_FATE_CONSUMED] = "consumed",
 		[PP_FATE_DROPPED] = "dropped", [PP_FATE_UNSEEN] = "unseen",
-		[PP_FATE_MERGED] = "merged",
+		[PP_FATE_MERGED] = "merged",   [PP_FATE_SEGMENTED] = "segmented",
 	};
 
 	return (unsigned)fate <= PP_FATE_MAX ? kinds[fate] : "none";
@@ -73,7 +73,7 @@ static bool is_read_probe(const struct pp_out *o, __u32 probe)
 	const char *name = probe < o->nprobes && o->probe_names ? o->probe_names[probe] : NULL;
 
 	return name && (!strcmp(name, "tp:skb:skb_copy_datagram_iovec") ||
-			!strcmp(name, "skb_copy_datagram_iter"));
+			!strcmp(name, "skb_copy_datagram_iter") || !strcmp(name, "skb_consume_udp"));
 }
 
 const struct pp_hop *pp_out_read_hop(const struct pp_out *o, const struct pp_packet *p, __u64 skb)
@@ -104,6 +104,8 @@ void pp_summary_add(struct pp_summary *s, const struct pp_packet *p)
 		s->dropped++;
 	else if (p->fate == PP_FATE_MERGED)
 		s->merged++;
+	else if (p->fate == PP_FATE_SEGMENTED)
+		s->segmented++;
 	else if (p->fate == PP_FATE_UNSEEN)
 		s->unseen++;
 }
@@ -302,7 +304,7 @@ static void text_drop(const struct pp_out *o, struct pp_wbuf *w, __u32 reason, _
 	}
 }
 
-/* "consumed", "dropped: REASON at FUNC", "merged", "end not seen". */
+/* "consumed", "dropped: REASON at FUNC", "merged...", "segmented...", "end not seen". */
 static void text_fate_of(const struct pp_out *o, struct pp_wbuf *w, enum pp_fate fate, __u32 reason,
 			 __u64 location)
 {
@@ -310,6 +312,8 @@ static void text_fate_of(const struct pp_out *o, struct pp_wbuf *w, enum pp_fate
 		text_drop(o, w, reason, location);
 	else if (fate == PP_FATE_MERGED)
 		pp_wb_lit(w, "merged into another skb");
+	else if (fate == PP_FATE_SEGMENTED)
+		pp_wb_lit(w, "segmented (GSO: its data went on in its segments)");
 	else if (fate == PP_FATE_UNSEEN)
 		pp_wb_lit(w, "end not seen");
 	else
@@ -442,6 +446,8 @@ void pp_out_summary_text(const struct pp_out *o, const struct pp_summary *s)
 	fprintf(o->f, "pktpath: %llu packets (%llu consumed, %llu dropped, %llu merged, ",
 		(unsigned long long)s->packets, (unsigned long long)s->consumed,
 		(unsigned long long)s->dropped, (unsigned long long)s->merged);
+	if (s->segmented)
+		fprintf(o->f, "%llu segmented, ", (unsigned long long)s->segmented);
 	fprintf(o->f, "%llu end not seen), ", (unsigned long long)s->unseen);
 	fprintf(o->f, "%llu records lost", (unsigned long long)s->lost);
 	if (s->map_full)

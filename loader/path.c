@@ -409,11 +409,13 @@ static int skb_note(struct pp_buf *b, const struct pp_hop *h)
 
 /*
  * Consumed if any skb was (a copy delivered is the packet delivered); else
- * the first drop (in skb order); else merged; else its end was not seen.
+ * the first drop (in skb order); else merged; else segmented; else its end
+ * was not seen.
  */
 static const struct pp_skbref *decide_fate(const struct pp_buf *b)
 {
-	static const enum pp_fate order[] = {PP_FATE_CONSUMED, PP_FATE_DROPPED, PP_FATE_MERGED};
+	static const enum pp_fate order[] = {PP_FATE_CONSUMED, PP_FATE_DROPPED, PP_FATE_MERGED,
+					     PP_FATE_SEGMENTED};
 
 	for (size_t k = 0; k < sizeof(order) / sizeof(order[0]); k++)
 		for (__u32 i = 0; i < b->nskbs; i++)
@@ -536,7 +538,7 @@ static bool hop_ok(const struct pp_hop *h, size_t size)
 	if (size != sizeof(*h))
 		return false;
 	return h->type != PP_REC_END || h->fate == PP_FATE_CONSUMED || h->fate == PP_FATE_DROPPED ||
-	       h->fate == PP_FATE_MERGED;
+	       h->fate == PP_FATE_MERGED || h->fate == PP_FATE_SEGMENTED;
 }
 
 int pp_paths_add(struct pp_paths *pp, const void *rec, size_t size, __u64 now_ns)

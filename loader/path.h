@@ -34,7 +34,7 @@ struct pp_skbref {
  *
  * Its fate: consumed if any of its skbs was (delivered or sent: a copy
  * read by ping counts); else the first drop in skbs[] order (its reason and
- * location); else merged; else unseen. An skb with no END has fate unseen;
+ * location); else merged; else segmented; else unseen. An skb with no END has fate unseen;
  * a packet closed by the timeout with such an skb is unseen unless consumed.
  *
  * Shared data: an END with PP_HOP_SHARED after which no skb of the packet is

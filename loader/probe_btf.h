@@ -34,6 +34,9 @@ int pp_btf_func_skb_argpos(const struct btf *btf, __u32 func_id);
 /* How many parameters the BTF_KIND_FUNC @func_id takes, -EINVAL if not a function. */
 int pp_btf_func_nargs(const struct btf *btf, __u32 func_id);
 
+/* How many arguments tracepoint NAME passes (not the __data), -EINVAL if unknown. */
+int pp_btf_tp_nargs(const struct btf *btf, const char *name);
+
 /* Resolve one function entry against BTF (vmlinux, or a module's split BTF). */
 void pp_probe_resolve_func(struct pp_probe *p, const struct btf *btf);
 

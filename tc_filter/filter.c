@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "filter.h"
@@ -35,9 +37,34 @@ int pp_filter_build_l3(struct pp_filter *f, const char *expr, char *err, size_t 
 int pp_filter_from_cbpf(struct pp_filter *f, const struct sock_filter *prog, size_t len,
 			unsigned int flags, char *err, size_t errlen)
 {
+	int ret;
+
 	memset(f, 0, sizeof(*f));
-	f->cbpf_len = len; /* the caller's program: not kept */
-	return pp_xlate(prog, len, flags, &f->insns, &f->cnt, err, errlen);
+	ret = pp_xlate(prog, len, flags, &f->insns, &f->cnt, err, errlen);
+	if (ret)
+		return ret;
+	/* Kept like a compiled one's: pp_filter_reads_len() looks at it. */
+	f->cbpf = malloc(len * sizeof(*prog));
+	if (!f->cbpf) {
+		snprintf(err, errlen, "out of memory");
+		pp_filter_free(f);
+		return -ENOMEM;
+	}
+	memcpy(f->cbpf, prog, len * sizeof(*prog));
+	f->cbpf_len = len;
+	return 0;
+}
+
+bool pp_filter_reads_len(const struct pp_filter *f)
+{
+	for (size_t i = 0; i < f->cbpf_len; i++) {
+		__u16 code = f->cbpf[i].code;
+
+		if ((BPF_CLASS(code) == BPF_LD || BPF_CLASS(code) == BPF_LDX) &&
+		    BPF_MODE(code) == BPF_LEN)
+			return true;
+	}
+	return false;
 }
 
 void pp_filter_free(struct pp_filter *f)

@@ -3,6 +3,7 @@
 #ifndef PP_FILTER_H
 #define PP_FILTER_H
 
+#include <stdbool.h>
 #include "cbpf_xlate.h"
 #include "pcap_io.h"
 
@@ -27,5 +28,8 @@ int pp_filter_build_l3(struct pp_filter *f, const char *expr, char *err, size_t 
 int pp_filter_from_cbpf(struct pp_filter *f, const struct sock_filter *prog, size_t len,
 			unsigned int flags, char *err, size_t errlen);
 void pp_filter_free(struct pp_filter *f);
+
+/* Whether the classic program reads the packet's length ("len", "greater"). */
+bool pp_filter_reads_len(const struct pp_filter *f);
 
 #endif

@@ -57,10 +57,10 @@ cleanup:
 }
 
 int pp_pcap_offline_match(const struct sock_filter *prog, size_t len, const unsigned char *data,
-			  unsigned int caplen)
+			  unsigned int caplen, unsigned int wirelen)
 {
 	struct bpf_program bp = {.bf_len = (u_int)len, .bf_insns = (struct bpf_insn *)prog};
-	struct pcap_pkthdr h = {.caplen = caplen, .len = caplen};
+	struct pcap_pkthdr h = {.caplen = caplen, .len = wirelen};
 
 	return pcap_offline_filter(&bp, &h, data);
 }
@@ -86,7 +86,7 @@ int pp_pcap_foreach(const char *path, pp_frame_fn fn, void *ctx, char *err, size
 		goto cleanup;
 	}
 	while ((rc = pcap_next_ex(p, &h, &data)) == 1) {
-		ret = fn(++num, data, h->caplen, ctx);
+		ret = fn(++num, data, h->caplen, h->len, ctx);
 		if (ret)
 			goto cleanup;
 	}

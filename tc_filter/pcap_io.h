@@ -20,13 +20,19 @@ int pp_pcap_compile(const char *expr, struct sock_filter **out, size_t *len, cha
 int pp_pcap_compile_l3(const char *expr, struct sock_filter **out, size_t *len, char *err,
 		       size_t errlen);
 
-/* pcap_offline_filter()'s verdict (non-zero: match) of PROG on one frame. */
+/*
+ * pcap_offline_filter()'s verdict (non-zero: match) of PROG on one frame of
+ * CAPLEN bytes captured from a packet of WIRELEN (the filter's "len").
+ */
 int pp_pcap_offline_match(const struct sock_filter *prog, size_t len, const unsigned char *data,
-			  unsigned int caplen);
+			  unsigned int caplen, unsigned int wirelen);
 
-/* Called for each frame of a capture, numbered from 1; non-zero stops. */
+/*
+ * Called for each frame of a capture, numbered from 1, with the bytes
+ * captured and the packet's length on the wire; non-zero stops.
+ */
 typedef int (*pp_frame_fn)(unsigned long num, const unsigned char *data, unsigned int caplen,
-			   void *ctx);
+			   unsigned int wirelen, void *ctx);
 
 /*
  * Read a pcap or pcapng file. Not a capture, or not Ethernet: -EINVAL with

@@ -3,51 +3,60 @@
 #include <stdio.h>
 #include <string.h>
 #include "classifier.h"
+#include "frame_verdict.h"
 #include "pcap_io.h"
 #include "test_pcap.h"
-
-#define ETH_HLEN 14
 
 struct run_ctx {
 	struct pp_cls *cls;
 	FILE *out, *errout;
-	unsigned long frames, matched, skipped;
+	unsigned long frames, matched;
+	unsigned long by[PP_BY_USER_CUT + 1]; /* frames per enum pp_decider */
 	int err;
 };
 
-static int run_frame(unsigned long num, const unsigned char *data, unsigned int caplen, void *arg)
+static int run_frame(unsigned long num, const unsigned char *data, unsigned int caplen,
+		     unsigned int wirelen, void *arg)
 {
 	struct run_ctx *r = arg;
-	int match = 0, err;
+	enum pp_decider by;
+	char err[320];
+	int match = 0;
 
 	r->frames = num;
-	/* The kernel runs a TC program only on a frame with an Ethernet header. */
-	if (caplen < ETH_HLEN) {
-		fprintf(r->errout, "pktpath: frame %lu: %u bytes, shorter than Ethernet: not run\n",
-			num, caplen);
-		r->skipped++;
-		return 0;
+	r->err = pp_frame_verdict(r->cls, data, caplen, wirelen, &match, &by, err, sizeof(err));
+	if (r->err) {
+		fprintf(r->errout, "pktpath: frame %lu (%u bytes): %s\n", num, caplen, err);
+		return r->err;
 	}
-	err = pp_cls_run(r->cls, data, caplen, &match);
-	if (err == -EINVAL) {
-		fprintf(r->errout,
-			"pktpath: frame %lu: the kernel refuses to test-run it (%u bytes: a "
-			"truncated IP header?): not run\n",
-			num, caplen);
-		r->skipped++;
-		return 0;
-	}
-	if (err) {
-		fprintf(r->errout, "pktpath: frame %lu (%u bytes): test run failed: %s\n", num,
-			caplen, strerror(-err));
-		r->err = err;
-		return err;
-	}
+	r->by[by]++;
 	if (match) {
 		r->matched++;
 		fprintf(r->out, "%lu\n", num);
 	}
 	return 0;
+}
+
+static const char *plural(unsigned long n)
+{
+	return n == 1 ? "" : "s";
+}
+
+/* How many frames the kernel did not decide, and why. */
+static void report_user_space(const struct run_ctx *r)
+{
+	unsigned long refused = r->by[PP_BY_USER_REFUSED], cut = r->by[PP_BY_USER_CUT];
+
+	if (refused)
+		fprintf(r->errout,
+			"pktpath: %lu frame%s the kernel's test run refuses (too short for %s "
+			"headers, or too long) decided in user space\n",
+			refused, plural(refused), refused == 1 ? "its" : "their");
+	if (cut)
+		fprintf(r->errout,
+			"pktpath: %lu frame%s cut short by the capture decided in user space, "
+			"with %s length on the wire as the filter's len\n",
+			cut, plural(cut), cut == 1 ? "its" : "their");
 }
 
 int pp_test_pcap(const char *expr, const char *path, FILE *out, FILE *errout)
@@ -72,9 +81,7 @@ int pp_test_pcap(const char *expr, const char *path, FILE *out, FILE *errout)
 	}
 	if (r.err)
 		return 1;
-	fprintf(errout, "%lu of %lu frames match", r.matched, r.frames);
-	if (r.skipped)
-		fprintf(errout, " (%lu not run)", r.skipped);
-	fputs("\n", errout);
+	report_user_space(&r);
+	fprintf(errout, "%lu of %lu frames match\n", r.matched, r.frames);
 	return 0;
 }

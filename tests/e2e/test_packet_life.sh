@@ -12,6 +12,8 @@
 #   nat:  the same through a DNAT rule on the router;
 #   send: datagrams a process sends with sendto(): each starts at the send
 #         call (syscall:send), in the sender's process, and ends consumed;
+#   gso:  TCP through a device without TSO: the large skbs software GSO cuts
+#         up end "segmented", not "consumed";
 #   ping: ping's echo replies, which the raw socket gets as a clone while the
 #         original is dropped (NO_SOCKET at ping_rcv): each reply is
 #         consumed, and its copy shows the read that delivered it to ping;
@@ -21,7 +23,7 @@
 . "$(dirname "$0")/lib.sh"
 pp_setup
 pp_require_pktpath
-pp_require_cmd iperf3 tcpdump nft
+pp_require_cmd iperf3 tcpdump nft ethtool
 pp_topo_up
 
 # capture NAME DEV: tcpdump on router interface DEV, packets entering it only.
@@ -115,6 +117,29 @@ pp_expect_none "a datagram whose path does not start at its send call" "$out" '
 	packets[] | select(.hops[0].func != "syscall:send" or .hops[0].comm != "udp_sendto"
 		or .hops[0].t_ns != 0 or .hops[1].func != "tc:egress")
 	| "\(pkt_str): \(path_str)"'
+
+# Software GSO: without TSO on a-eth0, a's TCP hands the device large skbs
+# that validate_xmit_skb() cuts into segments; traced in a, where tc:egress
+# marks each large skb before the cut. Each ends "segmented" (its data went
+# on in segments the tracepoint backend cannot follow), never "consumed" as
+# if it had been sent whole; no skb sent as it is ends segmented.
+pp_in "$PP_NS_A" ethtool -K a-eth0 tso off || pp_fail "ethtool -K a-eth0 tso off failed"
+out=$(pp_out gso)
+pp_pktpath_start gso "$PP_NS_A" --json --backend tracepoint --filter "tcp dst port 5201"
+transfer gso 198.18.1.2 5201
+sleep 3
+pp_pktpath_stop gso INT
+pp_in "$PP_NS_A" ethtool -K a-eth0 tso on
+pp_expect_summary "$out"
+big=$(pp_jq "$out" '[packets[] | select(.hops[0].len > 1514)] | length')
+pp_log "gso: $big of $(pp_jq "$out" 'packets | length') packets larger than a frame"
+[ "$big" -ge 1 ] || pp_fail "gso: no skb larger than a frame: TCP made no GSO skb?"
+pp_expect_none "gso: a large skb not segmented" "$out" '
+	packets[] | select(.hops[0].len > 1514 and .fate.kind != "segmented")
+	| "\(pkt_str): len \(.hops[0].len), \(.fate | tojson)"'
+pp_expect_none "gso: a frame-sized skb segmented" "$out" '
+	packets[] | select(.hops[0].len <= 1514 and .fate.kind == "segmented")
+	| "\(pkt_str): len \(.hops[0].len), \(.fate | tojson)"'
 
 # ping's replies, traced in a.
 out=$(pp_out ping)

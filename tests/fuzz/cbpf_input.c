@@ -181,6 +181,7 @@ void fz_case_decode(const uint8_t *data, size_t size, struct fz_case *c)
 	c->len = 0;
 	c->frame = data + size;
 	c->frame_len = 0;
+	c->wire_len = 0;
 	if (size < FZ_HDR)
 		return;
 	c->ctl = data[0];
@@ -201,6 +202,7 @@ void fz_case_decode(const uint8_t *data, size_t size, struct fz_case *c)
 	c->frame_len = (size_t)(data + size - c->frame);
 	if (c->frame_len > FZ_FRAME_MAX)
 		c->frame_len = FZ_FRAME_MAX;
+	c->wire_len = c->ctl & FZ_CTL_CUT ? 2 * c->frame_len + 1 : c->frame_len;
 	if ((c->ctl & (FZ_CTL_ALU | FZ_CTL_RAW | FZ_CTL_TILE)) == FZ_CTL_ALU) {
 		alu_decode(insns, given, c);
 		return;

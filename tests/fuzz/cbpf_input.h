@@ -38,6 +38,9 @@ enum fz_ctl {
 	FZ_CTL_RET_A = 1 << 3,	   /* the appended RET is RET A, else RET #262144 */
 	FZ_CTL_TILE = 1 << 4,	   /* a 16-bit length follows: repeat the instructions */
 	FZ_CTL_ALU = 1 << 5,	   /* arithmetic only, ending in RET A (below) */
+	/* The frame is what a snap length left of a longer packet: its length
+	 * on the wire (the filter's "len") is 2 * frame_len + 1. */
+	FZ_CTL_CUT = 1 << 6,
 };
 
 enum fz_shape {
@@ -56,6 +59,7 @@ struct fz_case {
 	size_t len;
 	const uint8_t *frame;
 	size_t frame_len;
+	size_t wire_len; /* frame_len, or more with FZ_CTL_CUT */
 };
 
 /* Whether libpcap's bpf_filter() runs CODE: it abort()s on any other. */

@@ -18,7 +18,7 @@
  *    skbs), skbs whose fate is UNSEEN exactly when they have no END, and a
  *    fate that follows from theirs: CONSUMED when one was (live skbs or
  *    not), else UNSEEN when one is live, else the first DROPPED one's, else
- *    MERGED; a lingered packet has no live skb;
+ *    MERGED, else SEGMENTED; a lingered packet has no live skb;
  *  - each packet's JSON is one line of strict JSON, ASCII only, escaped
  *    exactly as docs/json-schema.md says, with the keys and values the
  *    schema gives for that packet (names made of awkward bytes included):
@@ -180,12 +180,12 @@ static void check_hop_skbs(const struct fz_run *r, const struct pp_packet *p)
 static void check_fates(const struct fz_run *r, const struct pp_packet *p)
 {
 	const struct pp_skbref *drop = NULL;
-	size_t live = 0, consumed = 0;
+	size_t live = 0, consumed = 0, merged = 0;
 
 	for (size_t s = 0; s < p->nskbs; s++) {
 		const struct pp_skbref *k = &p->skbs[s];
 		bool end_fate = k->fate == PP_FATE_CONSUMED || k->fate == PP_FATE_DROPPED ||
-				k->fate == PP_FATE_MERGED;
+				k->fate == PP_FATE_MERGED || k->fate == PP_FATE_SEGMENTED;
 
 		if (k->ended ? !end_fate : k->fate != PP_FATE_UNSEEN)
 			fail(r, "packet %llu: skbs[%zu] ended %d with fate %u",
@@ -195,6 +195,7 @@ static void check_fates(const struct fz_run *r, const struct pp_packet *p)
 			     (unsigned long long)p->id, s);
 		live += !k->ended;
 		consumed += k->fate == PP_FATE_CONSUMED;
+		merged += k->fate == PP_FATE_MERGED;
 		if (!drop && k->fate == PP_FATE_DROPPED)
 			drop = k;
 	}
@@ -211,7 +212,9 @@ static void check_fates(const struct fz_run *r, const struct pp_packet *p)
 		break;
 	case PP_FATE_DROPPED:
 	case PP_FATE_MERGED:
-		if (consumed || live || !drop != (p->fate == PP_FATE_MERGED))
+	case PP_FATE_SEGMENTED:
+		if (consumed || live || !drop != (p->fate != PP_FATE_DROPPED) ||
+		    (p->fate == PP_FATE_SEGMENTED && merged))
 			fail(r, "packet %llu: fate %u with %zu skbs consumed, %zu live, %s drop",
 			     (unsigned long long)p->id, p->fate, consumed, live, drop ? "a" : "no");
 		break;
@@ -421,7 +424,8 @@ static size_t check_json_read(const struct jctx *j, const struct fzj_node *f, __
 static void check_json_fate_of(const struct jctx *j, const struct fzj_node *o, enum pp_fate fate,
 			       __u32 reason_code, __u64 location, __u64 skb)
 {
-	static const char *const kinds[] = {"none", "consumed", "dropped", "unseen", "merged"};
+	static const char *const kinds[] = {"none",   "consumed", "dropped",
+					    "unseen", "merged",	  "segmented"};
 	const struct fzj_node *f = want_obj(j, o, "fate", true, FZJ_OBJ);
 	bool drop = fate == PP_FATE_DROPPED;
 	const char *reason = drop ? json_reason(reason_code, NULL) : NULL, *sym = NULL;
@@ -672,6 +676,7 @@ static void check_summary(struct fz_run *r)
 		{"consumed", r->fates[PP_FATE_CONSUMED]},
 		{"dropped", r->fates[PP_FATE_DROPPED]},
 		{"merged", r->fates[PP_FATE_MERGED]},
+		{"segmented", r->fates[PP_FATE_SEGMENTED]},
 		{"unseen", r->fates[PP_FATE_UNSEEN]},
 		{"lost", 0},
 		{"map_full", 0},
@@ -690,9 +695,9 @@ static void check_summary(struct fz_run *r)
 	if (fzj_parse(&d, buf, len - 1, FZJ_CANONICAL, why, sizeof(why)))
 		fail(r, "JSON summary: invalid: %s\n%s", why, buf);
 	s = fzj_get(&d, fzj_root(&d), "summary");
-	if (!s || s->type != FZJ_OBJ || s->nchild != 7 || r->sum.packets != r->model.st.emitted ||
-	    r->sum.packets != r->fates[0])
-		fail(r, "JSON summary: not 7 keys, or packets not %llu\n%s",
+	if (!s || s->type != FZJ_OBJ || s->nchild != sizeof(counts) / sizeof(counts[0]) ||
+	    r->sum.packets != r->model.st.emitted || r->sum.packets != r->fates[0])
+		fail(r, "JSON summary: not one key per count, or packets not %llu\n%s",
 		     (unsigned long long)r->model.st.emitted, buf);
 	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
 		const struct fzj_node *n = fzj_get(&d, s, counts[i].key);

@@ -74,6 +74,7 @@ static bool valid(const void *rec, size_t size)
 		case PP_FATE_CONSUMED:
 		case PP_FATE_DROPPED:
 		case PP_FATE_MERGED:
+		case PP_FATE_SEGMENTED:
 			return true;
 		default:
 			return false;
@@ -261,6 +262,8 @@ static void close_pkt(struct fzm *m, struct fzm_pkt *k, bool timed, __u64 at)
 		fate = PP_FATE_DROPPED;
 	else if (first_of(k, PP_FATE_MERGED))
 		fate = PP_FATE_MERGED;
+	else if (first_of(k, PP_FATE_SEGMENTED))
+		fate = PP_FATE_SEGMENTED;
 
 	if (m->qn == m->qcap) {
 		m->qcap = m->qcap ? 2 * m->qcap : 16;

@@ -92,13 +92,15 @@ struct spec {
 	__u32 pay;   /* random payload bytes after head */
 	__u32 total; /* if set: random payload up to this frame length instead */
 	__u32 pad;   /* zero-pad to this length once lengths are set */
-	__u32 cut;   /* then cut to this length: a truncated capture */
+	__u32 cut;   /* then cut to this length: a truncated packet */
+	bool snap;   /* the cut is a capture's snap length: the wire length stays */
 };
 
 /* A frame being built. */
 struct pkt {
 	__u8 b[PKT_MAX];
 	__u32 len;
+	__u32 wire_len; /* len before the cut; the frame's wire length if snap */
 	__u32 l3, l4;	/* header offsets; 0 when there is none */
 	__u32 type_at;	/* the ethertype, or 802.3 length, field */
 	__u32 pppoe_at; /* the PPPoE length field */
@@ -683,6 +685,7 @@ static void finish(struct pkt *p, const struct spec *s)
 		ip4_csum(p, p->l3);
 	if (p->len < s->pad)
 		put(p, NULL, s->pad - p->len);
+	p->wire_len = p->len;
 	if (s->cut && s->cut < p->len)
 		p->len = s->cut;
 }
@@ -803,10 +806,10 @@ static void describe(struct sbuf *sb, const struct spec *s, __u32 len)
 	} else {
 		sb_add(sb, " ethertype 0x%04x", s->etype);
 	}
-	sb_add(sb, " len %u%s", len, s->cut ? " cut" : "");
+	sb_add(sb, " len %u%s", len, s->cut ? s->snap ? " snap" : " cut" : "");
 }
 
-static int add_frame(struct ctx *x, const struct pkt *p, const char *desc)
+static int add_frame(struct ctx *x, const struct pkt *p, bool s_snap, const char *desc)
 {
 	struct pp_corpus *c = x->c;
 	struct pp_frame *f;
@@ -830,6 +833,7 @@ static int add_frame(struct ctx *x, const struct pkt *p, const char *desc)
 	}
 	memcpy(f->data, p->b, p->len);
 	f->len = p->len;
+	f->wire_len = s_snap ? p->wire_len : p->len;
 	c->n++;
 	return 0;
 }
@@ -842,12 +846,13 @@ static void emit(struct ctx *x, const struct spec *s)
 	if (x->err)
 		return;
 	build(&p, s);
-	if (p.overflow || p.len < ETH_HLEN) {
+	/* Only a cut makes a frame shorter than Ethernet (gen_runt). */
+	if (p.overflow || p.wire_len < ETH_HLEN) {
 		x->err = -EINVAL; /* a spec that does not fit: a bug in this file */
 		return;
 	}
 	describe(&sb, s, p.len);
-	x->err = add_frame(x, &p, sb.b);
+	x->err = add_frame(x, &p, s->snap, sb.b);
 }
 
 static void pick_macs(struct ctx *x, struct spec *s)
@@ -1329,6 +1334,31 @@ static void gen_trunc(struct ctx *x)
 		s.dport = s.proto == IPPROTO_UDP ? 53 : 80;
 		s.pay = 20;
 		s.cut = c[i].cut;
+		/* Half as an skb whose headers claim more than it holds, half as a
+		 * capture's snap length (the wire length, "len", stays). */
+		s.snap = i % 2;
+		emit(x, &s);
+	}
+}
+
+/*
+ * Frames shorter than an Ethernet header (which BPF_PROG_TEST_RUN refuses),
+ * whole or as a capture's snap length cut them.
+ */
+static void gen_runt(struct ctx *x)
+{
+	static const struct {
+		__u8 kind, cut;
+	} c[] = {
+		{K4TCP, 1}, {K4TCP, 6},	  {K4TCP, 12}, {K4TCP, 13}, {K6UDP, 7},
+		{KARP, 13}, {K4ICMP, 11}, {K6ICMP, 2}, {K4UDP, 13}, {KARP, 5},
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(c); i++) {
+		struct spec s = kind_spec(x, c[i].kind, "runt");
+
+		s.cut = c[i].cut;
+		s.snap = i % 2;
 		emit(x, &s);
 	}
 }
@@ -1475,9 +1505,10 @@ static void gen_random(struct ctx *x)
 }
 
 static void (*const generators[])(struct ctx *x) = {
-	gen_bare,  gen_tcp_flags, gen_ip4_options, gen_ip4_fragments, gen_udp,	 gen_tcp_apps,
-	gen_icmp4, gen_ip_other,  gen_ip6_ext,	   gen_icmp6,	      gen_arp,	 gen_vlan,
-	gen_trunc, gen_big,	  gen_small,	   gen_odd_l2,	      gen_encap, gen_random,
+	gen_bare,     gen_tcp_flags, gen_ip4_options, gen_ip4_fragments, gen_udp,
+	gen_tcp_apps, gen_icmp4,     gen_ip_other,    gen_ip6_ext,	 gen_icmp6,
+	gen_arp,      gen_vlan,	     gen_trunc,	      gen_big,		 gen_small,
+	gen_odd_l2,   gen_encap,     gen_random,      gen_runt,
 };
 
 int pp_corpus_build(struct pp_corpus *c)
@@ -1527,7 +1558,7 @@ int pp_corpus_write_pcap(const struct pp_corpus *c, const char *path)
 	for (i = 0; i < c->n; i++) {
 		struct pcap_pkthdr h = {.ts = {PCAP_TS_SEC, i % 1000000},
 					.caplen = c->v[i].len,
-					.len = c->v[i].len};
+					.len = c->v[i].wire_len};
 
 		pcap_dump((u_char *)d, &h, c->v[i].data);
 	}

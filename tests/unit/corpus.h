@@ -13,7 +13,8 @@
 struct pp_frame {
 	const char *desc; /* one line: group, headers, length */
 	__u8 *data;	  /* from the Ethernet header on */
-	__u32 len;	  /* at least 14: BPF_PROG_TEST_RUN wants an Ethernet header */
+	__u32 len;	  /* bytes at data, 0 and up */
+	__u32 wire_len;	  /* len, or more for a frame a capture's snap length cut */
 };
 
 struct pp_corpus {
@@ -25,7 +26,7 @@ struct pp_corpus {
 int pp_corpus_build(struct pp_corpus *c);
 /* Free what pp_corpus_build made; C may be zeroed or already freed. */
 void pp_corpus_free(struct pp_corpus *c);
-/* Write C as a classic pcap file, DLT_EN10MB, caplen = len; 0 or -errno. */
+/* Write C as a classic pcap file, DLT_EN10MB, caplen len, len wire_len; 0 or -errno. */
 int pp_corpus_write_pcap(const struct pp_corpus *c, const char *path);
 
 #endif

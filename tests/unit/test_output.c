@@ -595,8 +595,9 @@ START_TEST(test_summary)
 				  "(skb_map full)\n");
 	pp_out_summary_json(&c.o, &sum);
 	t = out(&c);
-	ck_assert_str_eq(t, "{\"summary\":{\"packets\":4,\"consumed\":2,\"dropped\":1,"
-			    "\"merged\":0,\"unseen\":1,\"lost\":4,\"map_full\":2}}\n");
+	ck_assert_str_eq(t,
+			 "{\"summary\":{\"packets\":4,\"consumed\":2,\"dropped\":1,"
+			 "\"merged\":0,\"segmented\":0,\"unseen\":1,\"lost\":4,\"map_full\":2}}\n");
 	ck_assert(json_line_ok(t));
 	cap_close(&c);
 }

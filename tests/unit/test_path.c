@@ -424,6 +424,55 @@ START_TEST(test_merged)
 }
 END_TEST
 
+/*
+ * GSO: the original, freed once cut up, ends segmented; its segments join
+ * as copies made at the segmenting function. One segment delivered is the
+ * packet delivered; with every segment dropped the packet is dropped, not
+ * consumed by the free of the original.
+ */
+static void segmented(struct pp_paths *pp, enum pp_fate seg_b, enum pp_fate seg_c)
+{
+	struct pp_hop end_a = hop(PP_REC_END, 20, 9, 40, 0),
+		      b = clone_hop(PP_REC_COPY, 20, 30, SKB_B),
+		      c = clone_hop(PP_REC_COPY, 20, 31, SKB_C);
+
+	add_mark(pp, 20, 10);
+	b.location = c.location = SKB_A;
+	b.probe = c.probe = 13;
+	add_hop(pp, b, 30);
+	add_hop(pp, c, 31);
+	end_a.fate = PP_FATE_SEGMENTED;
+	add_hop(pp, end_a, 40);
+	b = clone_hop(PP_REC_END, 20, 50, SKB_B);
+	b.fate = seg_b;
+	add_hop(pp, b, 50);
+	c = clone_hop(PP_REC_END, 20, 51, SKB_C);
+	c.fate = seg_c;
+	add_hop(pp, c, 51);
+}
+
+START_TEST(test_segmented)
+{
+	struct collect c = {0};
+	struct pp_paths *pp = pp_paths_new(collect_emit, &c);
+
+	segmented(pp, PP_FATE_DROPPED, PP_FATE_CONSUMED);
+	ck_assert_uint_eq(c.n, 1);
+	ck_assert_int_eq(c.p[0].fate, PP_FATE_CONSUMED);
+	ck_assert_uint_eq(c.p[0].nskbs, 3);
+	ck_assert_int_eq(c.p[0].skb_fate[0], PP_FATE_SEGMENTED);
+	ck_assert_uint_eq(c.p[0].parent[1], SKB_A);
+	ck_assert_uint_eq(c.p[0].join_probe[2], 13);
+	pp_paths_free(pp);
+	memset(&c, 0, sizeof(c));
+	pp = pp_paths_new(collect_emit, &c);
+	segmented(pp, PP_FATE_DROPPED, PP_FATE_DROPPED);
+	ck_assert_uint_eq(c.n, 1);
+	ck_assert_int_eq(c.p[0].fate, PP_FATE_DROPPED);
+	pp_paths_free(pp);
+}
+END_TEST
+
 START_TEST(test_expire)
 {
 	struct collect c = {0};
@@ -619,6 +668,7 @@ Suite *path_suite(void)
 	tcase_add_test(tc, test_shared_end_lingers);
 	tcase_add_test(tc, test_copy_at_end_is_one_hop);
 	tcase_add_test(tc, test_merged);
+	tcase_add_test(tc, test_segmented);
 	tcase_add_test(tc, test_expire);
 	tcase_add_test(tc, test_tombstone_forgotten);
 	tcase_add_test(tc, test_free_drops_open);

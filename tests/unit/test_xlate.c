@@ -36,7 +36,8 @@ static int kernel_verdict(const struct sock_filter *prog, size_t len)
 		pp_cls_destroy(&cls);
 	}
 	ck_assert_int_eq(verdict[0], verdict[1]);
-	ck_assert_int_eq(verdict[0], pp_pcap_offline_match(prog, len, frame, sizeof(frame)) != 0);
+	ck_assert_int_eq(verdict[0], pp_pcap_offline_match(prog, len, frame, sizeof(frame),
+							   sizeof(frame)) != 0);
 	return verdict[0];
 }
 

@@ -342,7 +342,7 @@ chk_unsupported() {
 	echo "refused, rc=$r: $(first_err)"
 }
 
-# ---- packet life: tcp-forward, tcp-nat, ping-reply, bridge-flood ----------
+# ---- packet life: tcp-forward, tcp-nat, ping-reply, udp-send, gso, bridge-flood
 
 # shellcheck disable=SC2016 # jq variables, not shell ones
 LIFE_JQ='
@@ -526,6 +526,95 @@ chk_bridge_flood() {
 		}
 	fi
 	echo "$printed broadcasts, 2 copies each consumed; $(allp fates)"
+}
+
+# gso: every segment that entered r from a is printed once, as an skb with
+# hops on both of r's interfaces. On the kprobe backends, the large skbs are
+# marked in a, end "segmented", and their segments are copies that joined at
+# __skb_gso_segment: fewer packets than segments. The tracepoint backend sees
+# no segmenting: each segment is a packet of its own, marked at r.
+chk_gso() {
+	local segs printed bad
+	life_common "$1" || return 1
+	[ "$(kv no_tso)" != fail ] || {
+		echo "could not turn TSO off on veth-a"
+		return 1
+	}
+	[ "$(kv send)" = ok ] && [ "$(kv served)" = "$(kv tcp_bytes)" ] || {
+		echo "the transfer failed: send '$(kv send)', served '$(kv served)' of $(kv tcp_bytes)"
+		return 1
+	}
+	# shellcheck disable=SC2016 # jq variables, not shell ones
+	segs=$(allp '[.[] | .hops as $h | [$h[] | select(.func == "tc:ingress"
+		and .ifname == "veth-ra") | .skb] | unique | .[]] | length')
+	[ "$segs" = "$(kv nft_matched)" ] || {
+		echo "$segs skbs printed at veth-ra's ingress, nft counted $(kv nft_matched) from a"
+		return 1
+	}
+	bad=$(first_bad '. as $p | [.hops[] | select(.func == "tc:ingress") | .skb] | unique
+		| any(.[]; . as $s | any($p.hops[]; .skb == $s and .func == "tc:egress"
+			and .ifname == "veth-rc") | not)' '"\(brief): path \(path)"')
+	[ -z "$bad" ] || {
+		echo "a segment not forwarded out of veth-rc: $bad"
+		return 1
+	}
+	printed=$(allp length)
+	if [ "$1" = tracepoint ]; then
+		[ "$printed" = "$segs" ] || {
+			echo "printed $printed packets for $segs segments"
+			return 1
+		}
+		echo "$segs segments, each its own packet; $(allp fates)"
+		return 0
+	fi
+	bad=$(allp 'map(select(any(.skbs[]?; .func == "__skb_gso_segment"))) | length')
+	[ "$bad" -ge 1 ] 2>/dev/null || {
+		echo "no packet with segments joined at __skb_gso_segment: $(allp fates)"
+		return 1
+	}
+	bad=$(first_bad 'any(.skbs[]?; .func == "__skb_gso_segment")
+		and (.skbs[0].fate.kind != "segmented"
+			or (.fate.kind != "consumed" and .fate.kind != "merged"))' \
+		'"\(brief): path \(path)"')
+	[ -z "$bad" ] || {
+		echo "a segmented packet whose original did not end segmented, or not delivered: $bad"
+		return 1
+	}
+	echo "$segs segments in $printed packets, $(allp 'map(select(any(.skbs[]?;
+		.func == "__skb_gso_segment"))) | length') cut by GSO; $(allp fates)"
+}
+
+# udp-send: each datagram printed once, starting at its sendto() in vmhelper,
+# consumed, and (where skb_consume_udp can be probed: not on the tracepoint
+# backend, which sees no read of a linear datagram) read by the server.
+chk_udp_send() {
+	local n printed bad
+	life_common "$1" || return 1
+	n=$(kv udp_sent)
+	[ "$n" -ge 1 ] 2>/dev/null && [ "$(kv send)" != fail ] || {
+		echo "sent '$n' datagrams, send '$(kv send)'"
+		return 1
+	}
+	[ "$(kv udp_served)" = "$n" ] || {
+		echo "the server read '$(kv udp_served)' of $n datagrams"
+		return 1
+	}
+	printed=$(allp length)
+	[ "$printed" = "$n" ] || {
+		echo "printed $printed datagrams, sent $n"
+		return 1
+	}
+	bad=$(first_bad '.hops[0].func != "syscall:send" or .hops[0].comm != "vmhelper"
+		or .fate.kind != "consumed"
+		or ("'"$1"'" != "tracepoint" and .fate.read.comm != "vmhelper")' \
+		'"\(brief) read \(.fate.read | tojson): path \(path)"')
+	[ -z "$bad" ] || {
+		echo "not sent by vmhelper's sendto, consumed and read by vmhelper: $bad"
+		return 1
+	}
+	echo "$n datagrams from sendto() to the server, read at $(allp 'map(.fate.read.t_ns
+		// "-" | if type == "number" then (. / 1000 | floor | tostring) + " us" else . end)
+		| join(", ")') from the call"
 }
 
 # ---- the VM as a whole ---------------------------------------------------------

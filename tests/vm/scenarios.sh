@@ -28,7 +28,8 @@ SCENARIOS=${VM_SCENARIOS:-"icmp-veth forward nft-drop udp-closed list-probes cle
 # 45 minutes. One line: @@PLAN lists them, and check.sh reads that line only.
 case ${VM_LABEL:-} in
 *-rt | *-cloud) ;;
-*) [ -n "${VM_SCENARIOS:-}" ] || SCENARIOS="$SCENARIOS tcp-forward tcp-nat ping-reply bridge-flood" ;;
+*) [ -n "${VM_SCENARIOS:-}" ] ||
+	SCENARIOS="$SCENARIOS tcp-forward tcp-nat ping-reply udp-send gso bridge-flood" ;;
 esac
 # auto: what pktpath picks itself (--backend auto, the default).
 BACKENDS=${VM_BACKENDS:-"kprobe-multi kprobe fentry tracepoint"}
@@ -400,8 +401,9 @@ count_kv() {
 }
 
 # tcp_traced BACKEND ADDR PORT FILTER MATCH...: TCP_BYTES from a to
-# ADDR:PORT (c's server on TCP_PORT), traced in r with FILTER; what entered
-# r is counted by its RX counters and by count_rules MATCH....
+# ADDR:PORT (c's server on TCP_PORT), traced in r with FILTER (and the
+# pktpath options in TCP_PP_ARGS); what entered r is counted by its RX
+# counters and by count_rules MATCH....
 tcp_traced() {
 	local be=$1 addr=$2 port=$3 filter=$4 rx0=""
 	shift 4
@@ -409,7 +411,8 @@ tcp_traced() {
 	kv tcp_bytes "$TCP_BYTES"
 	# Returns once listening; reads in the background, prints what it read.
 	ip netns exec c vmhelper tcp-serve "$TCP_PORT" >/tmp/pp.serve 2>&1 || kv serve fail
-	if pp_start r "$be" --json "$filter"; then
+	# shellcheck disable=SC2086 # TCP_PP_ARGS is a list of words
+	if pp_start r "$be" --json ${TCP_PP_ARGS:-} "$filter"; then
 		rx0=$(rx_packets r veth-ra veth-rc)
 		if ip netns exec a vmhelper tcp-send "$addr" "$port" "$TCP_BYTES" >/tmp/pp.send 2>&1; then
 			kv send ok
@@ -447,6 +450,40 @@ scn_tcp_nat() {
 	EOF
 	tcp_traced "$1" "$R_A" "$NAT_PORT" "tcp port $NAT_PORT or tcp port $TCP_PORT" \
 		"tcp dport $NAT_PORT" "tcp sport $TCP_PORT"
+}
+
+# gso: a's veth-a has no TSO, so a's TCP sends large skbs that software GSO
+# cuts into segments on their way out of a. Traced in r with --all-netns:
+# the kprobe backends mark each large skb in a at ip_output, and its
+# segments join it where __skb_gso_segment() returns them; the tracepoint
+# backend marks each segment at r's TC hooks. The data direction only.
+scn_gso() {
+	topo_forward
+	ip netns exec a vmhelper no-tso veth-a || kv no_tso fail
+	TCP_PP_ARGS=--all-netns tcp_traced "$1" "$C" "$TCP_PORT" "tcp dst port $TCP_PORT" \
+		"tcp dport $TCP_PORT"
+}
+
+# udp-send: UDP_SENDS datagrams, each sent by its own vmhelper's sendto()
+# from a to b's socket, traced in a: each starts at its send call and ends
+# read by the server.
+UDP_SEND_PORT=7000
+UDP_SENDS=3
+scn_udp_send() {
+	local i=0
+	topo_pair
+	ip netns exec b vmhelper udp-serve "$UDP_SEND_PORT" "$UDP_SENDS" >/tmp/pp.userve 2>&1 ||
+		kv serve fail
+	if pp_start a "$1" --json "udp and dst port $UDP_SEND_PORT"; then
+		while [ $i -lt "$UDP_SENDS" ]; do
+			ip netns exec a vmhelper udp "$B" "$UDP_SEND_PORT" || kv send fail
+			i=$((i + 1))
+		done
+		kv udp_sent "$i"
+		sleep 3
+	fi
+	pp_wait 0
+	kv udp_served "$(head -n 1 /tmp/pp.userve)"
 }
 
 # ping's echo replies, traced in a. Busybox ping, run as root, reads them

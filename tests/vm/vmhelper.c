@@ -10,7 +10,14 @@
  *                            The scenarios run pktpath only where the kernel
  *                            can attach, so that a pktpath bug on a capable
  *                            kernel is a FAIL and not a silent skip.
- *   vmhelper udp ADDR PORT   send one UDP datagram (busybox nc has no -u).
+ *   vmhelper udp ADDR PORT   send one UDP datagram with sendto() (busybox nc
+ *                            has no -u).
+ *   vmhelper udp-serve PORT COUNT
+ *                            bind PORT, then go to the background: read COUNT
+ *                            datagrams and print how many came.
+ *   vmhelper no-tso IFNAME   turn TCP segmentation offload off on IFNAME, so
+ *                            that TCP's large skbs are cut up by software GSO
+ *                            on their way out (what ethtool -K tso off does).
  *   vmhelper tcp-serve PORT  listen on PORT, then go to the background (the
  *                            caller goes on once the server can accept);
  *                            accept one connection, read it to its end,
@@ -32,7 +39,10 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <linux/ethtool.h>
 #include <linux/perf_event.h>
+#include <linux/sockios.h>
+#include <net/if.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <stdio.h>
@@ -332,6 +342,51 @@ cleanup:
 	return err;
 }
 
+static int cmd_udp_serve(const char *port, const char *count)
+{
+	struct sockaddr_in sin = {0};
+	int fd, n = atoi(count), got = 0;
+	char buf[64];
+	pid_t pid;
+
+	parse_sin(&sin, NULL, port);
+	fd = socket(AF_INET, SOCK_DGRAM, 0);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&sin, sizeof(sin)) < 0) {
+		perror("vmhelper: udp-serve");
+		return 1;
+	}
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0) {
+		perror("vmhelper: fork");
+		return 1;
+	}
+	if (pid)
+		return 0;
+	alarm(TCP_SERVE_TIMEOUT);
+	while (got < n && recv(fd, buf, sizeof(buf), 0) >= 0)
+		got++;
+	printf("%d\n", got);
+	fflush(stdout); /* _exit() leaves stdio's buffer unwritten */
+	_exit(0);
+}
+
+static int cmd_no_tso(const char *ifname)
+{
+	struct ethtool_value ev = {.cmd = ETHTOOL_STSO, .data = 0};
+	struct ifreq ifr = {0};
+	int fd = socket(AF_INET, SOCK_DGRAM, 0);
+
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
+	ifr.ifr_data = (char *)&ev;
+	if (fd < 0 || ioctl(fd, SIOCETHTOOL, &ifr) < 0) {
+		perror("vmhelper: no-tso");
+		return 1;
+	}
+	close(fd);
+	return 0;
+}
+
 static int cmd_sigdfl(char **argv)
 {
 	signal(SIGINT, SIG_DFL);
@@ -347,13 +402,18 @@ int main(int argc, char **argv)
 		return cmd_backends();
 	if (argc == 4 && !strcmp(argv[1], "udp"))
 		return cmd_udp(argv[2], argv[3]);
+	if (argc == 4 && !strcmp(argv[1], "udp-serve"))
+		return cmd_udp_serve(argv[2], argv[3]);
+	if (argc == 3 && !strcmp(argv[1], "no-tso"))
+		return cmd_no_tso(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "tcp-serve"))
 		return cmd_tcp_serve(argv[2]);
 	if (argc == 5 && !strcmp(argv[1], "tcp-send"))
 		return cmd_tcp_send(argv[2], argv[3], argv[4]);
 	if (argc > 2 && !strcmp(argv[1], "sigdfl"))
 		return cmd_sigdfl(argv + 2);
-	fprintf(stderr, "usage: vmhelper backends | udp ADDR PORT | tcp-serve PORT |\n"
-			"       tcp-send ADDR PORT BYTES | sigdfl PROG [ARG]...\n");
+	fprintf(stderr, "usage: vmhelper backends | udp ADDR PORT | udp-serve PORT COUNT |\n"
+			"       no-tso IFNAME | tcp-serve PORT | tcp-send ADDR PORT BYTES |\n"
+			"       sigdfl PROG [ARG]...\n");
 	return 2;
 }

@@ -25,7 +25,7 @@ enum vm_tag {
 };
 
 struct vm {
-	enum fz_vm_mode mode;
+	enum pp_vm_mode mode;
 	uint64_t r[MAX_BPF_REG];
 	uint8_t tag[MAX_BPF_REG];
 	uint16_t set;	 /* registers written: the verifier's "!read_ok" */
@@ -33,7 +33,8 @@ struct vm {
 	uint8_t stack[VM_STACK_SIZE];
 	bool stack_set[VM_STACK_SIZE];
 	const uint8_t *pkt;
-	uint32_t len;
+	uint32_t caplen; /* bytes at pkt: the linear part, up to data_end */
+	uint32_t len;	 /* ctx->len */
 	size_t pc;
 	char *err;
 	size_t errlen;
@@ -85,12 +86,12 @@ static bool alu_known(const struct bpf_insn *i)
 	return op <= BPF_ARSH;
 }
 
-static int32_t mode_helper(enum fz_vm_mode mode)
+static int32_t mode_helper(enum pp_vm_mode mode)
 {
-	return mode == FZ_VM_PROBE ? BPF_FUNC_probe_read_kernel : BPF_FUNC_skb_load_bytes;
+	return mode == PP_VM_PROBE ? BPF_FUNC_probe_read_kernel : BPF_FUNC_skb_load_bytes;
 }
 
-static bool jmp_known(const struct bpf_insn *i, enum fz_vm_mode mode)
+static bool jmp_known(const struct bpf_insn *i, enum pp_vm_mode mode)
 {
 	bool is32 = BPF_CLASS(i->code) == BPF_JMP32;
 	uint8_t op = BPF_OP(i->code);
@@ -109,7 +110,7 @@ static bool jmp_known(const struct bpf_insn *i, enum fz_vm_mode mode)
 	return BPF_SRC(i->code) == BPF_K ? !i->src_reg : !i->imm && i->src_reg <= BPF_REG_10;
 }
 
-static bool insn_known(const struct bpf_insn *i, enum fz_vm_mode mode)
+static bool insn_known(const struct bpf_insn *i, enum pp_vm_mode mode)
 {
 	switch (BPF_CLASS(i->code)) {
 	case BPF_ALU:
@@ -145,7 +146,7 @@ static bool falls_through(const struct bpf_insn *i)
 	return BPF_CLASS(i->code) != BPF_JMP || BPF_OP(i->code) != BPF_EXIT;
 }
 
-int fz_ebpf_check(const struct bpf_insn *v, size_t cnt, enum fz_vm_mode mode, char *err,
+int pp_ebpf_check(const struct bpf_insn *v, size_t cnt, enum pp_vm_mode mode, char *err,
 		  size_t errlen)
 {
 	bool *seen = calloc(cnt + 1, sizeof(*seen));
@@ -153,7 +154,7 @@ int fz_ebpf_check(const struct bpf_insn *v, size_t cnt, enum fz_vm_mode mode, ch
 	int ret = 0;
 
 	if (!seen)
-		abort();
+		return vm_fail(&m, "out of memory");
 	seen[0] = true;
 	for (m.pc = 0; m.pc < cnt && !ret; m.pc++) {
 		const struct bpf_insn *i = &v[m.pc];
@@ -175,9 +176,9 @@ int fz_ebpf_check(const struct bpf_insn *v, size_t cnt, enum fz_vm_mode mode, ch
 		if (falls_through(i))
 			seen[m.pc + 1] = true;
 	}
-	if (!ret && mode == FZ_VM_TC && !seen[cnt])
+	if (!ret && mode == PP_VM_TC && !seen[cnt])
 		ret = vm_fail(&m, "the classifier's code after the filter is unreachable");
-	if (!ret && mode == FZ_VM_PROBE && seen[cnt])
+	if (!ret && mode == PP_VM_PROBE && seen[cnt])
 		ret = vm_fail(&m, "the subprogram does not end in an exit");
 	free(seen);
 	return ret;
@@ -230,7 +231,7 @@ static bool ctx_load(struct vm *m, uint64_t off, int size, uint64_t *val, enum v
 		*val = VM_PKT;
 		*tag = VM_PTR_PKT;
 	} else if (size == 4 && off == offsetof(struct __sk_buff, data_end)) {
-		*val = VM_PKT + m->len;
+		*val = VM_PKT + m->caplen;
 		*tag = VM_PTR_PKT_END;
 	} else {
 		vm_fail(m, "context load of %d bytes at %llu", size, (unsigned long long)off);
@@ -255,9 +256,9 @@ static int stack_load(struct vm *m, uint64_t addr, int size, uint64_t *val)
 
 static int pkt_load(struct vm *m, uint64_t addr, int size, uint64_t *val)
 {
-	if (!in(addr, size, VM_PKT, m->len))
+	if (!in(addr, size, VM_PKT, m->caplen))
 		return vm_fail(m, "packet load of %d bytes at %lld: the frame has %u", size,
-			       (long long)(addr - VM_PKT), m->len);
+			       (long long)(addr - VM_PKT), m->caplen);
 	if (addr - VM_PKT + size > m->proven)
 		return vm_fail(m,
 			       "packet load of %d bytes at %llu: only %llu checked against "
@@ -446,7 +447,12 @@ static bool cond(uint8_t op, uint64_t a, uint64_t b, bool is32)
 	return sa <= sb; /* BPF_JSLE */
 }
 
-/* bpf_skb_load_bytes(ctx, offset, to, len), as net/core/filter.c has it. */
+/*
+ * bpf_skb_load_bytes(ctx, offset, to, len), as net/core/filter.c has it: an
+ * offset past INT_MAX, or bytes past the end (skb_header_pointer()), clear
+ * the buffer and return -EFAULT. The end here is the captured bytes' (see
+ * struct pp_vm_pkt).
+ */
 static int do_load_bytes(struct vm *m)
 {
 	uint64_t ctx, off, to, n;
@@ -464,7 +470,7 @@ static int do_load_bytes(struct vm *m)
 	if (!p)
 		return -1;
 	off = (uint32_t)off;
-	if (off > INT32_MAX || off + n > m->len) {
+	if (off > INT32_MAX || off + n > m->caplen) {
 		memset(p, 0, n);
 		reg_put(m, 0, (uint64_t)-EFAULT);
 	} else {
@@ -518,11 +524,11 @@ static int do_probe_read(struct vm *m)
 	p = stack_at(m, to, (uint32_t)n);
 	if (!p)
 		return -1;
-	if (!in(from, (int)n, VM_PKT, m->len))
+	if (!in(from, (int)n, VM_PKT, m->caplen))
 		return vm_fail(m,
 			       "bpf_probe_read_kernel of %llu bytes at data%+lld: outside the "
 			       "%u bytes of the linear part",
-			       (unsigned long long)n, (long long)(from - VM_PKT), m->len);
+			       (unsigned long long)n, (long long)(from - VM_PKT), m->caplen);
 	memcpy(p, m->pkt + (from - VM_PKT), n);
 	memset(&m->stack_set[p - m->stack], 1, n);
 	reg_put(m, 0, 0);
@@ -542,7 +548,7 @@ static long do_jmp(struct vm *m, const struct bpf_insn *i, bool *done)
 	case BPF_JA:
 		return next + i->off;
 	case BPF_CALL:
-		if (m->mode == FZ_VM_PROBE)
+		if (m->mode == PP_VM_PROBE)
 			return do_probe_read(m) ? -1 : next;
 		return do_load_bytes(m) ? -1 : next;
 	case BPF_EXIT:
@@ -581,7 +587,7 @@ static int finish(struct vm *m, bool exited, int *match)
 {
 	uint64_t r;
 
-	if (!exited && m->mode == FZ_VM_PROBE)
+	if (!exited && m->mode == PP_VM_PROBE)
 		return vm_fail(m, "the subprogram runs off its end");
 	if (!exited) {
 		if (!reg_get(m, BPF_REG_1, &r))
@@ -595,33 +601,40 @@ static int finish(struct vm *m, bool exited, int *match)
 		return -1;
 	if (m->tag[BPF_REG_0] != VM_SCALAR)
 		return vm_fail(m, "exit with a pointer in r0");
-	if (m->mode == FZ_VM_PROBE && r > 1)
+	if (m->mode == PP_VM_PROBE && r > 1)
 		return vm_fail(m, "exit with r0 = %lld, not 0 or 1", (long long)r);
-	if (m->mode == FZ_VM_TC && (uint32_t)r != VM_TC_UNSPEC)
+	if (m->mode == PP_VM_TC && (uint32_t)r != VM_TC_UNSPEC)
 		return vm_fail(m, "exit with r0 = %lld, not TC_ACT_UNSPEC", (long long)r);
-	*match = m->mode == FZ_VM_PROBE ? (int)r : 0;
+	*match = m->mode == PP_VM_PROBE ? (int)r : 0;
 	return 0;
 }
 
-int fz_ebpf_run(const struct bpf_insn *v, size_t cnt, enum fz_vm_mode mode, const uint8_t *frame,
-		uint32_t len, int *match, uint64_t *regs, char *err, size_t errlen)
+int pp_ebpf_run(const struct bpf_insn *v, size_t cnt, enum pp_vm_mode mode,
+		const struct pp_vm_pkt *pkt, int *match, uint64_t *regs, char *err, size_t errlen)
 {
 	struct vm *m = calloc(1, sizeof(*m));
 	bool done = false;
 	int next, ret = -1;
 
-	if (!m)
-		abort();
-	*m = (struct vm){.mode = mode, .pkt = frame, .len = len, .err = err, .errlen = errlen};
-	if (mode == FZ_VM_PROBE) {
+	if (!m) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	*m = (struct vm){.mode = mode,
+			 .pkt = pkt->data,
+			 .caplen = pkt->caplen,
+			 .len = pkt->len < pkt->caplen ? pkt->caplen : pkt->len,
+			 .err = err,
+			 .errlen = errlen};
+	if (mode == PP_VM_PROBE) {
 		reg_put(m, BPF_REG_1, VM_PKT); /* data: the frame's address */
-		reg_put(m, BPF_REG_2, len);
-		reg_put(m, BPF_REG_3, len); /* headlen: all of it is linear */
+		reg_put(m, BPF_REG_2, m->len);
+		reg_put(m, BPF_REG_3, m->caplen); /* headlen: the linear part */
 	} else {
 		reg_put_tag(m, BPF_REG_1, VM_CTX, VM_PTR_CTX);
 	}
 	reg_put_tag(m, BPF_REG_10, VM_STACK + VM_STACK_SIZE, VM_PTR_STACK);
-	/* Forward jumps only (fz_ebpf_check()): at most cnt steps. */
+	/* Forward jumps only (pp_ebpf_check()): at most cnt steps. */
 	while (m->pc < cnt && !done) {
 		next = step(m, &v[m->pc], &done);
 		if (next < 0)
@@ -636,7 +649,8 @@ int fz_ebpf_run(const struct bpf_insn *v, size_t cnt, enum fz_vm_mode mode, cons
 	}
 	if (finish(m, done, match))
 		goto out;
-	memcpy(regs, m->r, sizeof(m->r));
+	if (regs)
+		memcpy(regs, m->r, sizeof(m->r));
 	ret = 0;
 out:
 	free(m);
