@@ -390,6 +390,7 @@ static int prepare_marking(struct app *a)
 	struct pp_cls_opts o = {.expr = a->env.filter,
 				.max_packets = a->env.max_packets,
 				.ring_size = a->env.ring_size};
+	double t0 = now_ms();
 	int ret;
 
 	ret = pp_tc_resolve(&a->tc, a->env.ifaces, a->env.nifaces, a->err, sizeof(a->err));
@@ -400,6 +401,12 @@ static int prepare_marking(struct app *a)
 		fprintf(stderr, "pktpath: %s\n", a->err);
 		return ret == -EINVAL || ret == -E2BIG ? EXIT_USAGE : EXIT_FAIL;
 	}
+	if (verbose)
+		fprintf(stderr,
+			"pktpath: filter: %zu classic instructions (%zu libpcap compile%s), %zu "
+			"eBPF; compiled and loaded in %.1f ms\n",
+			a->cls.filter.cbpf_len, a->cls.filter.chunks,
+			a->cls.filter.chunks == 1 ? "" : "s", a->cls.filter.cnt, now_ms() - t0);
 	return 0;
 }
 
