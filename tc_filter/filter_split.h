@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Long "or" chains without libpcap's quadratic costs. libpcap's optimizer
- * takes seconds past a hundred "host" terms and its code generator, even
- * unoptimised, re-walks the program for every jump longer than 255 (47 s for
- * 3000 hosts; docs/PERFORMANCE.md). A filter whose top level is a chain of
+ * Long "or" chains without libpcap's superlinear costs. libpcap's optimizer
+ * takes seconds past a hundred "host" terms and minutes past a thousand
+ * (docs/PERFORMANCE.md); turning it off is no way out, as its unoptimised
+ * compile also grows faster than the chain. A filter whose top level is a chain of
  * many "or" terms is compiled instead in chunks of terms, each by libpcap and
  * optimised, and the chunks are joined: a chunk's "no match" runs the next
  * chunk. Which chains can be cut without changing the meaning, and how, is
