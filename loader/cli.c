@@ -76,7 +76,8 @@ void pp_cli_usage(FILE *f)
 	      "CPU and time, and how its life ended.\n"
 	      "\n"
 	      "  -f, --filter EXPR        tcpdump filter; also the trailing arguments;\n"
-	      "                           empty: every packet\n"
+	      "                           empty: every packet; a long \"or\" chain of\n"
+	      "                           thousands of terms compiles in seconds\n"
 	      "  -i, --interface IFACE    mark packets on IFACE (repeatable); default: every\n"
 	      "                           Ethernet-like interface of this network namespace\n"
 	      "      --all-netns          with kprobes, also mark packets that processes of\n"
@@ -119,7 +120,9 @@ void pp_cli_usage(FILE *f)
 	      "  pktpath --check\n"
 	      "  pktpath --test-pcap capture.pcap 'tcp[tcpflags] & tcp-syn != 0'\n"
 	      "\n"
-	      "Exit status: 0 done, 1 failure while tracing, 2 bad usage (nothing attached).\n",
+	      "Exit status: 0 done, 1 failure while tracing, 2 bad usage or a filter past the\n"
+	      "verifier's limits (nothing attached). Ctrl-C or SIGTERM before the first\n"
+	      "attach ends pktpath at once (status 130 or 143), after it detaches (0).\n",
 	      f);
 }
 

@@ -89,6 +89,37 @@ static void on_signal(int sig)
 	stop = 1;
 }
 
+/*
+ * A closed stdout ends the run cleanly instead of killing it. Ctrl-C and
+ * SIGTERM end pktpath even where its parent ignores them (a shell without
+ * job control starts "cmd &" with SIGINT ignored), as they did when the
+ * handler was installed from the start.
+ */
+static void early_signals(void)
+{
+	struct sigaction sa = {.sa_handler = on_signal}, dfl = {.sa_handler = SIG_DFL};
+
+	sigaction(SIGPIPE, &sa, NULL);
+	sigaction(SIGINT, &dfl, NULL);
+	sigaction(SIGTERM, &dfl, NULL);
+}
+
+/*
+ * Until the first attach, Ctrl-C, SIGTERM and SIGHUP keep their default
+ * action and end pktpath at once: nothing in the kernel outlives the
+ * process then, and libpcap compiling a huge filter, or the verifier
+ * checking one, never looks at a flag. From the first attach on they only
+ * set the flag, so that pktpath detaches what it attached before it exits.
+ */
+static void catch_stop_signals(void)
+{
+	struct sigaction sa = {.sa_handler = on_signal};
+
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
 	/* libbpf's own messages only with -vv: failures are reported by us. */
@@ -388,6 +419,7 @@ static int prepare_marking(struct app *a)
 				.max_packets = a->env.max_packets,
 				.ring_size = a->env.ring_size,
 				.stacks = a->env.nstacks ? PP_STACK_ENTRIES : 0};
+	double t0 = now_ms();
 	int ret;
 
 	ret = pp_tc_resolve(&a->tc, a->env.ifaces, a->env.nifaces, a->err, sizeof(a->err));
@@ -396,8 +428,14 @@ static int prepare_marking(struct app *a)
 	ret = pp_cls_load(&a->cls, &o, a->err, sizeof(a->err));
 	if (ret) {
 		fprintf(stderr, "pktpath: %s\n", a->err);
-		return ret == -EINVAL ? EXIT_USAGE : EXIT_FAIL;
+		return ret == -EINVAL || ret == -E2BIG ? EXIT_USAGE : EXIT_FAIL;
 	}
+	if (verbose)
+		fprintf(stderr,
+			"pktpath: filter: %zu classic instructions (%zu libpcap compile%s), %zu "
+			"eBPF; compiled and loaded in %.1f ms\n",
+			a->cls.filter.cbpf_len, a->cls.filter.chunks,
+			a->cls.filter.chunks == 1 ? "" : "s", a->cls.filter.cnt, now_ms() - t0);
 	return 0;
 }
 
@@ -499,6 +537,7 @@ static int attach_and_trace(struct app *a)
 {
 	prepare_probe_marking(a);
 	prepare_gso_free(a);
+	catch_stop_signals();
 	a->probes.verbose = verbose;
 	a->probes.stop = &stop;
 	if (attach_probes(a) || (!stop && attach_marking(a))) {
@@ -545,17 +584,6 @@ static void cleanup(struct app *a)
 	btf__free(a->btf);
 	free(a->names);
 	pp_env_free(&a->env);
-}
-
-static void install_signals(void)
-{
-	struct sigaction sa = {.sa_handler = on_signal};
-
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	/* A closed stdout ends the run cleanly instead of killing it. */
-	sigaction(SIGPIPE, &sa, NULL);
 }
 
 static int run(struct app *a)
@@ -622,7 +650,7 @@ int main(int argc, char **argv)
 	verbose = a.env.verbose;
 	raise_fd_limit();
 	libbpf_set_print(libbpf_print);
-	install_signals();
+	early_signals();
 	ret = run(&a);
 	cleanup(&a);
 	return ret;
