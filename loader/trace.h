@@ -12,11 +12,9 @@ struct pp_cls;
 struct pp_trace_cfg {
 	const struct pp_out *out;
 	bool json;
-	unsigned long long count;	/* stop after this many packets, 0: never */
-	double duration;		/* seconds, 0: no limit */
-	double packet_timeout;		/* seconds */
-	const char *const *probe_names; /* for the loss report */
-	size_t nprobes;
+	unsigned long long count; /* stop after this many packets, 0: never */
+	double duration;	  /* seconds, 0: no limit */
+	double packet_timeout;	  /* seconds */
 };
 
 /* Returns 0 when done (count, duration or *STOP), -errno on failure. */
