@@ -273,11 +273,33 @@ static int serve_one(int lfd)
 	return total < 0;
 }
 
+/*
+ * The caller goes on once the socket is bound; SERVE(FD) runs in a child,
+ * whose result is its exit status. stdout is flushed before the fork, and
+ * by the child before its _exit(), which would leave stdio's buffer unwritten.
+ */
+static int in_background(int (*serve)(int fd), int fd)
+{
+	pid_t pid;
+	int ret;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0) {
+		perror("vmhelper: fork");
+		return 1;
+	}
+	if (pid)
+		return 0;
+	ret = serve(fd);
+	fflush(stdout);
+	_exit(ret);
+}
+
 static int cmd_tcp_serve(const char *port)
 {
 	struct sockaddr_in sin = {0};
 	int fd, one = 1;
-	pid_t pid;
 
 	parse_sin(&sin, NULL, port);
 	fd = socket(AF_INET, SOCK_STREAM, 0);
@@ -286,15 +308,7 @@ static int cmd_tcp_serve(const char *port)
 		perror("vmhelper: tcp-serve");
 		return 1;
 	}
-	fflush(stdout);
-	pid = fork();
-	if (pid < 0) {
-		perror("vmhelper: fork");
-		return 1;
-	}
-	if (pid == 0)
-		_exit(serve_one(fd));
-	return 0;
+	return in_background(serve_one, fd);
 }
 
 static int send_all(int fd, long long bytes)
@@ -342,33 +356,33 @@ cleanup:
 	return err;
 }
 
+static int udp_count; /* udp-serve's COUNT */
+
+static int serve_datagrams(int fd)
+{
+	char buf[64];
+	int got = 0;
+
+	alarm(TCP_SERVE_TIMEOUT);
+	while (got < udp_count && recv(fd, buf, sizeof(buf), 0) >= 0)
+		got++;
+	printf("%d\n", got);
+	return 0;
+}
+
 static int cmd_udp_serve(const char *port, const char *count)
 {
 	struct sockaddr_in sin = {0};
-	int fd, n = atoi(count), got = 0;
-	char buf[64];
-	pid_t pid;
+	int fd;
 
+	udp_count = atoi(count);
 	parse_sin(&sin, NULL, port);
 	fd = socket(AF_INET, SOCK_DGRAM, 0);
 	if (fd < 0 || bind(fd, (struct sockaddr *)&sin, sizeof(sin)) < 0) {
 		perror("vmhelper: udp-serve");
 		return 1;
 	}
-	fflush(stdout);
-	pid = fork();
-	if (pid < 0) {
-		perror("vmhelper: fork");
-		return 1;
-	}
-	if (pid)
-		return 0;
-	alarm(TCP_SERVE_TIMEOUT);
-	while (got < n && recv(fd, buf, sizeof(buf), 0) >= 0)
-		got++;
-	printf("%d\n", got);
-	fflush(stdout); /* _exit() leaves stdio's buffer unwritten */
-	_exit(0);
+	return in_background(serve_datagrams, fd);
 }
 
 static int cmd_no_tso(const char *ifname)
