@@ -749,7 +749,9 @@ START_TEST(test_text_extremes)
 				h->netns = u32s[i];
 				h->cpu = u32s[(i + j) % 8];
 				h->ifindex = u32s[(i + k) % 8];
-				memcpy(h->ifname, devs[k], sizeof(h->ifname));
+				/* The literals are shorter than ifname: copy only theirs. */
+				memset(h->ifname, 0, sizeof(h->ifname));
+				memcpy(h->ifname, devs[k], strlen(devs[k]));
 				h->ts = times[j];
 				s.hops[2].ts = times[j] / 3;
 				s.hops[2].cpu = u32s[(i + 3) % 8];
