@@ -1,25 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Every Check suite of pp_unit. A suite whose file is not there yet is weak and skipped. */
+/* Every Check suite of pp_unit. PP_SUITES(X) comes from the one list of them,
+ * PP_UNIT_SUITES in tests/CMakeLists.txt, which also builds their files: a suite
+ * cannot be built and not run, nor run without its file. */
 #ifndef PP_SUITES_H
 #define PP_SUITES_H
 
 #include <check.h>
+#include "pp_suites.h"
 
-#define PP_SUITES(X)                                                                               \
-	X(xlate_suite)                                                                             \
-	X(cbpf_ops_suite)                                                                          \
-	X(big_filter_suite)                                                                        \
-	X(filter_diff_suite)                                                                       \
-	X(probe_list_suite)                                                                        \
-	X(probe_btf_suite)                                                                         \
-	X(path_suite)                                                                              \
-	X(decode_suite)                                                                            \
-	X(output_suite)                                                                            \
-	X(fmt_suite)                                                                               \
-	X(cli_suite)                                                                               \
-	X(safe_file_suite)
-
-#define PP_DECLARE_SUITE(name) Suite *name(void) __attribute__((weak));
+#define PP_DECLARE_SUITE(name) Suite *name(void);
 PP_SUITES(PP_DECLARE_SUITE)
 
 #endif
