@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# The lint layer of the test command (scripts/test.sh; `ctest -L lint`),
+# four checks:
+#   - format: clang-format --dry-run --Werror on every C file and header;
+#   - shellcheck: every shell script: *.sh, and any file whose first line is
+#     a sh or bash #! or that says "# shellcheck shell=" near its top;
+#   - werror: the whole build again with clang and -Werror
+#     (-DPKTPATH_WERROR=ON) in ${BUILD_DIR}-lint: clang's warnings on top of
+#     gcc's, which the test command's own build refuses;
+#   - asan: the unit tests again, built with ASan and UBSan
+#     (-DPKTPATH_SANITIZE=ON) in ${BUILD_DIR}-asan.
+#
+#   scripts/lint.sh [CHECK...]     default: all four
+#
+# Prints what a check found, then "PASS CHECK" or "FAIL CHECK", and at the
+# end "N passed, N failed" alone on a line; exit status 1 if any failed.
+# Files are the ones git tracks, and new ones it does not ignore.
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 1
+
+BUILD_DIR=${BUILD_DIR:-build}
+ALL=(format shellcheck werror asan)
+CHECKS=("${ALL[@]}")
+[ $# -eq 0 ] || CHECKS=("$@")
+jobs=$(nproc)
+
+# files: the repository's files, NUL-separated.
+files() {
+	if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+		git ls-files -z --cached --others --exclude-standard
+	else
+		find . -path ./.git -prune -o -path "./$BUILD_DIR*" -prune -o -type f -printf '%P\0'
+	fi
+}
+
+# c_files / shell_files: NUL-separated.
+c_files() {
+	files | grep -z -E '\.[ch]$'
+}
+
+shell_files() {
+	local f
+	while IFS= read -r -d '' f; do
+		[ -f "$f" ] || continue
+		case $f in
+		*.sh) ;;
+		*)
+			head -n 1 "$f" | grep -qE '^#!.*[/ ](ba)?sh( |$)' ||
+				head -n 5 "$f" | grep -q '^# shellcheck shell=' || continue
+			;;
+		esac
+		printf '%s\0' "$f"
+	done < <(files)
+}
+
+check_format() {
+	c_files | xargs -0 -r -P "$jobs" -n 20 clang-format --dry-run --Werror
+}
+
+# -x: follow the tests' "source" of lib.sh, so its functions and variables
+# count as defined.
+check_shellcheck() {
+	command -v shellcheck >/dev/null || {
+		echo "lint: shellcheck not installed (scripts/install-deps.sh)"
+		return 1
+	}
+	shell_files | xargs -0 -r -P "$jobs" -n 8 shellcheck -x
+}
+
+# build DIR CMAKE-OPTION... -- TARGET...: configure and build quietly; on
+# failure the build's output (the warnings) is shown.
+build() {
+	local dir=$1 opts=() out
+	shift
+	while [ "$1" != -- ]; do
+		opts+=("$1")
+		shift
+	done
+	shift
+	out=$(cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "${opts[@]}" 2>&1 &&
+		cmake --build "$dir" -j"$jobs" ${1:+--target "$@"} 2>&1) || {
+		grep -E -A 3 'warning|error' <<<"$out" | head -n 60
+		return 1
+	}
+}
+
+check_werror() {
+	build "$BUILD_DIR-lint" -DCMAKE_C_COMPILER=clang -DPKTPATH_WERROR=ON --
+}
+
+# Without root the kernel's parts of the unit tests say SKIP, as in the
+# unit layer. LSan is on (ASan's default): a leak fails the test.
+check_asan() {
+	build "$BUILD_DIR-asan" -DPKTPATH_SANITIZE=ON -- pp_unit || return 1
+	UBSAN_OPTIONS=print_stacktrace=1 "$BUILD_DIR-asan/tests/pp_unit"
+}
+
+passed=0 failed=0
+for c in "${CHECKS[@]}"; do
+	if ! declare -F "check_$c" >/dev/null; then
+		echo "lint: no check named '$c' (${ALL[*]})" >&2
+		exit 2
+	fi
+	start=$SECONDS
+	if "check_$c"; then
+		echo "PASS $c ($((SECONDS - start)) s)"
+		passed=$((passed + 1))
+	else
+		echo "FAIL $c ($((SECONDS - start)) s)"
+		failed=$((failed + 1))
+	fi
+done
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
