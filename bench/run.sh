@@ -6,7 +6,8 @@
 #   bench/run.sh --smoke    each one once, briefly (under a minute), writes
 #                           nothing: the test command uses it to prove they
 #                           still run, never to judge a timing; it fails only
-#                           if a tool fails
+#                           if a tool fails; without root it is a skip
+#                           (exit 77)
 #   bench/run.sh --report   writes the doc again from the last full run's
 #                           results (BENCH_WORK), measuring nothing
 #
@@ -31,6 +32,10 @@ export ROUNDS SECS
 TARGET_RATE=5 # M records/s, the loader's target
 
 smoke() {
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "SKIP bench: needs root (BPF test runs, network namespaces)"
+		exit 77
+	fi
 	"$BIN/cls_bench" 1 10000
 	"$BIN/rec_bench" 1 0.2
 	bench/filter_scale.sh --smoke

@@ -1,15 +1,29 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # The test command (README, .ci/run): installs what is missing, builds, and
-# runs every layer: Check unit tests, host e2e tests (tracepoints + TC),
-# the QEMU kernel matrix (kprobe, kprobe.multi, fentry), a short fuzzing
-# run of the translator and the path assembler, and a benchmark smoke run.
-# Each layer prints its own summary; the last line sums them up.
+# runs every layer, each through ctest by its label (pp_layer in the
+# CMakeLists.txt files; `ctest --test-dir build -L e2e` runs one by hand):
+#   unit   Check unit tests (build/tests/pp_unit)
+#   lint   clang-format, shellcheck, -Werror, the unit tests under ASan/UBSan
+#   e2e    host end-to-end tests (tracepoints + TC)
+#   vm     the QEMU kernel matrix (kprobe, kprobe.multi, fentry)
+#   fuzz   a short fuzzing run of the translator and the path assembler
+#   bench  a benchmark smoke run
+#
+#   scripts/test.sh [LAYER...]     default: every layer, in this order
+#
+# Each layer prints its own output and summary, then "=== LAYER: PASS",
+# "FAIL" or "SKIP" (every test of it exited 77: no root, a kernel feature
+# or tool missing, PKTPATH_SKIP_VM=1); the last line sums them up:
+# "layers: N passed, N failed, N skipped". Exit status 0 if none failed.
+# ctest's own log of each layer: $BUILD_DIR/test-logs/LAYER.log.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 
 BUILD_DIR=${BUILD_DIR:-build}
 export BUILD_DIR PKTPATH="$BUILD_DIR/loader/pktpath"
+LAYERS=(unit lint e2e vm fuzz bench)
+[ $# -eq 0 ] || LAYERS=("$@")
 
 [ "$(id -u)" -eq 0 ] || exec sudo -E "$0" "$@"
 scripts/install-deps.sh || exit 1
@@ -18,31 +32,53 @@ cmake --build "$BUILD_DIR" -j"$(nproc)" 2>&1 | grep -E 'warning|error' && {
 	echo "test: the build has warnings or errors"
 	exit 1
 }
+mkdir -p "$BUILD_DIR/test-logs"
 
-passed=0 failed=0
-layer() {
-	local name=$1 start=$SECONDS
-	shift
-	echo "=== $name"
-	if "$@"; then
-		passed=$((passed + 1))
-		echo "=== $name: PASS ($((SECONDS - start)) s)"
+# ctest_output: ctest -V's output as the layer itself printed it: without
+# ctest's framing and the "N: " before each line of the test's own.
+ctest_output() {
+	awk '
+	/^[0-9]+: Test command: / { head = 1; next }
+	head && /^[0-9]+: (Working Directory:|Environment variables:|Test timeout computed)/ { next }
+	head && /^[0-9]+:  [A-Za-z_][A-Za-z0-9_]*=/ { next }
+	/^[0-9]+:/ { head = 0; sub(/^[0-9]+: ?/, ""); print; fflush() }'
+}
+
+# verdict LOG STATUS: PASS, FAIL or SKIP, from ctest's result line(s) in LOG
+# and its exit status. No result line (no test of that label) is a FAIL.
+verdict() {
+	local results
+	results=$(grep -E '^ *[0-9]+/[0-9]+ Test +#[0-9]+: ' "$1")
+	if [ "$2" -ne 0 ] || [ -z "$results" ] ||
+		grep -qvE '(Passed|\*\*\*Skipped) +[0-9.]+ sec' <<<"$results"; then
+		echo FAIL
+	elif grep -qE 'Passed +[0-9.]+ sec' <<<"$results"; then
+		echo PASS
 	else
-		failed=$((failed + 1))
-		echo "=== $name: FAIL ($((SECONDS - start)) s)"
+		echo SKIP
 	fi
 }
 
-# Check kills a test after 4 s by default: too short for a loaded 2-core VM.
-layer unit env CK_DEFAULT_TIMEOUT="${CK_DEFAULT_TIMEOUT:-120}" "$BUILD_DIR/tests/pp_unit"
-layer e2e tests/e2e/run.sh
-if [ "${PKTPATH_SKIP_VM:-0}" = 1 ]; then
-	echo "SKIP vm: PKTPATH_SKIP_VM=1"
-else
-	layer vm scripts/vm-test.sh
-fi
-layer fuzz-smoke scripts/fuzz.sh --smoke
-layer bench-smoke bench/run.sh --smoke
+passed=0 failed=0 skipped=0
+layer() {
+	local name=$1 start=$SECONDS log=$BUILD_DIR/test-logs/$1.log rc v
+	echo "=== $name"
+	ctest --test-dir "$BUILD_DIR" -V --no-tests=error -L "^$name\$" 2>&1 | tee "$log" | ctest_output
+	rc=${PIPESTATUS[0]}
+	v=$(verdict "$log" "$rc")
+	case $v in
+	PASS) passed=$((passed + 1)) ;;
+	SKIP) skipped=$((skipped + 1)) ;;
+	*)
+		failed=$((failed + 1))
+		grep -qE '^ *[0-9]+/[0-9]+ Test +#' "$log" || tail -n 5 "$log"
+		;;
+	esac
+	echo "=== $name: $v ($((SECONDS - start)) s)"
+}
 
-echo "layers: $passed passed, $failed failed"
+for l in "${LAYERS[@]}"; do
+	layer "$l"
+done
+echo "layers: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

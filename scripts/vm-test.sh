@@ -31,10 +31,16 @@
 #   VM_RUN           what /init runs instead of the scenarios (bench/vm_attach.sh
 #                    sets /tests/attach_bench.sh); VM_BENCH_* go along to it
 #   VM_EXTRA_TOOLS   more host binaries for the image, with their libraries
+#   PKTPATH_SKIP_VM  1: run nothing, exit 77 (a skip, for the test command)
 # Prints "PASS|FAIL|SKIP KERNEL BACKEND SCENARIO" lines (and a "RETRY KERNEL
 # vm boot" line for each boot that died before its first scenario), then
 # "N passed, N failed, N skipped, N boots retried"; exits 1 if anything failed.
 set -euo pipefail
+
+if [ "${PKTPATH_SKIP_VM:-0}" = 1 ]; then
+	echo "SKIP vm: PKTPATH_SKIP_VM=1"
+	exit 77
+fi
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # A PKTPATH_BIN given relative to the caller's directory, before the cd.

@@ -6,7 +6,8 @@
 #
 # stdout: one "PASS name", "FAIL name: why" or "SKIP name: why" per test,
 # then "N passed, N failed, N skipped" alone on the last line. The exit
-# status is non-zero if any test failed (or none ran).
+# status is 1 if any test failed (or none ran), 77 if every test skipped
+# (a test exits 77 when it lacks root or what it needs), else 0.
 # stderr: the tail of each failed test's log, and where the logs are.
 #
 # Environment: PKTPATH (the binary under test), PP_E2E_TIMEOUT (seconds per
@@ -106,4 +107,5 @@ done
 
 [ "$failed" -eq 0 ] || echo "run.sh: logs and pktpath output in $logdir" >&2
 echo "$passed passed, $failed failed, $skipped skipped"
-[ "$failed" -eq 0 ]
+[ "$failed" -eq 0 ] || exit 1
+[ "$passed" -gt 0 ] || exit 77

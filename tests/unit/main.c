@@ -5,9 +5,13 @@
 
 int main(void)
 {
-	SRunner *sr = srunner_create(NULL);
+	SRunner *sr;
 	int failed;
 
+	/* Check kills a test after 4 s by default: too short for a loaded 2-core VM (the
+	 * kernel differential test, a sanitizer build). Suites read it as they are made. */
+	setenv("CK_DEFAULT_TIMEOUT", "120", 0);
+	sr = srunner_create(NULL);
 #define PP_ADD_SUITE(name) srunner_add_suite(sr, name());
 	PP_SUITES(PP_ADD_SUITE)
 
