@@ -3,8 +3,9 @@
 #
 # Shared helpers for the end-to-end tests (tests/e2e/test_*.sh).
 #
-# A test sources this file, calls pp_setup, and ends with pp_pass; on any
-# problem it calls pp_fail or pp_skip. The protocol with run.sh:
+# A test sources this file, calls pp_begin (or pp_setup, for a test of its
+# own topology), and ends with pp_pass; on any problem it calls pp_fail or
+# pp_skip. The protocol with run.sh:
 #   exit 0 = pass, 1 = fail, 77 = skip; the reason is the first "FAIL: why"
 #   or "SKIP: why" line on stdout; everything else goes to stderr.
 # Cleanup is a stack (pp_defer) run on EXIT, INT and TERM, so namespaces and
@@ -34,6 +35,7 @@ PP_FREE_GRACE=${PP_FREE_GRACE:-20}
 PP_TMP=
 PP_TMP_OWNED=0
 PP_RC=0
+PP_BEFORE=
 PP_CLEANUPS=()
 declare -A PP_PIDS=()
 
@@ -135,6 +137,17 @@ pp_require_cmd() {
 pp_require_pktpath() {
 	[ -x "$PKTPATH" ] ||
 		pp_fail "pktpath binary not found at $PKTPATH (build it: cmake --build build)"
+}
+
+# pp_begin [TOOL...]: the preamble of a test on the test topology: pp_setup,
+# the pktpath binary (pp_require_pktpath), the TOOLs besides those that
+# every test needs (pp_require_cmd), then pp_topo_up.
+# shellcheck disable=SC2120 # the TOOLs are optional: most tests name none
+pp_begin() {
+	pp_setup
+	pp_require_pktpath
+	[ $# -eq 0 ] || pp_require_cmd "$@"
+	pp_topo_up
 }
 
 # ---------------------------------------------------------------- topology
@@ -364,6 +377,29 @@ pp_pktpath_run() {
 			"(stderr: $(_pp_last_line "$(pp_err "$name")"))"
 	fi
 	pp_log "pktpath '$name' ($*) exited with $PP_RC"
+}
+
+# pp_trace_five_pings NAME NS: pktpath NAME, in namespace NS, traces five
+# pings from a to b (tracepoint backend, --json, -c 5, filter "icmp and
+# src 198.18.0.1") and must exit 0 by itself, having printed five packets
+# as whole JSON lines, in pp_out NAME: icmp_seq 1 to 5, each with its hops
+# in time order.
+pp_trace_five_pings() {
+	local name=$1 out n
+	out=$(pp_out "$name")
+	pp_pktpath_start "$name" "$2" --json --backend tracepoint -c 5 \
+		--filter "icmp and src 198.18.0.1"
+	pp_in "$PP_NS_A" ping -n -c 5 -i 0.2 -w 10 198.18.1.2 >"$PP_TMP/ping.out" 2>&1 ||
+		pp_fail "ping a -> b failed: $(pp_brief_tail 2 "$PP_TMP/ping.out")"
+	pp_pktpath_wait "$name" 15
+	pp_expect_eq "pktpath exit status" "$PP_RC" 0
+	pp_expect_json_lines "$out" "pktpath --json output"
+	n=$(pp_jq "$out" 'packets | length')
+	pp_expect_eq "packets printed" "$n" 5
+	n=$(pp_jq "$out" '[packets[].pkt.icmp_seq] | sort | map(tostring) | join(",")')
+	pp_expect_eq "icmp_seq values" "$n" "1,2,3,4,5"
+	pp_expect_none "hops out of time order" "$out" \
+		'packets[] | select(times_ordered | not) | "\(pkt_str): t_ns \([.hops[].t_ns])"'
 }
 
 # _pp_reap NAME: the deferred end of every background process, for the
@@ -803,6 +839,23 @@ ppr_expect_clean() {
 	pp_fail "$what: pktpath objects left: $(pp_brief 4 <<<"$left")"
 }
 
+# ppr_expect_refused NAME WANT WHAT [GREP-OPTION...]: run NAME (ppr_run)
+# was refused as bad input must be: exit status 2, exactly one line on
+# stderr, matching the extended regex WANT, and nothing left behind
+# (ppr_expect_clean WHAT against ppr_before's snapshot).
+ppr_expect_refused() {
+	local err want=$2 what=$3
+	err=$(pp_err "$1")
+	shift 3
+	[ "$PP_RC" -eq 2 ] ||
+		pp_fail "exit status $PP_RC, expected 2 (stderr: $(pp_brief 2 "$err"))"
+	[ "$(wc -l <"$err")" -eq 1 ] ||
+		pp_fail "$(wc -l <"$err") lines on stderr, expected one: $(pp_brief 3 "$err")"
+	grep -Eq "$@" -- "$want" "$err" ||
+		pp_fail "stderr does not match /$want/: $(pp_brief 2 "$err")"
+	ppr_expect_clean "$what" "$PP_BEFORE"
+}
+
 # ppr_leftovers [NS...]: ppr_pp_maps, ppr_pp_pins and ppr_tc_bpf of the
 # root namespace and NS, one line each.
 ppr_leftovers() {
@@ -853,6 +906,14 @@ _ppr_static_neigh() {
 	local mac
 	mac=$(ip -n "$4" -j link show dev "$5" | jq -r '.[0].address')
 	ip -n "$1" neigh replace "$3" lladdr "$mac" dev "$2" nud permanent
+}
+
+# ppr_before: the state this test must leave the kernel in, as it is now
+# (ppr_snapshot_before of the test topology), in the file PP_BEFORE names:
+# what ppr_expect_clean and pp_expect_state compare with.
+ppr_before() {
+	PP_BEFORE=$PP_TMP/state.before.txt
+	ppr_snapshot_before "$PP_BEFORE"
 }
 
 # ppr_snapshot_before FILE [NS...]: pp_state_snapshot of the state a test

@@ -23,17 +23,14 @@
 # flood makes gigabytes of JSON).
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
-pp_setup
-pp_require_pktpath
 seconds=${1:-${PP_SOAK_SECONDS:-600}}
 interval=${PP_SOAK_INTERVAL:-10}
 if ! [[ $seconds =~ ^[0-9]+$ ]] || [ "$seconds" -lt $((2 * interval)) ]; then
 	pp_fail "usage: $0 [SECONDS], at least two sampling intervals ($((2 * interval)) s)"
 fi
-pp_topo_up
+pp_begin
 
-before=$PP_TMP/state.before.txt
-ppr_snapshot_before "$before"
+ppr_before
 
 # pktpath's stdout is a FIFO that awk reads: it keeps the line count in
 # $count (rewritten every 1000 lines and at the end) and the summary line.
@@ -96,7 +93,7 @@ pp_stop flood INT
 pp_pktpath_stop soak INT
 pp_expect_eq "pktpath's exit status" "$PP_RC" 0
 wait "$reader" || true
-ppr_expect_clean "after the soak" "$before"
+ppr_expect_clean "after the soak" "$PP_BEFORE"
 
 [ ${#samples[@]} -ge 2 ] || pp_fail "only ${#samples[@]} samples: the flood ended early"
 printf '%s\n' "${samples[@]}" >"$PP_TMP/samples.txt"

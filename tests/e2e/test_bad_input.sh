@@ -7,9 +7,7 @@
 # attach only to test interfaces, and is stopped after 10 s (a failure).
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
-pp_setup
-pp_require_pktpath
-pp_topo_up
+pp_begin
 
 n=0
 # refused LINES WANT ARGS...: pktpath ARGS exits 2 with a message on stderr

@@ -8,19 +8,12 @@
 # any kernel.
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
-pp_setup
-pp_require_pktpath
-pp_topo_up
-
-before=$PP_TMP/before.txt
-# ppr_snapshot_before, not pp_state_snapshot: another engineer's pktpath
-# that has just exited leaves its programs for a moment; caught in the
-# snapshot, they would be "gone" from every later one.
-ppr_snapshot_before "$before"
+pp_begin
+ppr_before
 pp_pktpath_run check "$PP_NS_A" 60 --check
 pp_expect_eq "--check: exit status" "$PP_RC" 0
 report=$(pp_out check)
-pp_expect_state "$before" "after --check"
+pp_expect_state "$PP_BEFORE" "after --check"
 
 # answer FEATURE: yes or no, as the report says.
 answer() {

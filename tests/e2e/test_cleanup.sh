@@ -8,17 +8,8 @@
 # this kernel has, die with the process; a clsact fallback would not).
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
-pp_setup
-pp_require_pktpath
-pp_topo_up
-
-before=$PP_TMP/state.before.txt
-# ppr_snapshot_before, not pp_state_snapshot: another engineer's pktpath
-# that has just exited leaves its programs for a moment; caught in the
-# snapshot, they would be "gone" from every later one.
-# It also fails if pp_ objects that no other process holds stay loaded
-# (an earlier run leaked them).
-ppr_snapshot_before "$before"
+pp_begin
+ppr_before
 
 # ping_some: a little tracked traffic, so each run stops with real state
 # (marked packets, map entries) rather than an idle attach.
@@ -32,7 +23,7 @@ ping_some() {
 expect_attached() {
 	local during=$PP_TMP/state.during-$1.txt
 	pp_state_snapshot "$during"
-	! cmp -s "$before" "$during" ||
+	! cmp -s "$PP_BEFORE" "$during" ||
 		pp_fail "$1 run: kernel state while pktpath runs equals the state before;" \
 			"the snapshot does not see pktpath's programs"
 }
@@ -44,7 +35,7 @@ for sig in INT TERM; do
 	ping_some "$name"
 	pp_pktpath_stop "$name" "$sig"
 	pp_expect_eq "exit status after SIG$sig" "$PP_RC" 0
-	pp_expect_state "$before" "after SIG$sig"
+	pp_expect_state "$PP_BEFORE" "after SIG$sig"
 done
 
 pp_pktpath_start count "$PP_NS_R" -c 1 --filter "icmp and src 198.18.0.1"
@@ -52,12 +43,12 @@ expect_attached count
 ping_some count
 pp_pktpath_wait count 15
 pp_expect_eq "exit status after -c 1" "$PP_RC" 0
-pp_expect_state "$before" "after -c 1"
+pp_expect_state "$PP_BEFORE" "after -c 1"
 
 pp_pktpath_start kill "$PP_NS_R" --filter "icmp and src 198.18.0.1"
 ping_some kill
 pp_pktpath_stop kill KILL
-pp_expect_state "$before" "after SIGKILL"
+pp_expect_state "$PP_BEFORE" "after SIGKILL"
 
 pp_expect_no_pp_progs "at the end"
 pp_pass

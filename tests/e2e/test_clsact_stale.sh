@@ -7,9 +7,7 @@
 # pktpath's. After the last run ends, no pktpath filter is left.
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
-pp_setup
-pp_require_pktpath
-pp_topo_up
+pp_begin
 export PKTPATH_NO_TCX=1
 
 dev=a-eth0

@@ -9,9 +9,7 @@
 # The backend is left to "auto", which must pick what this kernel can do.
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
-pp_setup
-pp_require_pktpath
-pp_topo_up
+pp_begin
 
 count=200
 out=$(pp_out flood)

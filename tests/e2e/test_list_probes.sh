@@ -9,9 +9,7 @@
 # loosely: some line names the probe and says which.
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
-pp_setup
-pp_require_pktpath
-pp_topo_up
+pp_begin
 
 # line_for FILE PROBE: the first line of FILE naming PROBE as a whole word:
 # a function name must not match inside its tracepoint's name

@@ -21,10 +21,7 @@
 #         a copy per port, each consumed by the host behind it.
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
-pp_setup
-pp_require_pktpath
-pp_require_cmd iperf3 tcpdump nft ethtool
-pp_topo_up
+pp_begin iperf3 tcpdump nft ethtool
 
 # capture NAME DEV: tcpdump on router interface DEV, packets entering it only.
 capture() {

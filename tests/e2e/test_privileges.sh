@@ -12,12 +12,8 @@
 # (tc state, programs, links, pins) is as before the run.
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
-pp_setup
-pp_require_pktpath
-pp_topo_up
-
-before=$PP_TMP/state.before.txt
-ppr_snapshot_before "$before"
+pp_begin
+ppr_before
 net_admin=$(printf '%016x' $((1 << 12))) # CAP_NET_ADMIN is 12
 none=0000000000000000
 
@@ -57,7 +53,7 @@ run() {
 	[ "$n" -ge 2 ] || pp_fail "$name: $n packets traced, expected 2"
 	pp_pktpath_stop "$name" INT
 	pp_expect_eq "$name: exit status after SIGINT" "$PP_RC" 0
-	ppr_expect_clean "$name: after SIGINT" "$before"
+	ppr_expect_clean "$name: after SIGINT" "$PP_BEFORE"
 }
 
 run tcx "$none"
@@ -68,5 +64,5 @@ pp_pktpath_start script "$PP_NS_A" --json --tc-script "$dir" -i a-eth0 icmp
 expect_privs script "$none"
 pp_pktpath_stop script INT
 pp_expect_eq "script: exit status after SIGINT" "$PP_RC" 0
-ppr_expect_clean "script: after SIGINT" "$before"
+ppr_expect_clean "script: after SIGINT" "$PP_BEFORE"
 pp_pass

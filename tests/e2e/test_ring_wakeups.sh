@@ -16,9 +16,7 @@
 #   - --duration ends the run on time, with the same packets printed.
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
-pp_setup
-pp_require_pktpath
-pp_topo_up
+pp_begin
 
 # count_packets NAME: packets in pktpath run NAME's JSON output.
 count_packets() {

@@ -19,30 +19,18 @@
 # case runs even when one fails; the verdict lists all that failed.
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
-pp_setup
-pp_require_pktpath
-pp_require_cmd setpriv capsh unshare mount
-pp_topo_up
-
-before=$PP_TMP/state.before.txt
-ppr_snapshot_before "$before"
+pp_begin setpriv capsh unshare mount
+ppr_before
 
 # refused WANT CMD...: CMD (pktpath, possibly wrapped) exits 2 with exactly
 # one line on stderr matching the extended regex WANT (case-insensitive),
 # and leaves nothing behind.
 # shellcheck disable=SC2317 # invoked through ppr_case
 refused() {
-	local want=$1 err
+	local want=$1
 	shift
-	err=$(pp_err "env$PPR_CASES")
 	ppr_run "env$PPR_CASES" "$PP_NS_R" 10 "$@"
-	[ "$PP_RC" -eq 2 ] ||
-		pp_fail "exit status $PP_RC, expected 2 (stderr: $(pp_brief 2 "$err"))"
-	[ "$(wc -l <"$err")" -eq 1 ] ||
-		pp_fail "$(wc -l <"$err") lines on stderr, expected one: $(pp_brief 3 "$err")"
-	grep -Eqi -- "$want" "$err" ||
-		pp_fail "stderr does not match /$want/: $(pp_brief 2 "$err")"
-	ppr_expect_clean "after $*" "$before"
+	ppr_expect_refused "env$PPR_CASES" "$want" "after $*" -i
 }
 
 f=(--filter icmp)

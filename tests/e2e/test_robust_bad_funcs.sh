@@ -15,13 +15,8 @@
 # the verdict lists all that failed.
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
-pp_setup
-pp_require_pktpath
-pp_require_cmd prlimit
-pp_topo_up
-
-before=$PP_TMP/state.before.txt
-ppr_snapshot_before "$before"
+pp_begin prlimit
+ppr_before
 
 # refused WANT ARGS...: pktpath ARGS exits 2 with exactly one line on
 # stderr, matching the extended regex WANT, and leaves nothing behind.
@@ -30,17 +25,10 @@ ppr_snapshot_before "$before"
 WRAP=()
 # shellcheck disable=SC2317 # invoked through ppr_case
 refused() {
-	local want=$1 err
+	local want=$1
 	shift
-	err=$(pp_err "funcs$PPR_CASES")
 	ppr_run "funcs$PPR_CASES" "$PP_NS_R" 10 "${WRAP[@]}" "$PKTPATH" "$@"
-	[ "$PP_RC" -eq 2 ] ||
-		pp_fail "exit status $PP_RC, expected 2 (stderr: $(pp_brief 2 "$err"))"
-	[ "$(wc -l <"$err")" -eq 1 ] ||
-		pp_fail "$(wc -l <"$err") lines on stderr, expected one: $(pp_brief 3 "$err")"
-	grep -Eq -- "$want" "$err" ||
-		pp_fail "stderr does not match /$want/: $(pp_brief 2 "$err")"
-	ppr_expect_clean "after pktpath $*" "$before"
+	ppr_expect_refused "funcs$PPR_CASES" "$want" "after pktpath $*"
 }
 
 list=$PP_TMP/lists

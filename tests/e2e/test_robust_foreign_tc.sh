@@ -19,9 +19,7 @@
 # itself saw the 7777 datagrams dropped and the 7778 ones reach b-eth0.
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
-pp_setup
-pp_require_pktpath
-pp_topo_up
+pp_begin
 
 N=20
 R=$PP_NS_R
@@ -36,8 +34,7 @@ tc -n "$R" filter add dev r-eth0 ingress prio 10 "${u32[@]}" match ip dport 7777
 tc -n "$R" filter add dev r-eth0 ingress prio 20 "${u32[@]}" action mirred egress mirror dev sink0
 tc -n "$R" filter add dev r-eth1 egress prio 10 "${u32[@]}" action mirred egress mirror dev sink0
 
-before=$PP_TMP/state.before.txt
-ppr_snapshot_before "$before"
+ppr_before
 rules_before=$PP_TMP/rules.before.txt
 # The foreign rules as tc shows them (no counters); a bpf filter of a
 # clsact fallback of pktpath's own is not part of them.
@@ -104,7 +101,7 @@ cmp -s "$rules_before" "$PP_TMP/rules.exit.txt" ||
 		"$(diff "$rules_before" "$PP_TMP/rules.exit.txt" | pp_brief 4)"
 
 round "after pktpath"
-ppr_expect_clean "after pktpath exited" "$before"
+ppr_expect_clean "after pktpath exited" "$PP_BEFORE"
 
 # What pktpath saw agrees with what the rules did.
 pp_expect_json_lines "$out" "pktpath's output"

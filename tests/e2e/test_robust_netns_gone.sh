@@ -16,15 +16,13 @@
 # before, and no bpf filter in host a's namespace.
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
-pp_setup
-pp_require_pktpath
-pp_topo_up
+pp_begin
 
 R=$PP_NS_R
 ip -n "$R" link add x0 type veth peer name x1
 ip -n "$R" link set x0 up
 ip -n "$R" link set x1 up
-ppr_snapshot_before "$PP_TMP/state.before.txt"
+ppr_before
 root_before=$(_pp_tc_state "" hooks)
 
 out=$(pp_out tracer)
@@ -86,7 +84,7 @@ pp_expect_eq "packets to the router after b's namespace went" "$to_r" 4
 pp_expect_no_pp_progs "after exit"
 end=$((SECONDS + PP_FREE_GRACE))
 while [ "$SECONDS" -le "$end" ]; do
-	left=$(ppr_leftovers "$PP_NS_A" | sort | comm -13 <(sort "$PP_TMP/state.before.txt.left") -)
+	left=$(ppr_leftovers "$PP_NS_A" | sort | comm -13 <(sort "$PP_BEFORE.left") -)
 	[ -n "$left" ] || break
 	sleep 0.1
 done

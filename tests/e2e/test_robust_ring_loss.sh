@@ -43,9 +43,7 @@
 #     hops of the stopped flood can be printed, which is checked.
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
-pp_setup
-pp_require_pktpath
-pp_topo_up
+pp_begin
 
 # ping_flood NAME COUNT: host a flood pings host b COUNT times; adds what
 # ping sent and received to TX and RX.

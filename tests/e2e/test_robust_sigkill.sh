@@ -13,12 +13,8 @@
 # filters outlive the process).
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
-pp_setup
-pp_require_pktpath
-pp_topo_up
-
-before=$PP_TMP/state.before.txt
-ppr_snapshot_before "$before"
+pp_begin
+ppr_before
 
 filter="icmp and src 198.18.0.1"
 kills=20
@@ -49,7 +45,7 @@ for ((k = 1; k <= kills; k++)); do
 	fi
 	pp_stop "$name" KILL
 	pp_log "$name: SIGKILL (ready: $ready, then $ms ms)"
-	ppr_expect_clean "after SIGKILL #$k (ready: $ready, then $ms ms)" "$before"
+	ppr_expect_clean "after SIGKILL #$k (ready: $ready, then $ms ms)" "$PP_BEFORE"
 done
 # Not vacuous: kills on both sides of the ready line.
 if [ "$after_ready" -eq 0 ] || [ "$after_ready" -eq "$kills" ]; then
@@ -67,5 +63,5 @@ pp_pktpath_wait final 15
 pp_expect_eq "exit status of the run after the kills" "$PP_RC" 0
 n=$(pp_jq "$(pp_out final)" 'packets | length')
 pp_expect_eq "packets printed by the run after the kills" "$n" 3
-ppr_expect_clean "after the normal run that followed the kills" "$before"
+ppr_expect_clean "after the normal run that followed the kills" "$PP_BEFORE"
 pp_pass

@@ -13,12 +13,8 @@
 # A crash (any other status) or anything left behind fails the test.
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
-pp_setup
-pp_require_pktpath
-pp_topo_up
-
-before=$PP_TMP/state.before.txt
-ppr_snapshot_before "$before"
+pp_begin
+ppr_before
 
 filter="icmp and src 198.18.0.1"
 during_attach=0
@@ -48,7 +44,7 @@ early() {
 		during_attach=$((during_attach + 1))
 	fi
 	pp_log "$name: ready before the signal: $ready; exit $PP_RC"
-	ppr_expect_clean "after SIG$sig $ms ms after the start (ready: $ready)" "$before"
+	ppr_expect_clean "after SIG$sig $ms ms after the start (ready: $ready)" "$PP_BEFORE"
 }
 
 for sig in INT TERM; do
@@ -83,6 +79,6 @@ for sig in INT TERM; do
 	pp_stop "ping-$sig" INT
 	pp_expect_json_lines "$out" "output after SIG$sig while tracing"
 	pp_expect_summary "$out"
-	ppr_expect_clean "after SIG$sig while tracing" "$before"
+	ppr_expect_clean "after SIG$sig while tracing" "$PP_BEFORE"
 done
 pp_pass

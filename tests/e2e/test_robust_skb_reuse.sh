@@ -19,10 +19,7 @@
 #     and nothing was lost to the ring buffer.
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
-pp_setup
-pp_require_pktpath
-pp_require_cmd iperf3 ss
-pp_topo_up
+pp_begin iperf3 ss
 
 count=2000
 out=$(pp_out tracer)

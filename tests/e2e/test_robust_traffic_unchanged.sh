@@ -16,9 +16,7 @@
 # (The verdicts of another tool's tc rules: test_robust_foreign_tc.sh.)
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
-pp_setup
-pp_require_pktpath
-pp_topo_up
+pp_begin
 ppr_topo_quiet
 
 have_iperf=0

@@ -13,12 +13,8 @@
 # At the end nothing of either is left.
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
-pp_setup
-pp_require_pktpath
-pp_topo_up
-
-before=$PP_TMP/state.before.txt
-ppr_snapshot_before "$before"
+pp_begin
+ppr_before
 pp_in "$PP_NS_B" sysctl -q -w net.ipv4.icmp_echo_ignore_all=1
 
 # requests N: N echo requests from a to b, 0.2 s apart; no replies come.
@@ -51,7 +47,7 @@ paths two >"$PP_TMP/paths.two"
 cmp -s "$PP_TMP/paths.one" "$PP_TMP/paths.two" ||
 	pp_fail "the two instances saw different paths:" \
 		"$(diff "$PP_TMP/paths.one" "$PP_TMP/paths.two" | pp_brief 3)"
-ppr_expect_clean "after both -c 5 runs" "$before"
+ppr_expect_clean "after both -c 5 runs" "$PP_BEFORE"
 
 # Phase 2: one stops while the other goes on.
 pp_pktpath_start X "$PP_NS_R" --json --filter icmp
@@ -70,5 +66,5 @@ nx=$(pp_jq "$(pp_out X)" 'packets | length')
 ny=$(pp_jq "$(pp_out Y)" 'packets | length')
 pp_expect_eq "X (stopped after 3 requests): packets printed" "$nx" 3
 pp_expect_eq "Y (ran on after X stopped): packets printed" "$ny" 6
-ppr_expect_clean "after X and Y" "$before"
+ppr_expect_clean "after X and Y" "$PP_BEFORE"
 pp_pass

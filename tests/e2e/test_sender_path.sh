@@ -9,32 +9,17 @@
 # on r-eth0 must be in the path.
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
-pp_setup
-pp_require_pktpath
-pp_topo_up
+pp_begin
 
 ino_a=$(pp_netns_inode "$PP_NS_A")
 ino_r=$(pp_netns_inode "$PP_NS_R")
 ino_b=$(pp_netns_inode "$PP_NS_B")
 out=$(pp_out snd)
 
-pp_pktpath_start snd "$PP_NS_A" --json --backend tracepoint -c 5 \
-	--filter "icmp and src 198.18.0.1"
-pp_in "$PP_NS_A" ping -n -c 5 -i 0.2 -w 10 198.18.1.2 >"$PP_TMP/ping.out" 2>&1 ||
-	pp_fail "ping a -> b failed: $(pp_brief_tail 2 "$PP_TMP/ping.out")"
-pp_pktpath_wait snd 15
-pp_expect_eq "pktpath exit status" "$PP_RC" 0
-
-pp_expect_json_lines "$out" "pktpath --json output"
-n=$(pp_jq "$out" 'packets | length')
-pp_expect_eq "packets printed" "$n" 5
-seqs=$(pp_jq "$out" '[packets[].pkt.icmp_seq] | sort | map(tostring) | join(",")')
-pp_expect_eq "icmp_seq values" "$seqs" "1,2,3,4,5"
+pp_trace_five_pings snd "$PP_NS_A"
 pp_expect_none "marked elsewhere than a-eth0 egress" "$out" \
 	'packets[] | select(.marked_at.ifname != "a-eth0" or .marked_at.dir != "egress")
 	 | "\(pkt_str): marked_at \(.marked_at | tojson)"'
-pp_expect_none "hops out of time order" "$out" \
-	'packets[] | select(times_ordered | not) | "\(pkt_str): t_ns \([.hops[].t_ns])"'
 
 # shellcheck disable=SC2016 # jq program
 pp_expect_none "path a -> r -> b" "$out" '

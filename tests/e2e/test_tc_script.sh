@@ -7,16 +7,10 @@
 # qdisc included. At exit pktpath unpins and reminds to detach.
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
-pp_setup
-pp_require_pktpath
-pp_topo_up
+pp_begin
 
 dir=$PP_TMP/script
-before=$PP_TMP/before.txt
-# ppr_snapshot_before, not pp_state_snapshot: another engineer's pktpath
-# that has just exited leaves its programs for a moment; caught in the
-# snapshot, they would be "gone" from every later one.
-ppr_snapshot_before "$before"
+ppr_before
 pp_pktpath_start tcs "$PP_NS_A" --json -c 2 --tc-script "$dir" "icmp and src 198.18.0.1"
 pid=${PP_PIDS[tcs]}
 { [ -x "$dir/attach.sh" ] && [ -x "$dir/detach.sh" ]; } || pp_fail "no attach.sh/detach.sh in $dir"
@@ -51,5 +45,5 @@ grep -qF "pktpath-$pid" "$dir/attach.sh" ||
 
 pp_in "$PP_NS_A" sh "$dir/detach.sh" >"$PP_TMP/detach.log" 2>&1 ||
 	pp_fail "detach.sh failed: $(tail -2 "$PP_TMP/detach.log")"
-pp_expect_state "$before" "after detach.sh"
+pp_expect_state "$PP_BEFORE" "after detach.sh"
 pp_pass

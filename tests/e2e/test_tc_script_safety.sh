@@ -16,14 +16,10 @@
 # nothing. With the state file intact, detach.sh restores the tc state.
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
-pp_setup
-pp_require_pktpath
-pp_require_cmd stat
+pp_begin stat
 id nobody >/dev/null 2>&1 || pp_skip "no user nobody to play the attacker"
-pp_topo_up
 
-before=$PP_TMP/state.before.txt
-ppr_snapshot_before "$before"
+ppr_before
 victim=$PP_TMP/victim.txt
 echo "root's file" >"$victim"
 chmod 0600 "$victim"
@@ -50,7 +46,7 @@ refused() {
 	pp_expect_eq "$name: root's file (mode, owner, size)" "$(stat -c '%a %U %s' "$victim")" \
 		"$victim_was"
 	pp_expect_grep "$name: root's file (content)" "$victim" "^root's file$"
-	pp_expect_state "$before" "$name: after the refusal"
+	pp_expect_state "$PP_BEFORE" "$name: after the refusal"
 	pp_expect_eq "$name: pins in /sys/fs/bpf" "$(pins)" "$pins_before"
 }
 
@@ -142,6 +138,6 @@ pp_expect_eq "detach.sh: exit status" "$PP_RC" 0
 [ ! -e "$dir/.attached" ] || pp_fail "detach.sh left .attached"
 pp_pktpath_stop fresh
 pp_expect_eq "fresh: exit status" "$PP_RC" 0
-pp_expect_state "$before" "after detach.sh and pktpath's exit"
+pp_expect_state "$PP_BEFORE" "after detach.sh and pktpath's exit"
 pp_expect_eq "pins in /sys/fs/bpf after the exit" "$(pins)" "$pins_before"
 pp_pass

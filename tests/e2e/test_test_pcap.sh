@@ -9,10 +9,7 @@
 # IPv6 housekeeping (MLD, neighbour discovery) the links send meanwhile.
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
-pp_setup
-pp_require_cmd tcpdump
-pp_require_pktpath
-pp_topo_up
+pp_begin tcpdump
 
 pcap=$PP_TMP/capture.pcap
 # -Z root: tcpdump otherwise drops to its own user before it opens the
