@@ -35,13 +35,23 @@ cmake --build "$BUILD_DIR" -j"$(nproc)" 2>&1 | grep -E 'warning|error' && {
 mkdir -p "$BUILD_DIR/test-logs"
 
 # ctest_output: ctest -V's output as the layer itself printed it: without
-# ctest's framing and the "N: " before each line of the test's own.
+# ctest's framing and the "N: " before each line of the test's own. Line by
+# line as it comes (awk, as Debian's mawk, would read the pipe in blocks).
 ctest_output() {
-	awk '
-	/^[0-9]+: Test command: / { head = 1; next }
-	head && /^[0-9]+: (Working Directory:|Environment variables:|Test timeout computed)/ { next }
-	head && /^[0-9]+:  [A-Za-z_][A-Za-z0-9_]*=/ { next }
-	/^[0-9]+:/ { head = 0; sub(/^[0-9]+: ?/, ""); print; fflush() }'
+	local line head=0 framing
+	# What ctest prints after "Test command:", before the test's own output.
+	framing='^[0-9]+: (Working Directory:|Environment variables:|Test timeout computed|'
+	framing+=' [A-Za-z_][A-Za-z0-9_]*=)'
+	while IFS= read -r line; do
+		if [[ $line =~ ^[0-9]+:\ Test\ command:\  ]]; then
+			head=1
+		elif [ "$head" = 1 ] && [[ $line =~ $framing ]]; then
+			:
+		elif [[ $line =~ ^[0-9]+:\ ?(.*)$ ]]; then
+			head=0
+			printf '%s\n' "${BASH_REMATCH[1]}"
+		fi
+	done
 }
 
 # verdict LOG STATUS: PASS, FAIL or SKIP, from ctest's result line(s) in LOG
