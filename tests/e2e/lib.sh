@@ -3,9 +3,9 @@
 #
 # Shared helpers for the end-to-end tests (tests/e2e/test_*.sh).
 #
-# A test sources this file, calls pp_begin (or pp_setup, for a test of its
-# own topology), and ends with pp_pass; on any problem it calls pp_fail or
-# pp_skip. The protocol with run.sh:
+# A test sources this file, calls pp_begin (or pp_setup, for a test that
+# needs no network, as test_test_pcap_edges.sh), and ends with pp_pass; on
+# any problem it calls pp_fail or pp_skip. The protocol with run.sh:
 #   exit 0 = pass, 1 = fail, 77 = skip; the reason is the first "FAIL: why"
 #   or "SKIP: why" line on stdout; everything else goes to stderr.
 # Cleanup is a stack (pp_defer) run on EXIT, INT and TERM, so namespaces and
