@@ -540,7 +540,7 @@ chk_gso() {
 		echo "could not turn TSO off on veth-a"
 		return 1
 	}
-	[ "$(kv send)" = ok ] && [ "$(kv served)" = "$(kv tcp_bytes)" ] || {
+	{ [ "$(kv send)" = ok ] && [ "$(kv served)" = "$(kv tcp_bytes)" ]; } || {
 		echo "the transfer failed: send '$(kv send)', served '$(kv served)' of $(kv tcp_bytes)"
 		return 1
 	}
@@ -551,6 +551,7 @@ chk_gso() {
 		echo "$segs skbs printed at veth-ra's ingress, nft counted $(kv nft_matched) from a"
 		return 1
 	}
+	# shellcheck disable=SC2016 # jq variables, not shell ones
 	bad=$(first_bad '. as $p | [.hops[] | select(.func == "tc:ingress") | .skb] | unique
 		| any(.[]; . as $s | any($p.hops[]; .skb == $s and .func == "tc:egress"
 			and .ifname == "veth-rc") | not)' '"\(brief): path \(path)"')
@@ -591,7 +592,7 @@ chk_udp_send() {
 	local n printed bad
 	life_common "$1" || return 1
 	n=$(kv udp_sent)
-	[ "$n" -ge 1 ] 2>/dev/null && [ "$(kv send)" != fail ] || {
+	{ [ "$n" -ge 1 ] 2>/dev/null && [ "$(kv send)" != fail ]; } || {
 		echo "sent '$n' datagrams, send '$(kv send)'"
 		return 1
 	}
