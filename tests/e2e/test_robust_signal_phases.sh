@@ -12,12 +12,8 @@
 #     cleanly: exit 0, nothing left.
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
-pp_setup
-pp_require_pktpath
-pp_topo_up
-
-before=$PP_TMP/state.before.txt
-ppr_snapshot_before "$before"
+pp_begin
+ppr_before
 
 # hosts N: "host 198.19.X.Y or ..." N terms, none an address of the topology.
 hosts() {
@@ -43,7 +39,7 @@ for sig in TERM INT; do
 	pp_expect_eq "$name: exit status (death by SIG$sig)" "$PP_RC" $((128 + $(kill -l "$sig")))
 	[ "$ms" -le 2000 ] || pp_fail "$name: exit took $ms ms after SIG$sig (at most 2000)"
 	pp_log "$name: ended $ms ms after SIG$sig, status $PP_RC"
-	ppr_expect_clean "after SIG$sig while compiling" "$before"
+	ppr_expect_clean "after SIG$sig while compiling" "$PP_BEFORE"
 done
 
 chain="$(hosts 2999) or host 198.18.1.2"
@@ -65,6 +61,6 @@ for sig in TERM INT; do
 	[ "$n" -ge 3 ] || pp_fail "$name: $n ICMP packets traced, expected the 3 echo" \
 		"requests at least (the last term of 3000)"
 	pp_log "$name: $n ICMP packets traced; ended $ms ms after SIG$sig"
-	ppr_expect_clean "after SIG$sig while tracing a 3000-host filter" "$before"
+	ppr_expect_clean "after SIG$sig while tracing a 3000-host filter" "$PP_BEFORE"
 done
 pp_pass

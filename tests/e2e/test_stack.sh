@@ -8,9 +8,7 @@
 # called it. A name not in the probe list is refused before anything runs.
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
-pp_setup
-pp_require_pktpath
-pp_topo_up
+pp_begin
 
 err=$(pp_err bad)
 pp_pktpath_run bad "$PP_NS_R" 10 --backend tracepoint --stack pp_no_such_point icmp
