@@ -212,6 +212,30 @@ static int bad(FILE *err, const char *fmt, const char *what)
 	return 2;
 }
 
+static const char *const mode_opts[] = {
+	[PP_ACT_LIST_PROBES] = "--list-probes",
+	[PP_ACT_TEST_PCAP] = "--test-pcap",
+	[PP_ACT_CHECK] = "--check",
+};
+
+/*
+ * --list-probes, --test-pcap and --check each do one thing instead of
+ * tracing: two of them are an error, not the last one winning. --help and
+ * --version win over any.
+ */
+static int set_mode(struct pp_env *env, enum pp_action act, FILE *err)
+{
+	if (env->action == PP_ACT_HELP || env->action == PP_ACT_VERSION || env->action == act)
+		return 0;
+	if (env->action != PP_ACT_TRACE) {
+		fprintf(err, "pktpath: %s and %s are different modes: give one of them\n",
+			mode_opts[env->action], mode_opts[act]);
+		return 2;
+	}
+	env->action = act;
+	return 0;
+}
+
 static int add_ptr(const char **arr, int *n, int max, const char *v)
 {
 	if (*n >= max)
@@ -252,8 +276,7 @@ static int parse_opt(struct pp_env *env, int opt, const char *arg, FILE *err)
 				   arg);
 		return 0;
 	case OPT_LIST:
-		env->action = PP_ACT_LIST_PROBES;
-		return 0;
+		return set_mode(env, PP_ACT_LIST_PROBES, err);
 	case OPT_JSON:
 		env->json = true;
 		return 0;
@@ -297,12 +320,10 @@ static int parse_opt(struct pp_env *env, int opt, const char *arg, FILE *err)
 		env->tc_script = arg;
 		return 0;
 	case OPT_CHECK:
-		env->action = PP_ACT_CHECK;
-		return 0;
+		return set_mode(env, PP_ACT_CHECK, err);
 	case OPT_TEST_PCAP:
-		env->action = PP_ACT_TEST_PCAP;
 		env->test_pcap = arg;
-		return 0;
+		return set_mode(env, PP_ACT_TEST_PCAP, err);
 	case 'v':
 		env->verbose++;
 		return 0;

@@ -108,6 +108,27 @@ START_TEST(test_conflicts_and_unknown)
 }
 END_TEST
 
+/* Two modes are an error, whichever comes first; --help wins over any. */
+START_TEST(test_modes)
+{
+	char *list_check[] = {"pktpath", "--list-probes", "--check", NULL};
+	char *check_pcap[] = {"pktpath", "--check", "--test-pcap", "x.pcap", NULL};
+	char *twice[] = {"pktpath", "--check", "--check", NULL};
+	char *help[] = {"pktpath", "--check", "--help", "--list-probes", NULL};
+	char msg[256];
+	struct pp_env env;
+
+	expect_usage(list_check, "--list-probes and --check are different modes");
+	expect_usage(check_pcap, "--check and --test-pcap are different modes");
+	ck_assert_int_eq(parse(&env, twice, msg, sizeof(msg)), 0);
+	ck_assert_int_eq(env.action, PP_ACT_CHECK);
+	pp_env_free(&env);
+	ck_assert_int_eq(parse(&env, help, msg, sizeof(msg)), 0);
+	ck_assert_int_eq(env.action, PP_ACT_HELP);
+	pp_env_free(&env);
+}
+END_TEST
+
 Suite *cli_suite(void)
 {
 	Suite *s = suite_create("cli");
@@ -117,6 +138,7 @@ Suite *cli_suite(void)
 	tcase_add_test(tc, test_defaults_and_options);
 	tcase_add_test(tc, test_bad_numbers);
 	tcase_add_test(tc, test_conflicts_and_unknown);
+	tcase_add_test(tc, test_modes);
 	suite_add_tcase(s, tc);
 	return s;
 }
