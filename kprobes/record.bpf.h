@@ -434,9 +434,9 @@ static __always_inline struct pp_skb_val *pp_join_copy(struct pp_state *st, __u6
 	if (pp_track_as(st, skb, hv->id, head, hook))
 		return NULL;
 	v = pp_skb_entry(skb);
+	/* A copy: the packet's send call is the original's. */
 	if (v)
-		v->flags |=
-			PP_SKB_SEND_LOOKED; /* a copy: the packet's send call is the original's */
+		v->flags |= PP_SKB_SEND_LOOKED;
 	__sync_fetch_and_add(&hv->holders, 1);
 	if (hv->orphan)
 		__sync_fetch_and_sub(&st->orphans, 1);
@@ -615,21 +615,21 @@ static __always_inline int pp_on_btf_hop(void *ctx, __u64 skb, __u64 cookie)
 struct pp_copy_ctx {
 	__u64 id;     /* the packet */
 	__u64 parent; /* the skb it was given */
-	__u64 next;   /* the next new skb to join, 0: none left */
+	__u64 next;   /* the next made skb to join, 0: none left */
 	__u32 probe;
 	__u32 joined;
 };
 
 /*
- * NEW (a copy, or a segment: new skbs are linked by ->next, and a single
+ * MADE (a copy, or a segment: made skbs are linked by ->next, and a single
  * copy's is NULL) joins the packet: its COPY record, and its data buffer in
  * head_map, so that its own clones (taps on the way out) join too. A
  * segment may be a clone sharing a buffer with the packet already.
  */
 static __always_inline void pp_copy_join(struct pp_state *st, struct pp_copy_ctx *c,
-					 struct sk_buff *new)
+					 struct sk_buff *made)
 {
-	__u64 key = (__u64) new, head = (__u64)BPF_CORE_READ(new, head);
+	__u64 key = (__u64)made, head = (__u64)BPF_CORE_READ(made, head);
 	struct pp_head_val *hv;
 	struct pp_skb_val *v;
 
@@ -643,28 +643,28 @@ static __always_inline void pp_copy_join(struct pp_state *st, struct pp_copy_ctx
 	if (hv && hv->id == c->id)
 		__sync_fetch_and_add(&hv->holders, 1);
 	else
-		pp_head_note(head, c->id, new, PP_VIA_KPROBE);
-	pp_emit_hop(st, v, PP_REC_COPY, c->probe, new, c->parent, 0, PP_VIA_KPROBE);
+		pp_head_note(head, c->id, made, PP_VIA_KPROBE);
+	pp_emit_hop(st, v, PP_REC_COPY, c->probe, made, c->parent, 0, PP_VIA_KPROBE);
 	c->joined++;
 }
 
 static long pp_copy_step(__u64 i, void *arg)
 {
 	struct pp_copy_ctx *c = arg;
-	struct sk_buff *new = (struct sk_buff *)c->next;
+	struct sk_buff *made = (struct sk_buff *)c->next;
 	struct pp_state *st = pp_state();
 
 	(void)i;
-	if (!new || !st)
+	if (!made || !st)
 		return 1;
-	c->next = (__u64)BPF_CORE_READ(new, next);
-	pp_copy_join(st, c, new);
+	c->next = (__u64)BPF_CORE_READ(made, next);
+	pp_copy_join(st, c, made);
 	return 0;
 }
 
 /*
  * A copying function returns RET: NULL, an error pointer, or the first of
- * the new skbs. They join the packet of the skb its entry remembered.
+ * the made skbs. They join the packet of the skb its entry remembered.
  */
 static __always_inline int pp_on_copy_ret(__u64 ret, __u64 cookie)
 {
