@@ -615,13 +615,13 @@ static __always_inline int pp_on_btf_hop(void *ctx, __u64 skb, __u64 cookie)
 struct pp_copy_ctx {
 	__u64 id;     /* the packet */
 	__u64 parent; /* the skb it was given */
-	__u64 next;   /* the next made skb to join, 0: none left */
+	__u64 next;   /* the next new skb to join, 0: none left */
 	__u32 probe;
 	__u32 joined;
 };
 
 /*
- * MADE (a copy, or a segment: made skbs are linked by ->next, and a single
+ * MADE (a copy, or a segment: the new skbs are linked by ->next, and a single
  * copy's is NULL) joins the packet: its COPY record, and its data buffer in
  * head_map, so that its own clones (taps on the way out) join too. A
  * segment may be a clone sharing a buffer with the packet already.
