@@ -17,6 +17,8 @@ struct pp_trace_cfg {
 	double packet_timeout;		/* seconds */
 	const char *const *probe_names; /* for the loss report */
 	size_t nprobes;
+	pp_emit_fn also; /* every packet printed goes here too (the exports), NULL: none */
+	void *also_ctx;
 };
 
 /* Returns 0 when done (count, duration or *STOP), -errno on failure. */
