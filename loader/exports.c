@@ -3,12 +3,18 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <sys/types.h>
 #include "export_pcapng.h"
 #include "export_perfetto.h"
 #include "exports.h"
 #include "safe_file.h"
 
-#define PP_EXPORT_MODE 0644 /* a capture others may read, as tcpdump -w makes */
+/*
+ * The capture holds packet bytes (up to 128 of each: payload too, for small
+ * packets): its owner only. The timeline holds what the text output shows.
+ */
+#define PP_PCAPNG_MODE	 0600
+#define PP_PERFETTO_MODE 0644
 
 /* CLOCK_REALTIME minus CLOCK_MONOTONIC (bpf_ktime_get_ns()), taken once. */
 static __s64 real_offset(void)
@@ -20,11 +26,12 @@ static __s64 real_offset(void)
 	return ((__s64)r.tv_sec - m.tv_sec) * 1000000000LL + (r.tv_nsec - m.tv_nsec);
 }
 
-static int create(struct pp_sf **sf, const char *opt, const char *path, char *err, size_t errlen)
+static int create(struct pp_sf **sf, const char *opt, const char *path, mode_t mode, char *err,
+		  size_t errlen)
 {
 	char why[384];
 
-	*sf = pp_sf_create(path, PP_EXPORT_MODE, why, sizeof(why));
+	*sf = pp_sf_create(path, mode, why, sizeof(why));
 	if (!*sf) {
 		snprintf(err, errlen, "%s %s: %s", opt, path, why);
 		return -EINVAL;
@@ -41,9 +48,10 @@ int pp_exports_open(struct pp_exports *x, const char *pcapng, const char *perfet
 	x->pcapng_path = pcapng;
 	x->perfetto_path = perfetto;
 	if (pcapng)
-		ret = create(&x->pcapng_sf, "--pcapng", pcapng, err, errlen);
+		ret = create(&x->pcapng_sf, "--pcapng", pcapng, PP_PCAPNG_MODE, err, errlen);
 	if (!ret && perfetto)
-		ret = create(&x->perfetto_sf, "--perfetto", perfetto, err, errlen);
+		ret = create(&x->perfetto_sf, "--perfetto", perfetto, PP_PERFETTO_MODE, err,
+			     errlen);
 	if (!ret && x->pcapng_sf) {
 		x->pcapng =
 			pp_pcapng_out_new(pp_sf_file(x->pcapng_sf), snaplen, real_offset(), appl);
