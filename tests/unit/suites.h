@@ -16,7 +16,8 @@
 	X(fmt_suite)                                                                               \
 	X(cli_suite)                                                                               \
 	X(safe_file_suite)                                                                         \
-	X(pcapng_suite)
+	X(pcapng_suite)                                                                            \
+	X(perfetto_suite)
 
 #define PP_DECLARE_SUITE(name) Suite *name(void) __attribute__((weak));
 PP_SUITES(PP_DECLARE_SUITE)
