@@ -24,10 +24,10 @@
 # 2 not JSON or bad usage.
 set -euo pipefail
 
-[ $# -ge 1 ] && [ $# -le 2 ] || {
+if [ $# -lt 1 ] || [ $# -gt 2 ]; then
 	echo "usage: $0 FILE [MAX_TS_US]" >&2
 	exit 2
-}
+fi
 file=$1
 max=${2:-}
 [[ -z $max || $max =~ ^[0-9]+(\.[0-9]+)?$ ]] || {

@@ -48,5 +48,5 @@ expect "flow end outside slices" 1 'flow end outside every slice' 's/"id":1,"ts"
 expect "times in ns, not us" 1 'beyond the clock now' '' 5
 expect "displayTimeUnit" 1 'displayTimeUnit "s"' 's/"displayTimeUnit":"ns"/"displayTimeUnit":"s"/'
 expect "metadata without args.name" 1 'no args.name' 's/"args":{"name":"#1"}/"args":{}/'
-expect "not JSON" 2 '^not JSON' '$d'
+expect "not JSON" 2 '^not JSON' "\$d" # the last line: the closing brackets
 exit "$failed"

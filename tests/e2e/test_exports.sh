@@ -48,7 +48,7 @@ n=$(pp_jq "$out" 'packets | length')
 pp_expect_grep "pcapng report" "$(pp_err exp)" "^pktpath: $n packets written to $pcap\$"
 pp_expect_grep "perfetto report" "$(pp_err exp)" "^pktpath: $n packets written to $perf\$"
 [ "$(cat "$PP_TMP/victim")" = victim ] || pp_fail "the symlink's target was written"
-[ -f "$pcap" ] && [ ! -L "$pcap" ] || pp_fail "$pcap is not a regular file"
+if [ ! -f "$pcap" ] || [ -L "$pcap" ]; then pp_fail "$pcap is not a regular file"; fi
 pp_log "$n packets; pcapng $(stat -c %s "$pcap") bytes, perfetto $(stat -c %s "$perf") bytes"
 
 # ---------------------------------------------------------------- pcapng
@@ -96,9 +96,9 @@ if ! diff -u "$PP_TMP/want.txt" "$PP_TMP/got.txt" >"$PP_TMP/pcapng.diff"; then
 fi
 grep -q "dropped: NO_SOCKET" "$PP_TMP/got.txt" || pp_fail "no NO_SOCKET drop among the frames"
 
-# --snaplen cuts the bytes; the packet's length stays.
-caps=$(tshark -r "$pcap" -T fields -e frame.cap_len -e frame.len | sort -u | head -n 1)
-pp_log "pcapng captured/wire lengths (first): $caps"
+# Without --snaplen, what the mark copied: all of these small packets.
+cut=$(tshark -r "$pcap" -T fields -e frame.cap_len -e frame.len | awk '$1 != $2' | head -n 1)
+[ -z "$cut" ] || pp_fail "a frame cut without --snaplen (captured, wire): $cut"
 
 # ---------------------------------------------------------------- perfetto
 
@@ -153,15 +153,18 @@ pp_expect_eq "bad filter: exit status" "$PP_RC" 2
 	pp_fail "a run that never traced left $(find "$PP_TMP" -maxdepth 1 -name '*never*')"
 
 # The sudo user's directory (0755): root without CAP_DAC_OVERRIDE may not
-# rename in it, so the file must be in place before privileges go.
+# rename in it, so the file must be in place before privileges go. And
+# --snaplen: 60 bytes kept of a 98-byte echo request.
 mkdir -m 0755 "$PP_TMP/user"
 chown 65534 "$PP_TMP/user"
 pp_bg user "$PP_NS_R" env SUDO_UID=65534 "$PKTPATH" --backend tracepoint -c 1 \
-	--pcapng "$PP_TMP/user/u.pcapng" icmp
+	--pcapng "$PP_TMP/user/u.pcapng" --snaplen 60 icmp
 pp_wait_line user '^pktpath: ready' "$PP_READY_TIMEOUT"
 pp_in "$PP_NS_A" ping -n -c 1 -w 5 198.18.1.2 >/dev/null 2>&1 || pp_fail "ping for 'user'"
 pp_pktpath_wait user 15
 pp_expect_eq "sudo user's directory: exit status" "$PP_RC" 0
-pp_expect_eq "sudo user's directory: frames" \
-	"$(tshark -r "$PP_TMP/user/u.pcapng" 2>/dev/null | wc -l)" 1
+pp_expect_eq "sudo user's directory: frames (captured, wire length)" \
+	"$(tshark -r "$PP_TMP/user/u.pcapng" -T fields -e frame.cap_len -e frame.len 2>&1 |
+		tr '\t\n' ', ')" "60,98,"
+pp_expect_eq "pcapng file mode" "$(stat -c %a "$PP_TMP/user/u.pcapng")" 600
 pp_pass
