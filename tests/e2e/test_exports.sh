@@ -53,8 +53,9 @@ pp_log "$n packets; pcapng $(stat -c %s "$pcap") bytes, perfetto $(stat -c %s "$
 
 # ---------------------------------------------------------------- pcapng
 
-# One line per frame: number, comment, interface, direction, then IP fields.
-tshark -r "$pcap" -T fields -E separator='|' -e frame.number -e frame.comment \
+# One line per frame: number, comment, interface, direction, then the outer
+# IP header's fields (an ICMP error quotes another).
+tshark -r "$pcap" -T fields -E separator='|' -E occurrence=f -e frame.number -e frame.comment \
 	-e frame.interface_name -e frame.packet_flags_direction -e ip.src -e ip.dst \
 	-e ip.proto >"$PP_TMP/tshark.txt" 2>"$PP_TMP/tshark.err" ||
 	pp_fail "tshark cannot read $pcap: $(_pp_last_line "$PP_TMP/tshark.err")"
