@@ -44,7 +44,7 @@ int pb_empty(__u64 *ctx)
 SEC("tp_btf")
 int pb_gate(__u64 *ctx)
 {
-	return pp_on_hop(ctx[0], 0);
+	return pp_on_hop(ctx, ctx[0], 0);
 }
 
 SEC("tp_btf")

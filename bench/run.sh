@@ -33,6 +33,7 @@ TARGET_RATE=5 # M records/s, the loader's target
 smoke() {
 	"$BIN/cls_bench" 1 10000
 	"$BIN/rec_bench" 1 0.2
+	bench/filter_scale.sh --smoke
 	SMOKE_WORK=$(mktemp -d)
 	trap 'rm -rf "$SMOKE_WORK"' EXIT
 	bench/netbench.sh --smoke "$SMOKE_WORK"
@@ -336,6 +337,8 @@ $prof_table
 $(bench/send_latency.sh --report "$WORK/send")
 
 $(bench/vm_attach.sh --report)
+
+$(bench/filter_scale.sh --report)
 DOC
 	echo "bench: wrote docs/PERFORMANCE.md" >&2
 }

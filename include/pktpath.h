@@ -48,6 +48,9 @@
 #define PP_COOKIE_SEGMENTS (1U << 26)
 #define PP_MAX_COPIES	   256 /* new skbs joined per call: GSO makes up to 64 (BIG TCP more) */
 #define PP_COPY_POINTS	   4   /* copying functions (loader/end_points.c) */
+/* --stack: the probe's hops carry the kernel stack (pp_hop.stack). */
+#define PP_COOKIE_STACK (1U << 27)
+#define PP_STACK_DEPTH	32 /* frames kept of a stack (stack_map's value) */
 
 /* In the placeholder body of pp_filter_l3(), which the loader replaces. */
 #define PP_FILTER_MAGIC 0x5eadf117
@@ -95,7 +98,7 @@ struct pp_hop {
 	__u32 len;     /* skb->len */
 	__u32 lost;    /* END: hops of this packet lost to a full ring buffer */
 	__u32 flags;   /* PP_HOP_* */
-	__u32 pad;
+	__u32 stack;   /* --stack: 1 + its kernel stack's id in stack_map; 0: none */
 	char ifname[PP_IFNAMSIZ];
 	char comm[PP_COMMLEN];
 };

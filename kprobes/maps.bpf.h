@@ -47,6 +47,18 @@ struct {
 	__type(value, __u64);
 } copy_map SEC(".maps");
 
+/*
+ * --stack: kernel stacks by id, for the hops of the probes named. The
+ * loader sizes it (1 entry when no --stack is given). Ids are not reused:
+ * a full map or a hash collision leaves a hop without its stack.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(max_entries, 1);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, PP_STACK_DEPTH * sizeof(__u64));
+} stack_map SEC(".maps");
+
 /* Every record, in one ring so that a packet's records stay in order. */
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);

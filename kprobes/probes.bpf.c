@@ -36,22 +36,22 @@ static __always_inline __u32 pp_probe_imm(void)
 	SEC("kprobe.multi")                                                                        \
 	int pp_kmulti##N(struct pt_regs *ctx)                                                      \
 	{                                                                                          \
-		return pp_on_hop(PT_REGS_PARM##N(ctx), bpf_get_attach_cookie(ctx));                \
+		return pp_on_hop(ctx, PT_REGS_PARM##N(ctx), bpf_get_attach_cookie(ctx));           \
 	}                                                                                          \
 	SEC("kprobe")                                                                              \
 	int pp_kprobe##N(struct pt_regs *ctx)                                                      \
 	{                                                                                          \
-		return pp_on_hop(PT_REGS_PARM##N(ctx), bpf_get_attach_cookie(ctx));                \
+		return pp_on_hop(ctx, PT_REGS_PARM##N(ctx), bpf_get_attach_cookie(ctx));           \
 	}                                                                                          \
 	SEC("fentry")                                                                              \
 	int pp_fentry##N(__u64 *ctx)                                                               \
 	{                                                                                          \
-		return pp_on_btf_hop(ctx[N - 1], pp_probe_imm());                                  \
+		return pp_on_btf_hop(ctx, ctx[N - 1], pp_probe_imm());                             \
 	}                                                                                          \
 	SEC("tp_btf")                                                                              \
 	int pp_tp##N(__u64 *ctx)                                                                   \
 	{                                                                                          \
-		return pp_on_btf_hop(ctx[N - 1], pp_probe_imm());                                  \
+		return pp_on_btf_hop(ctx, ctx[N - 1], pp_probe_imm());                             \
 	}
 
 PP_KPROBES(1)
@@ -234,7 +234,7 @@ static __always_inline int pp_mark_local(struct sk_buff *skb, __u32 probe)
 	v = bpf_map_lookup_elem(&skb_map, &key);
 	if (v) {
 		pp_head_follow(st, v, key, PP_VIA_KPROBE);
-		pp_emit_hop(st, v, PP_REC_HOP, probe, skb, 0, PP_VIA_KPROBE);
+		pp_emit_hop(st, v, PP_REC_HOP, probe, skb, 0, 0, PP_VIA_KPROBE);
 		return 0;
 	}
 	if (pp_busy(st) && pp_join_copy(st, key, probe, 0, PP_VIA_KPROBE))

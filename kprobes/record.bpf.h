@@ -134,7 +134,7 @@ static __always_inline void pp_fill_hop(struct pp_hop *h, __u32 type, __u32 prob
 	h->len = PP_READ(via, skb, len);
 	h->lost = 0;
 	h->flags = 0;
-	h->pad = 0;
+	h->stack = 0;
 	pp_ifname(h->ifname, dev, via);
 	if (task)
 		bpf_get_current_comm(h->comm, sizeof(h->comm));
@@ -200,9 +200,12 @@ static __always_inline void pp_submit_mark(struct pp_state *st, void *rec)
 	bpf_ringbuf_submit(rec, pp_wake_flags(st, true));
 }
 
-/* A HOP (or COPY: the skb it came from in PARENT) record for packet ID. */
+/*
+ * A HOP (or COPY: the skb it came from in PARENT) record for packet ID;
+ * STACK: pp_hop.stack.
+ */
 static __always_inline void pp_emit_hop(struct pp_state *st, struct pp_skb_val *v, __u32 type,
-					__u32 probe, struct sk_buff *skb, __u64 parent,
+					__u32 probe, struct sk_buff *skb, __u64 parent, __u32 stack,
 					const enum pp_via via)
 {
 	struct pp_hop *h = bpf_ringbuf_reserve(&path_map, sizeof(*h), 0);
@@ -213,6 +216,7 @@ static __always_inline void pp_emit_hop(struct pp_state *st, struct pp_skb_val *
 	}
 	pp_fill_hop(h, type, probe, v->id, skb, via);
 	h->location = parent;
+	h->stack = stack;
 	pp_submit(st, h);
 }
 
@@ -440,7 +444,7 @@ static __always_inline struct pp_skb_val *pp_join_copy(struct pp_state *st, __u6
 	hv->ts = bpf_ktime_get_ns();
 	v = pp_skb_entry(skb);
 	if (v)
-		pp_emit_hop(st, v, PP_REC_COPY, probe, (struct sk_buff *)skb, parent, via);
+		pp_emit_hop(st, v, PP_REC_COPY, probe, (struct sk_buff *)skb, parent, 0, via);
 	return v;
 }
 
@@ -548,11 +552,25 @@ static __always_inline void pp_copy_enter(__u64 skb, __u32 probe)
 }
 
 /*
+ * --stack: the current kernel stack's id in stack_map, plus 1; 0 if not
+ * kept. A kprobe's stack starts at the probed function (its registers); a
+ * tp_btf or fentry program's at itself: its own frame and the one that
+ * called it (bpf_trace_run, the trampoline) are skipped.
+ */
+static __always_inline __u32 pp_stack(void *ctx, const enum pp_via via)
+{
+	long id = bpf_get_stackid(ctx, &stack_map, via == PP_VIA_BTF ? 2 : 0);
+
+	return id < 0 ? 0 : (__u32)id + 1;
+}
+
+/*
  * Every probe starts here. The in-flight gate comes first, so that traffic
  * while nothing is tracked costs one inlined array lookup. COOKIE is the
- * probe index, and a fate for the points that release an skb.
+ * probe index, and a fate for the points that release an skb; CTX the
+ * program's, for a stack (PP_COOKIE_STACK).
  */
-static __always_inline int pp_record_hop(__u64 skb, __u64 cookie, const enum pp_via via)
+static __always_inline int pp_record_hop(void *ctx, __u64 skb, __u64 cookie, const enum pp_via via)
 {
 	__u32 probe = cookie & PP_COOKIE_PROBE, fate = (__u8)(cookie >> PP_COOKIE_FATE_SHIFT);
 	struct pp_state *st;
@@ -573,7 +591,8 @@ static __always_inline int pp_record_hop(__u64 skb, __u64 cookie, const enum pp_
 		pp_head_follow(st, v, skb, via);
 		if (!(v->flags & PP_SKB_SEND_LOOKED))
 			pp_send_start(st, v, (struct sk_buff *)skb, via);
-		pp_emit_hop(st, v, PP_REC_HOP, probe, (struct sk_buff *)skb, 0, via);
+		pp_emit_hop(st, v, PP_REC_HOP, probe, (struct sk_buff *)skb, 0,
+			    cookie & PP_COOKIE_STACK ? pp_stack(ctx, via) : 0, via);
 	}
 	if (v && (cookie & PP_COOKIE_COPIES))
 		pp_copy_enter(skb, probe);
@@ -581,15 +600,15 @@ static __always_inline int pp_record_hop(__u64 skb, __u64 cookie, const enum pp_
 }
 
 /* kprobe and kprobe.multi programs (and bench/hop_floor.bpf.c's gate). */
-static __always_inline int pp_on_hop(__u64 skb, __u64 cookie)
+static __always_inline int pp_on_hop(void *ctx, __u64 skb, __u64 cookie)
 {
-	return pp_record_hop(skb, cookie, PP_VIA_KPROBE);
+	return pp_record_hop(ctx, skb, cookie, PP_VIA_KPROBE);
 }
 
 /* tp_btf and fentry programs: SKB is a BTF pointer. */
-static __always_inline int pp_on_btf_hop(__u64 skb, __u64 cookie)
+static __always_inline int pp_on_btf_hop(void *ctx, __u64 skb, __u64 cookie)
 {
-	return pp_record_hop(skb, cookie, PP_VIA_BTF);
+	return pp_record_hop(ctx, skb, cookie, PP_VIA_BTF);
 }
 
 /* What a copying function's return joins to the packet of the skb it was given. */
@@ -625,7 +644,7 @@ static __always_inline void pp_copy_join(struct pp_state *st, struct pp_copy_ctx
 		__sync_fetch_and_add(&hv->holders, 1);
 	else
 		pp_head_note(head, c->id, new, PP_VIA_KPROBE);
-	pp_emit_hop(st, v, PP_REC_COPY, c->probe, new, c->parent, PP_VIA_KPROBE);
+	pp_emit_hop(st, v, PP_REC_COPY, c->probe, new, c->parent, 0, PP_VIA_KPROBE);
 	c->joined++;
 }
 

@@ -192,7 +192,7 @@ size_t pp_probes_planned(const struct pp_probe_list *l)
 /* The probe's cookie: its index, and what an end point does to the skb. */
 static __u32 cookie_of(const struct pp_probe *pr, size_t index)
 {
-	return (__u32)index | pp_point_cookie(pr);
+	return (__u32)index | pp_point_cookie(pr) | (pr->stack ? PP_COOKIE_STACK : 0);
 }
 
 /* A copying function's entry, planned: its return is attached too. */
@@ -290,10 +290,12 @@ static int choose_programs(struct pp_probes *p, const struct pp_probe_list *l,
 static int reuse_maps(struct probes *s, const struct pp_cls *cls)
 {
 	struct bpf_map *mine[] = {s->maps.skb_map,  s->maps.path_map,	  s->maps.state_map,
-				  s->maps.lost_map, s->maps.end_lost_map, s->maps.head_map};
+				  s->maps.lost_map, s->maps.end_lost_map, s->maps.head_map,
+				  s->maps.stack_map};
 	struct bpf_map *theirs[] = {cls->skel->maps.skb_map,	  cls->skel->maps.path_map,
 				    cls->skel->maps.state_map,	  cls->skel->maps.lost_map,
-				    cls->skel->maps.end_lost_map, cls->skel->maps.head_map};
+				    cls->skel->maps.end_lost_map, cls->skel->maps.head_map,
+				    cls->skel->maps.stack_map};
 	int err = 0;
 
 	for (size_t i = 0; i < sizeof(mine) / sizeof(mine[0]) && !err; i++)

@@ -28,6 +28,7 @@ enum {
 	OPT_ALL_NETNS,
 	OPT_CHECK,
 	OPT_TC_SCRIPT,
+	OPT_STACK,
 	OPT_PCAPNG,
 	OPT_PERFETTO,
 	OPT_SNAPLEN,
@@ -39,6 +40,7 @@ static const struct option long_opts[] = {
 	{"funcs", required_argument, NULL, OPT_FUNCS},
 	{"probe", required_argument, NULL, OPT_PROBE},
 	{"probe-regex", required_argument, NULL, OPT_REGEX},
+	{"stack", required_argument, NULL, OPT_STACK},
 	{"all-skb-funcs", no_argument, NULL, OPT_ALL_SKB},
 	{"all-netns", no_argument, NULL, OPT_ALL_NETNS},
 	{"check", no_argument, NULL, OPT_CHECK},
@@ -82,7 +84,8 @@ void pp_cli_usage(FILE *f)
 	      "CPU and time, and how its life ended.\n"
 	      "\n"
 	      "  -f, --filter EXPR        tcpdump filter; also the trailing arguments;\n"
-	      "                           empty: every packet\n"
+	      "                           empty: every packet; a long \"or\" chain of\n"
+	      "                           thousands of terms compiles in seconds\n"
 	      "  -i, --interface IFACE    mark packets on IFACE (repeatable); default: every\n"
 	      "                           Ethernet-like interface of this network namespace\n"
 	      "      --all-netns          with kprobes, also mark packets that processes of\n"
@@ -93,6 +96,8 @@ void pp_cli_usage(FILE *f)
 	      "      --probe-regex RE     add every kernel function taking an skb whose name\n"
 	      "                           matches RE (POSIX extended)\n"
 	      "      --all-skb-funcs      add every kernel function taking an skb\n"
+	      "      --stack NAME         show the kernel stack at the hops of probe point\n"
+	      "                           NAME, as the list names it (repeatable)\n"
 	      "      --backend B          auto, kprobe-multi, kprobe, fentry or tracepoint\n"
 	      "                           (default auto: the best this kernel has)\n"
 	      "      --list-probes        print what would be attached, attach nothing\n"
@@ -130,7 +135,9 @@ void pp_cli_usage(FILE *f)
 	      "  pktpath --check\n"
 	      "  pktpath --test-pcap capture.pcap 'tcp[tcpflags] & tcp-syn != 0'\n"
 	      "\n"
-	      "Exit status: 0 done, 1 failure while tracing, 2 bad usage (nothing attached).\n",
+	      "Exit status: 0 done, 1 failure while tracing, 2 bad usage or a filter past the\n"
+	      "verifier's limits (nothing attached). Ctrl-C or SIGTERM before the first\n"
+	      "attach ends pktpath at once (status 130 or 143), after it detaches (0).\n",
 	      f);
 }
 
@@ -247,6 +254,10 @@ static int parse_opt(struct pp_env *env, int opt, const char *arg, FILE *err)
 	case OPT_PROBE:
 		if (add_ptr(env->probes, &env->nprobes, PP_MAX_EXTRA, arg))
 			return bad(err, "more than %s --probe options", "256");
+		return 0;
+	case OPT_STACK:
+		if (add_ptr(env->stacks, &env->nstacks, PP_MAX_EXTRA, arg))
+			return bad(err, "more than %s --stack options", "256");
 		return 0;
 	case OPT_BACKEND:
 		if (parse_backend(arg, &env->backend))

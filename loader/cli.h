@@ -35,6 +35,8 @@ struct pp_env {
 	const char *funcs;		  /* --funcs, NULL: search */
 	const char *probes[PP_MAX_EXTRA]; /* --probe lines */
 	int nprobes;
+	const char *stacks[PP_MAX_EXTRA]; /* --stack: probe points whose hops carry a stack */
+	int nstacks;
 	const char *probe_regex; /* --probe-regex: skb functions in BTF that match */
 	bool all_netns;		 /* --all-netns */
 	bool all_skb_funcs;	 /* --all-skb-funcs */

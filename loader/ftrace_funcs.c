@@ -62,9 +62,16 @@ static int read_all(int fd, char **buf, size_t *len)
 	*len = 0;
 	*buf = malloc(cap + 1);
 	while (*buf && (n = read(fd, *buf + *len, cap - *len)) > 0) {
+		char *more;
+
 		*len += (size_t)n;
-		if (*len == cap)
-			*buf = realloc(*buf, (cap *= 2) + 1);
+		if (*len < cap)
+			continue;
+		/* A failed realloc() leaves the old buffer: free it, not leak it. */
+		more = realloc(*buf, (cap *= 2) + 1);
+		if (!more)
+			free(*buf);
+		*buf = more;
 	}
 	if (!*buf)
 		return -ENOMEM;

@@ -28,6 +28,8 @@
 #include "ftrace_funcs.h"
 #include "kfeatures.h"
 #include "ksyms.h"
+#include "stacks.h"
+#include "classifier.skel.h"
 #include "module_btf.h"
 #include "privs.h"
 #include "probe_btf.h"
@@ -67,6 +69,7 @@ struct app {
 	struct pp_exports exports; /* --pcapng, --perfetto */
 	struct pp_drop_reasons *reasons;
 	struct pp_ksyms *ksyms;
+	struct pp_stacks stacks;
 	const char **names;
 	enum pp_backend backend;
 	double start_ms; /* main() entered */
@@ -86,6 +89,37 @@ static void on_signal(int sig)
 {
 	(void)sig;
 	stop = 1;
+}
+
+/*
+ * A closed stdout ends the run cleanly instead of killing it. Ctrl-C and
+ * SIGTERM end pktpath even where its parent ignores them (a shell without
+ * job control starts "cmd &" with SIGINT ignored), as they did when the
+ * handler was installed from the start.
+ */
+static void early_signals(void)
+{
+	struct sigaction sa = {.sa_handler = on_signal}, dfl = {.sa_handler = SIG_DFL};
+
+	sigaction(SIGPIPE, &sa, NULL);
+	sigaction(SIGINT, &dfl, NULL);
+	sigaction(SIGTERM, &dfl, NULL);
+}
+
+/*
+ * Until the first attach, Ctrl-C, SIGTERM and SIGHUP keep their default
+ * action and end pktpath at once: nothing in the kernel outlives the
+ * process then, and libpcap compiling a huge filter, or the verifier
+ * checking one, never looks at a flag. From the first attach on they only
+ * set the flag, so that pktpath detaches what it attached before it exits.
+ */
+static void catch_stop_signals(void)
+{
+	struct sigaction sa = {.sa_handler = on_signal};
+
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
 }
 
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
@@ -204,6 +238,25 @@ static __u32 own_netns(void)
 	return stat("/proc/self/ns/net", &st) ? 0 : (__u32)st.st_ino;
 }
 
+#define PP_STACK_ENTRIES 4096 /* distinct stacks kept with --stack: 1 MiB */
+
+/* --stack NAME: its probe point's hops carry the kernel stack. */
+static int mark_stacks(struct app *a)
+{
+	for (int i = 0; i < a->env.nstacks; i++) {
+		size_t j;
+
+		for (j = 0; j < a->list.n && strcmp(a->list.v[j].name, a->env.stacks[i]); j++)
+			;
+		if (j == a->list.n)
+			return usage_error("--stack %s: not a probe point of the list (add it "
+					   "with --probe %s)",
+					   a->env.stacks[i], a->env.stacks[i]);
+		a->list.v[j].stack = true;
+	}
+	return 0;
+}
+
 /* Probe list: --funcs or the default, --probe lines, BTF matches, the end points. */
 static int load_list(struct app *a)
 {
@@ -231,7 +284,7 @@ static int load_list(struct app *a)
 	pp_probe_list_resolve(&a->list, a->btf);
 	pp_modules_resolve(&a->modules, &a->list, a->btf);
 	check_attachable(a);
-	return 0;
+	return mark_stacks(a);
 }
 
 #define PP_WARN_NAMES 40 /* names in the skipped warning; -v lists all */
@@ -345,6 +398,12 @@ static int trace(struct app *a)
 	pp_drop_reasons_load(&a->reasons, a->btf);
 	out.reason_arg = a->reasons;
 	out.sym_arg = a->ksyms;
+	if (a->env.nstacks) {
+		a->stacks.fd = bpf_map__fd(a->cls.skel->maps.stack_map);
+		a->stacks.ksyms = a->ksyms;
+		out.stack = pp_stacks_frames;
+		out.stack_arg = &a->stacks;
+	}
 	a->exports.out = &out;
 	ret = pp_trace_run(&a->cls, &cfg, &stop) ? EXIT_FAIL : EXIT_OK;
 	if (pp_exports_close(&a->exports, stderr, a->err, sizeof(a->err))) {
@@ -369,7 +428,9 @@ static int prepare_marking(struct app *a)
 {
 	struct pp_cls_opts o = {.expr = a->env.filter,
 				.max_packets = a->env.max_packets,
-				.ring_size = a->env.ring_size};
+				.ring_size = a->env.ring_size,
+				.stacks = a->env.nstacks ? PP_STACK_ENTRIES : 0};
+	double t0 = now_ms();
 	int ret;
 
 	ret = pp_tc_resolve(&a->tc, a->env.ifaces, a->env.nifaces, a->err, sizeof(a->err));
@@ -378,8 +439,14 @@ static int prepare_marking(struct app *a)
 	ret = pp_cls_load(&a->cls, &o, a->err, sizeof(a->err));
 	if (ret) {
 		fprintf(stderr, "pktpath: %s\n", a->err);
-		return ret == -EINVAL ? EXIT_USAGE : EXIT_FAIL;
+		return ret == -EINVAL || ret == -E2BIG ? EXIT_USAGE : EXIT_FAIL;
 	}
+	if (verbose)
+		fprintf(stderr,
+			"pktpath: filter: %zu classic instructions (%zu libpcap compile%s), %zu "
+			"eBPF; compiled and loaded in %.1f ms\n",
+			a->cls.filter.cbpf_len, a->cls.filter.chunks,
+			a->cls.filter.chunks == 1 ? "" : "s", a->cls.filter.cnt, now_ms() - t0);
 	return 0;
 }
 
@@ -484,6 +551,7 @@ static int attach_and_trace(struct app *a)
 {
 	prepare_probe_marking(a);
 	prepare_gso_free(a);
+	catch_stop_signals();
 	a->probes.verbose = verbose;
 	a->probes.stop = &stop;
 	if (attach_probes(a) || (!stop && attach_marking(a))) {
@@ -536,17 +604,6 @@ static void cleanup(struct app *a)
 	btf__free(a->btf);
 	free(a->names);
 	pp_env_free(&a->env);
-}
-
-static void install_signals(void)
-{
-	struct sigaction sa = {.sa_handler = on_signal};
-
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	/* A closed stdout ends the run cleanly instead of killing it. */
-	sigaction(SIGPIPE, &sa, NULL);
 }
 
 static int run(struct app *a)
@@ -613,7 +670,7 @@ int main(int argc, char **argv)
 	verbose = a.env.verbose;
 	raise_fd_limit();
 	libbpf_set_print(libbpf_print);
-	install_signals();
+	early_signals();
 	ret = run(&a);
 	cleanup(&a);
 	return ret;

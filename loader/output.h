@@ -19,6 +19,12 @@ struct pp_out {
 	void *reason_arg;
 	const char *(*sym_name)(__u64 addr, void *arg); /* kernel address -> "nf_hook_slow" */
 	void *sym_arg;
+	/*
+	 * --stack: the frames of kernel stack ID (pp_hop.stack - 1), innermost
+	 * first, named ("ip_rcv_core+0x1b"), up to MAX; how many (0: gone).
+	 */
+	size_t (*stack)(__u32 id, const char **frames, size_t max, void *arg);
+	void *stack_arg;
 };
 
 /* Totals for the exit line. */

@@ -306,6 +306,28 @@ static void json_addr(struct jobj *o, const char *key, size_t klen, __u64 addr)
 	jstr(o, key, klen, s, sizeof(s));
 }
 
+/* --stack: "stack": [frame, ...], innermost first; left out if it is not known. */
+static void json_stack(const struct pp_out *out, struct jobj *o, const struct pp_hop *h)
+{
+	const char *frames[PP_STACK_DEPTH];
+	size_t n = h->stack && out->stack
+			   ? out->stack(h->stack - 1, frames, PP_STACK_DEPTH, out->stack_arg)
+			   : 0;
+	char *at;
+
+	if (!n)
+		return;
+	at = jkey(o, K("stack"), 1);
+	*at = '[';
+	pp_wb_done(o->w, at + 1);
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			pp_wb_putc(o->w, ',');
+		json_str(o->w, frames[i], SIZE_MAX);
+	}
+	pp_wb_putc(o->w, ']');
+}
+
 static void json_hop(const struct pp_out *out, struct pp_wbuf *w, const struct pp_hop *h, __u64 t0)
 {
 	struct jobj o = {.w = w, .first = true};
@@ -323,6 +345,7 @@ static void json_hop(const struct pp_out *out, struct pp_wbuf *w, const struct p
 		jarr(&o, K("comm"), h->comm, sizeof(h->comm));
 	jnum(&o, K("len"), h->len);
 	json_addr(&o, K("skb"), h->skb);
+	json_stack(out, &o, h);
 	jclose(&o);
 }
 

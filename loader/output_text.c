@@ -72,8 +72,9 @@ static bool is_read_probe(const struct pp_out *o, __u32 probe)
 {
 	const char *name = probe < o->nprobes && o->probe_names ? o->probe_names[probe] : NULL;
 
-	return name && (!strcmp(name, "tp:skb:skb_copy_datagram_iovec") ||
-			!strcmp(name, "skb_copy_datagram_iter") || !strcmp(name, "skb_consume_udp"));
+	return name &&
+	       (!strcmp(name, "tp:skb:skb_copy_datagram_iovec") ||
+		!strcmp(name, "skb_copy_datagram_iter") || !strcmp(name, "skb_consume_udp"));
 }
 
 const struct pp_hop *pp_out_read_hop(const struct pp_out *o, const struct pp_packet *p, __u64 skb)
@@ -243,6 +244,27 @@ static void text_copy_tag(struct pp_wbuf *w, const struct pp_packet *p, const st
 	pp_wb_putc(w, ']');
 }
 
+#define PP_STACK_INDENT 53 /* the probe name's column, less "at " */
+
+/* --stack: a line per frame under the hop, "at FRAME" in the name's column. */
+static void text_stack(const struct pp_out *o, struct pp_wbuf *w, const struct pp_hop *h)
+{
+	const char *frames[PP_STACK_DEPTH];
+	size_t n = h->stack && o->stack
+			   ? o->stack(h->stack - 1, frames, PP_STACK_DEPTH, o->stack_arg)
+			   : 0;
+
+	for (size_t i = 0; i < n; i++) {
+		char *p = pp_wb_room(w, PP_STACK_INDENT);
+
+		memset(p, ' ', PP_STACK_INDENT);
+		pp_wb_done(w, p + PP_STACK_INDENT);
+		pp_wb_lit(w, "at ");
+		pp_wb_write(w, frames[i], strlen(frames[i]));
+		pp_wb_putc(w, '\n');
+	}
+}
+
 /* "  %11s %9s %10s %-15s %3u %s\n", without a printf per line. */
 static void text_hop(const struct pp_out *o, struct pp_wbuf *w, const struct pp_packet *pk,
 		     const struct pp_hop *h, __u64 t0, __u64 prev)
@@ -274,6 +296,7 @@ static void text_hop(const struct pp_out *o, struct pp_wbuf *w, const struct pp_
 	if (pk->nskbs > 1)
 		text_copy_tag(w, pk, h);
 	pp_wb_putc(w, '\n');
+	text_stack(o, w, h);
 }
 
 static void wb_str(struct pp_wbuf *w, const char *s)

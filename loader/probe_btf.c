@@ -7,6 +7,7 @@
 #include <string.h>
 #include <linux/types.h> /* before pktpath.h, which uses __u32 */
 #include "pktpath.h"
+#include "btf_index.h"
 #include "probe_btf.h"
 
 #define TP_TYPEDEF_PREFIX "btf_trace_"
@@ -91,9 +92,16 @@ int pp_btf_func_nargs(const struct btf *btf, __u32 func_id)
 	return t && btf_is_func_proto(t) ? btf_vlen(t) : -EINVAL;
 }
 
-void pp_probe_resolve_func(struct pp_probe *p, const struct btf *btf)
+/* NAME's id of KIND, through the index X if there is one. */
+static int find_type(const struct btf *btf, const struct pp_btf_index *x, const char *name,
+		     __u32 kind)
 {
-	int id = btf__find_by_name_kind(btf, p->target, BTF_KIND_FUNC);
+	return x ? pp_btf_index_find(x, name, kind) : btf__find_by_name_kind(btf, name, kind);
+}
+
+static void resolve_func(struct pp_probe *p, const struct btf *btf, const struct pp_btf_index *x)
+{
+	int id = find_type(btf, x, p->target, BTF_KIND_FUNC);
 	int pos;
 
 	if (id <= 0) {
@@ -114,18 +122,24 @@ void pp_probe_resolve_func(struct pp_probe *p, const struct btf *btf)
 	p->argpos = pos;
 }
 
+void pp_probe_resolve_func(struct pp_probe *p, const struct btf *btf)
+{
+	resolve_func(p, btf, NULL);
+}
+
 /*
  * A tracepoint NAME has "typedef void (*btf_trace_NAME)(void *__data, args...)"
  * in BTF; a tp_btf program sees args... as ctx[0], ctx[1], ...
  */
-static const struct btf_type *tp_proto(const struct btf *btf, const char *name, __u32 *typedef_id)
+static const struct btf_type *tp_proto(const struct btf *btf, const struct pp_btf_index *x,
+				       const char *name, __u32 *typedef_id)
 {
 	char tname[sizeof(TP_TYPEDEF_PREFIX) + PP_PROBE_NAME_MAX];
 	const struct btf_type *t;
 	int id;
 
 	snprintf(tname, sizeof(tname), TP_TYPEDEF_PREFIX "%s", name);
-	id = btf__find_by_name_kind(btf, tname, BTF_KIND_TYPEDEF);
+	id = find_type(btf, x, tname, BTF_KIND_TYPEDEF);
 	if (id <= 0)
 		return NULL;
 	*typedef_id = id;
@@ -141,18 +155,18 @@ static const struct btf_type *tp_proto(const struct btf *btf, const char *name, 
 int pp_btf_tp_nargs(const struct btf *btf, const char *name)
 {
 	__u32 id;
-	const struct btf_type *proto = tp_proto(btf, name, &id);
+	const struct btf_type *proto = tp_proto(btf, NULL, name, &id);
 
 	return proto ? (int)btf_vlen(proto) - 1 : -EINVAL;
 }
 
-static void resolve_tp(struct pp_probe *p, const struct btf *btf)
+static void resolve_tp(struct pp_probe *p, const struct btf *btf, const struct pp_btf_index *x)
 {
 	const struct btf_type *proto;
 	__u32 id = 0;
 	int idx;
 
-	proto = tp_proto(btf, p->target, &id);
+	proto = tp_proto(btf, x, p->target, &id);
 	if (!proto) {
 		p->skip = PP_SKIP_TP_NO_BTF;
 		return;
@@ -168,21 +182,24 @@ static void resolve_tp(struct pp_probe *p, const struct btf *btf)
 
 int pp_probe_list_resolve(struct pp_probe_list *l, const struct btf *btf)
 {
-	size_t i;
+	struct pp_btf_index *x;
 
 	if (!btf)
 		return -EINVAL;
-	for (i = 0; i < l->n; i++) {
+	/* Without memory for the index, each name is a walk of every type: slower, same. */
+	x = pp_btf_index_new(btf);
+	for (size_t i = 0; i < l->n; i++) {
 		struct pp_probe *p = &l->v[i];
 
 		p->argpos = -1;
 		p->btf_id = 0;
 		p->skip = NULL;
 		if (p->kind == PP_PROBE_TP)
-			resolve_tp(p, btf);
+			resolve_tp(p, btf, x);
 		else
-			pp_probe_resolve_func(p, btf);
+			resolve_func(p, btf, x);
 	}
+	pp_btf_index_free(x);
 	return 0;
 }
 

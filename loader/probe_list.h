@@ -7,6 +7,7 @@
 #ifndef PP_PROBE_LIST_H
 #define PP_PROBE_LIST_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>
 
@@ -32,6 +33,7 @@ struct pp_probe {
 	__u32 btf_id;	  /* functions: BTF_KIND_FUNC id; tracepoints: typedef btf_trace_NAME */
 	const char *skip; /* static string: why this kernel cannot probe it; NULL if it can */
 	int btf_obj_fd;	  /* functions of a module: its BTF object (fentry attach); 0: vmlinux */
+	bool stack;	  /* --stack: its hops carry the kernel stack */
 };
 
 /* Zero-initialise ({0}) for an empty list. */

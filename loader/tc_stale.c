@@ -76,10 +76,10 @@ static int dump_filters(int ifindex, int egress, struct stale *st)
 	unsigned int seq = (unsigned int)time(NULL), portid;
 	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
 	struct tcmsg *tcm;
-	int ret = -errno;
+	int ret;
 
 	if (!nl)
-		return ret;
+		return -errno;
 	nlh->nlmsg_type = RTM_GETTFILTER;
 	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
 	nlh->nlmsg_seq = seq;
@@ -87,9 +87,12 @@ static int dump_filters(int ifindex, int egress, struct stale *st)
 	tcm->tcm_family = AF_UNSPEC;
 	tcm->tcm_ifindex = ifindex;
 	tcm->tcm_parent = TC_H_MAKE(TC_H_CLSACT, egress ? TC_H_MIN_EGRESS : TC_H_MIN_INGRESS);
+	/* errno as the failing call left it: read before anything else can change it. */
 	if (mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0 ||
-	    mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
+	    mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0) {
+		ret = -errno;
 		goto cleanup;
+	}
 	portid = mnl_socket_get_portid(nl);
 	do {
 		ret = (int)mnl_socket_recvfrom(nl, buf, sizeof(buf));

@@ -12,12 +12,10 @@ struct pp_cls;
 struct pp_trace_cfg {
 	const struct pp_out *out;
 	bool json;
-	unsigned long long count;	/* stop after this many packets, 0: never */
-	double duration;		/* seconds, 0: no limit */
-	double packet_timeout;		/* seconds */
-	const char *const *probe_names; /* for the loss report */
-	size_t nprobes;
-	pp_emit_fn also; /* every packet printed goes here too (the exports), NULL: none */
+	unsigned long long count; /* stop after this many packets, 0: never */
+	double duration;	  /* seconds, 0: no limit */
+	double packet_timeout;	  /* seconds */
+	pp_emit_fn also;	  /* every packet printed goes here too (the exports), NULL: none */
 	void *also_ctx;
 };
 

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cbpf_ops.h"
 #include "cbpf_xlate.h"
 
 #define PP_MEMWORDS	 16	/* classic scratch memory M[0..15] */
@@ -23,6 +24,12 @@
 #define PP_DIRECT_MAXOFF 0x7fff /* eBPF load offsets are signed 16 bit */
 #define PP_IND_MAXOFF	 0xffff /* the verifier's MAX_PACKET_OFF */
 #define PP_TC_ACT_UNSPEC (-1)	/* also TCX_NEXT: let the next program decide */
+/*
+ * An eBPF jump reaches 32767 instructions, a classic JA four billion. Past
+ * this many instructions a long program gets an island: one JA per label
+ * still ahead, which the jumps emitted since the last island take instead.
+ */
+#define PP_ISLAND_EVERY 16384
 
 struct xl_fix {
 	size_t at; /* index of the jump instruction */
@@ -42,6 +49,8 @@ struct xl {
 	bool direct;
 	bool probe; /* PP_XLATE_PROBE */
 	int l_nomatch, l_match;
+	size_t island_at;  /* x->n at the last island */
+	size_t island_fix; /* the first fixup the next island redirects */
 };
 
 static void xl_fail(struct xl *x, int err, const char *fmt, ...)
@@ -135,6 +144,52 @@ static void resolve_jumps(struct xl *x)
 		else
 			x->v[x->fix[i].at].off = (__s16)off;
 	}
+}
+
+/* Whether execution can fall through past instruction I. */
+static bool falls_through(const struct bpf_insn *i)
+{
+	return i->code != (BPF_JMP | BPF_JA) && i->code != (BPF_JMP | BPF_EXIT);
+}
+
+/*
+ * Every forward jump emitted since the last island whose label is not bound
+ * yet goes to a slot here, "ja LABEL", one per label: each jump then spans
+ * at most PP_ISLAND_EVERY instructions plus an island, and each slot's own
+ * jump is redirected by the next island in turn. Straight-line code jumps
+ * over the island; code that cannot fall through needs no such jump (the
+ * verifier refuses unreachable instructions).
+ */
+static void emit_island(struct xl *x)
+{
+	size_t end = x->nfix;
+	bool falls = x->n && falls_through(&x->v[x->n - 1]);
+	int over = falls ? new_label(x) : -1;
+	int *slot = calloc(x->nlabels, sizeof(*slot)); /* label -> slot label + 1 */
+
+	if (!slot) {
+		xl_fail(x, -ENOMEM, "out of memory");
+		return;
+	}
+	if (falls)
+		emit_ja(x, over);
+	for (size_t i = x->island_fix; i < end && !x->err; i++) {
+		int to = x->fix[i].label;
+
+		if (x->label[to] >= 0)
+			continue;
+		if (!slot[to]) {
+			slot[to] = new_label(x) + 1;
+			bind(x, slot[to] - 1);
+			emit_ja(x, to);
+		}
+		x->fix[i].label = slot[to] - 1;
+	}
+	free(slot);
+	if (falls)
+		bind(x, over);
+	x->island_fix = end;
+	x->island_at = x->n;
 }
 
 static __s16 mem_off(__u32 k)
@@ -381,6 +436,36 @@ static __u8 invert_jmp(__u8 op)
 	return 0; /* JSET has no inverse */
 }
 
+/*
+ * The verifier walks the fall-through of a branch first and keeps the other
+ * side for later, at most 8192 of them on one path
+ * (BPF_COMPLEXITY_LIMIT_JMP_SEQ). In "host A or host B or ..." every term
+ * branches to a RET: that side must be the fall-through, walked and done at
+ * once, or thousands of terms pile up as many pending branches.
+ */
+static bool ret_only(const struct sock_filter *f, size_t ahead)
+{
+	return f[ahead].code == (BPF_RET | BPF_K);
+}
+
+/* A jump to LABEL when F's condition is false. JSET has no inverse: A & k == 0. */
+static void emit_jmp_false(struct xl *x, const struct sock_filter *f, __s32 k, int label)
+{
+	__u8 op = BPF_OP(f->code), src = BPF_SRC(f->code);
+
+	if (op != BPF_JSET) {
+		emit_jmp(x, BPF_JMP32 | invert_jmp(op) | src, PP_R_A, src == BPF_X ? PP_R_X : 0, k,
+			 label);
+		return;
+	}
+	emit(x, BPF_ALU | BPF_MOV | BPF_X, BPF_REG_1, PP_R_A, 0, 0);
+	if (src == BPF_X)
+		emit(x, BPF_ALU | BPF_AND | BPF_X, BPF_REG_1, PP_R_X, 0, 0);
+	else
+		emit(x, BPF_ALU | BPF_AND | BPF_K, BPF_REG_1, 0, 0, k);
+	emit_jmp(x, BPF_JMP32 | BPF_JEQ | BPF_K, BPF_REG_1, 0, 0, label);
+}
+
 static void xlate_jmp(struct xl *x, size_t pc, size_t len, const struct sock_filter *f)
 {
 	__u8 op = BPF_OP(f->code), src = BPF_SRC(f->code);
@@ -416,6 +501,16 @@ static void xlate_jmp(struct xl *x, size_t pc, size_t len, const struct sock_fil
 	 * k is ignored (bpf_filter()), and the verifier wants it zero. */
 	k = src == BPF_X ? 0 : (__s32)f->k;
 	inv = invert_jmp(op);
+	if (ret_only(f, t - pc) && !ret_only(f, fl - pc)) {
+		emit_jmp_false(x, f, k, (int)fl);
+		emit_ja(x, (int)t);
+		return;
+	}
+	if (ret_only(f, fl - pc) && !ret_only(f, t - pc)) {
+		emit_jmp(x, BPF_JMP32 | op | src, PP_R_A, src == BPF_X ? PP_R_X : 0, k, (int)t);
+		emit_ja(x, (int)fl);
+		return;
+	}
 	if (t == pc + 1 && inv) {
 		code = BPF_JMP32 | inv | src;
 		emit_jmp(x, code, PP_R_A, src == BPF_X ? PP_R_X : 0, k, (int)fl);
@@ -587,6 +682,21 @@ static void xl_free(struct xl *x)
 	free(x->fix);
 }
 
+/* Every instruction, reachable or not, as the kernel's classic checker does. */
+static int check_opcodes(const struct sock_filter *prog, size_t len, char *err, size_t errlen)
+{
+	for (size_t pc = 0; pc < len; pc++) {
+		if (pp_cbpf_op_allowed(prog[pc].code))
+			continue;
+		snprintf(err, errlen,
+			 "instruction %zu: opcode 0x%04x is not a classic BPF instruction the "
+			 "kernel accepts",
+			 pc, prog[pc].code);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int pp_xlate(const struct sock_filter *prog, size_t len, unsigned int flags, struct bpf_insn **out,
 	     size_t *out_cnt, char *err, size_t errlen)
 {
@@ -596,10 +706,19 @@ int pp_xlate(const struct sock_filter *prog, size_t len, unsigned int flags, str
 		       .direct = !(flags & (PP_XLATE_NO_DIRECT | PP_XLATE_PROBE))};
 	bool *live = NULL;
 
-	if (len == 0 || len > BPF_MAXINSNS) {
-		snprintf(err, errlen, "classic program of %zu instructions", len);
+	if (len == 0) {
+		snprintf(err, errlen, "empty classic program");
 		return -EINVAL;
 	}
+	if (len > PP_XLATE_MAX_INSNS) {
+		snprintf(err, errlen,
+			 "classic program of %zu instructions: more than the verifier's limit of "
+			 "%u instructions per program",
+			 len, PP_XLATE_MAX_INSNS);
+		return -E2BIG;
+	}
+	if (check_opcodes(prog, len, err, errlen))
+		return -EINVAL;
 	/* Labels 0..len-1 are the classic instructions. */
 	for (size_t i = 0; i < len; i++)
 		new_label(&x);
@@ -610,12 +729,19 @@ int pp_xlate(const struct sock_filter *prog, size_t len, unsigned int flags, str
 	for (size_t pc = 0; live && pc < len && !x.err; pc++) {
 		if (!live[pc])
 			continue;
+		if (x.n - x.island_at >= PP_ISLAND_EVERY)
+			emit_island(&x);
 		bind(&x, (int)pc);
 		xlate_insn(&x, pc, len, &prog[pc]);
 	}
 	emit_epilogue(&x);
 	resolve_jumps(&x);
 	free(live);
+	if (!x.err && x.n > PP_XLATE_MAX_INSNS)
+		xl_fail(&x, -E2BIG,
+			"%zu classic instructions translate to %zu eBPF instructions: more than "
+			"the verifier's limit of %u per program",
+			len, x.n, PP_XLATE_MAX_INSNS);
 	if (x.err) {
 		xl_free(&x);
 		return x.err;

@@ -32,8 +32,18 @@ enum pp_xlate_flags {
 #define PP_R_HEAD BPF_REG_6 /* probe mode: headlen (there is no ctx) */
 
 /*
+ * The kernel's limit on a program's instructions for a privileged loader
+ * (BPF_COMPLEXITY_LIMIT_INSNS), which is also its limit on the instructions
+ * the verifier walks. Classic programs are not held to the 4096 of
+ * BPF_MAXINSNS: the translation is loaded as eBPF.
+ */
+#define PP_XLATE_MAX_INSNS 1000000u
+
+/*
  * Translate PROG[0..LEN) into a malloc()ed eBPF array (*OUT, *OUT_CNT).
- * Returns 0, or -EINVAL / -E2BIG / -ENOMEM with a message in ERR.
+ * Returns 0, or -EINVAL (an opcode outside cbpf_ops.h's whitelist, named by
+ * its index, or another malformed instruction) / -E2BIG (past a limit) /
+ * -ENOMEM, with a message in ERR.
  */
 int pp_xlate(const struct sock_filter *prog, size_t len, unsigned int flags, struct bpf_insn **out,
 	     size_t *out_cnt, char *err, size_t errlen);

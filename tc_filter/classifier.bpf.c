@@ -78,7 +78,7 @@ static __always_inline int pp_classify(struct __sk_buff *ctx, __u32 probe)
 	v = bpf_map_lookup_elem(&skb_map, &skb);
 	if (v && pp_cross_hook(v, hook)) {
 		pp_head_follow(st, v, skb, PP_VIA_TC);
-		pp_emit_hop(st, v, PP_REC_HOP, probe, (struct sk_buff *)ctx, 0, PP_VIA_TC);
+		pp_emit_hop(st, v, PP_REC_HOP, probe, (struct sk_buff *)ctx, 0, 0, PP_VIA_TC);
 		return TC_ACT_UNSPEC;
 	}
 	/* A hook crossed twice: the sk_buff was freed unseen and carries another packet. */

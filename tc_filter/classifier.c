@@ -6,7 +6,9 @@
  * kernel sees it. eBPF jumps and calls are relative, so the C code keeps
  * working when shifted; only its BTF func and line info must move with it.
  */
+#define _GNU_SOURCE /* vasprintf */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,6 +93,61 @@ static int register_handler(void)
 	return handler_id < 0 ? handler_id : 0;
 }
 
+/*
+ * The verifier's limits, found in its log (which libbpf prints as a warning
+ * when a load fails): a filter too large is the user's input, and the
+ * message says which limit it reached. The first line that names one.
+ */
+static const char *const verifier_limits[] = {
+	"BPF program is too large", /* BPF_COMPLEXITY_LIMIT_INSNS walked */
+	"The sequence of",	    /* BPF_COMPLEXITY_LIMIT_JMP_SEQ pending branches */
+};
+static libbpf_print_fn_t print_next;
+static char limit_line[160];
+
+/* From the message's first word to the end of its line. */
+static void find_limit(const char *log)
+{
+	for (size_t i = 0; i < sizeof(verifier_limits) / sizeof(verifier_limits[0]); i++) {
+		const char *at = strstr(log, verifier_limits[i]);
+
+		if (at && !limit_line[0])
+			snprintf(limit_line, sizeof(limit_line), "%.*s", (int)strcspn(at, "\n"),
+				 at);
+	}
+}
+
+static int watch_log(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	va_list copy;
+	char *text;
+	int ret = 0;
+
+	va_copy(copy, ap);
+	if (level == LIBBPF_WARN && vasprintf(&text, fmt, copy) >= 0) {
+		find_limit(text);
+		free(text);
+	}
+	va_end(copy);
+	if (print_next)
+		ret = print_next(level, fmt, ap);
+	return ret;
+}
+
+/* The skeleton's load, watching the verifier's log for a limit. */
+static int load_watched(struct pp_cls *c)
+{
+	int ret;
+
+	limit_line[0] = '\0';
+	print_next = libbpf_set_print(watch_log);
+	loading = c;
+	ret = classifier__load(c->skel);
+	loading = NULL;
+	libbpf_set_print(print_next);
+	return ret;
+}
+
 static int size_maps(struct pp_cls *c, const struct pp_cls_opts *o)
 {
 	int err = 0;
@@ -101,6 +158,8 @@ static int size_maps(struct pp_cls *c, const struct pp_cls_opts *o)
 		err = bpf_map__set_max_entries(c->skel->maps.head_map, o->max_packets);
 	if (!err && o->ring_size)
 		err = bpf_map__set_max_entries(c->skel->maps.path_map, o->ring_size);
+	if (!err && o->stacks)
+		err = bpf_map__set_max_entries(c->skel->maps.stack_map, o->stacks);
 	return err;
 }
 
@@ -127,10 +186,16 @@ int pp_cls_load(struct pp_cls *c, const struct pp_cls_opts *o, char *err, size_t
 	}
 	c->skel = classifier__open();
 	ret = c->skel ? size_maps(c, o) : -errno;
-	loading = c;
 	if (!ret)
-		ret = classifier__load(c->skel);
-	loading = NULL;
+		ret = load_watched(c);
+	if (ret && limit_line[0]) {
+		snprintf(err, errlen,
+			 "filter too large for the kernel's verifier (\"%s\"): %zu classic "
+			 "instructions, %zu eBPF",
+			 limit_line, c->filter.cbpf_len, c->filter.cnt);
+		ret = -E2BIG;
+		goto fail;
+	}
 	if (ret) {
 		snprintf(err, errlen, "cannot load the classifier: %s", strerror(-ret));
 		/* -EINVAL is kept for a bad filter: the kernel refused our program. */

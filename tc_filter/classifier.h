@@ -23,11 +23,14 @@ struct pp_cls_opts {
 	unsigned int xlate_flags; /* enum pp_xlate_flags */
 	__u32 max_packets;	  /* skb_map entries, 0 = default */
 	__u32 ring_size;	  /* path_map bytes, 0 = default */
+	__u32 stacks;		  /* stack_map entries (--stack), 0 = 1: none kept */
 };
 
 /*
  * Compile, open and load. A bad filter is -EINVAL, with "bad filter "EXPR":
- * why" in ERR, and nothing has been loaded; other failures, another -errno.
+ * why" in ERR, and nothing has been loaded; a filter past one of the
+ * verifier's limits is -E2BIG, with the limit and the filter's size in ERR;
+ * other failures, another -errno.
  */
 int pp_cls_load(struct pp_cls *c, const struct pp_cls_opts *o, char *err, size_t errlen);
 void pp_cls_destroy(struct pp_cls *c);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "filter.h"
+#include "filter_split.h"
 
 int pp_filter_build(struct pp_filter *f, const char *expr, unsigned int flags, char *err,
 		    size_t errlen)
@@ -11,7 +12,7 @@ int pp_filter_build(struct pp_filter *f, const char *expr, unsigned int flags, c
 	int ret;
 
 	memset(f, 0, sizeof(*f));
-	ret = pp_pcap_compile(expr, &f->cbpf, &f->cbpf_len, err, errlen);
+	ret = pp_compile_split(expr, false, &f->cbpf, &f->cbpf_len, &f->chunks, err, errlen);
 	if (!ret)
 		ret = pp_xlate(f->cbpf, f->cbpf_len, flags, &f->insns, &f->cnt, err, errlen);
 	if (ret)
@@ -24,7 +25,7 @@ int pp_filter_build_l3(struct pp_filter *f, const char *expr, char *err, size_t 
 	int ret;
 
 	memset(f, 0, sizeof(*f));
-	ret = pp_pcap_compile_l3(expr, &f->cbpf, &f->cbpf_len, err, errlen);
+	ret = pp_compile_split(expr, true, &f->cbpf, &f->cbpf_len, &f->chunks, err, errlen);
 	if (!ret)
 		ret = pp_xlate(f->cbpf, f->cbpf_len, PP_XLATE_PROBE, &f->insns, &f->cnt, err,
 			       errlen);

@@ -8,13 +8,17 @@
 #include "pcap_io.h"
 
 struct pp_filter {
-	struct sock_filter *cbpf; /* libpcap's program */
+	struct sock_filter *cbpf; /* libpcap's program (NULL: given as is) */
 	size_t cbpf_len;
+	size_t chunks;		/* libpcap compiles joined (filter_split.h), 1 for most */
 	struct bpf_insn *insns; /* its translation, spliced into the classifier */
 	size_t cnt;
 };
 
-/* Compile EXPR and translate it; FLAGS are enum pp_xlate_flags. */
+/*
+ * Compile EXPR (a long "or" chain in chunks, filter_split.h) and translate
+ * it; FLAGS are enum pp_xlate_flags.
+ */
 int pp_filter_build(struct pp_filter *f, const char *expr, unsigned int flags, char *err,
 		    size_t errlen);
 /* The probe variant: compiled for packets that start at the IP header. */

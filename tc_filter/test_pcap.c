@@ -70,7 +70,7 @@ int pp_test_pcap(const char *expr, const char *path, FILE *out, FILE *errout)
 	ret = pp_cls_load(&cls, &o, err, sizeof(err));
 	if (ret) {
 		fprintf(errout, "pktpath: %s\n", err);
-		return ret == -EINVAL ? 2 : 1;
+		return ret == -EINVAL || ret == -E2BIG ? 2 : 1;
 	}
 	r.cls = &cls;
 	ret = pp_pcap_foreach(path, run_frame, &r, err, sizeof(err));

@@ -69,7 +69,7 @@ void fz_classify(const struct sock_filter *prog, size_t len, struct fz_class *c)
 		free(seen);
 		abort();
 	}
-	c->valid = len > 0 && len <= BPF_MAXINSNS && fz_pcap_validate(prog, len);
+	c->valid = len > 0 && fz_pcap_validate(prog, len);
 	for (size_t pc = 0; pc < len && c->valid; pc++)
 		c->valid = fz_op_valid(prog[pc].code);
 	c->ret_a_only = true;

@@ -28,7 +28,7 @@
 #include <stdint.h>
 #include <linux/filter.h>
 
-#define FZ_PROG_MAX  5000 /* past BPF_MAXINSNS: the translator must refuse those */
+#define FZ_PROG_MAX  5000 /* past BPF_MAXINSNS, the kernel's classic limit, not the translator's */
 #define FZ_FRAME_MAX 2048 /* well under what BPF_PROG_TEST_RUN takes */
 
 enum fz_ctl {

@@ -8,6 +8,13 @@
  *    message; never a crash or undefined behaviour (ASan, UBSan).
  *  - A program libpcap can run (cbpf_check.h) is translated, unless pktpath
  *    refuses it by design (a backward jump, a shift by a constant >= 32).
+ *  - The opcode whitelist: a program with an opcode outside the fuzzer's own
+ *    table of the 49 (cbpf_input.c) is refused with -EINVAL and a message
+ *    that names the first such instruction and its opcode; a translated
+ *    program has none. And the kernel's classic checker, asked by
+ *    SO_ATTACH_FILTER on a socket (no privilege needed, about a microsecond),
+ *    accepts nothing that the translator refuses: it is the reference the
+ *    whitelist copies.
  *  - A translation passes the verifier's static checks and runs without a
  *    fault in tc_filter/ebpf_interp.c, in each mode: TC with direct loads,
  *    TC with bpf_skb_load_bytes() only, probe mode (PP_XLATE_PROBE, where a
@@ -30,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/socket.h>
 #include <bpf/libbpf.h>
 #include "cbpf_xlate.h"
 #include "classifier.h"
@@ -56,15 +64,17 @@ static size_t libbpf_log_len;
 /* What the inputs exercised, printed at exit: is the differential biting? */
 static struct {
 	unsigned long inputs, valid, translated, vs_libpcap, kernel_loads, kernel_runs;
+	unsigned long kernel_classic; /* programs the kernel's classic checker accepted */
 } seen;
 
 static void print_seen(void)
 {
 	fprintf(stderr,
 		"fuzz_xlate: %lu inputs, %lu valid for libpcap, %lu translated, %lu verdicts "
-		"compared with libpcap's, %lu kernel loads, %lu kernel runs\n",
+		"compared with libpcap's, %lu kernel loads, %lu kernel runs, %lu accepted by the "
+		"kernel's classic checker\n",
 		seen.inputs, seen.valid, seen.translated, seen.vs_libpcap, seen.kernel_loads,
-		seen.kernel_runs);
+		seen.kernel_runs, seen.kernel_classic);
 }
 
 /* libbpf's messages (the verifier log among them) are kept for a failure. */
@@ -242,6 +252,35 @@ static void kernel_check(const struct fz_case *in, const struct fz_class *cl, un
 	pp_cls_destroy(&cls);
 }
 
+/* The first instruction whose opcode is not one of the 49, or C->len. */
+static size_t first_bad_op(const struct fz_case *c)
+{
+	size_t pc = 0;
+
+	while (pc < c->len && fz_op_valid(c->prog[pc].code))
+		pc++;
+	return pc;
+}
+
+static void check_whitelist(const struct fz_case *c, unsigned int flags, int ret, const char *err)
+{
+	size_t bad = first_bad_op(c);
+	char want[64];
+
+	if (bad == c->len || c->len == 0 || c->len > PP_XLATE_MAX_INSNS) {
+		if (!ret)
+			return;
+		if (strstr(err, "not a classic BPF instruction"))
+			fail(c, NULL, 0, "flags %u: whitelist refusal without a bad opcode: %s",
+			     flags, err);
+		return;
+	}
+	snprintf(want, sizeof(want), "instruction %zu: opcode 0x%04x ", bad, c->prog[bad].code);
+	if (ret != -EINVAL || !strstr(err, want))
+		fail(c, NULL, 0, "flags %u: opcode 0x%04x at %zu: pp_xlate() %d \"%s\"", flags,
+		     c->prog[bad].code, bad, ret, ret ? err : "");
+}
+
 static void check_refusal(const struct fz_case *c, const struct fz_class *cl, unsigned int flags,
 			  int ret, const char *err, size_t errlen)
 {
@@ -249,8 +288,9 @@ static void check_refusal(const struct fz_case *c, const struct fz_class *cl, un
 		fail(c, NULL, 0, "flags %u: pp_xlate() returned %d", flags, ret);
 	if (!memchr(err, '\0', errlen) || !err[0])
 		fail(c, NULL, 0, "flags %u: pp_xlate() failed (%d) without a message", flags, ret);
-	if (cl->valid && !cl->refused_by_design && c->len <= BPF_MAXINSNS && ret != -E2BIG)
+	if (cl->valid && !cl->refused_by_design && ret != -E2BIG)
 		fail(c, NULL, 0, "flags %u: a program libpcap runs was refused: %s", flags, err);
+	check_whitelist(c, flags, ret, err);
 }
 
 /* Translates in one load mode: pp_xlate()'s result, *match the verdict. */
@@ -274,8 +314,9 @@ static int check_xlate(const struct fz_case *c, const struct fz_class *cl, unsig
 	}
 	if (!v || !cnt)
 		fail(c, v, cnt, "flags %u: success without instructions", flags);
-	if (c->len > BPF_MAXINSNS || cl->refused_by_design)
+	if (cl->refused_by_design)
 		fail(c, v, cnt, "flags %u: translated a program it must refuse", flags);
+	check_whitelist(c, flags, 0, "");
 	if (pp_ebpf_check(v, cnt, vm, why, sizeof(why)))
 		fail(c, v, cnt, "flags %u: the verifier would refuse the translation: %s", flags,
 		     why);
@@ -343,6 +384,33 @@ static void check_alu_prefixes(const struct fz_case *c)
 	}
 }
 
+/*
+ * What the kernel's classic checker accepts, pktpath translates: nothing it
+ * takes is refused (the kernel also checks what pktpath leaves to the
+ * verifier or to libpcap's rules, so the converse does not hold).
+ */
+static void check_kernel_classic(const struct fz_case *c, int ret)
+{
+	static int fd = -1;
+	struct sock_fprog prog = {.len = (unsigned short)c->len, .filter = (void *)c->prog};
+
+	if (c->len == 0 || c->len > BPF_MAXINSNS)
+		return;
+	if (fd < 0)
+		fd = socket(AF_INET, SOCK_DGRAM, 0);
+	if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog, sizeof(prog)))
+		return;
+	seen.kernel_classic++;
+	if (ret)
+		fail(c, NULL, 0,
+		     "the kernel's classic checker accepts a program pp_xlate() "
+		     "refuses (%d)",
+		     ret);
+	if (first_bad_op(c) != c->len)
+		fail(c, NULL, 0, "the kernel accepts opcode 0x%04x, the whitelist does not",
+		     c->prog[first_bad_op(c)].code);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct fz_case c; /* 40 KB: not on the stack */
@@ -354,6 +422,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	seen.inputs++;
 	seen.valid += cl.valid;
 	check_modes(&c, &cl, ret, verdict);
+	check_kernel_classic(&c, ret[0]);
 	if ((c.ctl & (FZ_CTL_ALU | FZ_CTL_RAW | FZ_CTL_TILE)) == FZ_CTL_ALU)
 		check_alu_prefixes(&c);
 	k = c.ctl & FZ_CTL_NO_DIRECT ? 1 : 0;

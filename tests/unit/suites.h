@@ -7,6 +7,8 @@
 
 #define PP_SUITES(X)                                                                               \
 	X(xlate_suite)                                                                             \
+	X(cbpf_ops_suite)                                                                          \
+	X(big_filter_suite)                                                                        \
 	X(filter_diff_suite)                                                                       \
 	X(probe_list_suite)                                                                        \
 	X(probe_btf_suite)                                                                         \

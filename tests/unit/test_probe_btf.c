@@ -14,6 +14,7 @@
 #include "probe_btf.h"
 #include "drop_reason.h"
 #include "ksyms.h"
+#include "btf_index.h"
 #include "pktpath.h" /* after probe_btf.h, which brings __u32 */
 
 /* ---- synthetic BTF ---------------------------------------------------- */
@@ -315,6 +316,39 @@ START_TEST(test_host_ids)
 }
 END_TEST
 
+/*
+ * The index finds what libbpf finds, the same id, for every named type of
+ * every 53rd id (all kinds, duplicate names too), and nothing for a name
+ * that is not there or a kind it does not have.
+ */
+START_TEST(test_host_btf_index)
+{
+	struct pp_btf_index *x;
+	__u32 n = 0;
+
+	if (!vmlinux)
+		return;
+	x = pp_btf_index_new(vmlinux);
+	ck_assert_ptr_nonnull(x);
+	for (__u32 id = 1; id < btf__type_cnt(vmlinux); id += 53) {
+		const struct btf_type *t = btf__type_by_id(vmlinux, id);
+		const char *name = btf__name_by_offset(vmlinux, t->name_off);
+
+		if (!name || !*name)
+			continue;
+		ck_assert_int_eq(pp_btf_index_find(x, name, btf_kind(t)),
+				 btf__find_by_name_kind(vmlinux, name, btf_kind(t)));
+		n++;
+	}
+	ck_assert_uint_gt(n, 1000);
+	ck_assert_int_eq(pp_btf_index_find(x, "pp_no_such_function_at_all", BTF_KIND_FUNC),
+			 -ENOENT);
+	ck_assert_int_eq(pp_btf_index_find(x, "sk_buff", BTF_KIND_FUNC), -ENOENT);
+	ck_assert_int_gt(pp_btf_index_find(x, "sk_buff", BTF_KIND_STRUCT), 0);
+	pp_btf_index_free(x);
+}
+END_TEST
+
 static const struct {
 	const char *line;
 	const char *skip;
@@ -612,6 +646,7 @@ Suite *probe_btf_suite(void)
 	tcase_set_timeout(host, 30);
 	tcase_add_loop_test(host, test_host_resolve, 0, sizeof(host_cases) / sizeof(host_cases[0]));
 	tcase_add_test(host, test_host_ids);
+	tcase_add_test(host, test_host_btf_index);
 	tcase_add_loop_test(host, test_host_skips, 0, sizeof(host_skips) / sizeof(host_skips[0]));
 	tcase_add_test(host, test_host_argpos_past_fifth);
 	tcase_add_test(host, test_default_list);

@@ -612,6 +612,22 @@ chk_udp_send() {
 		echo "not sent by vmhelper's sendto, consumed and read by vmhelper: $bad"
 		return 1
 	}
+	# --stack __dev_queue_xmit: its hops (kprobe backends) carry a stack that
+	# starts at the function or its caller, not in BPF's own frames.
+	bad=$(first_bad 'any(.hops[]; .func == "__dev_queue_xmit" and ((.stack | length) < 3
+		or any(.stack[0:2][]; startswith("bpf_"))
+		or (any(.stack[0:3][]; startswith("__dev_queue_xmit+")
+			or startswith("ip_finish_output2+") or startswith("neigh_")) | not)))' \
+		'"\(brief): \([.hops[] | select(.func == "__dev_queue_xmit") | .stack] | tojson)"')
+	[ -z "$bad" ] || {
+		echo "a __dev_queue_xmit hop without its stack from there: $bad"
+		return 1
+	}
+	[ "$1" = tracepoint ] || [ "$(allp '[.[].hops[] | select(.stack)] | length')" -ge "$n" ] || {
+		echo "no stack on the __dev_queue_xmit hops: $(allp '[.[].hops[]
+			| select(.func == "__dev_queue_xmit")] | length') such hops"
+		return 1
+	}
 	echo "$n datagrams from sendto() to the server, read at $(allp 'map(.fate.read.t_ns
 		// "-" | if type == "number" then (. / 1000 | floor | tostring) + " us" else . end)
 		| join(", ")') from the call"
