@@ -135,8 +135,8 @@ void pp_pcapng_out_packet(struct pp_pcapng_out *x, const struct pp_out *o,
 	pk.ifid = (__u32)id;
 	if (p->mark) {
 		pk.data = p->mark->data;
-		pk.caplen =
-			p->mark->cap_len < x->snaplen ? p->mark->cap_len : x->snaplen; /* <= 128 */
+		/* x->snaplen is at most PP_HDR_BYTES, the size of data[] */
+		pk.caplen = p->mark->cap_len < x->snaplen ? p->mark->cap_len : x->snaplen;
 		pk.origlen = wire_len(p->mark, pk.caplen);
 		pk.flags = direction(h);
 	} else {

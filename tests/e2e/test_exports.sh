@@ -103,7 +103,7 @@ cut=$(tshark -r "$pcap" -T fields -e frame.cap_len -e frame.len | awk '$1 != $2'
 
 # ---------------------------------------------------------------- perfetto
 
-now_us=$(awk '{ printf "%d", $1 * 1000000 + 1000000 }' /proc/uptime)
+now_us=$(awk '{ printf "%.0f", $1 * 1000000 + 1000000 }' /proc/uptime) # mawk: %d is 32 bits
 "$PP_ROOT/tests/perfetto_check.sh" "$perf" "$now_us" >"$PP_TMP/perfetto_check.txt" ||
 	pp_fail "perfetto_check: $(pp_brief 2 "$PP_TMP/perfetto_check.txt")"
 pp_log "perfetto_check: $(cat "$PP_TMP/perfetto_check.txt")"
