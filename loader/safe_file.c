@@ -325,6 +325,7 @@ struct pp_sf *pp_sf_create(const char *path, mode_t mode, char *err, size_t errl
 	const char *slash = strrchr(path, '/');
 	char dir[PATH_MAX];
 	struct pp_sf *f;
+	struct stat st;
 	int fd;
 
 	if (slash && (size_t)(slash - path) >= sizeof(dir)) {
@@ -346,6 +347,11 @@ struct pp_sf *pp_sf_create(const char *path, mode_t mode, char *err, size_t errl
 	}
 	if (pp_sfdir_open(&f->dir, dir, PP_SFDIR_EXISTING, err, errlen))
 		goto fail;
+	/* A file cannot be renamed over a directory: say so now, not at the rename. */
+	if (!fstatat(f->dir.fd, f->name, &st, AT_SYMLINK_NOFOLLOW) && S_ISDIR(st.st_mode)) {
+		fail(err, errlen, -EISDIR, "%s: a directory", path);
+		goto fail;
+	}
 	f->replace = !f->dir.shared;
 	f->published = !f->replace;
 	fd = pp_sfdir_create(&f->dir, f->name, mode, f->replace, err, errlen);

@@ -319,6 +319,10 @@ START_TEST(test_output_publish_discard)
 	fputs("new", pp_sf_file(f));
 	ck_assert_int_eq(pp_sf_close(f, err, sizeof(err)), 0);
 	expect_text(at("old"), "new");
+	/* A directory there: refused at once, as a rename over it would fail. */
+	ck_assert_int_eq(mkdir(at("d"), 0700), 0);
+	ck_assert_ptr_null(pp_sf_create(at("d"), 0600, err, sizeof(err)));
+	ck_assert_ptr_nonnull(strstr(err, "a directory"));
 	/* A new file in a sticky directory is in place from the start. */
 	ck_assert_int_eq(mkdir(at("st"), 0700), 0);
 	ck_assert_int_eq(chmod(at("st"), 01777), 0);
