@@ -166,6 +166,6 @@ pp_pktpath_wait user 15
 pp_expect_eq "sudo user's directory: exit status" "$PP_RC" 0
 pp_expect_eq "sudo user's directory: frames (captured, wire length)" \
 	"$(tshark -r "$PP_TMP/user/u.pcapng" -T fields -e frame.cap_len -e frame.len 2>/dev/null |
-		tr '\t\n' ', ')" "60,98,"
+		tr '\t\n' ',,')" "60,98,"
 pp_expect_eq "pcapng file mode" "$(stat -c %a "$PP_TMP/user/u.pcapng")" 600
 pp_pass
