@@ -12,6 +12,8 @@
  *   assemble  + path assembly, emitted packets only counted
  *   text      + text output
  *   json      + JSON output
+ *   pcapng    + the --pcapng export alone (no text or JSON)
+ *   perfetto  + the --perfetto export alone
  *
  * Each run is a child process, so that its peak RSS (wait4's ru_maxrss) is
  * its own; the stages run in turn, ROUNDS times, and the figure is the median.
@@ -22,7 +24,7 @@
  * pktpath, and the table holds as many as one second of this rate makes.
  *
  * Usage: rec_bench [ROUNDS [SECONDS [HOPS [INFLIGHT]]]]
- *        rec_bench --only gen|assemble|text|json [SECONDS]
+ *        rec_bench --only gen|assemble|text|json|pcapng|perfetto [SECONDS]
  * The second form runs one stage in this process and prints its rate: the
  * form to run under perf or valgrind --tool=callgrind.
  */
@@ -34,6 +36,8 @@
 #include <unistd.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include "export_pcapng.h"
+#include "export_perfetto.h"
 #include "output.h"
 #include "path.h"
 
@@ -45,13 +49,11 @@
 #define MAX_INFLIGHT 65536
 #define FRAME_LEN    106 /* Ethernet + IPv4 + UDP + 64 bytes of payload */
 
-enum stage { ST_GEN, ST_ASSEMBLE, ST_TEXT, ST_JSON, NSTAGES };
+enum stage { ST_GEN, ST_ASSEMBLE, ST_TEXT, ST_JSON, ST_PCAPNG, ST_PERFETTO, NSTAGES };
 
 static const char *const stage_names[NSTAGES] = {
-	"generator only (the floor)",
-	"+ path assembly",
-	"+ text output",
-	"+ JSON output",
+	"generator only (the floor)", "+ path assembly",     "+ text output", "+ JSON output",
+	"+ --pcapng export",	      "+ --perfetto export",
 };
 
 /* The tracepoints a 64-byte UDP packet crosses over veth, in order. */
@@ -101,6 +103,8 @@ struct run {
 	FILE *out;
 	struct pp_out o;
 	struct pp_summary sum;
+	struct pp_pcapng_out *pcap;
+	struct pp_perfetto_out *perf;
 	__u64 touched; /* ST_GEN: keeps the reads of each record alive */
 };
 
@@ -202,6 +206,10 @@ static void emit(const struct pp_packet *p, void *ctx)
 		pp_out_text(&r->o, p);
 	else if (r->st == ST_JSON)
 		pp_out_json(&r->o, p);
+	else if (r->st == ST_PCAPNG)
+		pp_pcapng_out_packet(r->pcap, &r->o, p);
+	else if (r->st == ST_PERFETTO)
+		pp_perfetto_out_packet(r->perf, &r->o, p);
 	pp_summary_add(&r->sum, p);
 }
 
@@ -236,7 +244,12 @@ static double run_stage(enum stage st, const struct cfg *c, __u64 *nrec)
 	r.o = (struct pp_out){.f = r.out, .probe_names = probe_names, .nprobes = NPROBES};
 	if (st != ST_GEN)
 		pp = pp_paths_new(emit, &r);
-	if (!pkts || !ch || !r.out || (st != ST_GEN && !pp))
+	if (r.out && st == ST_PCAPNG)
+		r.pcap = pp_pcapng_out_new(r.out, 0, 0, "rec_bench");
+	if (r.out && st == ST_PERFETTO)
+		r.perf = pp_perfetto_out_new(r.out, "rec_bench");
+	if (!pkts || !ch || !r.out || (st != ST_GEN && !pp) || (st == ST_PCAPNG && !r.pcap) ||
+	    (st == ST_PERFETTO && !r.perf))
 		goto cleanup;
 	gen_init(&g, c, pkts);
 	start = now = now_ns();
@@ -261,6 +274,8 @@ static double run_stage(enum stage st, const struct cfg *c, __u64 *nrec)
 		rate = 0;
 cleanup:
 	pp_paths_free(pp);
+	pp_pcapng_out_free(r.pcap);
+	pp_perfetto_out_free(r.perf);
 	if (r.out)
 		fclose(r.out);
 	free(ch);
@@ -328,7 +343,8 @@ static void print_table(double rate[NSTAGES][MAX_ROUNDS], double rss[NSTAGES][MA
 		       med[s] / c->hops / 1e3, median(rss[s], rounds) / 1024);
 }
 
-static const char *const stage_keys[NSTAGES] = {"gen", "assemble", "text", "json"};
+static const char *const stage_keys[NSTAGES] = {"gen",	"assemble", "text",
+						"json", "pcapng",   "perfetto"};
 
 /* --only STAGE [SECONDS]: one stage, in process, for a profiler. */
 static int run_only(int argc, char **argv)
@@ -347,7 +363,8 @@ static int run_only(int argc, char **argv)
 		       (unsigned long long)n);
 		return v > 0 ? 0 : 1;
 	}
-	fprintf(stderr, "usage: rec_bench --only gen|assemble|text|json [SECONDS]\n");
+	fprintf(stderr,
+		"usage: rec_bench --only gen|assemble|text|json|pcapng|perfetto [SECONDS]\n");
 	return 2;
 }
 

@@ -4,7 +4,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/types.h>
 #include "cli.h"
+#include "pktpath.h"
 
 #define PP_DEF_MAX_PACKETS 16384
 #define PP_DEF_RING_SIZE   (8u << 20)
@@ -27,6 +29,9 @@ enum {
 	OPT_CHECK,
 	OPT_TC_SCRIPT,
 	OPT_STACK,
+	OPT_PCAPNG,
+	OPT_PERFETTO,
+	OPT_SNAPLEN,
 };
 
 static const struct option long_opts[] = {
@@ -40,6 +45,9 @@ static const struct option long_opts[] = {
 	{"all-netns", no_argument, NULL, OPT_ALL_NETNS},
 	{"check", no_argument, NULL, OPT_CHECK},
 	{"tc-script", required_argument, NULL, OPT_TC_SCRIPT},
+	{"pcapng", required_argument, NULL, OPT_PCAPNG},
+	{"perfetto", required_argument, NULL, OPT_PERFETTO},
+	{"snaplen", required_argument, NULL, OPT_SNAPLEN},
 	{"backend", required_argument, NULL, OPT_BACKEND},
 	{"list-probes", no_argument, NULL, OPT_LIST},
 	{"json", no_argument, NULL, OPT_JSON},
@@ -94,6 +102,12 @@ void pp_cli_usage(FILE *f)
 	      "                           (default auto: the best this kernel has)\n"
 	      "      --list-probes        print what would be attached, attach nothing\n"
 	      "      --json               one JSON object per packet, then a summary\n"
+	      "      --pcapng FILE        also write the packets as marked to FILE (pcapng),\n"
+	      "                           each with its path and fate as the packet comment\n"
+	      "      --snaplen N          keep N bytes of each packet in --pcapng (1 to 128;\n"
+	      "                           default: all the mark copied, up to 128)\n"
+	      "      --perfetto FILE      also write a timeline to FILE (Trace Event Format\n"
+	      "                           JSON, for ui.perfetto.dev): a track per packet\n"
 	      "  -c, --count N            exit after N packets\n"
 	      "      --duration S         exit after S seconds\n"
 	      "      --packet-timeout S   close a packet whose free was not seen after S\n"
@@ -116,6 +130,7 @@ void pp_cli_usage(FILE *f)
 	      "  pktpath icmp and src 198.18.0.1\n"
 	      "  pktpath -i eth0 --json -c 10 'tcp port 443'\n"
 	      "  pktpath --backend tracepoint --duration 5 udp\n"
+	      "  pktpath --pcapng paths.pcapng --perfetto paths.json -c 100 icmp\n"
 	      "  pktpath --list-probes --probe-regex '^tcp_v4_'\n"
 	      "  pktpath --check\n"
 	      "  pktpath --test-pcap capture.pcap 'tcp[tcpflags] & tcp-syn != 0'\n"
@@ -319,6 +334,20 @@ static int parse_opt(struct pp_env *env, int opt, const char *arg, FILE *err)
 	case OPT_TC_SCRIPT:
 		env->tc_script = arg;
 		return 0;
+	case OPT_PCAPNG:
+		env->pcapng = arg;
+		return 0;
+	case OPT_PERFETTO:
+		env->perfetto = arg;
+		return 0;
+	case OPT_SNAPLEN:
+		if (parse_ull(arg, 1, PP_HDR_BYTES, &v))
+			return bad(err,
+				   "--snaplen wants 1 to 128 (pktpath copies the first 128 bytes "
+				   "of a packet when it marks it): \"%s\"",
+				   arg);
+		env->snaplen = (unsigned int)v;
+		return 0;
 	case OPT_CHECK:
 		return set_mode(env, PP_ACT_CHECK, err);
 	case OPT_TEST_PCAP:
@@ -346,6 +375,14 @@ static int check_conflicts(const struct pp_env *env, FILE *err)
 		return bad(err, "%s",
 			   "--tc-script is for tracing: not with --test-pcap, --list-probes "
 			   "or --check");
+	if ((env->pcapng || env->perfetto) && env->action != PP_ACT_TRACE)
+		return bad(err, "%s",
+			   "--pcapng and --perfetto are for tracing: not with --test-pcap, "
+			   "--list-probes or --check");
+	if (env->snaplen && !env->pcapng)
+		return bad(err, "%s", "--snaplen is for --pcapng");
+	if (env->pcapng && env->perfetto && !strcmp(env->pcapng, env->perfetto))
+		return bad(err, "%s", "--pcapng and --perfetto need two different files");
 	if (env->action == PP_ACT_LIST_PROBES && (env->count || env->duration))
 		return bad(err, "%s",
 			   "--list-probes attaches nothing: -c and --duration do not apply");

@@ -49,6 +49,9 @@ struct pp_env {
 	unsigned int ring_size;	  /* bytes */
 	const char *test_pcap;
 	const char *tc_script; /* --tc-script DIR */
+	const char *pcapng;    /* --pcapng FILE */
+	const char *perfetto;  /* --perfetto FILE */
+	unsigned int snaplen;  /* --snaplen: bytes kept per packet in --pcapng, 0: all */
 	int verbose;
 };
 

@@ -24,6 +24,7 @@
 #include "cli.h"
 #include "drop_reason.h"
 #include "end_points.h"
+#include "exports.h"
 #include "ftrace_funcs.h"
 #include "kfeatures.h"
 #include "ksyms.h"
@@ -65,6 +66,7 @@ struct app {
 	struct pp_filter l3; /* the filter for marking in probes */
 	struct pp_probes probes;
 	struct pp_tc_script script;
+	struct pp_exports exports; /* --pcapng, --perfetto */
 	struct pp_drop_reasons *reasons;
 	struct pp_ksyms *ksyms;
 	struct pp_stacks stacks;
@@ -382,7 +384,10 @@ static int trace(struct app *a)
 				   .json = a->env.json,
 				   .count = a->env.count,
 				   .duration = a->env.duration,
-				   .packet_timeout = a->env.packet_timeout};
+				   .packet_timeout = a->env.packet_timeout,
+				   .also = pp_exports_packet,
+				   .also_ctx = &a->exports};
+	int ret;
 
 	a->names = calloc(a->list.n, sizeof(*a->names));
 	if (!a->names)
@@ -399,7 +404,13 @@ static int trace(struct app *a)
 		out.stack = pp_stacks_frames;
 		out.stack_arg = &a->stacks;
 	}
-	return pp_trace_run(&a->cls, &cfg, &stop) ? EXIT_FAIL : EXIT_OK;
+	a->exports.out = &out;
+	ret = pp_trace_run(&a->cls, &cfg, &stop) ? EXIT_FAIL : EXIT_OK;
+	if (pp_exports_close(&a->exports, stderr, a->err, sizeof(a->err))) {
+		fprintf(stderr, "pktpath: %s\n", a->err);
+		ret = EXIT_FAIL;
+	}
+	return ret;
 }
 
 /* Everything depends on it: CO-RE, argument positions, drop reason names. */
@@ -448,6 +459,9 @@ static int check_outputs(struct app *a)
 	if (a->env.tc_script &&
 	    pp_tc_script_prepare(&a->script, a->env.tc_script, a->err, sizeof(a->err)))
 		return usage_error("--tc-script: %s", a->err);
+	if (pp_exports_open(&a->exports, a->env.pcapng, a->env.perfetto, a->env.snaplen,
+			    "pktpath " PKTPATH_VERSION, a->err, sizeof(a->err)))
+		return usage_error("%s", a->err);
 	return 0;
 }
 
@@ -546,6 +560,11 @@ static int attach_and_trace(struct app *a)
 	}
 	if (stop) /* interrupted while attaching: cleanup() detaches what was done */
 		return EXIT_OK;
+	/* The last moment a file may be renamed: the directory may need a capability. */
+	if (pp_exports_publish(&a->exports, a->err, sizeof(a->err))) {
+		fprintf(stderr, "pktpath: %s\n", a->err);
+		return EXIT_FAIL;
+	}
 	if (drop_privileges(a))
 		return EXIT_FAIL;
 	if (a->env.tc_script)
@@ -574,6 +593,7 @@ static void cleanup(struct app *a)
 {
 	pp_tc_free(&a->tc);
 	pp_tc_script_done(&a->script);
+	pp_exports_discard(&a->exports);
 	detach_probes(a);
 	pp_cls_destroy(&a->cls);
 	pp_filter_free(&a->l3);

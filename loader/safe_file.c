@@ -315,7 +315,8 @@ void pp_sfdir_close(struct pp_sfdir *d)
 struct pp_sf {
 	struct pp_sfdir dir;
 	FILE *f;
-	bool replace;
+	bool replace;	/* written under a temporary name until renamed */
+	bool published; /* under its own name: nothing left to rename */
 	char name[NAME_MAX + 1];
 };
 
@@ -324,6 +325,7 @@ struct pp_sf *pp_sf_create(const char *path, mode_t mode, char *err, size_t errl
 	const char *slash = strrchr(path, '/');
 	char dir[PATH_MAX];
 	struct pp_sf *f;
+	struct stat st;
 	int fd;
 
 	if (slash && (size_t)(slash - path) >= sizeof(dir)) {
@@ -345,7 +347,13 @@ struct pp_sf *pp_sf_create(const char *path, mode_t mode, char *err, size_t errl
 	}
 	if (pp_sfdir_open(&f->dir, dir, PP_SFDIR_EXISTING, err, errlen))
 		goto fail;
+	/* A file cannot be renamed over a directory: say so now, not at the rename. */
+	if (!fstatat(f->dir.fd, f->name, &st, AT_SYMLINK_NOFOLLOW) && S_ISDIR(st.st_mode)) {
+		fail(err, errlen, -EISDIR, "%s: a directory", path);
+		goto fail;
+	}
 	f->replace = !f->dir.shared;
+	f->published = !f->replace;
 	fd = pp_sfdir_create(&f->dir, f->name, mode, f->replace, err, errlen);
 	if (fd < 0)
 		goto fail;
@@ -367,6 +375,40 @@ FILE *pp_sf_file(struct pp_sf *f)
 	return f->f;
 }
 
+/* What pp_sf_create() made: the temporary file, or the new file itself. */
+static void sf_unlink(struct pp_sf *f)
+{
+	char tmp[NAME_MAX + 1];
+
+	if (!f->replace || f->published)
+		unlinkat(f->dir.fd, f->name, 0);
+	else if (!tmp_name(tmp, sizeof(tmp), f->name))
+		unlinkat(f->dir.fd, tmp, 0);
+}
+
+int pp_sf_publish(struct pp_sf *f, char *err, size_t errlen)
+{
+	char tmp[NAME_MAX + 1];
+
+	if (f->published)
+		return 0;
+	if (tmp_name(tmp, sizeof(tmp), f->name) || renameat(f->dir.fd, tmp, f->dir.fd, f->name))
+		return fail(err, errlen, -errno, "cannot write %s/%s: %s", f->dir.path, f->name,
+			    strerror(errno));
+	f->published = true;
+	return 0;
+}
+
+void pp_sf_discard(struct pp_sf *f)
+{
+	if (!f)
+		return;
+	fclose(f->f);
+	sf_unlink(f);
+	pp_sfdir_close(&f->dir);
+	free(f);
+}
+
 int pp_sf_close(struct pp_sf *f, char *err, size_t errlen)
 {
 	int ret;
@@ -376,14 +418,12 @@ int pp_sf_close(struct pp_sf *f, char *err, size_t errlen)
 	/* fflush, then hand the fd to commit: it closes and renames. */
 	ret = fflush(f->f) || ferror(f->f) ? -EIO : 0;
 	if (ret) {
-		char tmp[NAME_MAX + 1];
-
 		fail(err, errlen, ret, "cannot write %s/%s", f->dir.path, f->name);
 		fclose(f->f);
-		if (!tmp_name(tmp, sizeof(tmp), f->name))
-			unlinkat(f->dir.fd, f->replace ? tmp : f->name, 0);
+		sf_unlink(f);
 	} else {
-		ret = pp_sfdir_commit(&f->dir, f->name, dup(fileno(f->f)), f->replace, err, errlen);
+		ret = pp_sfdir_commit(&f->dir, f->name, dup(fileno(f->f)),
+				      f->replace && !f->published, err, errlen);
 		fclose(f->f);
 	}
 	pp_sfdir_close(&f->dir);

@@ -75,7 +75,16 @@ void pp_sfdir_close(struct pp_sfdir *d);
 struct pp_sf;
 struct pp_sf *pp_sf_create(const char *path, mode_t mode, char *err, size_t errlen);
 FILE *pp_sf_file(struct pp_sf *f);
+/*
+ * Put the file in place now (rename the temporary file over PATH), for a
+ * caller that will lose the right to (privs.h: a directory of the sudo
+ * user's is writable by root only with CAP_DAC_OVERRIDE). It is then
+ * written in place, as tcpdump -w does. 0, or -errno with ERR filled.
+ */
+int pp_sf_publish(struct pp_sf *f, char *err, size_t errlen);
 /* Flush, close, and put the file in place. 0, or -errno with ERR filled. */
 int pp_sf_close(struct pp_sf *f, char *err, size_t errlen);
+/* Close and remove what pp_sf_create() made (a run that never began); NULL is fine. */
+void pp_sf_discard(struct pp_sf *f);
 
 #endif

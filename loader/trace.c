@@ -100,6 +100,8 @@ static void emit(const struct pp_packet *pkt, void *ctx)
 			pp_out_text_header(t->cfg->out);
 		pp_out_text(t->cfg->out, p);
 	}
+	if (t->cfg->also)
+		t->cfg->also(p, t->cfg->also_ctx);
 	pp_summary_add(&t->sum, p);
 	if (t->cfg->count && t->sum.packets >= t->cfg->count)
 		t->done = true;

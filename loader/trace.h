@@ -15,6 +15,8 @@ struct pp_trace_cfg {
 	unsigned long long count; /* stop after this many packets, 0: never */
 	double duration;	  /* seconds, 0: no limit */
 	double packet_timeout;	  /* seconds */
+	pp_emit_fn also;	  /* every packet printed goes here too (the exports), NULL: none */
+	void *also_ctx;
 };
 
 /* Returns 0 when done (count, duration or *STOP), -errno on failure. */

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include "safe_file.h"
 #include "suites.h"
 
@@ -296,6 +297,68 @@ START_TEST(test_output_file)
 }
 END_TEST
 
+/*
+ * Published early (before privileges go): in place at once, the old file
+ * replaced, the writes going on after; discarded: nothing left, the old
+ * file kept.
+ */
+START_TEST(test_output_publish_discard)
+{
+	struct pp_sf *f;
+
+	put(at("old"), "old");
+	f = pp_sf_create(at("old"), 0600, err, sizeof(err));
+	ck_assert_msg(f, "%s", err);
+	fputs("new", pp_sf_file(f));
+	pp_sf_discard(f);
+	expect_text(at("old"), "old");
+	f = pp_sf_create(at("old"), 0600, err, sizeof(err));
+	ck_assert_msg(f, "%s", err);
+	ck_assert_int_eq(pp_sf_publish(f, err, sizeof(err)), 0);
+	expect_text(at("old"), "");
+	fputs("new", pp_sf_file(f));
+	ck_assert_int_eq(pp_sf_close(f, err, sizeof(err)), 0);
+	expect_text(at("old"), "new");
+	/* A directory there: refused at once, as a rename over it would fail. */
+	ck_assert_int_eq(mkdir(at("d"), 0700), 0);
+	ck_assert_ptr_null(pp_sf_create(at("d"), 0600, err, sizeof(err)));
+	ck_assert_ptr_nonnull(strstr(err, "a directory"));
+	/* A new file in a sticky directory is in place from the start. */
+	ck_assert_int_eq(mkdir(at("st"), 0700), 0);
+	ck_assert_int_eq(chmod(at("st"), 01777), 0);
+	f = pp_sf_create(at("st/new"), 0600, err, sizeof(err));
+	ck_assert_msg(f, "%s", err);
+	ck_assert_int_eq(pp_sf_publish(f, err, sizeof(err)), 0);
+	pp_sf_discard(f);
+	ck_assert_int_eq(access(at("st/new"), F_OK), -1);
+}
+END_TEST
+
+/* Nothing but what the test made: no temporary file left behind. */
+static int entries(const char *dir)
+{
+	char cmd[300];
+
+	snprintf(cmd, sizeof(cmd), "exit $(ls -A '%s' | wc -l)", dir);
+	return WEXITSTATUS(system(cmd));
+}
+
+START_TEST(test_output_no_leftovers)
+{
+	struct pp_sf *f = pp_sf_create(at("out"), 0600, err, sizeof(err));
+
+	ck_assert_msg(f, "%s", err);
+	ck_assert_int_eq(entries(base), 1); /* the temporary file */
+	pp_sf_discard(f);
+	ck_assert_int_eq(entries(base), 0);
+	f = pp_sf_create(at("out"), 0600, err, sizeof(err));
+	ck_assert_msg(f, "%s", err);
+	ck_assert_int_eq(pp_sf_publish(f, err, sizeof(err)), 0);
+	ck_assert_int_eq(pp_sf_close(f, err, sizeof(err)), 0);
+	ck_assert_int_eq(entries(base), 1);
+}
+END_TEST
+
 Suite *safe_file_suite(void)
 {
 	Suite *s = suite_create("safe_file");
@@ -310,6 +373,8 @@ Suite *safe_file_suite(void)
 	tcase_add_test(tc, test_sticky_foreign_entries);
 	tcase_add_test(tc, test_bad_names);
 	tcase_add_test(tc, test_output_file);
+	tcase_add_test(tc, test_output_publish_discard);
+	tcase_add_test(tc, test_output_no_leftovers);
 	suite_add_tcase(s, tc);
 	return s;
 }
