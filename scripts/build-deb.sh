@@ -4,11 +4,12 @@
 # the binary then looks for kp_func.list) with Debian's hardening flags, and
 # cpack's DEB generator. Prints the .deb's path on the last line of stdout.
 #
-# Environment: DEB_BUILD_DIR (default build-deb).
+# Environment: DEB_BUILD_DIR (default: BUILD_DIR, itself default build, with
+# -deb: build-deb).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-dir=${DEB_BUILD_DIR:-build-deb}
+dir=${DEB_BUILD_DIR:-${BUILD_DIR:-build}-deb}
 # dpkg-buildflags gives what Debian's own packages build with: fortify,
 # stack protector, format checks, relro and (hardening=+all) bindnow.
 # CMake reads CFLAGS and LDFLAGS from the environment, not CPPFLAGS.

@@ -8,8 +8,9 @@
 #
 # stdout: "PASS deb: ..." or "FAIL deb: why" or "SKIP deb: why" last.
 # Environment: BUILD_DIR (default build; the debootstrap root is cached in
-# BUILD_DIR/deb-test/bookworm, about 200 MB, made once in about 30 s),
-# PKTPATH_DEB (test this .deb instead of building one), DEB_MIRROR (default:
+# BUILD_DIR/deb-test/bookworm, about 200 MB, made once in about 30 s; the
+# package is built in BUILD_DIR-deb), PKTPATH_DEB (test this .deb instead of
+# building one), DEB_MIRROR (default:
 # the Debian archive of this machine's apt sources), PP_LOCK (a lock file to
 # hold while pktpath attaches: --check tries TC in a throwaway namespace).
 set -euo pipefail
@@ -48,8 +49,11 @@ fi
 
 t0=$SECONDS
 deb=${PKTPATH_DEB:-}
+mkdir -p "$cache"
 if [ -z "$deb" ]; then
-	deb=$(scripts/build-deb.sh 2>/dev/null | tail -n 1) || fail "scripts/build-deb.sh failed"
+	scripts/build-deb.sh >"$cache/build-deb.log" 2>&1 ||
+		fail "scripts/build-deb.sh failed: $(tail -n 5 "$cache/build-deb.log")"
+	deb=$(tail -n 1 "$cache/build-deb.log")
 fi
 [[ $deb == /* ]] || deb=$here/$deb
 [ -f "$deb" ] || fail "no package $deb"
@@ -74,7 +78,6 @@ echo "deb: lintian clean ($(echo "$lint" | grep -c '^O: ') overridden) in $((SEC
 t=$SECONDS
 if [ ! -f "$pristine.complete" ]; then
 	rm -rf --one-file-system "$pristine"
-	mkdir -p "$cache"
 	debootstrap --variant=minbase bookworm "$pristine" "$mirror" >"$cache/debootstrap.log" 2>&1 ||
 		fail "debootstrap from $mirror failed ($cache/debootstrap.log)"
 	touch "$pristine.complete"

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # The test command (README, .ci/run): installs what is missing, builds, and
-# runs every layer: Check unit tests, host e2e tests (tracepoints + TC),
-# the QEMU kernel matrix (kprobe, kprobe.multi, fentry), a short fuzzing
+# runs every layer: Check unit tests, host e2e tests (tracepoints + TC), the
+# Debian package installed, run and purged in a debootstrap root, the QEMU
+# kernel matrix (kprobe, kprobe.multi, fentry), a short fuzzing
 # run of the translator and the path assembler, and a benchmark smoke run.
 # Each layer prints its own summary; the last line sums them up.
 set -uo pipefail
@@ -36,6 +37,8 @@ layer() {
 # Check kills a test after 4 s by default: too short for a loaded 2-core VM.
 layer unit env CK_DEFAULT_TIMEOUT="${CK_DEFAULT_TIMEOUT:-120}" "$BUILD_DIR/tests/pp_unit"
 layer e2e tests/e2e/run.sh
+# About 15 s; the first run adds about 30 s of debootstrap (cached in $BUILD_DIR).
+layer deb scripts/deb-test.sh
 if [ "${PKTPATH_SKIP_VM:-0}" = 1 ]; then
 	echo "SKIP vm: PKTPATH_SKIP_VM=1"
 else
