@@ -22,8 +22,12 @@ add_custom_target(pkg_docs ALL DEPENDS ${PP_PKG_DOCS})
 
 install(FILES ${PP_PKG}/pktpath.8.gz DESTINATION share/man/man8)
 install(FILES packaging/copyright ${PP_PKG}/changelog.gz DESTINATION share/doc/pktpath)
-# What lintian reports and cannot be fixed, each with its reason.
-install(FILES packaging/lintian-overrides DESTINATION share/lintian/overrides RENAME pktpath)
+# What lintian reports and cannot be fixed, each with its reason; lintian
+# reads it from the package, which installs in /usr (packaging/cpack-check.cmake).
+if(CMAKE_INSTALL_PREFIX STREQUAL "/usr")
+	install(FILES packaging/lintian-overrides DESTINATION share/lintian/overrides
+		RENAME pktpath)
+endif()
 
 # The changelog's newest entry must name the version being packaged.
 file(STRINGS packaging/changelog PP_CHANGELOG_TOP LIMIT_COUNT 1)
