@@ -26,7 +26,14 @@ fi
 cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_INSTALL_PREFIX=/usr \
 	-DPKTPATH_TESTS=OFF >/dev/null
 echo "$CFLAGS $LDFLAGS" >"$stamp"
-cmake --build "$dir" -j"$(nproc)" 2>&1 | { grep -E 'warning|error' && exit 1 || true; }
+log=$(cmake --build "$dir" -j"$(nproc)" 2>&1) || {
+	echo "$log" >&2
+	exit 1
+}
+if grep -E 'warning|error' <<<"$log" >&2; then
+	echo "build-deb: the build has warnings" >&2
+	exit 1
+fi
 (cd "$dir" && cpack -G DEB >/dev/null)
 version=$(sed -n 's/^CMAKE_PROJECT_VERSION:STATIC=//p' "$dir/CMakeCache.txt")
 deb=$dir/pktpath_${version}_$(dpkg --print-architecture).deb
