@@ -68,7 +68,7 @@ cp "$deb" "$lint_dir/"
 chmod -R a+rX "$lint_dir"
 lint=$(runuser -u nobody -- env HOME="$lint_dir" lintian -I -E --pedantic --show-overrides \
 	"$lint_dir/$(basename "$deb")" 2>&1) || true
-sed 's/^/  lintian: /' <<<"$lint"
+while IFS= read -r line; do echo "  lintian: $line"; done <<<"$lint"
 if echo "$lint" | grep -qE '^[EWIPX]: '; then
 	fail "lintian reports tags that are neither fixed nor overridden"
 fi
