@@ -10,6 +10,7 @@ PKGS=(
 	check shellcheck iproute2 iputils-ping nftables iperf3 bpftrace
 	tcpdump tshark libcap2-bin util-linux jq ethtool
 	qemu-system-x86 busybox-static cpio xz-utils kmod
+	debootstrap lintian
 )
 
 missing=()

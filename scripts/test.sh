@@ -6,6 +6,8 @@
 #   unit   Check unit tests (build/tests/pp_unit)
 #   lint   clang-format, shellcheck, -Werror, the unit tests under ASan/UBSan
 #   e2e    host end-to-end tests (tracepoints + TC)
+#   deb    the Debian package built, linted, installed in a debootstrap root,
+#          run and purged
 #   vm     the QEMU kernel matrix (kprobe, kprobe.multi, fentry)
 #   fuzz   a short fuzzing run of the translator and the path assembler
 #   bench  a benchmark smoke run
@@ -22,7 +24,7 @@ cd "$(dirname "$0")/.." || exit 1
 
 BUILD_DIR=${BUILD_DIR:-build}
 export BUILD_DIR PKTPATH="$BUILD_DIR/loader/pktpath"
-LAYERS=(unit lint e2e vm fuzz bench)
+LAYERS=(unit lint e2e deb vm fuzz bench)
 [ $# -eq 0 ] || LAYERS=("$@")
 
 [ "$(id -u)" -eq 0 ] || exec sudo -E "$0" "$@"
