@@ -65,6 +65,7 @@ pp_expect_summary "$out"
 pp_expect_eq "records lost" "$(jq -r .lost <<<"$PP_SUMMARY")" 0
 reports=$(pp_jq "$out" '[.[] | select(has("path_summary"))] | length')
 [ "$reports" -ge 3 ] || pp_fail "expected at least 3 reports (--interval 1), got $reports"
+# shellcheck disable=SC2016 # jq program
 pp_expect_none "reports" "$out" '
 	[.[] | select(has("path_summary")) | .path_summary] as $r
 	| ($r[:-1][] | select(.final) | "an interval report says final"),
