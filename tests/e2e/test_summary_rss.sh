@@ -44,12 +44,18 @@ hwm() { awk '$1 == "VmHWM:" { print $2 }' "/proc/$pid/status"; }
 sleep 10
 hwm10=$(hwm)
 pp_log "peak RSS at 10 s: $hwm10 kB"
+# The trend, every 10 s, for the log: flat, or growing with the packets.
+trend=$hwm10 next=20
 while pp_alive "${PP_PIDS[flood]}"; do
 	[ $((SECONDS - t0)) -lt $((secs + 30)) ] || pp_fail "the flood did not end in $((secs + 30)) s"
+	if [ $((SECONDS - t0)) -ge "$next" ]; then
+		trend="$trend $(hwm)"
+		next=$((next + 10))
+	fi
 	sleep 1
 done
 hwm60=$(hwm)
-pp_log "peak RSS at $((SECONDS - t0)) s (flood over): $hwm60 kB"
+pp_log "peak RSS at $((SECONDS - t0)) s (flood over): $hwm60 kB; every 10 s from 10 s: $trend kB"
 pp_stop flood
 pp_pktpath_settle sum 20
 pp_pktpath_stop sum
