@@ -92,6 +92,20 @@ static size_t slowest_step(const struct pp_sum_path *e)
 	return at;
 }
 
+/* The probe's name, and "[copy K]" for a step on copy K of the packet. */
+static const char *step_name(const struct pp_out *o, const struct pp_sum_step *st, char *buf,
+			     size_t len)
+{
+	char tmp[NAMELEN];
+	const char *pn = pp_out_probe_name(o, st->probe, tmp, sizeof(tmp));
+
+	if (st->copy)
+		snprintf(buf, len, "%s [copy %u]", pn, st->copy);
+	else
+		snprintf(buf, len, "%s", pn);
+	return buf;
+}
+
 /*
  * One step: its netns and device only where they change (step 1: always),
  * so that the crossings stand out; the latency from the step before.
@@ -101,20 +115,18 @@ static void text_step(const struct pp_out *o, const struct pp_sum_path *e, size_
 	const struct pp_sum_step *st = &e->steps[i], *prev = i ? &e->steps[i - 1] : NULL;
 	bool ns_changed = !prev || prev->netns != st->netns;
 	bool dev_changed = ns_changed || prev->ifindex != st->ifindex;
-	char name[NAMELEN], ns[16] = "", b[NQ][32];
+	char name[NAMELEN + 16], ns[16] = "", b[32];
 
 	if (ns_changed && st->netns)
 		snprintf(ns, sizeof(ns), "%u", st->netns);
 	else if (ns_changed)
 		strcpy(ns, "-");
 	fprintf(o->f, "%c%3zu %-32s %10s %-*s", i && i == slow ? '*' : ' ', i + 1,
-		pp_out_probe_name(o, st->probe, name, sizeof(name)), ns, i ? 15 : 0,
+		step_name(o, st, name, sizeof(name)), ns, i ? 15 : 0,
 		dev_changed ? (st->ifname[0] ? st->ifname : "-") : "");
-	if (i)
-		for (size_t q = 0; q < NQ; q++)
-			fprintf(o->f, " %8s",
-				us(pp_hist_quantile(&e->delta[i], quantiles[q]), b[q],
-				   sizeof(b[q])));
+	for (size_t q = 0; i && q < NQ; q++)
+		fprintf(o->f, " %8s",
+			us(pp_hist_quantile(&e->delta[i], quantiles[q]), b, sizeof(b)));
 	fputc('\n', o->f);
 }
 
@@ -289,6 +301,8 @@ static void json_step(const struct pp_out *o, struct jw *arr, const struct pp_su
 		jstr(&j, "ifname", st->ifname, sizeof(st->ifname));
 	if (st->ifindex)
 		jnum(&j, "ifindex", st->ifindex);
+	if (st->copy)
+		jnum(&j, "copy", st->copy);
 	if (i)
 		json_hist(&j, &e->delta[i]);
 	jclose(&j, '}');

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "output.h"
 #include "summary.h"
 
 #define PP_SUM_LIMIT (1U << 20)
@@ -18,6 +19,17 @@ static __u64 mix(__u64 h, __u64 v)
 	h *= 0xff51afd7ed558ccdULL;
 	h ^= h >> 33;
 	return h;
+}
+
+/* Which skb of p the hop is on: 0 the first, K copy K. */
+static __u32 hop_copy(const struct pp_packet *p, const struct pp_hop *x)
+{
+	size_t k;
+
+	if (p->nskbs <= 1)
+		return 0;
+	k = pp_out_skb_index(p, x->skb);
+	return k < p->nskbs ? (__u32)k : 0;
 }
 
 static __u64 fate_hash(const struct pp_packet *p)
@@ -35,7 +47,7 @@ static __u64 path_hash(const struct pp_packet *p)
 		const struct pp_hop *x = &p->hops[i];
 
 		h = mix(h, (__u64)x->probe << 32 | x->netns);
-		h = mix(h, x->ifindex);
+		h = mix(h, (__u64)hop_copy(p, x) << 32 | x->ifindex);
 	}
 	return mix(h, p->nhops);
 }
@@ -105,7 +117,8 @@ static bool path_equal(const struct pp_sum_path *e, __u64 h, const struct pp_pac
 		const struct pp_hop *x = &p->hops[i];
 		const struct pp_sum_step *st = &e->steps[i];
 
-		if (st->probe != x->probe || st->netns != x->netns || st->ifindex != x->ifindex)
+		if (st->probe != x->probe || st->netns != x->netns || st->ifindex != x->ifindex ||
+		    st->copy != hop_copy(p, x))
 			return false;
 	}
 	return true;
@@ -140,8 +153,10 @@ static int path_init(struct pp_sum_path *e, __u64 h, const struct pp_packet *p, 
 	for (size_t i = 0; i < p->nhops; i++) {
 		const struct pp_hop *x = &p->hops[i];
 
-		e->steps[i] = (struct pp_sum_step){
-			.probe = x->probe, .netns = x->netns, .ifindex = x->ifindex};
+		e->steps[i] = (struct pp_sum_step){.probe = x->probe,
+						   .netns = x->netns,
+						   .ifindex = x->ifindex,
+						   .copy = hop_copy(p, x)};
 		memcpy(e->steps[i].ifname, x->ifname, sizeof(x->ifname));
 		e->steps[i].ifname[PP_IFNAMSIZ - 1] = '\0';
 	}

@@ -8,7 +8,7 @@
  * an "other drops" count.
  *
  * A path is the packet's hops in time order (every skb of it, copies
- * included), each as its probe point, network namespace and interface,
+ * included), each as its probe point, network namespace, interface and skb,
  * and the packet's fate (kind, drop reason and location). Two packets
  * share a path when all of that is equal.
  */
@@ -23,11 +23,15 @@
 #define PP_SUM_DEF_PATHS 1000
 #define PP_SUM_DEF_DROPS 256
 
-/* One hop of a path. ifname is the first packet's, for the output. */
+/*
+ * One hop of a path: where, and on which skb of the packet (0: the first,
+ * K: copy K, in order of appearance). ifname is the first packet's.
+ */
 struct pp_sum_step {
 	__u32 probe;
 	__u32 netns;
 	__u32 ifindex;
+	__u32 copy;
 	char ifname[PP_IFNAMSIZ];
 };
 

@@ -154,6 +154,53 @@ START_TEST(test_device_matters)
 }
 END_TEST
 
+/* A ping reply: the original dropped, a clone read; which skb a hop is on counts. */
+static void with_copy(struct pkt *k, struct pp_skbref *refs, __u64 copy_skb)
+{
+	pkt_start(k, 50);
+	pkt_hop(k, P_RCV, 100, NS_A, 2, "a-eth0");
+	pkt_hop(k, P_KFREE, 200, NS_A, 2, "a-eth0");
+	k->hops[1].type = PP_REC_END;
+	pkt_hop(k, P_CONSUME, 300, NS_A, 0, "");
+	k->hops[2].skb = copy_skb;
+	pkt_end(k, PP_FATE_CONSUMED, 0, 0);
+	refs[0] = (struct pp_skbref){.skb = k->hops[0].skb, .ended = true};
+	refs[1] = (struct pp_skbref){.skb = 0xffff888000009000ULL, .copy = true, .ended = true};
+	k->p.skbs = refs;
+	k->p.nskbs = 2;
+}
+
+static char *render(const struct pp_pathsum *s, bool json);
+
+START_TEST(test_copies)
+{
+	char *text, *json;
+	struct pp_pathsum *s = pp_pathsum_new(16, 16);
+	struct pp_skbref refs[2];
+	struct pkt k;
+
+	with_copy(&k, refs, 0xffff888000009000ULL);
+	pp_pathsum_add(s, &k.p);
+	pp_pathsum_add(s, &k.p);
+	/* The same hops, all on the original: another path. */
+	with_copy(&k, refs, k.hops[0].skb);
+	pp_pathsum_add(s, &k.p);
+	ck_assert_uint_eq(s->npaths, 2);
+	ck_assert_uint_eq(s->paths[0].count, 2);
+	ck_assert_uint_eq(s->paths[0].steps[0].copy, 0);
+	ck_assert_uint_eq(s->paths[0].steps[2].copy, 1);
+	ck_assert_uint_eq(s->paths[1].steps[2].copy, 0);
+	text = render(s, false);
+	ck_assert_ptr_nonnull(strstr(text, "   3 tp:skb:consume_skb [copy 1]      "));
+	json = render(s, true);
+	ck_assert_ptr_nonnull(
+		strstr(json, "{\"func\":\"tp:skb:consume_skb\",\"netns\":4026531840,\"copy\":1,"));
+	free(text);
+	free(json);
+	pp_pathsum_free(s);
+}
+END_TEST
+
 /* Past the limit, packets of new paths go to "other": memory stays put. */
 START_TEST(test_cap)
 {
@@ -291,6 +338,7 @@ Suite *summary_suite(void)
 
 	tcase_add_test(tc, test_group);
 	tcase_add_test(tc, test_device_matters);
+	tcase_add_test(tc, test_copies);
 	tcase_add_test(tc, test_cap);
 	tcase_add_test(tc, test_drop_table);
 	tcase_add_test(tc, test_output);
