@@ -10,6 +10,7 @@
  *   gen       the generator alone (it writes every record, as the kernel
  *             would): the floor that the other stages are measured above
  *   assemble  + path assembly, emitted packets only counted
+ *   summary   + --summary's aggregation (loader/summary.c), no packet printed
  *   text      + text output
  *   json      + JSON output
  *   pcapng    + the --pcapng export alone (no text or JSON)
@@ -24,7 +25,7 @@
  * pktpath, and the table holds as many as one second of this rate makes.
  *
  * Usage: rec_bench [ROUNDS [SECONDS [HOPS [INFLIGHT]]]]
- *        rec_bench --only gen|assemble|text|json|pcapng|perfetto [SECONDS]
+ *        rec_bench --only gen|assemble|summary|text|json|pcapng|perfetto [SECONDS]
  * The second form runs one stage in this process and prints its rate: the
  * form to run under perf or valgrind --tool=callgrind.
  */
@@ -40,6 +41,7 @@
 #include "export_perfetto.h"
 #include "output.h"
 #include "path.h"
+#include "summary.h"
 
 #define MAX_ROUNDS   64
 #define CHUNK_RECS   4096	   /* records per "poll": a few hundred KiB, as a busy ring gives */
@@ -49,11 +51,16 @@
 #define MAX_INFLIGHT 65536
 #define FRAME_LEN    106 /* Ethernet + IPv4 + UDP + 64 bytes of payload */
 
-enum stage { ST_GEN, ST_ASSEMBLE, ST_TEXT, ST_JSON, ST_PCAPNG, ST_PERFETTO, NSTAGES };
+enum stage { ST_GEN, ST_ASSEMBLE, ST_SUMMARY, ST_TEXT, ST_JSON, ST_PCAPNG, ST_PERFETTO, NSTAGES };
 
 static const char *const stage_names[NSTAGES] = {
-	"generator only (the floor)", "+ path assembly",     "+ text output", "+ JSON output",
-	"+ --pcapng export",	      "+ --perfetto export",
+	"generator only (the floor)",
+	"+ path assembly",
+	"+ --summary aggregation",
+	"+ text output",
+	"+ JSON output",
+	"+ --pcapng export",
+	"+ --perfetto export",
 };
 
 /* The tracepoints a 64-byte UDP packet crosses over veth, in order. */
@@ -105,7 +112,8 @@ struct run {
 	struct pp_summary sum;
 	struct pp_pcapng_out *pcap;
 	struct pp_perfetto_out *perf;
-	__u64 touched; /* ST_GEN: keeps the reads of each record alive */
+	struct pp_pathsum *ps; /* ST_SUMMARY */
+	__u64 touched;	       /* ST_GEN: keeps the reads of each record alive */
 };
 
 static __u64 clock_ns(clockid_t id)
@@ -202,7 +210,9 @@ static void emit(const struct pp_packet *p, void *ctx)
 {
 	struct run *r = ctx;
 
-	if (r->st == ST_TEXT)
+	if (r->st == ST_SUMMARY)
+		pp_pathsum_add(r->ps, p);
+	else if (r->st == ST_TEXT)
 		pp_out_text(&r->o, p);
 	else if (r->st == ST_JSON)
 		pp_out_json(&r->o, p);
@@ -248,8 +258,10 @@ static double run_stage(enum stage st, const struct cfg *c, __u64 *nrec)
 		r.pcap = pp_pcapng_out_new(r.out, 0, 0, "rec_bench");
 	if (r.out && st == ST_PERFETTO)
 		r.perf = pp_perfetto_out_new(r.out, "rec_bench");
+	if (st == ST_SUMMARY)
+		r.ps = pp_pathsum_new(PP_SUM_DEF_PATHS, PP_SUM_DEF_DROPS);
 	if (!pkts || !ch || !r.out || (st != ST_GEN && !pp) || (st == ST_PCAPNG && !r.pcap) ||
-	    (st == ST_PERFETTO && !r.perf))
+	    (st == ST_PERFETTO && !r.perf) || (st == ST_SUMMARY && !r.ps))
 		goto cleanup;
 	gen_init(&g, c, pkts);
 	start = now = now_ns();
@@ -272,10 +284,14 @@ static double run_stage(enum stage st, const struct cfg *c, __u64 *nrec)
 		rate = 0;
 	if (st == ST_GEN && !r.touched)
 		rate = 0;
+	/* The summary has every packet, in the one path the generator makes. */
+	if (st == ST_SUMMARY && (r.ps->packets != r.sum.packets || r.ps->npaths != 1))
+		rate = 0;
 cleanup:
 	pp_paths_free(pp);
 	pp_pcapng_out_free(r.pcap);
 	pp_perfetto_out_free(r.perf);
+	pp_pathsum_free(r.ps);
 	if (r.out)
 		fclose(r.out);
 	free(ch);
@@ -343,7 +359,7 @@ static void print_table(double rate[NSTAGES][MAX_ROUNDS], double rss[NSTAGES][MA
 		       med[s] / c->hops / 1e3, median(rss[s], rounds) / 1024);
 }
 
-static const char *const stage_keys[NSTAGES] = {"gen",	"assemble", "text",
+static const char *const stage_keys[NSTAGES] = {"gen",	"assemble", "summary", "text",
 						"json", "pcapng",   "perfetto"};
 
 /* --only STAGE [SECONDS]: one stage, in process, for a profiler. */
@@ -363,8 +379,8 @@ static int run_only(int argc, char **argv)
 		       (unsigned long long)n);
 		return v > 0 ? 0 : 1;
 	}
-	fprintf(stderr,
-		"usage: rec_bench --only gen|assemble|text|json|pcapng|perfetto [SECONDS]\n");
+	fprintf(stderr, "usage: rec_bench --only "
+			"gen|assemble|summary|text|json|pcapng|perfetto [SECONDS]\n");
 	return 2;
 }
 

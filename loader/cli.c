@@ -32,6 +32,9 @@ enum {
 	OPT_PCAPNG,
 	OPT_PERFETTO,
 	OPT_SNAPLEN,
+	OPT_SUMMARY,
+	OPT_INTERVAL,
+	OPT_PACKETS,
 };
 
 static const struct option long_opts[] = {
@@ -51,6 +54,9 @@ static const struct option long_opts[] = {
 	{"backend", required_argument, NULL, OPT_BACKEND},
 	{"list-probes", no_argument, NULL, OPT_LIST},
 	{"json", no_argument, NULL, OPT_JSON},
+	{"summary", no_argument, NULL, OPT_SUMMARY},
+	{"interval", required_argument, NULL, OPT_INTERVAL},
+	{"packets", no_argument, NULL, OPT_PACKETS},
 	{"count", required_argument, NULL, 'c'},
 	{"duration", required_argument, NULL, OPT_DURATION},
 	{"packet-timeout", required_argument, NULL, OPT_TIMEOUT},
@@ -108,6 +114,11 @@ void pp_cli_usage(FILE *f)
 	      "                           default: all the mark copied, up to 128)\n"
 	      "      --perfetto FILE      also write a timeline to FILE (Trace Event Format\n"
 	      "                           JSON, for ui.perfetto.dev): a track per packet\n"
+	      "      --summary            no packet blocks: at exit, the distinct paths\n"
+	      "                           (count, share, latency percentiles per path and\n"
+	      "                           per step) and the drops by reason and place\n"
+	      "      --interval S         with --summary, also every S seconds (cumulative)\n"
+	      "      --packets            with --summary, print each packet too\n"
 	      "  -c, --count N            exit after N packets\n"
 	      "      --duration S         exit after S seconds\n"
 	      "      --packet-timeout S   close a packet whose free was not seen after S\n"
@@ -131,6 +142,7 @@ void pp_cli_usage(FILE *f)
 	      "  pktpath -i eth0 --json -c 10 'tcp port 443'\n"
 	      "  pktpath --backend tracepoint --duration 5 udp\n"
 	      "  pktpath --pcapng paths.pcapng --perfetto paths.json -c 100 icmp\n"
+	      "  pktpath --summary --interval 10 'udp and dst 198.18.1.2'\n"
 	      "  pktpath --list-probes --probe-regex '^tcp_v4_'\n"
 	      "  pktpath --check\n"
 	      "  pktpath --test-pcap capture.pcap 'tcp[tcpflags] & tcp-syn != 0'\n"
@@ -295,6 +307,17 @@ static int parse_opt(struct pp_env *env, int opt, const char *arg, FILE *err)
 	case OPT_JSON:
 		env->json = true;
 		return 0;
+	case OPT_SUMMARY:
+		env->summary = true;
+		return 0;
+	case OPT_PACKETS:
+		env->packets = true;
+		return 0;
+	case OPT_INTERVAL:
+		if (parse_seconds(arg, &env->interval) || env->interval < 0.1)
+			return bad(err, "--interval wants seconds, from 0.1 up to a year: \"%s\"",
+				   arg);
+		return 0;
 	case 'c':
 		if (parse_ull(arg, 1, 1ULL << 62, &v))
 			return bad(err, "-c wants a whole number of packets, 1 or more: \"%s\"",
@@ -383,6 +406,13 @@ static int check_conflicts(const struct pp_env *env, FILE *err)
 		return bad(err, "%s", "--snaplen is for --pcapng");
 	if (env->pcapng && env->perfetto && !strcmp(env->pcapng, env->perfetto))
 		return bad(err, "%s", "--pcapng and --perfetto need two different files");
+	if ((env->interval || env->packets) && !env->summary)
+		return bad(err, "%s", "--interval and --packets go with --summary");
+	if (env->summary && (env->action == PP_ACT_TEST_PCAP || env->action == PP_ACT_LIST_PROBES ||
+			     env->action == PP_ACT_CHECK))
+		return bad(
+			err, "%s",
+			"--summary is for tracing: not with --test-pcap, --list-probes or --check");
 	if (env->action == PP_ACT_LIST_PROBES && (env->count || env->duration))
 		return bad(err, "%s",
 			   "--list-probes attaches nothing: -c and --duration do not apply");

@@ -42,6 +42,9 @@ struct pp_env {
 	bool all_skb_funcs;	 /* --all-skb-funcs */
 	enum pp_backend backend;
 	bool json;
+	bool summary;		  /* --summary: distinct paths at exit */
+	bool packets;		  /* --packets: with --summary, each packet too */
+	double interval;	  /* --interval: seconds between summaries, 0: at exit only */
 	unsigned long long count; /* 0: no limit */
 	double duration;	  /* seconds, 0: no limit */
 	double packet_timeout;	  /* seconds */

@@ -382,6 +382,9 @@ static int trace(struct app *a)
 			     .sym_name = sym_name};
 	struct pp_trace_cfg cfg = {.out = &out,
 				   .json = a->env.json,
+				   .summary = a->env.summary,
+				   .packets = a->env.packets,
+				   .interval = a->env.interval,
 				   .count = a->env.count,
 				   .duration = a->env.duration,
 				   .packet_timeout = a->env.packet_timeout,

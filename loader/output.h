@@ -68,4 +68,8 @@ size_t pp_out_skb_index(const struct pp_packet *p, __u64 skb);
 /* The packet's length: the mark hop's skb->len, else the first hop's. */
 __u32 pp_out_pkt_len(const struct pp_packet *p);
 
+struct pp_wbuf;
+/* A JSON string of at most max bytes of s, escaped as the packets' strings are. */
+void pp_out_json_str(struct pp_wbuf *w, const char *s, size_t max);
+
 #endif /* PP_OUTPUT_H */

@@ -515,3 +515,8 @@ void pp_out_summary_json(const struct pp_out *o, const struct pp_summary *s)
 	pp_wb_lit(&w, "}\n");
 	pp_wb_flush(&w);
 }
+
+void pp_out_json_str(struct pp_wbuf *w, const char *s, size_t max)
+{
+	json_str(w, s, max);
+}

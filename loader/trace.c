@@ -11,6 +11,7 @@
 #include "pktpath.h"
 #include "classifier.h"
 #include "classifier.skel.h"
+#include "output_summary.h"
 #include "path.h"
 #include "trace.h"
 
@@ -27,7 +28,9 @@ struct trace {
 	const struct pp_trace_cfg *cfg;
 	struct pp_paths *paths;
 	struct pp_summary sum;
-	struct pp_state *state; /* mmap()ed state_map */
+	struct pp_pathsum *paths_sum; /* --summary, else NULL */
+	__u64 start, next_report;     /* --interval */
+	struct pp_state *state;	      /* mmap()ed state_map */
 	int skb_map_fd, end_lost_fd, head_map_fd;
 	__u64 swept; /* when head_map was last swept */
 	__u64 now;
@@ -82,6 +85,17 @@ static __u32 end_lost(struct trace *t, __u64 id)
 	return lost;
 }
 
+static void print_packet(struct trace *t, const struct pp_packet *p)
+{
+	if (t->cfg->json) {
+		pp_out_json(t->cfg->out, p);
+		return;
+	}
+	if (!t->sum.packets)
+		pp_out_text_header(t->cfg->out);
+	pp_out_text(t->cfg->out, p);
+}
+
 static void emit(const struct pp_packet *pkt, void *ctx)
 {
 	struct pp_packet copy = *pkt, *p = &copy;
@@ -93,13 +107,11 @@ static void emit(const struct pp_packet *pkt, void *ctx)
 	}
 	if (t->done)
 		return;
-	if (t->cfg->json) {
-		pp_out_json(t->cfg->out, p);
-	} else {
-		if (!t->sum.packets)
-			pp_out_text_header(t->cfg->out);
-		pp_out_text(t->cfg->out, p);
-	}
+	if (t->paths_sum)
+		pp_pathsum_add(t->paths_sum, p);
+	/* --summary alone prints no packet; --summary --packets both. */
+	if (!t->paths_sum || t->cfg->packets)
+		print_packet(t, p);
 	if (t->cfg->also)
 		t->cfg->also(p, t->cfg->also_ctx);
 	pp_summary_add(&t->sum, p);
@@ -149,8 +161,33 @@ static void report_paths(const struct trace *t)
 			(unsigned long long)st.bad);
 }
 
+/* The distinct paths so far (cumulative: every report covers the whole run). */
+static void report_summary(struct trace *t, bool final)
+{
+	struct pp_sum_when when = {.elapsed = (double)(now_ns() - t->start) / 1e9, .final = final};
+
+	if (t->cfg->json)
+		pp_out_pathsum_json(t->cfg->out, t->paths_sum, &when);
+	else
+		pp_out_pathsum_text(t->cfg->out, t->paths_sum, &when);
+}
+
+/* --interval: a report when one is due; due times keep their pace. */
+static void maybe_report(struct trace *t)
+{
+	__u64 step = (__u64)(t->cfg->interval * 1e9);
+
+	if (!t->paths_sum || !step || t->now < t->next_report)
+		return;
+	report_summary(t, false);
+	while (t->next_report <= t->now)
+		t->next_report += step;
+}
+
 static void finish(struct trace *t, const struct pp_cls *cls)
 {
+	if (t->paths_sum)
+		report_summary(t, true);
 	t->sum.lost = t->state->ring_lost;
 	t->sum.map_full = t->state->map_full;
 	if (t->cfg->json)
@@ -270,6 +307,7 @@ static int loop(struct trace *t, struct ring_buffer *rb, volatile sig_atomic_t *
 		if (n < 0 && n != -EINTR)
 			return n;
 		pp_paths_expire(t->paths, t->now, timeout);
+		maybe_report(t);
 		sweep_heads(t);
 		fflush(t->cfg->out->f);
 		if (end && t->now >= end)
@@ -281,7 +319,7 @@ static int loop(struct trace *t, struct ring_buffer *rb, volatile sig_atomic_t *
 int pp_trace_run(const struct pp_cls *cls, const struct pp_trace_cfg *cfg,
 		 volatile sig_atomic_t *stop)
 {
-	struct trace t = {.cfg = cfg, .now = now_ns()};
+	struct trace t = {.cfg = cfg, .now = now_ns(), .start = now_ns()};
 	struct ring_buffer *rb = NULL;
 	long page = sysconf(_SC_PAGESIZE);
 	int err;
@@ -297,7 +335,11 @@ int pp_trace_run(const struct pp_cls *cls, const struct pp_trace_cfg *cfg,
 	t.state->orphan_ns = timeout_ns(cfg);
 	t.paths = pp_paths_new(emit, &t);
 	rb = ring_buffer__new(bpf_map__fd(cls->skel->maps.path_map), on_record, &t, NULL);
-	if (!t.paths || !rb) {
+	if (cfg->summary) {
+		t.paths_sum = pp_pathsum_new(PP_SUM_DEF_PATHS, PP_SUM_DEF_DROPS);
+		t.next_report = t.start + (__u64)(cfg->interval * 1e9);
+	}
+	if (!t.paths || !rb || (cfg->summary && !t.paths_sum)) {
 		err = -ENOMEM;
 		goto cleanup;
 	}
@@ -314,6 +356,7 @@ int pp_trace_run(const struct pp_cls *cls, const struct pp_trace_cfg *cfg,
 cleanup:
 	ring_buffer__free(rb);
 	pp_paths_free(t.paths);
+	pp_pathsum_free(t.paths_sum);
 	munmap(t.state, (size_t)page);
 	return err;
 }

@@ -12,6 +12,9 @@ struct pp_cls;
 struct pp_trace_cfg {
 	const struct pp_out *out;
 	bool json;
+	bool summary;		  /* distinct paths (output_summary.h) instead of packet blocks */
+	bool packets;		  /* with summary: the packet blocks too */
+	double interval;	  /* with summary: seconds between reports, 0: at exit only */
 	unsigned long long count; /* stop after this many packets, 0: never */
 	double duration;	  /* seconds, 0: no limit */
 	double packet_timeout;	  /* seconds */

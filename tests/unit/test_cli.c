@@ -129,6 +129,30 @@ START_TEST(test_modes)
 }
 END_TEST
 
+/* --summary and the options that go with it. */
+START_TEST(test_summary_options)
+{
+	char *ok[] = {"pktpath", "--summary", "--interval", "2.5", "--packets", "udp", NULL};
+	char *iv0[] = {"pktpath", "--summary", "--interval", "0.01", NULL};
+	char *alone[] = {"pktpath", "--interval", "5", NULL};
+	char *pk[] = {"pktpath", "--packets", NULL};
+	char *lp[] = {"pktpath", "--summary", "--list-probes", NULL};
+	struct pp_env env;
+	char msg[256] = "";
+
+	ck_assert_int_eq(parse(&env, ok, msg, sizeof(msg)), 0);
+	ck_assert(env.summary);
+	ck_assert(env.packets);
+	ck_assert(env.interval == 2.5);
+	ck_assert_str_eq(env.filter, "udp");
+	pp_env_free(&env);
+	expect_usage(iv0, "--interval wants seconds");
+	expect_usage(alone, "go with --summary");
+	expect_usage(pk, "go with --summary");
+	expect_usage(lp, "--summary is for tracing");
+}
+END_TEST
+
 Suite *cli_suite(void)
 {
 	Suite *s = suite_create("cli");
@@ -139,6 +163,7 @@ Suite *cli_suite(void)
 	tcase_add_test(tc, test_bad_numbers);
 	tcase_add_test(tc, test_conflicts_and_unknown);
 	tcase_add_test(tc, test_modes);
+	tcase_add_test(tc, test_summary_options);
 	suite_add_tcase(s, tc);
 	return s;
 }

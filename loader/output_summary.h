@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The --summary report: distinct paths and drops, as text or one JSON line. */
+#ifndef PP_OUTPUT_SUMMARY_H
+#define PP_OUTPUT_SUMMARY_H
+
+#include <stdbool.h>
+#include "output.h"
+#include "summary.h"
+
+struct pp_sum_when {
+	double elapsed; /* seconds since tracing began */
+	bool final;	/* at exit; false: an --interval report */
+};
+
+void pp_out_pathsum_text(const struct pp_out *o, const struct pp_pathsum *s,
+			 const struct pp_sum_when *when);
+void pp_out_pathsum_json(const struct pp_out *o, const struct pp_pathsum *s,
+			 const struct pp_sum_when *when);
+
+#endif /* PP_OUTPUT_SUMMARY_H */
