@@ -174,6 +174,9 @@ static void hint_no_socket(struct hint_ctx *c)
 	} else {
 		put_text(c, "no socket wants this {proto} packet to {dst} in netns {netns}");
 	}
+	/* UDP answers with port unreachable, rate limits allowing: seen, or not claimed. */
+	if (c->d->icmp_sent)
+		put_text(c, "; an ICMP error went back to {src}");
 }
 
 /*

@@ -80,8 +80,8 @@ expect_hint 7001 NETFILTER_DROP "netfilter's ipv4 forward hook dropped it" \
 	"under nf_hook_slow called by ip_forward"
 expect_hint 7002 NETFILTER_DROP "netfilter's ipv4 input hook dropped it" \
 	"under nf_hook_slow called by ip_local_deliver"
-expect_hint 7003 NO_SOCKET \
-	"no udp socket is bound to port 7003 of 198.18.0.254 in netns $ino_r (NO_SOCKET at"
+expect_hint 7003 NO_SOCKET "no udp socket is bound to port 7003 of 198.18.0.254 in netns" \
+	"$ino_r; an ICMP error went back to 198.18.0.1 (NO_SOCKET at __udp4_lib_rcv"
 expect_hint 7004 NOT_SPECIFIED "the route to 198.19.9.1 in netns $ino_r is an error route:" \
 	"blackhole, as no ICMP error was sent" "at ip_error"
 expect_hint 7005 NOT_SPECIFIED "the route to 198.19.10.1 in netns $ino_r is an error route:" \

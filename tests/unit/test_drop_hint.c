@@ -108,6 +108,10 @@ START_TEST(test_no_socket)
 	ck_assert_str_eq(hint(&d), "no udp socket is bound to port 7003 of 198.18.1.2 in netns "
 				   "4026532616 (NO_SOCKET at __udp4_lib_rcv on b-eth0, netns "
 				   "4026532616)");
+	d.icmp_sent = true;
+	ck_assert_ptr_nonnull(strstr(hint(&d), "in netns 4026532616; an ICMP error went back to "
+					       "198.18.0.1 (NO_SOCKET"));
+	d.icmp_sent = false;
 	memset(&s, 0, sizeof(s));
 	s.ip_ver = 4;
 	s.has_icmp = s.has_echo = true;
