@@ -18,10 +18,7 @@
 # packet, and the router's Udp NoPorts went up by one.
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
-pp_setup
-pp_require_pktpath
-pp_require_cmd nft
-pp_topo_up
+pp_begin nft
 
 ino_r=$(pp_netns_inode "$PP_NS_R")
 out=$(pp_out hints)
