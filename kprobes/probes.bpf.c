@@ -127,8 +127,9 @@ const volatile __u64 pp_nf_hi = 0;
  * after LOCATION's in the kernel stack; or, when nf_hook_slow() is further
  * up (a netfilter verdict: nftables drops in nft_do_chain()), the frame
  * after its, with PP_HOP_NF_CALLER in *flags. An offset from LOCATION
- * (pp_hop.caller), 0 if not found. Only for tracked skbs, so that a host
- * dropping other traffic pays nothing for it.
+ * (pp_hop.caller), 0 if not found. Only for tracked skbs that netfilter
+ * dropped: the stack costs about 1.3 us (docs/PERFORMANCE.md), and only the
+ * hook needs it; other drops and untracked skbs pay nothing.
  */
 static __always_inline __s32 pp_drop_caller(__u64 *ctx, __u64 skb, __u64 location, __u32 *flags)
 {
@@ -169,7 +170,8 @@ int pp_tp_kfree(__u64 *ctx)
 	if (bpf_core_enum_value_exists(enum skb_drop_reason, SKB_CONSUMED) &&
 	    reason == bpf_core_enum_value(enum skb_drop_reason, SKB_CONSUMED))
 		fate = PP_FATE_CONSUMED;
-	if (fate == PP_FATE_DROPPED)
+	if (bpf_core_enum_value_exists(enum skb_drop_reason, SKB_DROP_REASON_NETFILTER_DROP) &&
+	    reason == bpf_core_enum_value(enum skb_drop_reason, SKB_DROP_REASON_NETFILTER_DROP))
 		caller = pp_drop_caller(ctx, ctx[0], ctx[1], &flags);
 	return pp_on_free(ctx[0], pp_kfree_probe, fate, reason, ctx[1], caller, flags, PP_VIA_BTF);
 }
