@@ -79,9 +79,10 @@ enum pp_fate {
 };
 
 /* pp_hop.flags */
-#define PP_HOP_SHARED 1U /* END: another skb still holds this skb's data */
+#define PP_HOP_SHARED	 1U /* END: another skb still holds this skb's data */
+#define PP_HOP_NF_CALLER 2U /* END: caller is nf_hook_slow()'s, which ran the dropper */
 
-/* One step of one packet. 112 bytes, no holes. */
+/* One step of one packet. 120 bytes, no holes. */
 struct pp_hop {
 	__u32 type;	/* enum pp_rec_type */
 	__u32 probe;	/* probe index, or PP_PROBE_TC_* */
@@ -99,6 +100,15 @@ struct pp_hop {
 	__u32 lost;    /* END: hops of this packet lost to a full ring buffer */
 	__u32 flags;   /* PP_HOP_* */
 	__u32 stack;   /* --stack: 1 + its kernel stack's id in stack_map; 0: none */
+	/*
+	 * END by kfree_skb: where the function that dropped the skb was called
+	 * from, or with PP_HOP_NF_CALLER where nf_hook_slow() was, as an offset
+	 * from location (return addresses both); 0 if not found. nf_hook_slow's
+	 * caller names the netfilter hook of a drop (ip_forward: forward),
+	 * which no tracepoint argument does.
+	 */
+	__s32 caller;
+	__u32 pad;
 	char ifname[PP_IFNAMSIZ];
 	char comm[PP_COMMLEN];
 };
@@ -188,8 +198,8 @@ struct pp_state {
 	__u64 orphans;
 };
 
-_Static_assert(sizeof(struct pp_hop) == 112, "pp_hop: no holes, same on both sides");
-_Static_assert(sizeof(struct pp_mark) == 112 + 8 + PP_HDR_BYTES, "pp_mark layout");
+_Static_assert(sizeof(struct pp_hop) == 120, "pp_hop: no holes, same on both sides");
+_Static_assert(sizeof(struct pp_mark) == 120 + 8 + PP_HDR_BYTES, "pp_mark layout");
 _Static_assert(sizeof(struct pp_skb_val) == 48, "pp_skb_val layout");
 _Static_assert(sizeof(struct pp_head_val) == 40, "pp_head_val layout");
 

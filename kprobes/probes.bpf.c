@@ -95,7 +95,7 @@ PP_FEXIT_RET(3)
 SEC("tp_btf/consume_skb")
 int pp_tp_consume(__u64 *ctx)
 {
-	return pp_on_free(ctx[0], pp_consume_probe, PP_FATE_CONSUMED, 0, 0, PP_VIA_BTF);
+	return pp_on_free(ctx[0], pp_consume_probe, PP_FATE_CONSUMED, 0, 0, 0, 0, PP_VIA_BTF);
 }
 
 /*
@@ -113,7 +113,48 @@ int pp_tp_consume_at(__u64 *ctx)
 	__u64 at = ctx[1];
 	__u32 fate = at >= pp_gso_lo && at < pp_gso_hi ? PP_FATE_SEGMENTED : PP_FATE_CONSUMED;
 
-	return pp_on_free(ctx[0], pp_consume_probe, fate, 0, 0, PP_VIA_BTF);
+	return pp_on_free(ctx[0], pp_consume_probe, fate, 0, 0, 0, 0, PP_VIA_BTF);
+}
+
+#define PP_DROP_FRAMES 24 /* the tracing frames above the dropper, and some */
+
+/* nf_hook_slow(), set by the loader from kallsyms: 0, 0 if not found. */
+const volatile __u64 pp_nf_lo = 0;
+const volatile __u64 pp_nf_hi = 0;
+
+/*
+ * Where the function that dropped a tracked skb was called from: the frame
+ * after LOCATION's in the kernel stack; or, when nf_hook_slow() is further
+ * up (a netfilter verdict: nftables drops in nft_do_chain()), the frame
+ * after its, with PP_HOP_NF_CALLER in *flags. An offset from LOCATION
+ * (pp_hop.caller), 0 if not found. Only for tracked skbs that netfilter
+ * dropped: the stack costs about 1.3 us (docs/PERFORMANCE.md), and only the
+ * hook needs it; other drops and untracked skbs pay nothing.
+ */
+static __always_inline __s32 pp_drop_caller(__u64 *ctx, __u64 skb, __u64 location, __u32 *flags)
+{
+	__u64 frames[PP_DROP_FRAMES], at = 0;
+	__u32 n, i;
+	long got;
+	__s64 off;
+
+	if (!location || !pp_busy(pp_state()) || !pp_skb_entry(skb))
+		return 0;
+	got = bpf_get_stack(ctx, frames, sizeof(frames), 0);
+	if (got <= 0)
+		return 0;
+	n = (__u32)got / 8;
+	for (i = 0; i + 1 < n && i + 1 < PP_DROP_FRAMES; i++) {
+		if (!at && frames[i] == location)
+			at = frames[i + 1];
+		if (at && frames[i] >= pp_nf_lo && frames[i] < pp_nf_hi) {
+			at = frames[i + 1];
+			*flags = PP_HOP_NF_CALLER;
+			break;
+		}
+	}
+	off = (__s64)(at - location);
+	return at && off == (__s32)off ? (__s32)off : 0;
 }
 
 /* kfree_skb(skb, location, reason[, rx_sk]): reason since 5.17. */
@@ -122,12 +163,17 @@ int pp_tp_kfree(__u64 *ctx)
 {
 	__u32 reason = (__u32)ctx[2];
 	__u32 fate = PP_FATE_DROPPED;
+	__u32 flags = 0;
+	__s32 caller = 0;
 
 	/* Newer kernels free consumed skbs through kfree_skb_reason() too. */
 	if (bpf_core_enum_value_exists(enum skb_drop_reason, SKB_CONSUMED) &&
 	    reason == bpf_core_enum_value(enum skb_drop_reason, SKB_CONSUMED))
 		fate = PP_FATE_CONSUMED;
-	return pp_on_free(ctx[0], pp_kfree_probe, fate, reason, ctx[1], PP_VIA_BTF);
+	if (bpf_core_enum_value_exists(enum skb_drop_reason, SKB_DROP_REASON_NETFILTER_DROP) &&
+	    reason == bpf_core_enum_value(enum skb_drop_reason, SKB_DROP_REASON_NETFILTER_DROP))
+		caller = pp_drop_caller(ctx, ctx[0], ctx[1], &flags);
+	return pp_on_free(ctx[0], pp_kfree_probe, fate, reason, ctx[1], caller, flags, PP_VIA_BTF);
 }
 
 /*
@@ -156,10 +202,11 @@ int pp_tp_kmem_free(struct bpf_raw_tracepoint_args *ctx)
 
 	if (!skb || !pp_busy(st))
 		return 0;
-	pp_end(st, skb, PP_PROBE_KMEM_FREE, PP_FATE_CONSUMED, 0, 0, false, PP_VIA_KPROBE);
+	pp_end(st, skb, PP_PROBE_KMEM_FREE, PP_FATE_CONSUMED, 0, 0, 0, 0, false, PP_VIA_KPROBE);
 	skb = pp_fclone_second(skb, (const struct kmem_cache *)ctx->args[2]);
 	if (skb)
-		pp_end(st, skb, PP_PROBE_KMEM_FREE, PP_FATE_CONSUMED, 0, 0, false, PP_VIA_KPROBE);
+		pp_end(st, skb, PP_PROBE_KMEM_FREE, PP_FATE_CONSUMED, 0, 0, 0, 0, false,
+		       PP_VIA_KPROBE);
 	return 0;
 }
 

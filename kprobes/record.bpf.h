@@ -135,6 +135,8 @@ static __always_inline void pp_fill_hop(struct pp_hop *h, __u32 type, __u32 prob
 	h->lost = 0;
 	h->flags = 0;
 	h->stack = 0;
+	h->caller = 0;
+	h->pad = 0;
 	pp_ifname(h->ifname, dev, via);
 	if (task)
 		bpf_get_current_comm(h->comm, sizeof(h->comm));
@@ -453,7 +455,8 @@ static __always_inline struct pp_skb_val *pp_join_copy(struct pp_state *st, __u6
  * still holds its data here, so a clone sharing it can be told.
  */
 static __always_inline int pp_end(struct pp_state *st, __u64 skb, __u32 probe, __u32 fate,
-				  __u32 reason, __u64 location, bool data, const enum pp_via via)
+				  __u32 reason, __u64 location, __s32 caller, __u32 flags,
+				  bool data, const enum pp_via via)
 {
 	struct pp_skb_val *v = pp_skb_entry(skb);
 	struct pp_hop *h;
@@ -474,8 +477,9 @@ static __always_inline int pp_end(struct pp_state *st, __u64 skb, __u32 probe, _
 		h->fate = fate;
 		h->reason = reason;
 		h->location = location;
+		h->caller = caller;
 		h->lost = v->lost;
-		h->flags = shared ? PP_HOP_SHARED : 0;
+		h->flags = flags | (shared ? PP_HOP_SHARED : 0);
 		pp_submit(st, h);
 	} else {
 		__u32 lost = v->lost + 1;
@@ -583,7 +587,7 @@ static __always_inline int pp_record_hop(void *ctx, __u64 skb, __u64 cookie, con
 	if (!pp_busy(st))
 		return 0;
 	if (fate)
-		return pp_end(st, skb, probe, fate, 0, 0, cookie & PP_END_DATA, via);
+		return pp_end(st, skb, probe, fate, 0, 0, 0, 0, cookie & PP_END_DATA, via);
 	v = pp_skb_entry(skb);
 	if (!v) {
 		v = pp_join_copy(st, skb, probe, 0, via);
@@ -695,7 +699,8 @@ static __always_inline int pp_on_copy_ret(__u64 ret, __u64 cookie)
 
 /* The free tracepoints: an END with the kernel's own verdict. */
 static __always_inline int pp_on_free(__u64 skb, __u32 probe, __u32 fate, __u32 reason,
-				      __u64 location, const enum pp_via via)
+				      __u64 location, __s32 caller, __u32 flags,
+				      const enum pp_via via)
 {
 	struct pp_state *st;
 
@@ -704,7 +709,7 @@ static __always_inline int pp_on_free(__u64 skb, __u32 probe, __u32 fate, __u32 
 	st = pp_state();
 	if (!pp_busy(st))
 		return 0;
-	return pp_end(st, skb, probe, fate, reason, location, true, via);
+	return pp_end(st, skb, probe, fate, reason, location, caller, flags, true, via);
 }
 
 #endif

@@ -553,6 +553,8 @@ static int open_load(struct pp_probes *p, const struct pp_cls *cls, struct pp_pr
 	p->skel->rodata->pp_mark_netns = p->mark_netns;
 	p->skel->rodata->pp_gso_lo = p->gso_lo;
 	p->skel->rodata->pp_gso_hi = p->gso_hi;
+	p->skel->rodata->pp_nf_lo = p->nf_lo;
+	p->skel->rodata->pp_nf_hi = p->nf_hi;
 	err = reuse_maps(p->skel, cls);
 	if (!err)
 		err = choose_programs(p, l, backend);

@@ -36,6 +36,9 @@ struct pp_probes {
 	 * location argument (Linux 6.3+): consume_at.
 	 */
 	__u64 gso_lo, gso_hi;
+	/* nf_hook_slow(), [nf_lo, nf_hi): its caller names a netfilter drop's hook. 0, 0: unknown.
+	 */
+	__u64 nf_lo, nf_hi;
 	bool consume_at;
 	__u32 copies[PP_COPY_POINTS]; /* probe indexes of the copy points planned */
 	int ncopies;

@@ -508,6 +508,9 @@ static void prepare_gso_free(struct app *a)
 	if (a->probes.consume_at &&
 	    pp_ksym_range(a->ksyms, "validate_xmit_skb", &a->probes.gso_lo, &a->probes.gso_hi))
 		a->probes.gso_lo = a->probes.gso_hi = 0;
+	/* Netfilter drops name their hook by nf_hook_slow()'s caller (drop_hint.c). */
+	if (pp_ksym_range(a->ksyms, "nf_hook_slow", &a->probes.nf_lo, &a->probes.nf_hi))
+		a->probes.nf_lo = a->probes.nf_hi = 0;
 }
 
 /*

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include "drop_hint.h"
 #include "fmt.h"
 #include "output.h"
 #include "pkt_decode.h"
@@ -412,7 +413,16 @@ static void json_read(const struct pp_out *out, struct jobj *top, const struct p
 	jclose(&o);
 }
 
-/* {"kind":...} and, for a drop, its reason and place; the read of SKB (0: any). */
+/* "hint": the packet's drop explained (drop_hint.h). */
+static void json_hint(const struct pp_out *out, struct jobj *o, const struct pp_packet *p)
+{
+	char hint[512];
+
+	pp_out_drop_hint(out, p, hint, sizeof(hint));
+	jstr(o, K("hint"), hint, sizeof(hint));
+}
+
+/* {"kind":...} and, for a drop, its reason, place and hint; the read of SKB (0: any). */
 static void json_fate_of(const struct pp_out *out, struct jobj *top, const struct pp_packet *p,
 			 const struct pp_skbref *r)
 {
@@ -422,6 +432,8 @@ static void json_fate_of(const struct pp_out *out, struct jobj *top, const struc
 	jstr(&o, K("kind"), pp_out_fate_kind(fate), 16);
 	if (fate == PP_FATE_DROPPED)
 		json_drop(out, &o, r ? r->reason : p->reason, r ? r->location : p->location);
+	if (fate == PP_FATE_DROPPED && !r)
+		json_hint(out, &o, p);
 	json_read(out, &o, p, r ? r->skb : 0);
 	jclose(&o);
 }

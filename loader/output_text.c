@@ -15,6 +15,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include "drop_hint.h"
 #include "fmt.h"
 #include "output.h"
 #include "pkt_decode.h"
@@ -416,6 +417,33 @@ static void text_skb_fates(const struct pp_out *o, struct pp_wbuf *w, const stru
 	}
 }
 
+/*
+ * "  why: HINT" under a drop's fate line, cut at spaces into lines under
+ * 100 columns, the ones after the first indented as far as the hint.
+ */
+static void text_why(const struct pp_out *o, struct pp_wbuf *w, const struct pp_packet *p)
+{
+	static const char lead[] = "  why: ";
+	const size_t indent = sizeof(lead) - 1, room = PP_LINE_MAX - indent;
+	char hint[512];
+	size_t n = pp_out_drop_hint(o, p, hint, sizeof(hint)), at = 0, cut;
+
+	n = n < sizeof(hint) ? n : sizeof(hint) - 1;
+	pp_wb_lit(w, "  why: ");
+	while (n - at > room) {
+		for (cut = at + room; cut > at && hint[cut] != ' '; cut--)
+			;
+		if (cut == at) /* one word longer than a line: cut it */
+			cut = at + room;
+		pp_wb_write(w, hint + at, cut - at);
+		pp_wb_putc(w, '\n');
+		pp_wb_write(w, "                ", indent);
+		at = cut + (hint[cut] == ' ');
+	}
+	pp_wb_write(w, hint + at, n - at);
+	pp_wb_putc(w, '\n');
+}
+
 static void text_fate(const struct pp_out *o, struct pp_wbuf *w, const struct pp_packet *p)
 {
 	__u64 span = p->hops[p->nhops - 1].ts - p->hops[0].ts;
@@ -431,6 +459,8 @@ static void text_fate(const struct pp_out *o, struct pp_wbuf *w, const struct pp
 	pp_wb_putc(w, '\n');
 	if (p->fate == PP_FATE_UNSEEN)
 		pp_wb_lit(w, "  (no probe saw its free within the packet timeout)\n");
+	if (p->fate == PP_FATE_DROPPED)
+		text_why(o, w, p);
 	if (p->nskbs > 1)
 		text_skb_fates(o, w, p);
 	if (!p->mark)

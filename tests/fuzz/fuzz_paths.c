@@ -420,9 +420,32 @@ static size_t check_json_read(const struct jctx *j, const struct fzj_node *f, __
 	return 1;
 }
 
-/* O's "fate": {kind, for a drop its reason and place, the read of SKB (0: any)}. */
+/*
+ * The packet's own fate (TOP) of a drop has a "hint": a string that ends
+ * with its evidence, the reason's name (or number) in it.
+ */
+static size_t check_json_hint(const struct jctx *j, const struct fzj_node *f, bool top, bool drop,
+			      const char *reason, __u32 reason_code)
+{
+	const struct fzj_node *n = want_obj(j, f, "hint", top && drop, FZJ_STR);
+	char num[32], hint[512];
+
+	if (!n)
+		return 0;
+	if (!n->len || n->len >= sizeof(hint)) {
+		jfail(j, "\"hint\" of %zu bytes", n->len);
+		return 1;
+	}
+	snprintf(num, sizeof(num), "(reason %u", reason_code);
+	snprintf(hint, sizeof(hint), "%.*s", (int)n->len, j->d->pool + n->str);
+	if (hint[strlen(hint) - 1] != ')' || !strstr(hint, reason ? reason : num))
+		jfail(j, "\"hint\" without its evidence: \"%s\"", hint);
+	return 1;
+}
+
+/* O's "fate": {kind, for a drop its reason, place and hint (TOP), the read of SKB (0: any)}. */
 static void check_json_fate_of(const struct jctx *j, const struct fzj_node *o, enum pp_fate fate,
-			       __u32 reason_code, __u64 location, __u64 skb)
+			       __u32 reason_code, __u64 location, __u64 skb, bool top)
 {
 	static const char *const kinds[] = {"none",   "consumed", "dropped",
 					    "unseen", "merged",	  "segmented"};
@@ -441,7 +464,8 @@ static void check_json_fate_of(const struct jctx *j, const struct fzj_node *o, e
 	want_str(j, f, "func", sym, sym, SIZE_MAX);
 	want_addr(j, f, "location", drop && location, location);
 	want_keys(j, f, "fate",
-		  1 + drop + !!reason + !!sym + (drop && location) + check_json_read(j, f, skb));
+		  1 + drop + !!reason + !!sym + (drop && location) + check_json_read(j, f, skb) +
+			  check_json_hint(j, f, top, drop, reason, reason_code));
 }
 
 static void check_json_fate(const struct jctx *j, const struct fzj_node *top)
@@ -452,7 +476,7 @@ static void check_json_fate(const struct jctx *j, const struct fzj_node *top)
 	const struct fzj_node *o = want_obj(j, top, "seen_last", unseen, FZJ_OBJ);
 	char pname[32];
 
-	check_json_fate_of(j, top, p->fate, p->reason, p->location, 0);
+	check_json_fate_of(j, top, p->fate, p->reason, p->location, 0, true);
 	if (!unseen)
 		return;
 	/* Where it was seen last: its last hop. */
@@ -488,7 +512,7 @@ static void check_json_skbs(const struct jctx *j, const struct fzj_node *top)
 		/* A COPY taken out may be older than hops[0]: then 0. */
 		want_num(j, o, "t_ns", k->copy,
 			 k->first_ts > p->hops[0].ts ? k->first_ts - p->hops[0].ts : 0);
-		check_json_fate_of(j, o, k->fate, k->reason, k->location, k->skb);
+		check_json_fate_of(j, o, k->fate, k->reason, k->location, k->skb, false);
 		want_keys(j, o, "an skb", 2 + (k->copy && k->parent) + 2 * k->copy);
 	}
 }

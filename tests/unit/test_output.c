@@ -11,6 +11,7 @@
 #define NS_A 4026531840U
 #define NS_B 4026532001U
 #define LOC  0xffffffff81a2b3c4ULL
+#define CALL 0x1234 /* the caller of the function at LOC, as an offset from it */
 
 static const char *const probe_names[] = {"veth_xmit", "tp:net:netif_receive_skb",
 					  "tp:skb:kfree_skb", NULL,
@@ -25,6 +26,8 @@ static const char *reason_name(__u32 reason, void *arg)
 static const char *sym_name(__u64 addr, void *arg)
 {
 	(void)arg;
+	if (addr == LOC + CALL)
+		return "ip_forward";
 	return addr == LOC ? "nf_hook_slow" : NULL;
 }
 
@@ -118,6 +121,11 @@ static void sample(struct sample *s)
 	s->hops[2] = mkhop(PP_REC_HOP, 1, 1003000, NS_B, "veth-b", 6, 0);
 	s->hops[3] = mkhop(PP_REC_HOP, PP_PROBE_TC_INGRESS, 1003500, NS_B, "veth-b", 6, 0);
 	s->hops[4] = mkhop(PP_REC_END, 2, 1012001, NS_B, "veth-b", 6, 0);
+	s->hops[4].fate = PP_FATE_DROPPED;
+	s->hops[4].reason = 5;
+	s->hops[4].location = LOC;
+	s->hops[4].caller = CALL;
+	s->hops[4].flags = PP_HOP_NF_CALLER;
 	s->mark.hop = s->hops[0];
 	s->mark.cap_len = unhex(s->mark.data, icmp_hex);
 	s->p = (struct pp_packet){.id = 7,
@@ -275,6 +283,9 @@ static const char text_dropped[] =
 	"        3.500    +0.500 4026532001 veth-b            0 tc:ingress\n"
 	"       12.001    +8.501 4026532001 veth-b            0 tp:skb:kfree_skb\n"
 	"  dropped: NETFILTER_DROP at nf_hook_slow after 12.001 us\n"
+	"  why: netfilter's ipv4 forward hook dropped it: a rule or the chain's policy "
+	"(NETFILTER_DROP at\n"
+	"       nf_hook_slow called by ip_forward, on veth-b, netns 4026532001)\n"
 	"\n";
 
 /*
@@ -390,7 +401,9 @@ static const char json_dropped[] =
 	"{\"func\":\"tc:ingress\",\"t_ns\":3500," HOP_B ","
 	"{\"func\":\"tp:skb:kfree_skb\",\"t_ns\":12001," HOP_B "],"
 	"\"fate\":{\"kind\":\"dropped\",\"reason\":\"NETFILTER_DROP\",\"reason_code\":5,"
-	"\"func\":\"nf_hook_slow\",\"location\":\"0xffffffff81a2b3c4\"}}\n";
+	"\"func\":\"nf_hook_slow\",\"location\":\"0xffffffff81a2b3c4\","
+	"\"hint\":\"netfilter's ipv4 forward hook dropped it: a rule or the chain's policy "
+	"(NETFILTER_DROP at nf_hook_slow called by ip_forward, on veth-b, netns 4026532001)\"}}\n";
 
 START_TEST(test_json_dropped)
 {
@@ -477,11 +490,17 @@ START_TEST(test_no_names)
 			 "        0.000    +0.000 4026532001 veth-b            0 tc:ingress\n"
 			 "        8.501    +8.501 4026532001 veth-b            0 probe#2\n"
 			 "  dropped: reason 5 at 0xffffffff81a2b3c4 after 8.501 us\n"
+			 "  why: no explanation known to pktpath for this reason (reason 5 at "
+			 "0xffffffff81a2b3c4 on veth-b,\n"
+			 "       netns 4026532001)\n"
 			 "\n");
 	s.p.location = 0;
 	pp_out_json(&c.o, &s.p);
 	t = out(&c);
-	ck_assert_ptr_nonnull(strstr(t, "\"fate\":{\"kind\":\"dropped\",\"reason_code\":5}}\n"));
+	ck_assert_ptr_nonnull(strstr(t,
+				     "\"fate\":{\"kind\":\"dropped\",\"reason_code\":5,"
+				     "\"hint\":\"no explanation known to pktpath for this reason "
+				     "(reason 5)\"}}\n"));
 	ck_assert_ptr_nonnull(strstr(t, "{\"func\":\"probe#2\",\"t_ns\":8501,"));
 	ck_assert(json_line_ok(t));
 	cap_close(&c);

@@ -199,7 +199,19 @@ chk_nft_drop() {
 		echo "no drop reason"
 		return 1
 	fi
+	# The rule is in b's input chain: the hint names that hook, on every backend.
+	hint_has "netfilter's ipv4 input hook dropped it" || return 1
 	echo "reason $reason in $func"
+}
+
+# hint_has TEXT: the packet's fate.hint holds TEXT.
+hint_has() {
+	local hint
+	hint=$(pkt '.fate.hint // ""')
+	[[ $hint == *"$1"* ]] || {
+		echo "hint without '$1': $hint"
+		return 1
+	}
 }
 
 chk_udp_closed() {
@@ -218,6 +230,7 @@ chk_udp_closed() {
 	if [ "$1" != tracepoint ]; then
 		steps_ok ip_rcv 'udp_rcv|__udp4_lib_rcv' || return 1
 	fi
+	hint_has "no udp socket is bound to port 9 of 198.18.0.2 in netns" || return 1
 	echo "reason $reason in $(pkt .fate.func)"
 }
 

@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: GPL-2.0
+/* loader/drop_hint.c: the explanation of each drop, and its evidence, from given facts. */
+#include <check.h>
+#include <string.h>
+#include "drop_hint.h"
+#include "suites.h"
+
+#define NS 4026532616U
+
+static struct pp_pkt_summary udp_pkt(void)
+{
+	struct pp_pkt_summary s = {.ip_ver = 4, .ip_proto = 17, .has_ports = true};
+
+	strcpy(s.proto, "udp");
+	strcpy(s.src, "198.18.0.1");
+	strcpy(s.dst, "198.18.1.2");
+	s.sport = 40000;
+	s.dport = 7003;
+	return s;
+}
+
+static const char *hint(const struct pp_drop_facts *d)
+{
+	static char buf[512];
+	size_t n = pp_drop_hint(d, buf, sizeof(buf));
+
+	ck_assert_uint_eq(n, strlen(buf));
+	return buf;
+}
+
+/* A netfilter drop in each hook, told by nf_hook_slow()'s caller. */
+START_TEST(test_nf_hooks)
+{
+	static const struct {
+		const char *caller, *words;
+	} cases[] = {
+		{"ip_rcv", "netfilter's ipv4 prerouting hook"},
+		{"ip_local_deliver", "netfilter's ipv4 input hook"},
+		{"ip_forward", "netfilter's ipv4 forward hook"},
+		{"__ip_local_out", "netfilter's ipv4 output hook"},
+		{"ip_output", "netfilter's ipv4 postrouting hook"},
+		{"ip6_forward", "netfilter's ipv6 forward hook"},
+		{"ip6_input", "netfilter's ipv6 input hook"},
+		{"ip_forward.isra.0", "netfilter's ipv4 forward hook"},
+		{"nf_hook_slow_list", "netfilter's prerouting hook"},
+		{"__netif_receive_skb_core.constprop.0", "netfilter's netdev ingress hook"},
+	};
+	struct pp_pkt_summary s = udp_pkt();
+	struct pp_drop_facts d = {.reason = "NETFILTER_DROP",
+				  .func = "nft_do_chain",
+				  .nf_caller = true,
+				  .pkt = &s,
+				  .dev = "r-eth0",
+				  .netns = NS};
+	char want[256];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		d.caller = cases[i].caller;
+		snprintf(want, sizeof(want),
+			 "%s dropped it: an nftables rule or the chain's policy (NETFILTER_DROP at "
+			 "nft_do_chain, under nf_hook_slow called by %s, on r-eth0, netns %u)",
+			 cases[i].words, cases[i].caller, NS);
+		ck_assert_str_eq(hint(&d), want);
+	}
+	/* Older kernels drop in nf_hook_slow() itself: its caller is the hook's. */
+	d.func = "nf_hook_slow";
+	d.nf_caller = false;
+	d.caller = "ip_forward";
+	ck_assert_str_eq(hint(&d),
+			 "netfilter's ipv4 forward hook dropped it: a rule or the chain's "
+			 "policy (NETFILTER_DROP at nf_hook_slow called by ip_forward, on "
+			 "r-eth0, netns 4026532616)");
+	d.func = "ipt_do_table";
+	d.nf_caller = true;
+	ck_assert_ptr_nonnull(strstr(hint(&d), "forward hook dropped it: an iptables rule"));
+}
+END_TEST
+
+/* No hook is named unless nf_hook_slow()'s own caller is known. */
+START_TEST(test_nf_unknown_hook)
+{
+	struct pp_drop_facts d = {.reason = "NETFILTER_DROP", .func = "nft_do_chain"};
+
+	ck_assert_str_eq(hint(&d), "an nftables rule or the chain's policy dropped it, at a "
+				   "netfilter hook pktpath cannot tell (no caller recorded) "
+				   "(NETFILTER_DROP at nft_do_chain)");
+	/* The dropper's own caller, not nf_hook_slow's: no hook from it. */
+	d.caller = "ip_forward";
+	ck_assert_ptr_nonnull(strstr(hint(&d), "at a netfilter hook pktpath cannot name ("));
+	d.caller = "some_new_function";
+	d.nf_caller = true;
+	ck_assert_str_eq(hint(&d), "an nftables rule or the chain's policy dropped it, at a "
+				   "netfilter hook pktpath cannot name (NETFILTER_DROP at "
+				   "nft_do_chain, under nf_hook_slow called by some_new_function)");
+	ck_assert_ptr_null(strstr(hint(&d), "ipv4"));
+}
+END_TEST
+
+START_TEST(test_no_socket)
+{
+	struct pp_pkt_summary s = udp_pkt();
+	struct pp_drop_facts d = {.reason = "NO_SOCKET",
+				  .func = "__udp4_lib_rcv",
+				  .pkt = &s,
+				  .dev = "b-eth0",
+				  .netns = NS};
+
+	ck_assert_str_eq(hint(&d), "no udp socket is bound to port 7003 of 198.18.1.2 in netns "
+				   "4026532616 (NO_SOCKET at __udp4_lib_rcv on b-eth0, netns "
+				   "4026532616)");
+	d.icmp_sent = true;
+	ck_assert_ptr_nonnull(strstr(hint(&d), "in netns 4026532616; an ICMP error went back to "
+					       "198.18.0.1 (NO_SOCKET"));
+	d.icmp_sent = false;
+	memset(&s, 0, sizeof(s));
+	s.ip_ver = 4;
+	s.has_icmp = s.has_echo = true;
+	s.icmp_id = 9326;
+	strcpy(s.proto, "icmp");
+	strcpy(s.dst, "198.18.0.1");
+	d.func = "ping_rcv";
+	ck_assert_ptr_nonnull(strstr(hint(&d), "no socket waits for this icmp echo (id 9326) in "
+					       "netns 4026532616 (NO_SOCKET at ping_rcv"));
+	/* Without the packet's bytes: said, not made up. */
+	d.pkt = NULL;
+	d.netns = 0;
+	ck_assert_str_eq(hint(&d), "no socket wants this IP packet to its destination in netns ? "
+				   "(NO_SOCKET at ping_rcv on b-eth0)");
+}
+END_TEST
+
+/* ip_error(): the ICMP error sent back, or its absence, tells the route's kind. */
+START_TEST(test_route_errors)
+{
+	struct pp_pkt_summary s = udp_pkt();
+	struct pp_drop_facts d = {.reason = "NOT_SPECIFIED",
+				  .func = "ip_error",
+				  .pkt = &s,
+				  .dev = "r-eth0",
+				  .netns = NS};
+
+	strcpy(s.dst, "198.18.9.1");
+	ck_assert_ptr_nonnull(strstr(hint(&d),
+				     "the route to 198.18.9.1 in netns 4026532616 is an "
+				     "error route: unreachable, prohibit or blackhole ("));
+	d.icmp_traced = true;
+	ck_assert_ptr_nonnull(
+		strstr(hint(&d), "error route: blackhole, as no ICMP error was sent"));
+	d.icmp_sent = true;
+	ck_assert_ptr_nonnull(strstr(hint(&d), "error route: unreachable or prohibit (an ICMP"));
+	d.reason = "IP_INNOROUTES";
+	ck_assert_str_eq(hint(&d), "no route to 198.18.9.1 in netns 4026532616 (IP_INNOROUTES at "
+				   "ip_error on r-eth0, netns 4026532616)");
+	d.reason = "IP_RPFILTER";
+	d.func = "ip_rcv_finish_core";
+	ck_assert_ptr_nonnull(strstr(hint(&d),
+				     "reverse path filter: in netns 4026532616 the "
+				     "route back to 198.18.0.1 does not leave by r-eth0"));
+	/* NOT_SPECIFIED elsewhere says nothing more than its name and place. */
+	d.reason = "NOT_SPECIFIED";
+	d.func = "some_func";
+	ck_assert_str_eq(hint(&d), "no explanation known to pktpath for this reason (NOT_SPECIFIED "
+				   "at some_func on r-eth0, netns 4026532616)");
+}
+END_TEST
+
+/* A row for one function of a reason, another for the rest. */
+START_TEST(test_func_rows)
+{
+	struct pp_drop_facts d = {.reason = "IP_INHDR", .func = "ip_forward", .netns = NS};
+
+	ck_assert_ptr_nonnull(strstr(hint(&d), "its TTL ran out while forwarding in netns"));
+	d.func = "ip_rcv_core";
+	ck_assert_ptr_nonnull(strstr(hint(&d), "its IP header is invalid"));
+	d.reason = "QDISC_DROP";
+	d.func = "fq_codel_enqueue";
+	d.dev = "eth0";
+	ck_assert_str_eq(hint(&d), "the queueing discipline of eth0 dropped it (queue full or its "
+				   "policy; qdisc fq_codel): tc -s qdisc show dev eth0 (QDISC_DROP "
+				   "at fq_codel_enqueue on eth0, netns 4026532616)");
+	d.func = "__dev_xmit_skb";
+	ck_assert_ptr_null(strstr(hint(&d), "qdisc __dev"));
+}
+END_TEST
+
+/* Unknown reasons: the name (or number) and place, never a guess. */
+START_TEST(test_unknown)
+{
+	struct pp_drop_facts d = {.reason = "SOME_FUTURE_REASON", .func = "f", .caller = "g"};
+
+	ck_assert_str_eq(hint(&d), "no explanation known to pktpath for this reason "
+				   "(SOME_FUTURE_REASON at f called by g)");
+	d = (struct pp_drop_facts){.reason_code = 999, .location = 0xffffffff81000010ULL};
+	ck_assert_str_eq(hint(&d), "no explanation known to pktpath for this reason (reason 999 at "
+				   "0xffffffff81000010)");
+}
+END_TEST
+
+/* Every row, with every fact known, fills in every field of its text. */
+START_TEST(test_every_row)
+{
+	struct pp_pkt_summary s = udp_pkt();
+	struct pp_drop_facts d = {.func = "some_func",
+				  .caller = "ip_forward",
+				  .nf_caller = true,
+				  .pkt = &s,
+				  .dev = "r-eth0",
+				  .netns = NS};
+	const char *name, *func, *h;
+	size_t i;
+
+	for (i = 0; (name = pp_drop_hint_reason(i, &func)); i++) {
+		d.reason = name;
+		d.func = func ? func : "some_func";
+		h = hint(&d);
+		ck_assert_msg(!strchr(h, '?') && !strchr(h, '{') && !strchr(h, '}'), "%s: %s", name,
+			      h);
+		ck_assert_msg(!strstr(h, "no explanation"), "%s: %s", name, h);
+		ck_assert_ptr_nonnull(strstr(h, name));
+	}
+	ck_assert_uint_gt(i, 50);
+}
+END_TEST
+
+/* A short buffer: cut, terminated, the whole length returned. */
+START_TEST(test_short_buffer)
+{
+	struct pp_drop_facts d = {.reason = "NETFILTER_DROP", .func = "nf_hook_slow"};
+	char full[256], cut[16];
+	size_t n = pp_drop_hint(&d, full, sizeof(full));
+
+	memset(cut, 'x', sizeof(cut));
+	ck_assert_uint_eq(pp_drop_hint(&d, cut, sizeof(cut)), n);
+	ck_assert_uint_eq(strlen(cut), sizeof(cut) - 1);
+	ck_assert(!strncmp(cut, full, sizeof(cut) - 1));
+	ck_assert_uint_eq(pp_drop_hint(&d, NULL, 0), n);
+}
+END_TEST
+
+Suite *drop_hint_suite(void)
+{
+	Suite *s = suite_create("drop_hint");
+	TCase *tc = tcase_create("hints");
+
+	tcase_add_test(tc, test_nf_hooks);
+	tcase_add_test(tc, test_nf_unknown_hook);
+	tcase_add_test(tc, test_no_socket);
+	tcase_add_test(tc, test_route_errors);
+	tcase_add_test(tc, test_func_rows);
+	tcase_add_test(tc, test_unknown);
+	tcase_add_test(tc, test_every_row);
+	tcase_add_test(tc, test_short_buffer);
+	suite_add_tcase(s, tc);
+	return s;
+}
