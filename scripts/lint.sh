@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # The lint layer of the test command (scripts/test.sh; `ctest -L lint`),
-# four checks:
+# five checks:
 #   - format: clang-format --dry-run --Werror on every C file and header;
 #   - shellcheck: every shell script: *.sh, and any file whose first line is
 #     a sh or bash #! or that says "# shellcheck shell=" near its top;
 #   - werror: the whole build again with clang and -Werror
 #     (-DPKTPATH_WERROR=ON) in ${BUILD_DIR}-lint: clang's warnings on top of
 #     gcc's, which the test command's own build refuses;
+#   - usage: README's option list is pktpath --help's;
 #   - asan: the unit tests again, built with ASan and UBSan
 #     (-DPKTPATH_SANITIZE=ON) in ${BUILD_DIR}-asan.
 #
@@ -20,7 +21,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 
 BUILD_DIR=${BUILD_DIR:-build}
-ALL=(format shellcheck werror asan)
+ALL=(format shellcheck werror usage asan)
 CHECKS=("${ALL[@]}")
 [ $# -eq 0 ] || CHECKS=("$@")
 jobs=$(nproc)
@@ -87,6 +88,18 @@ build() {
 
 check_werror() {
 	build "$BUILD_DIR-lint" -DCMAKE_C_COMPILER=clang -DPKTPATH_WERROR=ON --
+}
+
+# README's option list is --help's, line for line: the one a user reads
+# first must not lag behind the code.
+check_usage() {
+	local bin=$BUILD_DIR-lint/loader/pktpath
+	build "$BUILD_DIR-lint" -DCMAKE_C_COMPILER=clang -DPKTPATH_WERROR=ON -- pktpath || return 1
+	diff -u <("$bin" --help | sed -n '/^  -f, --filter/,/^  -V, --version/p') \
+		<(sed -n '/^pktpath \[OPTIONS\]/,/^```/p' README.md |
+			sed -n '/^  -f, --filter/,/^  -V, --version/p') |
+		sed 's/^/lint: --help vs README: /'
+	[ "${PIPESTATUS[0]}" -eq 0 ]
 }
 
 # Without root the kernel's parts of the unit tests say SKIP, as in the
