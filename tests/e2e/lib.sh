@@ -150,6 +150,16 @@ pp_begin() {
 	pp_topo_up
 }
 
+# pp_test_tool VAR NAME: VAR = the path of tests/e2e/NAME.c's binary, built
+# with pktpath (build/tests/NAME); fails the test if it is not there (not
+# in a $(...) subshell, whose exit would not end the test).
+pp_test_tool() {
+	local bin
+	bin=$(dirname "$PKTPATH")/../tests/$2
+	[ -x "$bin" ] || pp_fail "no $bin (built with pktpath: cmake --build build)"
+	printf -v "$1" '%s' "$bin"
+}
+
 # ---------------------------------------------------------------- topology
 
 # pp_topo_up: scripts/topology.sh's three namespaces under a prefix of this

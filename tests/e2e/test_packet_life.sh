@@ -101,8 +101,8 @@ forwarded nat "tcp port 8080 or tcp port 5201" 198.18.0.254 8080
 pp_in "$PP_NS_R" nft delete table ip pp_life
 
 # A process in a sends UDP with sendto(); traced in a.
-udp_sendto=$(dirname "$PKTPATH")/../tests/udp_sendto
-[ -x "$udp_sendto" ] || pp_fail "no $udp_sendto (built with pktpath: cmake --build build)"
+udp_sendto=""
+pp_test_tool udp_sendto udp_sendto
 out=$(pp_out send)
 pp_pktpath_start send "$PP_NS_A" --json --backend tracepoint --filter "udp port 9999"
 pp_in "$PP_NS_A" "$udp_sendto" 198.18.1.2 9999 5

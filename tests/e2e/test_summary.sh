@@ -12,14 +12,11 @@
 # printed. Then the text form of a short run: no packet block either.
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
-pp_setup
-pp_require_pktpath
-pp_require_cmd nft
-pp_topo_up
+pp_begin nft
 ppr_topo_quiet
 
-flood=$(dirname "$PKTPATH")/../tests/udp_flood
-[ -x "$flood" ] || pp_fail "no $flood (built with pktpath: cmake --build build)"
+flood=""
+pp_test_tool flood udp_flood
 n=3000 pps=1000
 open_port=9000 nft_port=9001 closed_port=9002
 

@@ -13,14 +13,11 @@
 # summary must still count every packet.
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
-pp_setup
-pp_require_pktpath
-pp_require_cmd nft
-pp_topo_up
+pp_begin nft
 ppr_topo_quiet
 
-flood=$(dirname "$PKTPATH")/../tests/udp_flood
-[ -x "$flood" ] || pp_fail "no $flood (built with pktpath: cmake --build build)"
+flood=""
+pp_test_tool flood udp_flood
 pps=5000 secs=60
 n=$((pps * secs))
 

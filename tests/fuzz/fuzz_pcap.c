@@ -16,15 +16,6 @@
 #include "fuzz_memfile.h"
 #include "pcap_io.h"
 
-#define FZ_CHECK(cond)                                                                             \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			fprintf(stderr, "PROPERTY FAILED: %s (%s:%d)\n", #cond, __FILE__,          \
-				__LINE__);                                                         \
-			abort();                                                                   \
-		}                                                                                  \
-	} while (0)
-
 struct ctx {
 	unsigned long frames, stop_at;
 	unsigned int sum;

@@ -19,15 +19,6 @@
 #include "pktpath.h"
 #include "probe_list.h"
 
-#define FZ_CHECK(cond)                                                                             \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			fprintf(stderr, "PROPERTY FAILED: %s (%s:%d)\n", #cond, __FILE__,          \
-				__LINE__);                                                         \
-			abort();                                                                   \
-		}                                                                                  \
-	} while (0)
-
 static void check_entry(const struct pp_probe_list *l, size_t i)
 {
 	const struct pp_probe *p = &l->v[i];
