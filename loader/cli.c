@@ -26,6 +26,7 @@ enum {
 	OPT_ALL_NETNS,
 	OPT_CHECK,
 	OPT_TC_SCRIPT,
+	OPT_NO_FOLLOW,
 };
 
 static const struct option long_opts[] = {
@@ -38,6 +39,7 @@ static const struct option long_opts[] = {
 	{"all-netns", no_argument, NULL, OPT_ALL_NETNS},
 	{"check", no_argument, NULL, OPT_CHECK},
 	{"tc-script", required_argument, NULL, OPT_TC_SCRIPT},
+	{"no-follow", no_argument, NULL, OPT_NO_FOLLOW},
 	{"backend", required_argument, NULL, OPT_BACKEND},
 	{"list-probes", no_argument, NULL, OPT_LIST},
 	{"json", no_argument, NULL, OPT_JSON},
@@ -75,8 +77,12 @@ void pp_cli_usage(FILE *f)
 	      "\n"
 	      "  -f, --filter EXPR        tcpdump filter; also the trailing arguments;\n"
 	      "                           empty: every packet\n"
-	      "  -i, --interface IFACE    mark packets on IFACE (repeatable); default: every\n"
-	      "                           Ethernet-like interface of this network namespace\n"
+	      "  -i, --interface IFACE    mark packets on IFACE (repeatable; a shell pattern\n"
+	      "                           such as 'veth*' takes the Ethernet-like ones that\n"
+	      "                           match); default: every Ethernet-like interface of\n"
+	      "                           this network namespace, new ones included\n"
+	      "      --no-follow          only the interfaces there at start: none attached\n"
+	      "                           later, and no capability kept with tcx\n"
 	      "      --all-netns          with kprobes, also mark packets that processes of\n"
 	      "                           other network namespaces send (default: this one)\n"
 	      "      --funcs FILE         probe list (default ./kp_func.list, then the\n"
@@ -284,6 +290,9 @@ static int parse_opt(struct pp_env *env, int opt, const char *arg, FILE *err)
 		return 0;
 	case OPT_TC_SCRIPT:
 		env->tc_script = arg;
+		return 0;
+	case OPT_NO_FOLLOW:
+		env->no_follow = true;
 		return 0;
 	case OPT_CHECK:
 		env->action = PP_ACT_CHECK;

@@ -47,6 +47,7 @@ struct pp_env {
 	unsigned int ring_size;	  /* bytes */
 	const char *test_pcap;
 	const char *tc_script; /* --tc-script DIR */
+	bool no_follow;	       /* --no-follow: no interface attached after start */
 	int verbose;
 };
 

@@ -269,6 +269,8 @@ static int loop(struct trace *t, struct ring_buffer *rb, volatile sig_atomic_t *
 			return n;
 		pp_paths_expire(t->paths, t->now, timeout);
 		sweep_heads(t);
+		if (t->cfg->tick)
+			t->cfg->tick(t->cfg->tick_arg);
 		fflush(t->cfg->out->f);
 		if (end && t->now >= end)
 			break;

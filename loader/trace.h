@@ -17,6 +17,8 @@ struct pp_trace_cfg {
 	double packet_timeout;		/* seconds */
 	const char *const *probe_names; /* for the loss report */
 	size_t nprobes;
+	void (*tick)(void *arg); /* each wakeup (at least every 250 ms), if set */
+	void *tick_arg;
 };
 
 /* Returns 0 when done (count, duration or *STOP), -errno on failure. */

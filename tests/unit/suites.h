@@ -15,7 +15,8 @@
 	X(output_suite)                                                                            \
 	X(fmt_suite)                                                                               \
 	X(cli_suite)                                                                               \
-	X(safe_file_suite)
+	X(safe_file_suite)                                                                         \
+	X(iface_match_suite)
 
 #define PP_DECLARE_SUITE(name) Suite *name(void) __attribute__((weak));
 PP_SUITES(PP_DECLARE_SUITE)
