@@ -15,6 +15,9 @@
 #           -u -b 0 -l 64, SECS s) while pktpath is attached everywhere with
 #           a filter that matches nothing: the per-packet cost, which must
 #           not grow with N; "none" is the same flood without pktpath
+#   cls_ns  the classifier's own cost per packet during that flood:
+#           run_time_ns / run_cnt of this pktpath's pp_cls_* programs
+#           (kernel.bpf_stats_enabled=1 for the flood, as before after)
 #
 # Afterwards nothing of pktpath's may be left in T (bpftool net); the
 # namespaces are removed on exit. Results: OUTDIR/ifaces.tsv, a Markdown
@@ -108,8 +111,19 @@ run() {
 		sleep 0.1
 	done
 	grep -q 'pktpath: ready' "$err" || die "pktpath not ready in 120 s (see $err)"
-	local pps
+	local pps cls_ns was ids
+	was=$(sysctl -n kernel.bpf_stats_enabled)
+	sysctl -q -w kernel.bpf_stats_enabled=1
 	pps=$(flood "$OUT/iperf.$mode.$n.$r.json")
+	# This pktpath's programs: the ids its fds hold (bpftool 7.1 shows no pids).
+	ids="[$(grep -sh '^prog_id:' /proc/"$pid"/fdinfo/* | awk '{print $2}' | sort -un |
+		paste -sd,)]"
+	cls_ns=$(bpftool -j prog show | jq --argjson ids "$ids" '[.[]
+		| select((.name // "") | startswith("pp_cls_"))
+		| select(.id as $i | $ids | index([$i]))]
+		| (map(.run_time_ns // 0) | add) / ([(map(.run_cnt // 0) | add), 1] | max)
+		| . * 10 | floor / 10')
+	sysctl -q -w kernel.bpf_stats_enabled="$was"
 	t_int=$EPOCHREALTIME
 	kill -INT "$pid"
 	wait "$pid" || die "pktpath exited with $? (see $err)"
@@ -120,10 +134,12 @@ run() {
 		jq '[.[] | (.tc // [])[], (.tcx // [])[] | select((.name // "") | startswith("pp_"))]
 		| length')
 	[ "$left" = 0 ] || die "$mode N=$n: $left classifiers left attached after exit"
-	awk -v mode="$mode" -v n="$n" -v r="$r" -v ti="$t_int" -v te="$t_exit" -v pps="$pps" '
+	awk -v mode="$mode" -v n="$n" -v r="$r" -v ti="$t_int" -v te="$t_exit" -v pps="$pps" \
+		-v cls="$cls_ns" '
 		/ attached [0-9]+ probes/ { tp = $1 }
 		/ pktpath: ready/ { tr = $1; for (i = 1; i <= NF; i++) if ($i ~ /^interface/) k = $(i - 1) }
-		END { printf "%s\t%d\t%d\t%d\t%.3f\t%.3f\t%d\n", mode, n, k, r, tr - tp, te - ti, pps }' \
+		END { printf "%s\t%d\t%d\t%d\t%.3f\t%.3f\t%d\t%s\n", mode, n, k, r, tr - tp, te - ti, pps,
+		      cls }' \
 		"$err" >>"$TSV"
 	log "$(tail -n 1 "$TSV")"
 }
@@ -131,12 +147,12 @@ run() {
 [ "$(id -u)" -eq 0 ] || die "needs root"
 for t in iperf3 jq bpftool; do command -v "$t" >/dev/null || die "needs $t"; done
 [ -x "$PKTPATH" ] || die "no $PKTPATH"
-printf 'mode\tn\tinterfaces\tround\tready_s\texit_s\tpps\n' >"$TSV"
+printf 'mode\tn\tinterfaces\tround\tready_s\texit_s\tpps\tcls_ns\n' >"$TSV"
 for n in $COUNTS; do
 	log "N=$n: creating interfaces"
 	topo "$n"
 	for ((r = 1; r <= ROUNDS; r++)); do
-		printf 'none\t%d\t0\t%d\t0\t0\t%d\n' "$n" "$r" \
+		printf 'none\t%d\t0\t%d\t0\t0\t%d\t0\n' "$n" "$r" \
 			"$(flood "$OUT/iperf.none.$n.$r.json")" >>"$TSV"
 		for mode in $MODES; do
 			run "$mode" "$n" "$r"
@@ -149,7 +165,8 @@ cleanup
 jq -R -s -r '
 	split("\n") | map(select(length > 0) | split("\t")) | .[1:]
 	| map({mode: .[0], n: (.[1] | tonumber), k: (.[2] | tonumber), ready: (.[4] | tonumber),
-	       exit: (.[5] | tonumber), pps: (.[6] | tonumber)})
+	       exit: (.[5] | tonumber), pps: (.[6] | tonumber),
+	       cls: (.[7] | tonumber)})
 	| def med: sort | .[length / 2 | floor];
 	  group_by(.n)[] as $g
 	| ($g[0].n) as $n
@@ -157,12 +174,14 @@ jq -R -s -r '
 	| ($none | med) as $base
 	| "| \($n) | "
 	  + ([("tcx", "clsact") as $m | [$g[] | select(.mode == $m)] as $r
-	     | if ($r | length) == 0 then "- | - | -"
-	       else "\([$r[].ready] | med) s | \([$r[].exit] | med) s | \([$r[].pps] | med) (\(([$r[].pps] | med) / $base * 100 | floor) %)"
+	     | if ($r | length) == 0 then "- | - | - | -"
+	       else "\([$r[].ready] | med) s | \([$r[].exit] | med) s | \([$r[].pps] | med) (\(([$r[].pps] | med) / $base * 100 | floor) %) | \([$r[].cls] | med) ns"
 	       end] | join(" | "))
 	  + " | \($base) |"
 ' "$TSV" | {
-	echo "| interfaces | tcx ready | tcx exit | tcx UDP pkt/s (vs none) | clsact ready | clsact exit | clsact UDP pkt/s (vs none) | none UDP pkt/s |"
-	echo "|---|---|---|---|---|---|---|---|"
+	echo "| interfaces | tcx ready | tcx exit | tcx UDP pkt/s (vs none) | tcx classifier/pkt |" \
+		"clsact ready | clsact exit | clsact UDP pkt/s (vs none) | clsact classifier/pkt |" \
+		"none UDP pkt/s |"
+	echo "|---|---|---|---|---|---|---|---|---|---|"
 	cat
 }
