@@ -35,6 +35,7 @@ enum {
 	OPT_SUMMARY,
 	OPT_INTERVAL,
 	OPT_PACKETS,
+	OPT_NO_FOLLOW,
 };
 
 static const struct option long_opts[] = {
@@ -51,6 +52,7 @@ static const struct option long_opts[] = {
 	{"pcapng", required_argument, NULL, OPT_PCAPNG},
 	{"perfetto", required_argument, NULL, OPT_PERFETTO},
 	{"snaplen", required_argument, NULL, OPT_SNAPLEN},
+	{"no-follow", no_argument, NULL, OPT_NO_FOLLOW},
 	{"backend", required_argument, NULL, OPT_BACKEND},
 	{"list-probes", no_argument, NULL, OPT_LIST},
 	{"json", no_argument, NULL, OPT_JSON},
@@ -92,8 +94,12 @@ void pp_cli_usage(FILE *f)
 	      "  -f, --filter EXPR        tcpdump filter; also the trailing arguments;\n"
 	      "                           empty: every packet; a long \"or\" chain of\n"
 	      "                           thousands of terms compiles in seconds\n"
-	      "  -i, --interface IFACE    mark packets on IFACE (repeatable); default: every\n"
-	      "                           Ethernet-like interface of this network namespace\n"
+	      "  -i, --interface IFACE    mark packets on IFACE (repeatable; a shell pattern\n"
+	      "                           such as 'veth*' takes the Ethernet-like ones that\n"
+	      "                           match); default: every Ethernet-like interface of\n"
+	      "                           this network namespace, new ones included\n"
+	      "      --no-follow          only the interfaces there at start: none attached\n"
+	      "                           later, and no capability kept with tcx\n"
 	      "      --all-netns          with kprobes, also mark packets that processes of\n"
 	      "                           other network namespaces send (default: this one)\n"
 	      "      --funcs FILE         probe list (default ./kp_func.list, then the\n"
@@ -370,6 +376,9 @@ static int parse_opt(struct pp_env *env, int opt, const char *arg, FILE *err)
 				   "of a packet when it marks it): \"%s\"",
 				   arg);
 		env->snaplen = (unsigned int)v;
+		return 0;
+	case OPT_NO_FOLLOW:
+		env->no_follow = true;
 		return 0;
 	case OPT_CHECK:
 		return set_mode(env, PP_ACT_CHECK, err);

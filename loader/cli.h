@@ -55,6 +55,7 @@ struct pp_env {
 	const char *pcapng;    /* --pcapng FILE */
 	const char *perfetto;  /* --perfetto FILE */
 	unsigned int snaplen;  /* --snaplen: bytes kept per packet in --pcapng, 0: all */
+	bool no_follow;	       /* --no-follow: no interface attached after start */
 	int verbose;
 };
 

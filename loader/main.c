@@ -35,6 +35,7 @@
 #include "probe_btf.h"
 #include "probe_list.h"
 #include "tc_attach.h"
+#include "tc_follow.h"
 #include "tc_script.h"
 #include "test_pcap.h"
 #include "trace.h"
@@ -62,6 +63,8 @@ struct app {
 	struct pp_modules modules;
 	const char *list_path; /* where the list came from, NULL: command line only */
 	struct pp_tc tc;
+	struct pp_follow follow; /* interfaces that come and go, if following */
+	bool following;
 	struct pp_cls cls;
 	struct pp_filter l3; /* the filter for marking in probes */
 	struct pp_probes probes;
@@ -374,6 +377,11 @@ static const char *sym_name(__u64 addr, void *arg)
 	return arg ? pp_ksym_name(arg, addr, NULL) : NULL;
 }
 
+static void follow_tick(void *arg)
+{
+	pp_follow_poll(arg);
+}
+
 static int trace(struct app *a)
 {
 	struct pp_out out = {.f = stdout,
@@ -407,6 +415,10 @@ static int trace(struct app *a)
 		out.stack = pp_stacks_frames;
 		out.stack_arg = &a->stacks;
 	}
+	if (a->following) {
+		cfg.tick = follow_tick;
+		cfg.tick_arg = &a->follow;
+	}
 	a->exports.out = &out;
 	ret = pp_trace_run(&a->cls, &cfg, &stop) ? EXIT_FAIL : EXIT_OK;
 	if (pp_exports_close(&a->exports, stderr, a->err, sizeof(a->err))) {
@@ -436,6 +448,13 @@ static int prepare_marking(struct app *a)
 	double t0 = now_ms();
 	int ret;
 
+	/* Listening first: an interface that comes after the list is still seen. */
+	a->following = !a->env.tc_script && !a->env.no_follow;
+	if (a->following &&
+	    pp_follow_open(&a->follow, &a->tc, stderr, verbose, a->err, sizeof(a->err))) {
+		fprintf(stderr, "pktpath: %s\n", a->err);
+		return EXIT_FAIL;
+	}
 	ret = pp_tc_resolve(&a->tc, a->env.ifaces, a->env.nifaces, a->err, sizeof(a->err));
 	if (ret)
 		return usage_error("%s", a->err);
@@ -473,7 +492,7 @@ static int attach_marking(struct app *a)
 {
 	if (a->env.tc_script)
 		return pp_tc_script_write(&a->script, &a->cls, &a->tc, a->err, sizeof(a->err));
-	return pp_tc_attach(&a->tc, &a->cls, a->err, sizeof(a->err));
+	return pp_tc_attach(&a->tc, &a->cls, verbose, a->err, sizeof(a->err));
 }
 
 /*
@@ -539,7 +558,8 @@ static int attach_probes(struct app *a)
  */
 static int drop_privileges(struct app *a)
 {
-	__u64 keep = pp_privs_keep(!a->env.tc_script && !a->tc.tcx);
+	/* Following needs CAP_NET_ADMIN for the attaches to come, tcx too. */
+	__u64 keep = pp_privs_keep(!a->env.tc_script && (!a->tc.tcx || a->following));
 	char names[128];
 
 	if (pp_privs_drop(keep, a->err, sizeof(a->err)) ||
@@ -597,6 +617,12 @@ static void detach_probes(struct app *a)
 
 static void cleanup(struct app *a)
 {
+	if (a->following && verbose)
+		fprintf(stderr,
+			"pktpath: interfaces while tracing: %lu came, %lu went, %lu "
+			"failed, %lu resyncs\n",
+			a->follow.added, a->follow.gone, a->follow.failed, a->follow.resyncs);
+	pp_follow_close(&a->follow);
 	pp_tc_free(&a->tc);
 	pp_tc_script_done(&a->script);
 	pp_exports_discard(&a->exports);

@@ -12,6 +12,7 @@
 #include <bpf/libbpf.h>
 #include "classifier.h"
 #include "tc_attach.h"
+#include "iface_match.h"
 #include "tc_stale.h"
 
 /* Debian 12's uapi headers predate tcx (Linux 6.6). */
@@ -35,10 +36,21 @@ static bool ethernet_like(int sock, const char *name)
 	       ifr.ifr_hwaddr.sa_family == ARPHRD_LOOPBACK;
 }
 
+static struct pp_tc_hook *find_hook(struct pp_tc *tc, int ifindex)
+{
+	for (size_t i = 0; i < tc->n; i++)
+		if (tc->v[i].ifindex == ifindex)
+			return &tc->v[i];
+	return NULL;
+}
+
 static int add_hook(struct pp_tc *tc, const char *name, int ifindex)
 {
-	struct pp_tc_hook *v = realloc(tc->v, (tc->n + 1) * sizeof(*v));
+	struct pp_tc_hook *v;
 
+	if (find_hook(tc, ifindex))
+		return 0; /* a name and a pattern, or two patterns, chose it */
+	v = realloc(tc->v, (tc->n + 1) * sizeof(*v));
 	if (!v)
 		return -ENOMEM;
 	tc->v = v;
@@ -50,6 +62,12 @@ static int add_hook(struct pp_tc *tc, const char *name, int ifindex)
 	return 0;
 }
 
+bool pp_tc_wanted(const struct pp_tc *tc, const char *name, bool ethernet)
+{
+	return pp_iface_wanted(tc->words, tc->nwords, name, ethernet);
+}
+
+/* Every interface there is, chosen by pp_tc_wanted(): the default, or patterns. */
 static int resolve_all(struct pp_tc *tc, char *err, size_t errlen)
 {
 	struct if_nameindex *all = if_nameindex(), *i;
@@ -61,7 +79,7 @@ static int resolve_all(struct pp_tc *tc, char *err, size_t errlen)
 		goto cleanup;
 	}
 	for (i = all; i->if_index && !ret; i++)
-		if (ethernet_like(sock, i->if_name))
+		if (pp_tc_wanted(tc, i->if_name, ethernet_like(sock, i->if_name)))
 			ret = add_hook(tc, i->if_name, (int)i->if_index);
 cleanup:
 	if (sock >= 0)
@@ -71,24 +89,31 @@ cleanup:
 	return ret;
 }
 
-int pp_tc_resolve(struct pp_tc *tc, const char *const *names, int n, char *err, size_t errlen)
+int pp_tc_resolve(struct pp_tc *tc, const char *const *words, int n, char *err, size_t errlen)
 {
+	bool patterns = n == 0;
 	int ret = 0;
 
 	memset(tc, 0, sizeof(*tc));
-	if (n == 0)
-		return resolve_all(tc, err, errlen);
+	tc->words = words;
+	tc->nwords = n;
+	/* A name must be there now (bad input); a pattern may match nothing yet. */
 	for (int i = 0; i < n && !ret; i++) {
-		unsigned int idx = if_nametoindex(names[i]);
+		unsigned int idx;
 
+		if (pp_iface_is_pattern(words[i])) {
+			patterns = true;
+			continue;
+		}
+		idx = if_nametoindex(words[i]);
 		if (!idx) {
 			snprintf(err, errlen, "no interface \"%s\" in this network namespace",
-				 names[i]);
+				 words[i]);
 			return -ENODEV;
 		}
-		ret = add_hook(tc, names[i], (int)idx);
+		ret = add_hook(tc, words[i], (int)idx);
 	}
-	return ret;
+	return ret || !patterns ? ret : resolve_all(tc, err, errlen);
 }
 
 /* First in the chain, so no other program's verdict hides a packet from us. */
@@ -129,30 +154,152 @@ static int clsact_attach(struct pp_tc_hook *h, const struct pp_cls *cls, int dir
 	return 0;
 }
 
-int pp_tc_attach(struct pp_tc *tc, const struct pp_cls *cls, char *err, size_t errlen)
+/* One direction of one interface: tcx, or clsact where tcx is unknown. */
+static int attach_dir(struct pp_tc *tc, struct pp_tc_hook *h, int dir)
+{
+	int ret;
+
+	if (tc->tcx) {
+		ret = tcx_attach(h, tc->cls, dir);
+		/* Before 6.6 the attach type is unknown: clsact from the first attach on. */
+		if (ret != -EINVAL || tc->attached)
+			return ret;
+		tc->tcx = false;
+	}
+	return clsact_attach(h, tc->cls, dir);
+}
+
+static void hook_detach(struct pp_tc_hook *h);
+
+/* Both directions, or neither: a half-attached interface is detached again. */
+static int hook_attach(struct pp_tc *tc, struct pp_tc_hook *h)
+{
+	int ret = attach_dir(tc, h, 0);
+
+	if (!ret)
+		ret = attach_dir(tc, h, 1);
+	if (ret)
+		hook_detach(h);
+	else
+		tc->attached = true;
+	return ret;
+}
+
+static void drop_hook(struct pp_tc *tc, struct pp_tc_hook *h)
+{
+	*h = tc->v[--tc->n];
+}
+
+int pp_tc_attach(struct pp_tc *tc, const struct pp_cls *cls, bool verbose, char *err, size_t errlen)
 {
 	int ret = 0;
 
+	tc->cls = cls;
 	/* PKTPATH_NO_TCX=1 takes clsact where tcx exists too (tests, old tools). */
 	tc->tcx = !getenv("PKTPATH_NO_TCX");
-	for (size_t i = 0; i < tc->n && !ret; i++) {
-		for (int dir = 0; dir < 2 && !ret; dir++) {
-			if (tc->tcx) {
-				ret = tcx_attach(&tc->v[i], cls, dir);
-				/* Before 6.6 the attach type is unknown: use clsact. */
-				if (ret == -EINVAL && i == 0 && dir == 0)
-					tc->tcx = false;
-				else if (ret)
-					break;
-			}
-			if (!tc->tcx)
-				ret = clsact_attach(&tc->v[i], cls, dir);
+	for (size_t i = 0; i < tc->n;) {
+		ret = hook_attach(tc, &tc->v[i]);
+		if (ret == -ENODEV) { /* deleted since it was listed */
+			if (verbose)
+				fprintf(stderr, "pktpath: %s went away before its attach\n",
+					tc->v[i].ifname);
+			drop_hook(tc, &tc->v[i]);
+			continue;
 		}
-		if (ret)
+		if (ret) {
 			snprintf(err, errlen, "cannot attach the classifier to %s: %s",
 				 tc->v[i].ifname, strerror(-ret));
+			return ret;
+		}
+		i++;
+	}
+	return 0;
+}
+
+int pp_tc_add(struct pp_tc *tc, int ifindex, const char *name, char *err, size_t errlen)
+{
+	struct pp_tc_hook *h = find_hook(tc, ifindex);
+	int ret;
+
+	if (h) { /* known: a state change, or a rename */
+		snprintf(h->ifname, sizeof(h->ifname), "%s", name);
+		return 0;
+	}
+	ret = add_hook(tc, name, ifindex);
+	if (ret)
+		return ret;
+	h = &tc->v[tc->n - 1];
+	ret = hook_attach(tc, h);
+	if (ret) {
+		snprintf(err, errlen, "cannot attach the classifier to %s: %s", name,
+			 strerror(-ret));
+		drop_hook(tc, h);
 	}
 	return ret;
+}
+
+bool pp_tc_gone(struct pp_tc *tc, int ifindex)
+{
+	struct pp_tc_hook *h = find_hook(tc, ifindex);
+
+	if (!h)
+		return false;
+	/* The kernel unlinked them (tcx_uninstall): closing is quick. */
+	for (int dir = 0; dir < 2; dir++)
+		if (h->link_fd[dir] >= 0)
+			close(h->link_fd[dir]);
+	drop_hook(tc, h);
+	return true;
+}
+
+/* Hooks whose interface is not in ALL any more: gone. */
+static void sync_gone(struct pp_tc *tc, const struct if_nameindex *all, FILE *log, bool verbose)
+{
+	for (size_t i = 0; i < tc->n;) {
+		const struct if_nameindex *x = all;
+
+		while (x->if_index && (int)x->if_index != tc->v[i].ifindex)
+			x++;
+		if (x->if_index) {
+			i++;
+			continue;
+		}
+		if (verbose)
+			fprintf(log, "pktpath: %s went away\n", tc->v[i].ifname);
+		pp_tc_gone(tc, tc->v[i].ifindex);
+	}
+}
+
+int pp_tc_sync(struct pp_tc *tc, FILE *log, bool verbose)
+{
+	struct if_nameindex *all = if_nameindex(), *i;
+	int sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), failed = 0;
+	char err[256];
+
+	if (!all || sock < 0) {
+		fprintf(log, "pktpath: cannot list interfaces: %s\n", strerror(errno));
+		failed++;
+		goto cleanup;
+	}
+	sync_gone(tc, all, log, verbose);
+	for (i = all; i->if_index; i++) {
+		if (find_hook(tc, (int)i->if_index) ||
+		    !pp_tc_wanted(tc, i->if_name, ethernet_like(sock, i->if_name)))
+			continue;
+		if (pp_tc_add(tc, (int)i->if_index, i->if_name, err, sizeof(err)) == 0) {
+			if (verbose)
+				fprintf(log, "pktpath: %s: classifier attached\n", i->if_name);
+		} else if (if_nametoindex(i->if_name) == i->if_index) {
+			fprintf(log, "pktpath: %s\n", err); /* not merely gone again */
+			failed++;
+		}
+	}
+cleanup:
+	if (sock >= 0)
+		close(sock);
+	if (all)
+		if_freenameindex(all);
+	return failed;
 }
 
 static void clsact_detach(struct pp_tc_hook *h, int dir)
@@ -167,25 +314,27 @@ static void clsact_detach(struct pp_tc_hook *h, int dir)
 	h->handle[dir] = h->prio[dir] = 0;
 }
 
+static void hook_detach(struct pp_tc_hook *h)
+{
+	for (int dir = 0; dir < 2; dir++) {
+		if (h->link_fd[dir] >= 0)
+			close(h->link_fd[dir]);
+		h->link_fd[dir] = -1;
+		clsact_detach(h, dir);
+	}
+	if (h->clsact_created) {
+		LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = h->ifindex,
+			    .attach_point = BPF_TC_INGRESS | BPF_TC_EGRESS);
+
+		bpf_tc_hook_destroy(&hook);
+		h->clsact_created = false;
+	}
+}
+
 void pp_tc_detach(struct pp_tc *tc)
 {
-	for (size_t i = 0; i < tc->n; i++) {
-		struct pp_tc_hook *h = &tc->v[i];
-
-		for (int dir = 0; dir < 2; dir++) {
-			if (h->link_fd[dir] >= 0)
-				close(h->link_fd[dir]);
-			h->link_fd[dir] = -1;
-			clsact_detach(h, dir);
-		}
-		if (h->clsact_created) {
-			LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = h->ifindex,
-				    .attach_point = BPF_TC_INGRESS | BPF_TC_EGRESS);
-
-			bpf_tc_hook_destroy(&hook);
-			h->clsact_created = false;
-		}
-	}
+	for (size_t i = 0; i < tc->n; i++)
+		hook_detach(&tc->v[i]);
 }
 
 void pp_tc_free(struct pp_tc *tc)

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <net/if.h>
 
 struct pp_cls;
@@ -20,17 +21,43 @@ struct pp_tc_hook {
 struct pp_tc {
 	struct pp_tc_hook *v;
 	size_t n;
-	bool tcx; /* false: this kernel has no tcx, clsact is used */
+	bool tcx;		  /* false: this kernel has no tcx, clsact is used */
+	bool attached;		  /* one hook attached: tcx or clsact is decided */
+	const char *const *words; /* -i names and patterns (iface_match.h) */
+	int nwords;
+	const struct pp_cls *cls; /* for interfaces that come later */
 };
 
 /*
- * Resolve interface names (NULL/0: every Ethernet-like interface of this
- * network namespace). An unknown name is -ENODEV with a message in ERR.
- * Nothing is attached yet.
+ * Resolve -i WORDS (none: every Ethernet-like interface of this network
+ * namespace; a pattern: those that match now). An unknown name is -ENODEV
+ * with a message in ERR. Nothing is attached yet. WORDS must outlive TC.
  */
-int pp_tc_resolve(struct pp_tc *tc, const char *const *names, int n, char *err, size_t errlen);
-int pp_tc_attach(struct pp_tc *tc, const struct pp_cls *cls, char *err, size_t errlen);
-/* Remove exactly what pp_tc_attach() added; safe to call twice. */
+int pp_tc_resolve(struct pp_tc *tc, const char *const *words, int n, char *err, size_t errlen);
+/* An interface that went away before its attach is let go (-v says so). */
+int pp_tc_attach(struct pp_tc *tc, const struct pp_cls *cls, bool verbose, char *err,
+		 size_t errlen);
+/* Does interface NAME, Ethernet-like or not, get the classifier? */
+bool pp_tc_wanted(const struct pp_tc *tc, const char *name, bool ethernet);
+/*
+ * An interface that appeared while tracing: attach to it (nothing if it
+ * has the classifier already; a rename is noted). -ENODEV: gone again.
+ */
+int pp_tc_add(struct pp_tc *tc, int ifindex, const char *name, char *err, size_t errlen);
+/*
+ * An interface that went away: its tcx links or clsact filters went with
+ * it. Close the links, forget the filters without touching the ifindex
+ * (another device may get it), and drop the hook. Returns false if it had
+ * none.
+ */
+bool pp_tc_gone(struct pp_tc *tc, int ifindex);
+/*
+ * Notifications were lost: compare with the interfaces there are now,
+ * attach to the wanted ones missing, let go of those gone. Returns how
+ * many attaches failed.
+ */
+int pp_tc_sync(struct pp_tc *tc, FILE *log, bool verbose);
+/* Remove exactly what pp_tc_attach() and pp_tc_add() added; safe to call twice. */
 void pp_tc_detach(struct pp_tc *tc);
 void pp_tc_free(struct pp_tc *tc);
 

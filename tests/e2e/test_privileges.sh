@@ -3,9 +3,12 @@
 #
 # Once attached, pktpath keeps only what detaching needs (loader/privs.c),
 # read from /proc/PID/status after "pktpath: ready":
-#   - tcx (the default here): no capability at all, in every set;
-#   - clsact (PKTPATH_NO_TCX=1): CAP_NET_ADMIN alone, in the effective,
-#     permitted and bounding sets (netlink deletes the filters and qdisc);
+#   - tcx (the default here), following interfaces (the default):
+#     CAP_NET_ADMIN alone, in the effective, permitted and bounding sets
+#     (for the attaches to interfaces that come later);
+#   - tcx with --no-follow: no capability at all, in every set;
+#   - clsact (PKTPATH_NO_TCX=1): CAP_NET_ADMIN alone (netlink deletes the
+#     filters and qdisc), with and without --no-follow;
 #   - --tc-script: none.
 # Always no_new_privs and a seccomp filter (Seccomp: 2). Then packets are
 # still traced, SIGINT still ends the run with exit 0, and the kernel
@@ -36,11 +39,12 @@ expect_privs() {
 	pp_expect_eq "$name: Seccomp" "$(status_of "$pid" Seccomp)" 2
 }
 
-# run NAME KEPT [VAR=VALUE...]: trace two pings, check the sets, SIGINT.
+# run NAME KEPT VAR=VALUE [OPTION...]: trace two pings, check the sets, SIGINT.
 run() {
-	local name=$1 kept=$2 n
-	shift 2
-	pp_bg "$name" "$PP_NS_A" env "$@" "$PKTPATH" --json -i a-eth0 "icmp and src 198.18.0.1"
+	local name=$1 kept=$2 var=$3 n
+	shift 3
+	pp_bg "$name" "$PP_NS_A" env "$var" "$PKTPATH" --json -i a-eth0 "$@" \
+		"icmp and src 198.18.0.1"
 	pp_wait_line "$name" '^pktpath: ready' "$PP_READY_TIMEOUT"
 	expect_privs "$name" "$kept"
 	pp_in "$PP_NS_A" ping -c 2 -i 0.2 -W 1 198.18.1.2 >/dev/null || pp_fail "ping failed"
@@ -56,8 +60,10 @@ run() {
 	ppr_expect_clean "$name: after SIGINT" "$PP_BEFORE"
 }
 
-run tcx "$none"
+run tcx "$net_admin" PP_MODE=tcx
+run tcx-no-follow "$none" PP_MODE=tcx --no-follow
 run clsact "$net_admin" PKTPATH_NO_TCX=1
+run clsact-no-follow "$net_admin" PKTPATH_NO_TCX=1 --no-follow
 
 dir=$PP_TMP/script
 pp_pktpath_start script "$PP_NS_A" --json --tc-script "$dir" -i a-eth0 icmp
