@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # pktpath on many interfaces: for each count N of COUNTS and each mode of
-# MODES (tcx, clsact: PKTPATH_NO_TCX=1), a network namespace T with N
+# MODES (auto: pktpath's choice, tcx up to 16 interfaces, clsact beyond;
+# clsact: PKTPATH_NO_TCX=1), a network namespace T with N
 # interfaces that pktpath attaches to (lo, veth t0 whose peer s0 is in a
 # second namespace S, and N/2 - 1 veth pairs with both ends in T), and:
 #
@@ -27,14 +28,14 @@
 #   flock /tmp/pktpath-kernel.lock bench/ifaces.sh build/bench-ifaces
 #
 # Environment: PKTPATH (build/loader/pktpath), COUNTS ("10 100 300 1000"),
-#   MODES ("tcx clsact"), SECS (5), ROUNDS (1).
+#   MODES ("auto clsact"), SECS (5), ROUNDS (1).
 set -euo pipefail
 
 OUT=${1:?usage: $0 OUTDIR}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 PKTPATH=${PKTPATH:-$ROOT/build/loader/pktpath}
 COUNTS=${COUNTS:-10 100 300 1000}
-MODES=${MODES:-tcx clsact}
+MODES=${MODES:-auto clsact}
 SECS=${SECS:-5}
 ROUNDS=${ROUNDS:-1}
 NS_T=ppb-ifaces-t
@@ -49,7 +50,13 @@ die() {
 }
 log() { echo "[ifaces +${SECONDS}s] $*" >&2; }
 
+PP_PID=
 cleanup() {
+	# A run given up on (die) must not leave pktpath attached.
+	if [ -n "$PP_PID" ] && kill -0 "$PP_PID" 2>/dev/null; then
+		kill -INT "$PP_PID"
+		wait "$PP_PID" || true
+	fi
 	ip netns del "$NS_T" 2>/dev/null || true
 	ip netns del "$NS_S" 2>/dev/null || true
 }
@@ -105,6 +112,7 @@ run() {
 	ip netns exec "$NS_T" env "${env[@]}" "$PKTPATH" -v --no-follow "$FILTER" \
 		2> >(stamp >"$err") >/dev/null &
 	pid=$!
+	PP_PID=$pid
 	for ((i = 0; i < 1200; i++)); do
 		grep -q 'pktpath: ready' "$err" 2>/dev/null && break
 		kill -0 "$pid" 2>/dev/null || die "pktpath exited before ready (see $err)"
@@ -127,6 +135,7 @@ run() {
 	t_int=$EPOCHREALTIME
 	kill -INT "$pid"
 	wait "$pid" || die "pktpath exited with $? (see $err)"
+	PP_PID=
 	t_exit=$EPOCHREALTIME
 	sleep 0.2 # the stamp process writes its last lines
 	local left
@@ -173,13 +182,13 @@ jq -R -s -r '
 	| [$g[] | select(.mode == "none") | .pps] as $none
 	| ($none | med) as $base
 	| "| \($n) | "
-	  + ([("tcx", "clsact") as $m | [$g[] | select(.mode == $m)] as $r
+	  + ([("auto", "clsact") as $m | [$g[] | select(.mode == $m)] as $r
 	     | if ($r | length) == 0 then "- | - | - | -"
 	       else "\([$r[].ready] | med) s | \([$r[].exit] | med) s | \([$r[].pps] | med) (\(([$r[].pps] | med) / $base * 100 | floor) %) | \([$r[].cls] | med) ns"
 	       end] | join(" | "))
 	  + " | \($base) |"
 ' "$TSV" | {
-	echo "| interfaces | tcx ready | tcx exit | tcx UDP pkt/s (vs none) | tcx classifier/pkt |" \
+	echo "| interfaces | auto ready | auto exit | auto UDP pkt/s (vs none) | auto classifier/pkt |" \
 		"clsact ready | clsact exit | clsact UDP pkt/s (vs none) | clsact classifier/pkt |" \
 		"none UDP pkt/s |"
 	echo "|---|---|---|---|---|---|---|---|---|---|"

@@ -377,11 +377,6 @@ static const char *sym_name(__u64 addr, void *arg)
 	return arg ? pp_ksym_name(arg, addr, NULL) : NULL;
 }
 
-static void follow_tick(void *arg)
-{
-	pp_follow_poll(arg);
-}
-
 static int trace(struct app *a)
 {
 	struct pp_out out = {.f = stdout,
@@ -414,10 +409,6 @@ static int trace(struct app *a)
 		a->stacks.ksyms = a->ksyms;
 		out.stack = pp_stacks_frames;
 		out.stack_arg = &a->stacks;
-	}
-	if (a->following) {
-		cfg.tick = follow_tick;
-		cfg.tick_arg = &a->follow;
 	}
 	a->exports.out = &out;
 	ret = pp_trace_run(&a->cls, &cfg, &stop) ? EXIT_FAIL : EXIT_OK;
@@ -492,6 +483,8 @@ static int attach_marking(struct app *a)
 {
 	if (a->env.tc_script)
 		return pp_tc_script_write(&a->script, &a->cls, &a->tc, a->err, sizeof(a->err));
+	/* PKTPATH_NO_TCX=1 takes clsact where tcx exists too (tests, old tools). */
+	a->tc.tcx = !getenv("PKTPATH_NO_TCX");
 	return pp_tc_attach(&a->tc, &a->cls, verbose, a->err, sizeof(a->err));
 }
 
@@ -558,8 +551,9 @@ static int attach_probes(struct app *a)
  */
 static int drop_privileges(struct app *a)
 {
-	/* Following needs CAP_NET_ADMIN for the attaches to come, tcx too. */
-	__u64 keep = pp_privs_keep(!a->env.tc_script && (!a->tc.tcx || a->following));
+	/* Removing clsact filters needs CAP_NET_ADMIN; so do the attaches to come. */
+	__u64 keep =
+		pp_privs_keep(!a->env.tc_script && (pp_tc_clsact_count(&a->tc) || a->following));
 	char names[128];
 
 	if (pp_privs_drop(keep, a->err, sizeof(a->err)) ||
@@ -571,6 +565,19 @@ static int drop_privileges(struct app *a)
 		fprintf(stderr, "pktpath: capabilities kept while tracing: %s\n",
 			pp_privs_names(keep, names, sizeof(names)));
 	return 0;
+}
+
+/* Before the follower starts: from then on its thread owns a->tc. */
+static void print_ready(struct app *a)
+{
+	char mode[64];
+
+	if (a->env.tc_script)
+		fprintf(stderr, "pktpath: packets are marked once %s/attach.sh has run\n",
+			a->env.tc_script);
+	fprintf(stderr, "pktpath: ready: backend %s, %zu probes, %zu interface%s (%s)\n",
+		pp_backend_name(a->backend), a->probes.attached, a->tc.n, a->tc.n == 1 ? "" : "s",
+		a->env.tc_script ? "tc script" : pp_tc_mode(&a->tc, mode, sizeof(mode)));
 }
 
 static int attach_and_trace(struct app *a)
@@ -593,14 +600,11 @@ static int attach_and_trace(struct app *a)
 	}
 	if (drop_privileges(a))
 		return EXIT_FAIL;
-	if (a->env.tc_script)
-		fprintf(stderr, "pktpath: packets are marked once %s/attach.sh has run\n",
-			a->env.tc_script);
-	fprintf(stderr, "pktpath: ready: backend %s, %zu probes, %zu interface%s (%s)\n",
-		pp_backend_name(a->backend), a->probes.attached, a->tc.n, a->tc.n == 1 ? "" : "s",
-		a->env.tc_script ? "tc script"
-		: a->tc.tcx	 ? "tcx"
-				 : "clsact");
+	print_ready(a);
+	if (a->following && pp_follow_start(&a->follow, a->err, sizeof(a->err))) {
+		fprintf(stderr, "pktpath: %s\n", a->err);
+		return EXIT_FAIL;
+	}
 	return trace(a);
 }
 

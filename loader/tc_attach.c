@@ -154,15 +154,44 @@ static int clsact_attach(struct pp_tc_hook *h, const struct pp_cls *cls, int dir
 	return 0;
 }
 
+/*
+ * Another program on tcx of this interface runs before any clsact filter:
+ * only a tcx link put first sees every packet there.
+ */
+static bool others_on_tcx(int ifindex)
+{
+	for (int dir = 0; dir < 2; dir++) {
+		LIBBPF_OPTS(bpf_prog_query_opts, q);
+
+		if (!bpf_prog_query_opts(ifindex, dir ? BPF_TCX_EGRESS : BPF_TCX_INGRESS, &q) &&
+		    q.prog_cnt)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * A tcx link waits for an RCU grace period under RTNL when it is made and
+ * when it is closed (24 and 20 ms each here, docs/PERFORMANCE.md "Many
+ * interfaces"); a clsact filter does not. So tcx while pktpath holds at
+ * most PP_TCX_MAX interfaces, clsact past that, except where another
+ * program is on tcx.
+ */
+static bool use_tcx(const struct pp_tc *tc, const struct pp_tc_hook *h)
+{
+	return tc->tcx && (tc->n <= PP_TCX_MAX || others_on_tcx(h->ifindex));
+}
+
 /* One direction of one interface: tcx, or clsact where tcx is unknown. */
-static int attach_dir(struct pp_tc *tc, struct pp_tc_hook *h, int dir)
+static int attach_dir(struct pp_tc *tc, struct pp_tc_hook *h, int dir, bool tcx)
 {
 	int ret;
 
-	if (tc->tcx) {
+	if (tcx && tc->tcx) {
 		ret = tcx_attach(h, tc->cls, dir);
-		/* Before 6.6 the attach type is unknown: clsact from the first attach on. */
-		if (ret != -EINVAL || tc->attached)
+		tc->tcx_works |= ret == 0;
+		/* Before 6.6 the attach type is unknown: clsact from then on. */
+		if (ret != -EINVAL || tc->tcx_works)
 			return ret;
 		tc->tcx = false;
 	}
@@ -174,15 +203,34 @@ static void hook_detach(struct pp_tc_hook *h);
 /* Both directions, or neither: a half-attached interface is detached again. */
 static int hook_attach(struct pp_tc *tc, struct pp_tc_hook *h)
 {
-	int ret = attach_dir(tc, h, 0);
+	bool tcx = use_tcx(tc, h);
+	int ret = attach_dir(tc, h, 0, tcx);
 
 	if (!ret)
-		ret = attach_dir(tc, h, 1);
+		ret = attach_dir(tc, h, 1, tcx);
 	if (ret)
 		hook_detach(h);
-	else
-		tc->attached = true;
 	return ret;
+}
+
+size_t pp_tc_clsact_count(const struct pp_tc *tc)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < tc->n; i++)
+		n += tc->v[i].link_fd[0] < 0;
+	return n;
+}
+
+const char *pp_tc_mode(const struct pp_tc *tc, char *buf, size_t len)
+{
+	size_t clsact = pp_tc_clsact_count(tc);
+
+	if (clsact && clsact < tc->n)
+		snprintf(buf, len, "tcx %zu, clsact %zu", tc->n - clsact, clsact);
+	else
+		snprintf(buf, len, "%s", clsact || !tc->tcx ? "clsact" : "tcx");
+	return buf;
 }
 
 static void drop_hook(struct pp_tc *tc, struct pp_tc_hook *h)
@@ -195,8 +243,6 @@ int pp_tc_attach(struct pp_tc *tc, const struct pp_cls *cls, bool verbose, char 
 	int ret = 0;
 
 	tc->cls = cls;
-	/* PKTPATH_NO_TCX=1 takes clsact where tcx exists too (tests, old tools). */
-	tc->tcx = !getenv("PKTPATH_NO_TCX");
 	for (size_t i = 0; i < tc->n;) {
 		ret = hook_attach(tc, &tc->v[i]);
 		if (ret == -ENODEV) { /* deleted since it was listed */

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The classifier on ingress and egress of interfaces: tcx links, else clsact. */
+/*
+ * The classifier on ingress and egress of interfaces: tcx links for a few,
+ * clsact filters for many or where the kernel has no tcx.
+ */
 #ifndef PP_TC_ATTACH_H
 #define PP_TC_ATTACH_H
 
@@ -9,6 +12,9 @@
 #include <net/if.h>
 
 struct pp_cls;
+
+/* tcx for at most this many interfaces (use_tcx() in tc_attach.c says why). */
+#define PP_TCX_MAX 16
 
 struct pp_tc_hook {
 	int ifindex;
@@ -21,8 +27,8 @@ struct pp_tc_hook {
 struct pp_tc {
 	struct pp_tc_hook *v;
 	size_t n;
-	bool tcx;		  /* false: this kernel has no tcx, clsact is used */
-	bool attached;		  /* one hook attached: tcx or clsact is decided */
+	bool tcx;		  /* tcx may be used: set before pp_tc_attach(); false if unknown */
+	bool tcx_works;		  /* a tcx link was made: an error is no unknown type */
 	const char *const *words; /* -i names and patterns (iface_match.h) */
 	int nwords;
 	const struct pp_cls *cls; /* for interfaces that come later */
@@ -37,6 +43,10 @@ int pp_tc_resolve(struct pp_tc *tc, const char *const *words, int n, char *err, 
 /* An interface that went away before its attach is let go (-v says so). */
 int pp_tc_attach(struct pp_tc *tc, const struct pp_cls *cls, bool verbose, char *err,
 		 size_t errlen);
+/* Interfaces on clsact, not tcx. */
+size_t pp_tc_clsact_count(const struct pp_tc *tc);
+/* "tcx", "clsact" or both with counts: for the ready line. */
+const char *pp_tc_mode(const struct pp_tc *tc, char *buf, size_t len);
 /* Does interface NAME, Ethernet-like or not, get the classifier? */
 bool pp_tc_wanted(const struct pp_tc *tc, const char *name, bool ethernet);
 /*

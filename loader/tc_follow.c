@@ -1,6 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <net/if.h>
 #include <linux/if_arp.h>
@@ -22,11 +27,14 @@ int pp_follow_open(struct pp_follow *f, struct pp_tc *tc, FILE *log, bool verbos
 	int size = PP_FOLLOW_RCVBUF, fd;
 
 	memset(f, 0, sizeof(*f));
+	f->wake_fd = -1;
 	f->tc = tc;
 	f->log = log;
 	f->verbose = verbose;
 	f->nl = mnl_socket_open2(NETLINK_ROUTE, SOCK_NONBLOCK | SOCK_CLOEXEC);
-	if (!f->nl || mnl_socket_bind(f->nl, RTMGRP_LINK, MNL_SOCKET_AUTOPID) < 0) {
+	f->wake_fd = eventfd(0, EFD_CLOEXEC);
+	if (!f->nl || f->wake_fd < 0 ||
+	    mnl_socket_bind(f->nl, RTMGRP_LINK, MNL_SOCKET_AUTOPID) < 0) {
 		int e = errno;
 
 		snprintf(err, errlen, "cannot follow interfaces (netlink): %s", strerror(e));
@@ -90,15 +98,14 @@ static int link_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
-void pp_follow_poll(struct pp_follow *f)
+/* Take every notification queued, without waiting. */
+static void follow_poll(struct pp_follow *f)
 {
 	/* One message per read; a device's RTM_NEWLINK can pass a 4K page. */
 	char buf[32768];
 	ssize_t n;
 
-	if (!f->nl)
-		return;
-	for (;;) {
+	while (!atomic_load(&f->stopping)) {
 		n = mnl_socket_recvfrom(f->nl, buf, sizeof(buf));
 		if (n < 0 && errno == ENOBUFS) {
 			/* Notifications were dropped: what is there now tells. */
@@ -112,9 +119,54 @@ void pp_follow_poll(struct pp_follow *f)
 	}
 }
 
+static void *follow_thread(void *arg)
+{
+	struct pp_follow *f = arg;
+	struct pollfd p[2] = {{.fd = mnl_socket_get_fd(f->nl), .events = POLLIN},
+			      {.fd = f->wake_fd, .events = POLLIN}};
+
+	while (!atomic_load(&f->stopping)) {
+		if (poll(p, 2, -1) < 0 && errno != EINTR)
+			break;
+		if (p[0].revents)
+			follow_poll(f);
+	}
+	return NULL;
+}
+
+int pp_follow_start(struct pp_follow *f, char *err, size_t errlen)
+{
+	sigset_t all, old;
+	int ret;
+
+	/* Created with every signal blocked: SIGINT and SIGTERM wake the ring loop. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	ret = pthread_create(&f->thread, NULL, follow_thread, f);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (ret) {
+		snprintf(err, errlen, "cannot follow interfaces (thread): %s", strerror(ret));
+		return -ret;
+	}
+	f->running = true;
+	return 0;
+}
+
 void pp_follow_close(struct pp_follow *f)
 {
+	uint64_t one = 1;
+
+	if (f->running) {
+		atomic_store(&f->stopping, true);
+		/* An eventfd refuses a write only past a count of 2^64 - 2. */
+		(void)!write(f->wake_fd, &one, sizeof(one));
+		pthread_join(f->thread, NULL);
+		f->running = false;
+	}
 	if (f->nl)
 		mnl_socket_close(f->nl);
 	f->nl = NULL;
+	if (f->wake_fd >= 0)
+		close(f->wake_fd);
+	f->wake_fd = -1;
 }

@@ -2,11 +2,15 @@
 /*
  * Interfaces that come and go while pktpath traces: netlink link
  * notifications of pktpath's network namespace (libmnl). A new interface
- * that -i wants gets the classifier; one that goes away is let go.
+ * that -i wants gets the classifier; one that goes away is let go. A
+ * thread of its own does it: a tcx attach waits for an RCU grace period,
+ * and a burst of them must not hold up the ring buffer's reader.
  */
 #ifndef PP_TC_FOLLOW_H
 #define PP_TC_FOLLOW_H
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -15,6 +19,10 @@ struct pp_tc;
 
 struct pp_follow {
 	struct mnl_socket *nl;
+	int wake_fd;	      /* eventfd: pp_follow_close() ends the thread */
+	atomic_bool stopping; /* checked between two notifications */
+	pthread_t thread;
+	bool running;
 	struct pp_tc *tc;
 	FILE *log;
 	bool verbose;
@@ -27,8 +35,13 @@ struct pp_follow {
  */
 int pp_follow_open(struct pp_follow *f, struct pp_tc *tc, FILE *log, bool verbose, char *err,
 		   size_t errlen);
-/* Take every notification queued, without waiting. */
-void pp_follow_poll(struct pp_follow *f);
+/*
+ * From here on the thread owns TC (pp_tc_*) until pp_follow_close(). Start
+ * it once privileges are dropped: the thread takes the credentials and the
+ * seccomp filter of its creator. Signals stay with the main thread.
+ */
+int pp_follow_start(struct pp_follow *f, char *err, size_t errlen);
+/* Ends the thread (the attach under way finishes first) and the socket. */
 void pp_follow_close(struct pp_follow *f);
 
 #endif

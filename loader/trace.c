@@ -309,8 +309,6 @@ static int loop(struct trace *t, struct ring_buffer *rb, volatile sig_atomic_t *
 		pp_paths_expire(t->paths, t->now, timeout);
 		maybe_report(t);
 		sweep_heads(t);
-		if (t->cfg->tick)
-			t->cfg->tick(t->cfg->tick_arg);
 		fflush(t->cfg->out->f);
 		if (end && t->now >= end)
 			break;

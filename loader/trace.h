@@ -20,8 +20,6 @@ struct pp_trace_cfg {
 	double packet_timeout;	  /* seconds */
 	pp_emit_fn also;	  /* every packet printed goes here too (the exports), NULL: none */
 	void *also_ctx;
-	void (*tick)(void *arg); /* each wakeup (at least every 250 ms), if set */
-	void *tick_arg;
 };
 
 /* Returns 0 when done (count, duration or *STOP), -errno on failure. */
