@@ -316,14 +316,15 @@ static const struct pp_cli_opt *row_of(int opt)
 }
 
 /*
- * Options, then at most one command (more options may follow it), up to
- * the first other word: the filter, from ARGV[optind] on. "--" ends the
- * options, and a word after it is never a command.
+ * Options and commands, up to the first other word: the filter, from
+ * ARGV[optind] on. More options may follow a command; a second command is
+ * a second mode (an error unless the same). "--" ends the options, and a
+ * word after it is never a command: "pktpath -- check" filters on host
+ * "check".
  */
 static int parse_args(struct parse *p, int argc, char **argv, const char *shorts,
 		      const struct option *longs)
 {
-	bool verb_seen = false;
 	char by[40];
 	int opt, before, ret;
 
@@ -333,9 +334,8 @@ static int parse_args(struct parse *p, int argc, char **argv, const char *shorts
 		before = optind ? optind : 1;
 		opt = getopt_long(argc, argv, shorts, longs, NULL);
 		if (opt == -1) {
-			if (optind >= argc || optind != before || verb_seen)
+			if (optind >= argc || optind != before)
 				return 0;
-			verb_seen = true;
 			ret = take_verb(p, argc, argv, &optind);
 			if (ret == 1)
 				return 0;
