@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+/* The command line -> struct pp_env, as the rows of cli_options.c say. */
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -10,65 +11,13 @@
 
 #define PP_DEF_MAX_PACKETS 16384
 #define PP_DEF_RING_SIZE   (8u << 20)
-#define PP_MAX_SECONDS	   31536000.0 /* a year: longer is a typo */
+#define PP_OPT_BASE	   256 /* getopt_long's value for row I: PP_OPT_BASE + I */
 
-enum {
-	OPT_FUNCS = 256,
-	OPT_PROBE,
-	OPT_BACKEND,
-	OPT_LIST,
-	OPT_JSON,
-	OPT_DURATION,
-	OPT_TIMEOUT,
-	OPT_MAX_PACKETS,
-	OPT_RING,
-	OPT_TEST_PCAP,
-	OPT_REGEX,
-	OPT_ALL_SKB,
-	OPT_ALL_NETNS,
-	OPT_CHECK,
-	OPT_TC_SCRIPT,
-	OPT_STACK,
-	OPT_PCAPNG,
-	OPT_PERFETTO,
-	OPT_SNAPLEN,
-	OPT_SUMMARY,
-	OPT_INTERVAL,
-	OPT_PACKETS,
-	OPT_NO_FOLLOW,
-};
-
-static const struct option long_opts[] = {
-	{"filter", required_argument, NULL, 'f'},
-	{"interface", required_argument, NULL, 'i'},
-	{"funcs", required_argument, NULL, OPT_FUNCS},
-	{"probe", required_argument, NULL, OPT_PROBE},
-	{"probe-regex", required_argument, NULL, OPT_REGEX},
-	{"stack", required_argument, NULL, OPT_STACK},
-	{"all-skb-funcs", no_argument, NULL, OPT_ALL_SKB},
-	{"all-netns", no_argument, NULL, OPT_ALL_NETNS},
-	{"check", no_argument, NULL, OPT_CHECK},
-	{"tc-script", required_argument, NULL, OPT_TC_SCRIPT},
-	{"pcapng", required_argument, NULL, OPT_PCAPNG},
-	{"perfetto", required_argument, NULL, OPT_PERFETTO},
-	{"snaplen", required_argument, NULL, OPT_SNAPLEN},
-	{"no-follow", no_argument, NULL, OPT_NO_FOLLOW},
-	{"backend", required_argument, NULL, OPT_BACKEND},
-	{"list-probes", no_argument, NULL, OPT_LIST},
-	{"json", no_argument, NULL, OPT_JSON},
-	{"summary", no_argument, NULL, OPT_SUMMARY},
-	{"interval", required_argument, NULL, OPT_INTERVAL},
-	{"packets", no_argument, NULL, OPT_PACKETS},
-	{"count", required_argument, NULL, 'c'},
-	{"duration", required_argument, NULL, OPT_DURATION},
-	{"packet-timeout", required_argument, NULL, OPT_TIMEOUT},
-	{"max-packets", required_argument, NULL, OPT_MAX_PACKETS},
-	{"ring-size", required_argument, NULL, OPT_RING},
-	{"test-pcap", required_argument, NULL, OPT_TEST_PCAP},
-	{"verbose", no_argument, NULL, 'v'},
-	{"help", no_argument, NULL, 'h'},
-	{"version", no_argument, NULL, 'V'},
-	{0},
+/* One parse: what the rows write to, and who chose the mode. */
+struct parse {
+	struct pp_env *env;
+	FILE *err;
+	char mode_by[40]; /* the option or command that set env->action */
 };
 
 static const char *const backend_names[] = {
@@ -82,81 +31,6 @@ static const char *const backend_names[] = {
 const char *pp_backend_name(enum pp_backend b)
 {
 	return backend_names[b];
-}
-
-void pp_cli_usage(FILE *f)
-{
-	fputs("Usage: pktpath [OPTIONS] [--filter EXPR | EXPR...]\n"
-	      "Show the path of matching packets through the kernel: every function and\n"
-	      "tracepoint of the probe list each packet passed, with namespace, device,\n"
-	      "CPU and time, and how its life ended.\n"
-	      "\n"
-	      "  -f, --filter EXPR        tcpdump filter; also the trailing arguments;\n"
-	      "                           empty: every packet; a long \"or\" chain of\n"
-	      "                           thousands of terms compiles in seconds\n"
-	      "  -i, --interface IFACE    mark packets on IFACE (repeatable; a shell pattern\n"
-	      "                           such as 'veth*' takes the Ethernet-like ones that\n"
-	      "                           match); default: every Ethernet-like interface of\n"
-	      "                           this network namespace, new ones included\n"
-	      "      --no-follow          only the interfaces there at start: none attached\n"
-	      "                           later, and no capability kept with tcx\n"
-	      "      --all-netns          with kprobes, also mark packets that processes of\n"
-	      "                           other network namespaces send (default: this one)\n"
-	      "      --funcs FILE         probe list (default ./kp_func.list, then the\n"
-	      "                           installed one)\n"
-	      "      --probe NAME         add a probe point, as a kp_func.list line (repeatable)\n"
-	      "      --probe-regex RE     add every kernel function taking an skb whose name\n"
-	      "                           matches RE (POSIX extended)\n"
-	      "      --all-skb-funcs      add every kernel function taking an skb\n"
-	      "      --stack NAME         show the kernel stack at the hops of probe point\n"
-	      "                           NAME, as the list names it (repeatable)\n"
-	      "      --backend B          auto, kprobe-multi, kprobe, fentry or tracepoint\n"
-	      "                           (default auto: the best this kernel has)\n"
-	      "      --list-probes        print what would be attached, attach nothing\n"
-	      "      --json               one JSON object per packet, then a summary\n"
-	      "      --pcapng FILE        also write the packets as marked to FILE (pcapng),\n"
-	      "                           each with its path and fate as the packet comment\n"
-	      "      --snaplen N          keep N bytes of each packet in --pcapng (1 to 128;\n"
-	      "                           default: all the mark copied, up to 128)\n"
-	      "      --perfetto FILE      also write a timeline to FILE (Trace Event Format\n"
-	      "                           JSON, for ui.perfetto.dev): a track per packet\n"
-	      "      --summary            no packet blocks: at exit, the distinct paths\n"
-	      "                           (count, share, latency percentiles per path and\n"
-	      "                           per step) and the drops by reason and place\n"
-	      "      --interval S         with --summary, also every S seconds (cumulative)\n"
-	      "      --packets            with --summary, print each packet too\n"
-	      "  -c, --count N            exit after N packets\n"
-	      "      --duration S         exit after S seconds\n"
-	      "      --packet-timeout S   close a packet whose free was not seen after S\n"
-	      "                           seconds; copies join it until then (default 1)\n"
-	      "      --max-packets N      packets tracked at once (default 16384)\n"
-	      "      --ring-size BYTES    ring buffer size, a power of two (default 8M; K, M)\n"
-	      "      --test-pcap FILE     print the numbers of the frames of FILE the filter\n"
-	      "                           matches, as tcpdump would; run in the kernel (in\n"
-	      "                           user space for frames it will not test-run);\n"
-	      "                           trace nothing\n"
-	      "      --tc-script DIR      do not attach the classifier: pin it and write\n"
-	      "                           DIR/attach.sh and DIR/detach.sh (tc commands)\n"
-	      "      --check              report what this kernel offers pktpath; exit 0 if\n"
-	      "                           it can trace, 1 if not\n"
-	      "  -v, --verbose            more messages (twice: libbpf's too)\n"
-	      "  -h, --help               this text\n"
-	      "  -V, --version            the version\n"
-	      "\n"
-	      "Examples:\n"
-	      "  pktpath icmp and src 198.18.0.1\n"
-	      "  pktpath -i eth0 --json -c 10 'tcp port 443'\n"
-	      "  pktpath --backend tracepoint --duration 5 udp\n"
-	      "  pktpath --pcapng paths.pcapng --perfetto paths.json -c 100 icmp\n"
-	      "  pktpath --summary --interval 10 'udp and dst 198.18.1.2'\n"
-	      "  pktpath --list-probes --probe-regex '^tcp_v4_'\n"
-	      "  pktpath --check\n"
-	      "  pktpath --test-pcap capture.pcap 'tcp[tcpflags] & tcp-syn != 0'\n"
-	      "\n"
-	      "Exit status: 0 done, 1 failure while tracing, 2 bad usage or a filter past the\n"
-	      "verifier's limits (nothing attached). Ctrl-C or SIGTERM before the first\n"
-	      "attach ends pktpath at once (status 130 or 143), after it detaches (0).\n",
-	      f);
 }
 
 /* Digits only: no sign, no space, no suffix, no overflow. */
@@ -174,7 +48,8 @@ static int parse_ull(const char *s, unsigned long long min, unsigned long long m
 	return 0;
 }
 
-static int parse_seconds(const char *s, double *out)
+/* Seconds above 0, in [MIN, MAX]: no sign, no inf, no nan. */
+static int parse_seconds(const char *s, double min, double max, double *out)
 {
 	char *end;
 
@@ -182,7 +57,7 @@ static int parse_seconds(const char *s, double *out)
 		return -EINVAL;
 	errno = 0;
 	*out = strtod(s, &end);
-	if (errno || *end || !isfinite(*out) || *out <= 0 || *out > PP_MAX_SECONDS)
+	if (errno || *end || !isfinite(*out) || *out <= 0 || *out < min || *out > max)
 		return -EINVAL;
 	return 0;
 }
@@ -245,157 +120,138 @@ static int bad(FILE *err, const char *fmt, const char *what)
 	return 2;
 }
 
-static const char *const mode_opts[] = {
-	[PP_ACT_LIST_PROBES] = "--list-probes",
-	[PP_ACT_TEST_PCAP] = "--test-pcap",
-	[PP_ACT_CHECK] = "--check",
-};
-
 /*
- * --list-probes, --test-pcap and --check each do one thing instead of
- * tracing: two of them are an error, not the last one winning. --help and
- * --version win over any.
+ * --list-probes, --test-pcap and --check (and their commands) each do one
+ * thing instead of tracing: two of them are an error, not the last one
+ * winning. --help and --version win over any.
  */
-static int set_mode(struct pp_env *env, enum pp_action act, FILE *err)
+static int set_mode(struct parse *p, enum pp_action act, const char *by)
 {
+	struct pp_env *env = p->env;
+
 	if (env->action == PP_ACT_HELP || env->action == PP_ACT_VERSION || env->action == act)
 		return 0;
 	if (env->action != PP_ACT_TRACE) {
-		fprintf(err, "pktpath: %s and %s are different modes: give one of them\n",
-			mode_opts[env->action], mode_opts[act]);
+		fprintf(p->err, "pktpath: %s and %s are different modes: give one of them\n",
+			p->mode_by, by);
 		return 2;
 	}
 	env->action = act;
+	snprintf(p->mode_by, sizeof(p->mode_by), "%s", by);
 	return 0;
 }
 
-static int add_ptr(const char **arr, int *n, int max, const char *v)
+static int add_ptr(struct parse *p, const struct pp_cli_opt *o, const char *arg)
 {
-	if (*n >= max)
-		return -E2BIG;
-	arr[(*n)++] = v;
+	const char **arr = (const char **)((char *)p->env + o->field);
+	int *n = (int *)((char *)p->env + o->count);
+
+	if (*n >= (int)o->max)
+		return bad(p->err, o->bad, arg);
+	arr[(*n)++] = arg;
 	return 0;
 }
 
-static int parse_opt(struct pp_env *env, int opt, const char *arg, FILE *err)
+/* A number option: whole (ULL, UINT) or seconds. */
+static int set_number(struct parse *p, const struct pp_cli_opt *o, const char *arg)
 {
+	void *at = (char *)p->env + o->field;
 	unsigned long long v;
 
-	switch (opt) {
-	case 'f':
-		free(env->filter);
-		env->filter = strdup(arg);
-		return env->filter ? 0 : bad(err, "%s", "out of memory");
-	case 'i':
-		if (add_ptr(env->ifaces, &env->nifaces, PP_MAX_IFACES, arg))
-			return bad(err, "more than %s interfaces", "64");
+	if (o->kind == PP_OPT_SECONDS)
+		return parse_seconds(arg, o->min, o->max, at) ? bad(p->err, o->bad, arg) : 0;
+	if (parse_ull(arg, (unsigned long long)o->min, (unsigned long long)o->max, &v))
+		return bad(p->err, o->bad, arg);
+	if (o->kind == PP_OPT_ULL)
+		*(unsigned long long *)at = v;
+	else
+		*(unsigned int *)at = (unsigned int)v;
+	return 0;
+}
+
+/* Row O with argument ARG (NULL if it takes none), given as BY. */
+static int apply(struct parse *p, const struct pp_cli_opt *o, const char *arg, const char *by)
+{
+	void *at = (char *)p->env + o->field;
+
+	switch (o->kind) {
+	case PP_OPT_FLAG:
+		*(bool *)at = true;
 		return 0;
-	case OPT_FUNCS:
-		env->funcs = arg;
+	case PP_OPT_COUNT:
+		(*(int *)at)++;
 		return 0;
-	case OPT_PROBE:
-		if (add_ptr(env->probes, &env->nprobes, PP_MAX_EXTRA, arg))
-			return bad(err, "more than %s --probe options", "256");
+	case PP_OPT_STR:
+		*(const char **)at = arg;
 		return 0;
-	case OPT_STACK:
-		if (add_ptr(env->stacks, &env->nstacks, PP_MAX_EXTRA, arg))
-			return bad(err, "more than %s --stack options", "256");
-		return 0;
-	case OPT_BACKEND:
-		if (parse_backend(arg, &env->backend))
-			return bad(err,
-				   "unknown backend \"%s\" (auto, kprobe-multi, kprobe, fentry, "
-				   "tracepoint)",
-				   arg);
-		return 0;
-	case OPT_LIST:
-		return set_mode(env, PP_ACT_LIST_PROBES, err);
-	case OPT_JSON:
-		env->json = true;
-		return 0;
-	case OPT_SUMMARY:
-		env->summary = true;
-		return 0;
-	case OPT_PACKETS:
-		env->packets = true;
-		return 0;
-	case OPT_INTERVAL:
-		if (parse_seconds(arg, &env->interval) || env->interval < 0.1)
-			return bad(err, "--interval wants seconds, from 0.1 up to a year: \"%s\"",
-				   arg);
-		return 0;
-	case 'c':
-		if (parse_ull(arg, 1, 1ULL << 62, &v))
-			return bad(err, "-c wants a whole number of packets, 1 or more: \"%s\"",
-				   arg);
-		env->count = v;
-		return 0;
-	case OPT_DURATION:
-		if (parse_seconds(arg, &env->duration))
-			return bad(err, "--duration wants seconds, above 0, up to a year: \"%s\"",
-				   arg);
-		return 0;
-	case OPT_TIMEOUT:
-		if (parse_seconds(arg, &env->packet_timeout) || env->packet_timeout > 3600)
-			return bad(err,
-				   "--packet-timeout wants seconds, above 0, up to 3600: \"%s\"",
-				   arg);
-		return 0;
-	case OPT_MAX_PACKETS:
-		if (parse_ull(arg, 1, 1 << 22, &v))
-			return bad(err, "--max-packets wants 1 to 4194304: \"%s\"", arg);
-		env->max_packets = (unsigned int)v;
-		return 0;
-	case OPT_RING:
-		if (parse_size(arg, &env->ring_size))
-			return bad(err, "--ring-size wants a power of two from 4K to 1024M: \"%s\"",
-				   arg);
-		return 0;
-	case OPT_REGEX:
-		env->probe_regex = arg;
-		return 0;
-	case OPT_ALL_SKB:
-		env->all_skb_funcs = true;
-		return 0;
-	case OPT_ALL_NETNS:
-		env->all_netns = true;
-		return 0;
-	case OPT_TC_SCRIPT:
-		env->tc_script = arg;
-		return 0;
-	case OPT_PCAPNG:
-		env->pcapng = arg;
-		return 0;
-	case OPT_PERFETTO:
-		env->perfetto = arg;
-		return 0;
-	case OPT_SNAPLEN:
-		if (parse_ull(arg, 1, PP_HDR_BYTES, &v))
-			return bad(err,
-				   "--snaplen wants 1 to 128 (pktpath copies the first 128 bytes "
-				   "of a packet when it marks it): \"%s\"",
-				   arg);
-		env->snaplen = (unsigned int)v;
-		return 0;
-	case OPT_NO_FOLLOW:
-		env->no_follow = true;
-		return 0;
-	case OPT_CHECK:
-		return set_mode(env, PP_ACT_CHECK, err);
-	case OPT_TEST_PCAP:
-		env->test_pcap = arg;
-		return set_mode(env, PP_ACT_TEST_PCAP, err);
-	case 'v':
-		env->verbose++;
-		return 0;
-	case 'h':
-		env->action = PP_ACT_HELP;
-		return 0;
-	case 'V':
-		env->action = PP_ACT_VERSION;
+	case PP_OPT_FILTER:
+		free(*(char **)at);
+		*(char **)at = strdup(arg);
+		return *(char **)at ? 0 : bad(p->err, "%s", "out of memory");
+	case PP_OPT_LIST:
+		return add_ptr(p, o, arg);
+	case PP_OPT_ULL:
+	case PP_OPT_UINT:
+	case PP_OPT_SECONDS:
+		return set_number(p, o, arg);
+	case PP_OPT_SIZE:
+		return parse_size(arg, at) ? bad(p->err, o->bad, arg) : 0;
+	case PP_OPT_BACKEND:
+		return parse_backend(arg, at) ? bad(p->err, o->bad, arg) : 0;
+	case PP_OPT_MODE:
+		if (o->metavar)
+			*(const char **)at = arg;
+		return set_mode(p, o->action, by);
+	case PP_OPT_ACTION:
+		p->env->action = o->action;
 		return 0;
 	}
-	return bad(err, "%s", "unknown option (see --help)");
+	return bad(p->err, "%s", "unknown option (see --help)");
+}
+
+/* How many of V's words ARGV[I...] has in order: all, or fewer. */
+static size_t verb_words(const struct pp_cli_verb *v, int argc, char **argv, int i, size_t *nwords)
+{
+	const char *w = v->words;
+	size_t seen = 0, len;
+
+	*nwords = 0;
+	for (; *w; w += len + (w[len] == ' ')) {
+		len = strcspn(w, " ");
+		(*nwords)++;
+		if (seen + 1 == *nwords && i + (int)seen < argc && strlen(argv[i + seen]) == len &&
+		    !strncmp(argv[i + seen], w, len))
+			seen++;
+	}
+	return seen;
+}
+
+/*
+ * A command at ARGV[*I]: 1 if that word is none (it starts the filter),
+ * 0 once applied with *I past it, 2 after an error. A command's first word
+ * without the rest is an error, not a filter: "filter" alone is a typo.
+ */
+static int take_verb(struct parse *p, int argc, char **argv, int *i)
+{
+	for (size_t k = 0; k < pp_cli_nverbs; k++) {
+		const struct pp_cli_verb *v = &pp_cli_verbs[k];
+		const char *m = v->metavar ? v->metavar : "";
+		size_t n, seen = verb_words(v, argc, argv, *i, &n);
+		int at = *i + (int)seen;
+
+		if (!seen)
+			continue;
+		if (seen < n || (v->metavar && at >= argc)) {
+			fprintf(p->err,
+				"pktpath: \"%s\" is a command: %s%s%s (a filter that starts "
+				"with that word goes after --)\n",
+				argv[*i], v->words, v->metavar ? " " : "", m);
+			return 2;
+		}
+		*i = at + (v->metavar ? 1 : 0);
+		return apply(p, pp_cli_opt_find(v->option), v->metavar ? argv[at] : NULL, v->words);
+	}
+	return 1;
 }
 
 static int check_conflicts(const struct pp_env *env, FILE *err)
@@ -428,36 +284,110 @@ static int check_conflicts(const struct pp_env *env, FILE *err)
 	return 0;
 }
 
-int pp_cli_parse(struct pp_env *env, int argc, char **argv, FILE *err)
+/* getopt_long's tables from the rows; NULL when out of memory. */
+static struct option *getopt_tables(char **shorts)
 {
-	bool have_filter = false;
-	int opt, ret;
+	struct option *longs = calloc(pp_cli_nopts + 1, sizeof(*longs));
+	char *s = *shorts = calloc(2 * pp_cli_nopts + 2, 1);
 
-	memset(env, 0, sizeof(*env));
-	env->packet_timeout = 1.0;
-	env->max_packets = PP_DEF_MAX_PACKETS;
-	env->ring_size = PP_DEF_RING_SIZE;
-	optind = 1;
+	if (!longs || !s) {
+		free(longs);
+		free(*shorts);
+		return NULL;
+	}
+	*s++ = '+'; /* stop at the first word: a command or the filter */
+	for (size_t i = 0; i < pp_cli_nopts; i++) {
+		const struct pp_cli_opt *o = &pp_cli_opts[i];
+		int has_arg = o->metavar ? required_argument : no_argument;
+
+		longs[i] = (struct option){o->name, has_arg, NULL, PP_OPT_BASE + (int)i};
+		if (o->short_name)
+			s += sprintf(s, "%c%s", o->short_name, o->metavar ? ":" : "");
+	}
+	return longs;
+}
+
+static const struct pp_cli_opt *row_of(int opt)
+{
+	for (size_t i = 0; opt < PP_OPT_BASE && i < pp_cli_nopts; i++)
+		if (pp_cli_opts[i].short_name == opt)
+			return &pp_cli_opts[i];
+	return &pp_cli_opts[opt - PP_OPT_BASE];
+}
+
+/*
+ * Options and commands, up to the first other word: the filter, from
+ * ARGV[optind] on. More options may follow a command; a second command is
+ * a second mode (an error unless the same). "--" ends the options, and a
+ * word after it is never a command: "pktpath -- check" filters on host
+ * "check".
+ */
+static int parse_args(struct parse *p, int argc, char **argv, const char *shorts,
+		      const struct option *longs)
+{
+	char by[40];
+	int opt, before, ret;
+
+	optind = 0; /* 0, not 1: glibc forgets a half-read "-vx" of an earlier parse */
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+f:i:c:vhV", long_opts, NULL)) != -1) {
-		if (opt == '?' || opt == ':')
-			return bad(err, "bad option \"%s\" (see --help)", argv[optind - 1]);
-		have_filter |= opt == 'f';
-		ret = parse_opt(env, opt, optarg, err);
+	for (;;) {
+		before = optind ? optind : 1;
+		opt = getopt_long(argc, argv, shorts, longs, NULL);
+		if (opt == -1) {
+			if (optind >= argc || optind != before)
+				return 0;
+			ret = take_verb(p, argc, argv, &optind);
+			if (ret == 1)
+				return 0;
+		} else if (opt == '?' || opt == ':') {
+			return bad(p->err, "bad option \"%s\" (see --help)", argv[optind - 1]);
+		} else {
+			snprintf(by, sizeof(by), "--%s", row_of(opt)->name);
+			ret = apply(p, row_of(opt), optarg, by);
+		}
 		if (ret)
 			return ret;
 	}
+}
+
+/* The words after the options (and command) are the filter. */
+static int take_filter(struct parse *p, int argc, char **argv)
+{
+	struct pp_env *env = p->env;
+
 	if (optind < argc) {
-		if (have_filter)
-			return bad(err, "%s",
+		if (env->filter)
+			return bad(p->err, "%s",
 				   "give the filter either with --filter or as arguments");
 		env->filter = join_args(argc - optind, argv + optind);
 	} else if (!env->filter) {
 		env->filter = strdup("");
 	}
-	if (!env->filter)
+	return env->filter ? 0 : bad(p->err, "%s", "out of memory");
+}
+
+int pp_cli_parse(struct pp_env *env, int argc, char **argv, FILE *err)
+{
+	struct parse p = {.env = env, .err = err};
+	struct option *longs;
+	char *shorts;
+	int ret;
+
+	memset(env, 0, sizeof(*env));
+	env->packet_timeout = 1.0;
+	env->max_packets = PP_DEF_MAX_PACKETS;
+	env->ring_size = PP_DEF_RING_SIZE;
+	longs = getopt_tables(&shorts);
+	if (!longs)
 		return bad(err, "%s", "out of memory");
-	return check_conflicts(env, err);
+	ret = parse_args(&p, argc, argv, shorts, longs);
+	if (!ret)
+		ret = take_filter(&p, argc, argv);
+	if (!ret)
+		ret = check_conflicts(env, err);
+	free(longs);
+	free(shorts);
+	return ret;
 }
 
 void pp_env_free(struct pp_env *env)

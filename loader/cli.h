@@ -59,6 +59,57 @@ struct pp_env {
 	int verbose;
 };
 
+/* How a row of the option table stores its argument in struct pp_env. */
+enum pp_opt_kind {
+	PP_OPT_FLAG,	/* bool: true */
+	PP_OPT_COUNT,	/* int: one more each time */
+	PP_OPT_STR,	/* const char *: the argument */
+	PP_OPT_FILTER,	/* char *: a copy of the argument */
+	PP_OPT_LIST,	/* const char *[max], its int count at .count: appended */
+	PP_OPT_ULL,	/* unsigned long long: digits, in [min, max] */
+	PP_OPT_UINT,	/* unsigned int: digits, in [min, max] */
+	PP_OPT_SECONDS, /* double: above 0, in [min, max] */
+	PP_OPT_SIZE,	/* unsigned int: a power of two, 4K to 1024M, K or M suffix */
+	PP_OPT_BACKEND, /* enum pp_backend, by name */
+	PP_OPT_MODE,	/* action: instead of tracing (the argument, if any, at .field) */
+	PP_OPT_ACTION,	/* action: --help or --version, which win over any mode */
+};
+
+/*
+ * One option, one row: the parser and --help are made from it; the man
+ * page's option list and the bash completion are checked against it
+ * (tests/unit/test_cli.c), in the same order.
+ */
+struct pp_cli_opt {
+	const char *name;    /* long name, without "--" */
+	char short_name;     /* 0: none */
+	const char *metavar; /* the argument in --help; NULL: takes none */
+	enum pp_opt_kind kind;
+	size_t field;	       /* offsetof(struct pp_env, ...) */
+	size_t count;	       /* PP_OPT_LIST: offsetof its count */
+	double min, max;       /* numbers; PP_OPT_LIST: max entries (min unused) */
+	enum pp_action action; /* PP_OPT_MODE, PP_OPT_ACTION */
+	const char *bad;       /* the error for a bad argument; %s: the argument */
+	const char *help;      /* --help text, "\n" between its lines */
+};
+
+/*
+ * A command, bpftool-style: WORDS as the first argument that is not an
+ * option stand for OPTION (with its argument, METAVAR, after them).
+ */
+struct pp_cli_verb {
+	const char *words;   /* "check", "filter test" */
+	const char *option;  /* long name of the mode option it stands for */
+	const char *metavar; /* NULL: none */
+};
+
+extern const struct pp_cli_opt pp_cli_opts[];
+extern const size_t pp_cli_nopts;
+extern const struct pp_cli_verb pp_cli_verbs[];
+extern const size_t pp_cli_nverbs;
+
+const struct pp_cli_opt *pp_cli_opt_find(const char *name);
+
 /*
  * Parse ARGV into ENV. Returns 0, or 2 (bad usage) after writing one line to
  * ERR. ENV holds pointers into ARGV; free it with pp_env_free().

@@ -8,7 +8,7 @@
 #   - werror: the whole build again with clang and -Werror
 #     (-DPKTPATH_WERROR=ON) in ${BUILD_DIR}-lint: clang's warnings on top of
 #     gcc's, which the test command's own build refuses;
-#   - usage: README's option list is pktpath --help's;
+#   - usage: README's usage lines, options and commands are pktpath --help's;
 #   - asan: the unit tests again, built with ASan and UBSan
 #     (-DPKTPATH_SANITIZE=ON) in ${BUILD_DIR}-asan.
 #
@@ -90,14 +90,17 @@ check_werror() {
 	build "$BUILD_DIR-lint" -DCMAKE_C_COMPILER=clang -DPKTPATH_WERROR=ON --
 }
 
-# README's option list is --help's, line for line: the one a user reads
-# first must not lag behind the code.
+# README's usage lines, option list and commands are --help's, line for
+# line: the one a user reads first must not lag behind the code. (The man
+# page and the bash completion are checked against the option table by the
+# unit tests: tests/unit/test_cli.c.)
 check_usage() {
-	local bin=$BUILD_DIR-lint/loader/pktpath
+	local bin=$BUILD_DIR-lint/loader/pktpath help
 	build "$BUILD_DIR-lint" -DCMAKE_C_COMPILER=clang -DPKTPATH_WERROR=ON -- pktpath || return 1
-	diff -u <("$bin" --help | sed -n '/^  -f, --filter/,/^  -V, --version/p') \
-		<(sed -n '/^pktpath \[OPTIONS\]/,/^```/p' README.md |
-			sed -n '/^  -f, --filter/,/^  -V, --version/p') |
+	help=$("$bin" --help) || return 1
+	diff -u <(sed -n '1,2s/^\(Usage: \|       \)//p' <<<"$help"
+		sed -n '/^  -f, --filter/,/^Examples:/p' <<<"$help" | head -n -2) \
+		<(sed -n '/^pktpath \[OPTIONS\]/,/^```/p' README.md | sed '$d') |
 		sed 's/^/lint: --help vs README: /'
 	[ "${PIPESTATUS[0]}" -eq 0 ]
 }

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "suites.h"
 #include "cli.h"
@@ -153,6 +155,417 @@ START_TEST(test_summary_options)
 }
 END_TEST
 
+/* Parse ARGV, which must succeed, into ENV (free it). */
+static void parse_ok(struct pp_env *env, char **argv)
+{
+	char msg[256] = "";
+
+	ck_assert_msg(parse(env, argv, msg, sizeof(msg)) == 0, "%s: %s", argv[1], msg);
+}
+
+/* The commands are the mode options; "--" or a word before makes them filter words. */
+START_TEST(test_verbs)
+{
+	char *check[] = {"pktpath", "-v", "check", NULL};
+	char *probes[] = {"pktpath", "probes", "--probe-regex", "^tcp_v4_", NULL};
+	char *ftest[] = {"pktpath", "filter", "test", "x.pcap", "-v", "tcp", "port", "80", NULL};
+	char *dashes[] = {"pktpath", "--", "check", NULL};
+	char *host[] = {"pktpath", "host", "check", NULL};
+	char *after[] = {"pktpath", "-c", "3", "icmp", "check", NULL};
+	char *again[] = {"pktpath", "check", "--check", "check", NULL};
+	char *help[] = {"pktpath", "probes", "--help", "check", NULL};
+	char *ended[] = {"pktpath", "check", "--", "probes", NULL};
+	struct pp_env env;
+
+	parse_ok(&env, check);
+	ck_assert_int_eq(env.action, PP_ACT_CHECK);
+	ck_assert_int_eq(env.verbose, 1);
+	ck_assert_str_eq(env.filter, "");
+	pp_env_free(&env);
+	parse_ok(&env, probes);
+	ck_assert_int_eq(env.action, PP_ACT_LIST_PROBES);
+	ck_assert_str_eq(env.probe_regex, "^tcp_v4_");
+	pp_env_free(&env);
+	parse_ok(&env, ftest);
+	ck_assert_int_eq(env.action, PP_ACT_TEST_PCAP);
+	ck_assert_str_eq(env.test_pcap, "x.pcap");
+	ck_assert_str_eq(env.filter, "tcp port 80");
+	ck_assert_int_eq(env.verbose, 1);
+	pp_env_free(&env);
+	parse_ok(&env, dashes);
+	ck_assert_int_eq(env.action, PP_ACT_TRACE);
+	ck_assert_str_eq(env.filter, "check");
+	pp_env_free(&env);
+	parse_ok(&env, host);
+	ck_assert_int_eq(env.action, PP_ACT_TRACE);
+	ck_assert_str_eq(env.filter, "host check");
+	pp_env_free(&env);
+	parse_ok(&env, after);
+	ck_assert_int_eq(env.action, PP_ACT_TRACE);
+	ck_assert_str_eq(env.filter, "icmp check");
+	pp_env_free(&env);
+	parse_ok(&env, again);
+	ck_assert_int_eq(env.action, PP_ACT_CHECK);
+	ck_assert_str_eq(env.filter, "");
+	pp_env_free(&env);
+	parse_ok(&env, help);
+	ck_assert_int_eq(env.action, PP_ACT_HELP);
+	pp_env_free(&env);
+	parse_ok(&env, ended);
+	ck_assert_int_eq(env.action, PP_ACT_CHECK);
+	ck_assert_str_eq(env.filter, "probes");
+	pp_env_free(&env);
+}
+END_TEST
+
+/* tcpdump's own first words stay filters. */
+START_TEST(test_filters_not_verbs)
+{
+	char *a[] = {"pktpath", "host", "1.2.3.4", NULL};
+	char *b[] = {"pktpath", "icmp", NULL};
+	char *c[] = {"pktpath", "-i", "eth0", "--", "tcp", "port", "443", NULL};
+	char *d[] = {"pktpath", "not", "udp", NULL};
+	char **all[] = {a, b, c, d};
+	const char *want[] = {"host 1.2.3.4", "icmp", "tcp port 443", "not udp"};
+	struct pp_env env;
+
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
+		parse_ok(&env, all[i]);
+		ck_assert_int_eq(env.action, PP_ACT_TRACE);
+		ck_assert_str_eq(env.filter, want[i]);
+		pp_env_free(&env);
+	}
+}
+END_TEST
+
+/* Two modes, by command or option in any order, are exit 2; so is half a command. */
+START_TEST(test_verb_conflicts)
+{
+	char *c1[] = {"pktpath", "check", "--list-probes", NULL};
+	char *c2[] = {"pktpath", "--test-pcap", "x.pcap", "probes", NULL};
+	char *c3[] = {"pktpath", "check", "probes", NULL};
+	char *c4[] = {"pktpath", "probes", "filter", "test", "x.pcap", NULL};
+	char *h1[] = {"pktpath", "filter", NULL};
+	char *h2[] = {"pktpath", "filter", "host", "1.2.3.4", NULL};
+	char *h3[] = {"pktpath", "-v", "filter", "test", NULL};
+	char *n1[] = {"pktpath", "filter", "test", "x.pcap", "-c", "3", NULL};
+	char *n2[] = {"pktpath", "probes", "--duration", "3", NULL};
+	char *n3[] = {"pktpath", "check", "--summary", NULL};
+	char *n4[] = {"pktpath", "check", "--tc-script", "/tmp/x", NULL};
+
+	expect_usage(c1, "check and --list-probes are different modes");
+	expect_usage(c2, "--test-pcap and probes are different modes");
+	expect_usage(c3, "check and probes are different modes");
+	expect_usage(c4, "probes and filter test are different modes");
+	expect_usage(h1, "\"filter\" is a command: filter test FILE");
+	expect_usage(h2, "goes after --");
+	expect_usage(h3, "filter test FILE");
+	expect_usage(n1, "--test-pcap traces nothing");
+	expect_usage(n2, "--list-probes attaches nothing");
+	expect_usage(n3, "--summary is for tracing");
+	expect_usage(n4, "--tc-script is for tracing");
+}
+END_TEST
+
+/* Every row parses as its kind says: a value in range lands in its field. */
+START_TEST(test_rows_parse)
+{
+	char *argv[] = {"pktpath",     "--snaplen",
+			"128",	       "--pcapng",
+			"a",	       "--max-packets",
+			"4194304",     "--packet-timeout",
+			"3600",	       "-vv",
+			"--stack",     "ip_rcv",
+			"--stack",     "tp:net:net_dev_queue",
+			"--no-follow", "--all-skb-funcs",
+			"--funcs",     "/dev/null",
+			"--ring-size", "1M",
+			"-c",	       "4611686018427387904",
+			NULL};
+	char *over[] = {"pktpath", "-c", "4611686018427387905", NULL};
+	char *big[] = {"pktpath", "--max-packets", "4194305", NULL};
+	char *snap[] = {"pktpath", "--snaplen", "129", "--pcapng", "a", NULL};
+	struct pp_env env;
+
+	parse_ok(&env, argv);
+	ck_assert_uint_eq(env.snaplen, 128);
+	ck_assert_uint_eq(env.max_packets, 4194304);
+	ck_assert(env.packet_timeout == 3600);
+	ck_assert_int_eq(env.verbose, 2);
+	ck_assert_int_eq(env.nstacks, 2);
+	ck_assert_str_eq(env.stacks[1], "tp:net:net_dev_queue");
+	ck_assert(env.no_follow && env.all_skb_funcs);
+	ck_assert_str_eq(env.funcs, "/dev/null");
+	ck_assert_uint_eq(env.ring_size, 1 << 20);
+	ck_assert_uint_eq(env.count, 1ULL << 62);
+	pp_env_free(&env);
+	expect_usage(over, "-c wants");
+	expect_usage(big, "--max-packets wants");
+	expect_usage(snap, "--snaplen wants 1 to 128");
+}
+END_TEST
+
+/* The list options stop at their maximum with a clear line. */
+START_TEST(test_list_limit)
+{
+	char *argv[2 + 2 * (PP_MAX_IFACES + 1) + 1] = {"pktpath"};
+	int n = 1;
+
+	for (int i = 0; i <= PP_MAX_IFACES; i++) {
+		argv[n++] = "-i";
+		argv[n++] = "eth0";
+	}
+	argv[n] = NULL;
+	expect_usage(argv, "more than 64 interfaces");
+}
+END_TEST
+
+/* The table is sound: unique names, help for each, commands name mode rows. */
+START_TEST(test_table)
+{
+	for (size_t i = 0; i < pp_cli_nopts; i++) {
+		const struct pp_cli_opt *o = &pp_cli_opts[i];
+		bool no_arg = o->kind == PP_OPT_FLAG || o->kind == PP_OPT_COUNT ||
+			      o->kind == PP_OPT_ACTION || o->kind == PP_OPT_MODE;
+
+		ck_assert_msg(o->help && *o->help, "--%s has no help", o->name);
+		ck_assert_msg(!o->metavar == no_arg || o->kind == PP_OPT_MODE,
+			      "--%s: argument and kind disagree", o->name);
+		ck_assert_ptr_eq(pp_cli_opt_find(o->name), o);
+		for (size_t j = 0; j < i; j++)
+			ck_assert_msg(!o->short_name || o->short_name != pp_cli_opts[j].short_name,
+				      "-%c twice", o->short_name);
+		if (o->kind >= PP_OPT_LIST && o->kind <= PP_OPT_BACKEND)
+			ck_assert_msg(o->bad, "--%s has no error line", o->name);
+	}
+	for (size_t i = 0; i < pp_cli_nverbs; i++) {
+		const struct pp_cli_opt *o = pp_cli_opt_find(pp_cli_verbs[i].option);
+
+		ck_assert_msg(o && o->kind == PP_OPT_MODE, "%s: no mode", pp_cli_verbs[i].words);
+		ck_assert(!o->metavar == !pp_cli_verbs[i].metavar);
+	}
+}
+END_TEST
+
+/* Each row is in --help: "  -c, --count N" then its text; lines fit in 100 columns (STYLE.md). */
+START_TEST(test_usage_from_table)
+{
+	char *text = NULL, head[64];
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	pp_cli_usage(f);
+	fclose(f);
+	for (size_t i = 0; i < pp_cli_nopts; i++) {
+		const struct pp_cli_opt *o = &pp_cli_opts[i];
+
+		snprintf(head, sizeof(head), "--%s%s%s", o->name, o->metavar ? " " : "",
+			 o->metavar ? o->metavar : "");
+		ck_assert_msg(strstr(text, head), "--help lacks %s", head);
+	}
+	for (char *l = text, *nl; (nl = strchr(l, '\n')); l = nl + 1)
+		ck_assert_msg(nl - l <= 100, "--help line over 100 columns: %.*s", (int)(nl - l),
+			      l);
+	ck_assert(strstr(text, "  filter test FILE         the same as --test-pcap FILE\n"));
+	free(text);
+}
+END_TEST
+
+/* The file at PP_SOURCE_DIR/REL, NUL-terminated; free it. */
+static char *slurp(const char *rel)
+{
+	char path[512], *text = NULL;
+	size_t len = 0;
+	FILE *in, *out = open_memstream(&text, &len);
+	int c;
+
+	snprintf(path, sizeof(path), "%s/%s", PP_SOURCE_DIR, rel);
+	in = fopen(path, "r");
+	ck_assert_msg(in, "cannot read %s", path);
+	while ((c = fgetc(in)) != EOF)
+		fputc(c, out);
+	fclose(in);
+	fclose(out);
+	return text;
+}
+
+/* A row as the man page and the completion name it: "-c --count N". */
+static void row_words(const struct pp_cli_opt *o, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%c%s--%s%s%s", o->short_name ? "-" : "",
+		 o->short_name ? o->short_name : ' ', o->short_name ? " " : "", o->name,
+		 o->metavar ? " " : "", o->metavar ? o->metavar : "");
+	if (!o->short_name)
+		memmove(buf, buf + 1, strlen(buf)); /* the ' ' placeholder */
+}
+
+/* LINE of roff without its macro, escapes, quotes and commas: "-c --count N". */
+static void man_words(const char *line, char *buf, size_t len)
+{
+	size_t n = 0;
+	const char *p = strchr(line, ' ');
+
+	for (p = p ? p : ""; *p && *p != '\n' && n + 1 < len; p++) {
+		if (p[0] == '\\' && p[1] == 'f' && p[2]) {
+			p += 2;
+			continue;
+		}
+		if (p[0] == '\\' && p[1] == '-')
+			p++;
+		if (*p == '"' || *p == ',' || (*p == ' ' && (n == 0 || buf[n - 1] == ' ')))
+			continue;
+		buf[n++] = *p;
+	}
+	while (n && buf[n - 1] == ' ')
+		n--;
+	buf[n] = 0;
+}
+
+/* docs/pktpath.8's OPTIONS section has one .TP entry per row, in order, named as the row. */
+START_TEST(test_man_page_agrees)
+{
+	char *man = slurp("docs/pktpath.8"), want[64], got[64];
+	char *p = strstr(man, "\n.SH OPTIONS\n"), *end;
+	size_t i = 0;
+
+	ck_assert(p);
+	end = strstr(p + 1, "\n.SH ");
+	ck_assert(end);
+	*end = 0;
+	for (; (p = strstr(p, "\n.TP\n")); p += 4, i++) {
+		man_words(p + 5, got, sizeof(got));
+		ck_assert_msg(i < pp_cli_nopts, "man page: \"%s\" is no option of the table", got);
+		row_words(&pp_cli_opts[i], want, sizeof(want));
+		ck_assert_msg(!strcmp(got, want),
+			      "man page entry %zu is \"%s\", the table's \"%s\"", i + 1, got, want);
+	}
+	ck_assert_msg(i == pp_cli_nopts, "man page: %zu options, the table %zu", i, pp_cli_nopts);
+	free(man);
+}
+END_TEST
+
+/* Whether the pattern of ARM (up to ')') has the word OPT. */
+static bool arm_has(const char *arm, const char *opt)
+{
+	const char *close = strchr(arm, ')');
+	char pat[512];
+
+	snprintf(pat, sizeof(pat), " %.*s ", close ? (int)(close - arm) : 0, arm);
+	for (char *c = pat; *c; c++)
+		if (strchr("|\\\n\t", *c))
+			*c = ' ';
+	for (char *w = strstr(pat, opt); w; w = strstr(w + 1, opt))
+		if (w[-1] == ' ' && w[strlen(opt)] == ' ')
+			return true;
+	return false;
+}
+
+/* The body of the case arm of ARMS whose pattern has OPT (up to ";;"), or NULL. */
+static const char *arm_of(const char *arms, const char *opt, char *body, size_t len)
+{
+	for (const char *arm = arms; arm; arm = strstr(arm, ";;") ? strstr(arm, ";;") + 2 : NULL) {
+		const char *close = strchr(arm, ')'), *end = strstr(arm, ";;");
+
+		if (close && (!end || close < end) && arm_has(arm, opt)) {
+			snprintf(body, len, "%.*s", end ? (int)(end - close) : (int)strlen(close),
+				 close);
+			return body;
+		}
+	}
+	return NULL;
+}
+
+/* What the argument of row O must complete to, as words of its arm. */
+static void expect_arm(const struct pp_cli_opt *o, const char *body)
+{
+	if (!strcmp(o->metavar, "FILE"))
+		ck_assert_msg(strstr(body, "compgen -f"), "--%s: files", o->name);
+	else if (!strcmp(o->metavar, "DIR"))
+		ck_assert_msg(strstr(body, "compgen -d"), "--%s: directories", o->name);
+	else if (!strcmp(o->metavar, "IFACE"))
+		ck_assert_msg(strstr(body, "/sys/class/net"), "--%s: interfaces", o->name);
+	else if (o->kind == PP_OPT_BACKEND)
+		for (int b = PP_BACKEND_AUTO; b <= PP_BACKEND_TRACEPOINT; b++)
+			ck_assert_msg(strstr(body, pp_backend_name(b)), "--%s: %s", o->name,
+				      pp_backend_name(b));
+	else
+		ck_assert_msg(!strstr(body, "compgen"), "--%s %s: nothing to offer", o->name,
+			      o->metavar);
+}
+
+/* The arms of "case $prev" in TEXT, a copy of TEXT cut there (free it). */
+static char *case_arms(char *text)
+{
+	char *arms = strstr(text, "case $prev in\n"), *esac;
+
+	ck_assert(arms);
+	arms += strlen("case $prev in\n");
+	esac = strstr(arms, "\n\tesac");
+	ck_assert(esac);
+	*esac = 0;
+	memmove(text, arms, strlen(arms) + 1);
+	return text;
+}
+
+/* The commands' first words are offered as the first word, and the later ones after them. */
+static void expect_verbs(const char *text)
+{
+	char firsts[256] = "", rest[256];
+
+	for (size_t i = 0; i < pp_cli_nverbs; i++) {
+		const char *w = pp_cli_verbs[i].words, *sp = strchr(w, ' ');
+		size_t len = sp ? (size_t)(sp - w) : strlen(w);
+
+		snprintf(firsts + strlen(firsts), sizeof(firsts) - strlen(firsts), "%s%.*s",
+			 i ? " " : "", (int)len, w);
+		snprintf(rest, sizeof(rest), "compgen -W \"%s\"", sp ? sp + 1 : "");
+		ck_assert_msg(!sp || strstr(text, rest), "completion lacks %s", rest);
+	}
+	snprintf(rest, sizeof(rest), "compgen -W \"%s\"", firsts);
+	ck_assert_msg(strstr(text, rest), "completion lacks %s", rest);
+}
+
+/*
+ * scripts/pktpath.bash-completion offers every long option, in the table's
+ * order; an option with an argument has a case arm that completes it as its
+ * metavar says (one without has none); and the commands.
+ */
+START_TEST(test_completion_agrees)
+{
+	char *text = slurp("scripts/pktpath.bash-completion"), *arms, body[512], want[2048] = "";
+	char got[2048], *p = strstr(text, "compgen -W \"--");
+	size_t n = 0;
+
+	ck_assert(p);
+	arms = case_arms(strdup(text));
+	for (p += strlen("compgen -W \""); *p && *p != '"' && n + 1 < sizeof(got); p++)
+		if (!strchr(" \t\n", *p) || (n && got[n - 1] != ' '))
+			got[n++] = strchr("\t\n", *p) ? ' ' : *p;
+	got[n] = 0;
+	for (size_t i = 0; i < pp_cli_nopts; i++) {
+		const struct pp_cli_opt *o = &pp_cli_opts[i];
+		char opt[48];
+		const char *arm;
+
+		snprintf(want + strlen(want), sizeof(want) - strlen(want), "%s--%s", i ? " " : "",
+			 o->name);
+		snprintf(opt, sizeof(opt), "--%s", o->name);
+		arm = arm_of(arms, opt, body, sizeof(body));
+		ck_assert_msg(!arm == !o->metavar, "completion: --%s %s a case arm", o->name,
+			      arm ? "has" : "lacks");
+		if (arm)
+			expect_arm(o, arm);
+		snprintf(opt, sizeof(opt), "-%c", o->short_name);
+		ck_assert_msg(!o->short_name || !arm == !arm_of(arms, opt, body, sizeof(body)),
+			      "completion: %s and --%s differ", opt, o->name);
+	}
+	ck_assert_msg(!strcmp(got, want), "completion offers\n%s\nthe table has\n%s", got, want);
+	expect_verbs(text);
+	free(arms);
+	free(text);
+}
+END_TEST
+
 Suite *cli_suite(void)
 {
 	Suite *s = suite_create("cli");
@@ -164,6 +577,15 @@ Suite *cli_suite(void)
 	tcase_add_test(tc, test_conflicts_and_unknown);
 	tcase_add_test(tc, test_modes);
 	tcase_add_test(tc, test_summary_options);
+	tcase_add_test(tc, test_verbs);
+	tcase_add_test(tc, test_filters_not_verbs);
+	tcase_add_test(tc, test_verb_conflicts);
+	tcase_add_test(tc, test_rows_parse);
+	tcase_add_test(tc, test_list_limit);
+	tcase_add_test(tc, test_table);
+	tcase_add_test(tc, test_usage_from_table);
+	tcase_add_test(tc, test_man_page_agrees);
+	tcase_add_test(tc, test_completion_agrees);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The options and commands of pktpath, one row each, and --help made from
+ * them. Adding an option is a row here, a paragraph in docs/pktpath.8 and a
+ * word in scripts/pktpath.bash-completion; test_cli.c fails until all three
+ * agree.
+ */
+#include <stddef.h>
+#include <string.h>
+#include <linux/types.h>
+#include "cli.h"
+#include "pktpath.h"
+
+#define PP_MAX_SECONDS 31536000.0 /* a year: longer is a typo */
+#define AT(f)	       offsetof(struct pp_env, f)
+
+/* The order is --help's, the man page's and the completion's. */
+const struct pp_cli_opt pp_cli_opts[] = {
+	{"filter", 'f', "EXPR", PP_OPT_FILTER, AT(filter),
+	 .help = "tcpdump filter; also the trailing arguments;\n"
+		 "empty: every packet; a long \"or\" chain of\n"
+		 "thousands of terms compiles in seconds"},
+	{"interface", 'i', "IFACE", PP_OPT_LIST, AT(ifaces), AT(nifaces), .max = PP_MAX_IFACES,
+	 .bad = "more than 64 interfaces",
+	 .help = "mark packets on IFACE (repeatable; a shell pattern\n"
+		 "such as 'veth*' takes the Ethernet-like ones that\n"
+		 "match); default: every Ethernet-like interface of\n"
+		 "this network namespace, new ones included"},
+	{"no-follow", 0, NULL, PP_OPT_FLAG, AT(no_follow),
+	 .help = "only the interfaces there at start: none attached\n"
+		 "later, and no capability kept with tcx"},
+	{"all-netns", 0, NULL, PP_OPT_FLAG, AT(all_netns),
+	 .help = "with kprobes, also mark packets that processes of\n"
+		 "other network namespaces send (default: this one)"},
+	{"funcs", 0, "FILE", PP_OPT_STR, AT(funcs),
+	 .help = "probe list (default ./kp_func.list, then the\n"
+		 "installed one)"},
+	{"probe", 0, "NAME", PP_OPT_LIST, AT(probes), AT(nprobes), .max = PP_MAX_EXTRA,
+	 .bad = "more than 256 --probe options",
+	 .help = "add a probe point, as a kp_func.list line (repeatable)"},
+	{"probe-regex", 0, "RE", PP_OPT_STR, AT(probe_regex),
+	 .help = "add every kernel function taking an skb whose name\n"
+		 "matches RE (POSIX extended)"},
+	{"all-skb-funcs", 0, NULL, PP_OPT_FLAG, AT(all_skb_funcs),
+	 .help = "add every kernel function taking an skb"},
+	{"stack", 0, "NAME", PP_OPT_LIST, AT(stacks), AT(nstacks), .max = PP_MAX_EXTRA,
+	 .bad = "more than 256 --stack options",
+	 .help = "show the kernel stack at the hops of probe point\n"
+		 "NAME, as the list names it (repeatable)"},
+	{"backend", 0, "B", PP_OPT_BACKEND, AT(backend),
+	 .bad = "unknown backend \"%s\" (auto, kprobe-multi, kprobe, fentry, tracepoint)",
+	 .help = "auto, kprobe-multi, kprobe, fentry or tracepoint\n"
+		 "(default auto: the best this kernel has)"},
+	{"list-probes", 0, NULL, PP_OPT_MODE, .action = PP_ACT_LIST_PROBES,
+	 .help = "print what would be attached, attach nothing"},
+	{"json", 0, NULL, PP_OPT_FLAG, AT(json),
+	 .help = "one JSON object per packet, then a summary"},
+	{"pcapng", 0, "FILE", PP_OPT_STR, AT(pcapng),
+	 .help = "also write the packets as marked to FILE (pcapng),\n"
+		 "each with its path and fate as the packet comment"},
+	{"snaplen", 0, "N", PP_OPT_UINT, AT(snaplen), .min = 1, .max = PP_HDR_BYTES,
+	 .bad = "--snaplen wants 1 to 128 (pktpath copies the first 128 bytes of a packet "
+		"when it marks it): \"%s\"",
+	 .help = "keep N bytes of each packet in --pcapng (1 to 128;\n"
+		 "default: all the mark copied, up to 128)"},
+	{"perfetto", 0, "FILE", PP_OPT_STR, AT(perfetto),
+	 .help = "also write a timeline to FILE (Trace Event Format\n"
+		 "JSON, for ui.perfetto.dev): a track per packet"},
+	{"summary", 0, NULL, PP_OPT_FLAG, AT(summary),
+	 .help = "no packet blocks: at exit, the distinct paths\n"
+		 "(count, share, latency percentiles per path and\n"
+		 "per step) and the drops by reason and place"},
+	{"interval", 0, "S", PP_OPT_SECONDS, AT(interval), .min = 0.1, .max = PP_MAX_SECONDS,
+	 .bad = "--interval wants seconds, from 0.1 up to a year: \"%s\"",
+	 .help = "with --summary, also every S seconds (cumulative)"},
+	{"packets", 0, NULL, PP_OPT_FLAG, AT(packets),
+	 .help = "with --summary, print each packet too"},
+	{"count", 'c', "N", PP_OPT_ULL, AT(count), .min = 1, .max = 0x1p62,
+	 .bad = "-c wants a whole number of packets, 1 or more: \"%s\"",
+	 .help = "exit after N packets"},
+	{"duration", 0, "S", PP_OPT_SECONDS, AT(duration), .max = PP_MAX_SECONDS,
+	 .bad = "--duration wants seconds, above 0, up to a year: \"%s\"",
+	 .help = "exit after S seconds"},
+	{"packet-timeout", 0, "S", PP_OPT_SECONDS, AT(packet_timeout), .max = 3600,
+	 .bad = "--packet-timeout wants seconds, above 0, up to 3600: \"%s\"",
+	 .help = "close a packet whose free was not seen after S\n"
+		 "seconds; copies join it until then (default 1)"},
+	{"max-packets", 0, "N", PP_OPT_UINT, AT(max_packets), .min = 1, .max = 1 << 22,
+	 .bad = "--max-packets wants 1 to 4194304: \"%s\"",
+	 .help = "packets tracked at once (default 16384)"},
+	{"ring-size", 0, "BYTES", PP_OPT_SIZE, AT(ring_size),
+	 .bad = "--ring-size wants a power of two from 4K to 1024M: \"%s\"",
+	 .help = "ring buffer size, a power of two (default 8M; K, M)"},
+	{"test-pcap", 0, "FILE", PP_OPT_MODE, AT(test_pcap), .action = PP_ACT_TEST_PCAP,
+	 .help = "print the numbers of the frames of FILE the filter\n"
+		 "matches, as tcpdump would; run in the kernel (in\n"
+		 "user space for frames it will not test-run);\n"
+		 "trace nothing"},
+	{"tc-script", 0, "DIR", PP_OPT_STR, AT(tc_script),
+	 .help = "do not attach the classifier: pin it and write\n"
+		 "DIR/attach.sh and DIR/detach.sh (tc commands)"},
+	{"check", 0, NULL, PP_OPT_MODE, .action = PP_ACT_CHECK,
+	 .help = "report what this kernel offers pktpath; exit 0 if\n"
+		 "it can trace, 1 if not"},
+	{"verbose", 'v', NULL, PP_OPT_COUNT, AT(verbose),
+	 .help = "more messages (twice: libbpf's too)"},
+	{"help", 'h', NULL, PP_OPT_ACTION, .action = PP_ACT_HELP, .help = "this text"},
+	{"version", 'V', NULL, PP_OPT_ACTION, .action = PP_ACT_VERSION, .help = "the version"},
+};
+const size_t pp_cli_nopts = sizeof(pp_cli_opts) / sizeof(pp_cli_opts[0]);
+
+const struct pp_cli_verb pp_cli_verbs[] = {
+	{"check", "check", NULL},
+	{"probes", "list-probes", NULL},
+	{"filter test", "test-pcap", "FILE"},
+};
+const size_t pp_cli_nverbs = sizeof(pp_cli_verbs) / sizeof(pp_cli_verbs[0]);
+
+const struct pp_cli_opt *pp_cli_opt_find(const char *name)
+{
+	for (size_t i = 0; i < pp_cli_nopts; i++)
+		if (!strcmp(pp_cli_opts[i].name, name))
+			return &pp_cli_opts[i];
+	return NULL;
+}
+
+/* HEAD in a 27-column field, then TEXT, its later lines indented as much. */
+static void usage_entry(FILE *f, const char *head, const char *text)
+{
+	fprintf(f, "%-27s", head);
+	for (; *text; text++) {
+		fputc(*text, f);
+		if (*text == '\n')
+			fprintf(f, "%27s", "");
+	}
+	fputc('\n', f);
+}
+
+static void usage_opts(FILE *f)
+{
+	char head[64];
+
+	for (size_t i = 0; i < pp_cli_nopts; i++) {
+		const struct pp_cli_opt *o = &pp_cli_opts[i];
+
+		snprintf(head, sizeof(head), "  %c%c%c --%s%s%s", o->short_name ? '-' : ' ',
+			 o->short_name ? o->short_name : ' ', o->short_name ? ',' : ' ', o->name,
+			 o->metavar ? " " : "", o->metavar ? o->metavar : "");
+		usage_entry(f, head, o->help);
+	}
+}
+
+static void usage_verbs(FILE *f)
+{
+	char head[64], text[64];
+
+	for (size_t i = 0; i < pp_cli_nverbs; i++) {
+		const struct pp_cli_verb *v = &pp_cli_verbs[i];
+		const char *m = v->metavar ? v->metavar : "";
+		const char *sp = v->metavar ? " " : "";
+
+		snprintf(head, sizeof(head), "  %s%s%s", v->words, sp, m);
+		snprintf(text, sizeof(text), "the same as --%s%s%s", v->option, sp, m);
+		usage_entry(f, head, text);
+	}
+}
+
+void pp_cli_usage(FILE *f)
+{
+	fputs("Usage: pktpath [OPTIONS] [--filter EXPR | EXPR...]\n"
+	      "       pktpath [OPTIONS] check | probes | filter test FILE [OPTIONS] [EXPR...]\n"
+	      "Show the path of matching packets through the kernel: every function and\n"
+	      "tracepoint of the probe list each packet passed, with namespace, device,\n"
+	      "CPU and time, and how its life ended.\n"
+	      "\n",
+	      f);
+	usage_opts(f);
+	fputs("\nCommands: the first word that is not an option, unless \"--\" comes before\n"
+	      "it (then it starts the filter); more options may follow them.\n",
+	      f);
+	usage_verbs(f);
+	fputs("\n"
+	      "Examples:\n"
+	      "  pktpath icmp and src 198.18.0.1\n"
+	      "  pktpath -i eth0 --json -c 10 'tcp port 443'\n"
+	      "  pktpath --backend tracepoint --duration 5 udp\n"
+	      "  pktpath --pcapng paths.pcapng --perfetto paths.json -c 100 icmp\n"
+	      "  pktpath --summary --interval 10 'udp and dst 198.18.1.2'\n"
+	      "  pktpath probes --probe-regex '^tcp_v4_'\n"
+	      "  pktpath check\n"
+	      "  pktpath filter test capture.pcap 'tcp[tcpflags] & tcp-syn != 0'\n"
+	      "\n"
+	      "Exit status: 0 done, 1 failure while tracing, 2 bad usage or a filter past the\n"
+	      "verifier's limits (nothing attached). Ctrl-C or SIGTERM before the first\n"
+	      "attach ends pktpath at once (status 130 or 143), after it detaches (0).\n",
+	      f);
+}
