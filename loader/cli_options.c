@@ -28,7 +28,7 @@ const struct pp_cli_opt pp_cli_opts[] = {
 		 "this network namespace, new ones included"},
 	{"no-follow", 0, NULL, PP_OPT_FLAG, AT(no_follow),
 	 .help = "only the interfaces there at start: none attached\n"
-		 "later, and no capability kept with tcx"},
+		 "later; with tcx links only, no capability kept"},
 	{"all-netns", 0, NULL, PP_OPT_FLAG, AT(all_netns),
 	 .help = "with kprobes, also mark packets that processes of\n"
 		 "other network namespaces send (default: this one)"},
