@@ -87,6 +87,7 @@ const char *pp_backend_name(enum pp_backend b)
 void pp_cli_usage(FILE *f)
 {
 	fputs("Usage: pktpath [OPTIONS] [--filter EXPR | EXPR...]\n"
+	      "       pktpath report FILE [OPTIONS]   (saved --json output, no root: --help)\n"
 	      "Show the path of matching packets through the kernel: every function and\n"
 	      "tracepoint of the probe list each packet passed, with namespace, device,\n"
 	      "CPU and time, and how its life ended.\n"
@@ -117,7 +118,9 @@ void pp_cli_usage(FILE *f)
 	      "      --pcapng FILE        also write the packets as marked to FILE (pcapng),\n"
 	      "                           each with its path and fate as the packet comment\n"
 	      "      --snaplen N          keep N bytes of each packet in --pcapng (1 to 128;\n"
-	      "                           default: all the mark copied, up to 128)\n"
+	      "                           default: all the mark copied, up to 128); with\n"
+	      "                           --json, also in each line, with its times, for\n"
+	      "                           pktpath report's exports\n"
 	      "      --perfetto FILE      also write a timeline to FILE (Trace Event Format\n"
 	      "                           JSON, for ui.perfetto.dev): a track per packet\n"
 	      "      --summary            no packet blocks: at exit, the distinct paths\n"
@@ -411,8 +414,8 @@ static int check_conflicts(const struct pp_env *env, FILE *err)
 		return bad(err, "%s",
 			   "--pcapng and --perfetto are for tracing: not with --test-pcap, "
 			   "--list-probes or --check");
-	if (env->snaplen && !env->pcapng)
-		return bad(err, "%s", "--snaplen is for --pcapng");
+	if (env->snaplen && !env->pcapng && !env->json)
+		return bad(err, "%s", "--snaplen is for --pcapng or --json");
 	if (env->pcapng && env->perfetto && !strcmp(env->pcapng, env->perfetto))
 		return bad(err, "%s", "--pcapng and --perfetto need two different files");
 	if ((env->interval || env->packets) && !env->summary)
