@@ -137,8 +137,10 @@ static int parse_opt(struct report *r, int c, const char *arg)
 /* 0, -1 for --help (done, status 0), or the usage status. */
 static int parse(struct report *r, int argc, char **argv)
 {
+	static char self[] = "pktpath report"; /* getopt's messages begin with argv[0] */
 	int c, ret;
 
+	argv[0] = self;
 	opterr = 1;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {

@@ -144,7 +144,7 @@ static int get_bytes(struct ctx *c, json_object *obj, const char *key, bool need
 			return bad(c, key, "is too long");
 		/* U+0080..U+00FF: the two bytes C2/C3 xx; anything above is not the writer's. */
 		if (s[i] >= 0x80 && (s[i] & 0xfe) == 0xc2 && i + 1 < len)
-			buf[n] = (char)(((s[i] & 1) << 6) | (s[i + 1] & 0x3f)), i++;
+			buf[n] = (char)(((s[i] & 3) << 6) | (s[i + 1] & 0x3f)), i++;
 		else if (s[i] >= 0x80)
 			return bad(c, key, "has a character beyond U+00FF");
 		else
@@ -580,8 +580,9 @@ int pp_rdr_line(struct pp_rdr *r, const char *line, size_t len, struct pp_rdr_it
 				 : json_tokener_error_desc(e));
 		return -EINVAL;
 	}
-	end = json_tokener_get_parse_end(r->tok);
-	if (!blank(line + end, len - end)) {
+	for (end = json_tokener_get_parse_end(r->tok); end < len && blank(line + end, 1); end++)
+		;
+	if (end < len) {
 		json_object_put(top);
 		snprintf(err, errlen, "more after the JSON object, at byte %zu", end + 1);
 		return -EINVAL;
