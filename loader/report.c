@@ -75,16 +75,33 @@ static void usage(FILE *f)
 	      f);
 }
 
+static void say(const char *fmt, va_list ap)
+{
+	fputs("pktpath report: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputs("\n", stderr);
+}
+
+/* Bad usage or bad input: exit status 2. */
 static int usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("pktpath report: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say(fmt, ap);
 	va_end(ap);
-	fputs("\n", stderr);
 	return EXIT_USAGE;
+}
+
+/* Out of memory, a file not written: exit status 1. */
+static int failure(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	say(fmt, ap);
+	va_end(ap);
+	return EXIT_FAIL;
 }
 
 enum { OPT_SUMMARY = 256, OPT_JSON, OPT_PCAPNG, OPT_PERFETTO, OPT_SNAPLEN };
@@ -268,7 +285,7 @@ static int read_all(struct report *r)
 	}
 	free(line);
 	if (ret == -ENOMEM)
-		return usage_error("%s: out of memory", r->file), EXIT_FAIL;
+		return failure("%s: out of memory", r->file);
 	if (!ret && ferror(r->in))
 		return usage_error("%s: read error: %s", r->file, strerror(errno));
 	return ret;
@@ -323,7 +340,7 @@ static int open_all(struct report *r)
 	if (r->summary)
 		r->paths = pp_pathsum_new(PP_SUM_DEF_PATHS, PP_SUM_DEF_DROPS);
 	if (!r->rdr || (r->summary && !r->paths))
-		return usage_error("out of memory"), EXIT_FAIL;
+		return failure("out of memory");
 	r->out.f = stdout;
 	r->exports.out = &r->out;
 	r->all_timed = true;
@@ -336,10 +353,8 @@ static int finish(struct report *r)
 		return usage_error("%s: no line of it could be read as a packet", r->file);
 	print_totals(r);
 	if (pp_exports_publish(&r->exports, r->err, sizeof(r->err)) ||
-	    pp_exports_close(&r->exports, stderr, r->err, sizeof(r->err))) {
-		fprintf(stderr, "pktpath report: %s\n", r->err);
-		return EXIT_FAIL;
-	}
+	    pp_exports_close(&r->exports, stderr, r->err, sizeof(r->err)))
+		return failure("%s", r->err);
 	return EXIT_OK;
 }
 
