@@ -250,6 +250,9 @@ static int read_hops(struct ctx *c, json_object *top, __u64 base)
 		ret = read_hop(c, json_object_array_get_idx(arr, i), base, &r->hops[i]);
 		if (ret)
 			return ret;
+		/* The printers take the steps' times as going forward, as the writer sorts them. */
+		if (i && r->hops[i].ts < r->hops[i - 1].ts)
+			return bad(c, "t_ns", "is earlier than the hop before");
 	}
 	c->where[0] = '\0';
 	r->pkt.hops = r->hops;

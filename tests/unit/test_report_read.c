@@ -300,6 +300,9 @@ START_TEST(test_wrong_types)
 		   "\"fate\":{\"kind\":\"consumed\"}}",
 		   "hops[0].\"skb\" is not an address in hex (\"0x...\")");
 	expect_bad("{\"id\":7,\"hops\":[],\"fate\":{\"kind\":\"consumed\"}}", "\"hops\" is empty");
+	expect_bad("{\"id\":7,\"hops\":[{\"func\":\"ip_rcv\",\"t_ns\":5},{\"func\":\"ip_rcv\","
+		   "\"t_ns\":4}],\"fate\":{\"kind\":\"consumed\"}}",
+		   "hops[1].\"t_ns\" is earlier than the hop before");
 	expect_bad("{\"id\":7,\"hops\":[" HOP0 "]}", "\"fate\" is missing");
 	expect_bad("{\"id\":7,\"hops\":[" HOP0 "],\"fate\":{\"kind\":\"vanished\"}}",
 		   "\"kind\" is not a fate this version knows");
