@@ -267,8 +267,8 @@ static int check_conflicts(const struct pp_env *env, FILE *err)
 		return bad(err, "%s",
 			   "--pcapng and --perfetto are for tracing: not with --test-pcap, "
 			   "--list-probes or --check");
-	if (env->snaplen && !env->pcapng)
-		return bad(err, "%s", "--snaplen is for --pcapng");
+	if (env->snaplen && !env->pcapng && !env->json)
+		return bad(err, "%s", "--snaplen is for --pcapng or --json");
 	if (env->pcapng && env->perfetto && !strcmp(env->pcapng, env->perfetto))
 		return bad(err, "%s", "--pcapng and --perfetto need two different files");
 	if ((env->interval || env->packets) && !env->summary)

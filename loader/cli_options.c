@@ -62,7 +62,9 @@ const struct pp_cli_opt pp_cli_opts[] = {
 	 .bad = "--snaplen wants 1 to 128 (pktpath copies the first 128 bytes of a packet "
 		"when it marks it): \"%s\"",
 	 .help = "keep N bytes of each packet in --pcapng (1 to 128;\n"
-		 "default: all the mark copied, up to 128)"},
+		 "default: all the mark copied, up to 128); with\n"
+		 "--json, also in each line, with its times, for\n"
+		 "pktpath report's exports"},
 	{"perfetto", 0, "FILE", PP_OPT_STR, AT(perfetto),
 	 .help = "also write a timeline to FILE (Trace Event Format\n"
 		 "JSON, for ui.perfetto.dev): a track per packet"},
@@ -169,6 +171,7 @@ void pp_cli_usage(FILE *f)
 {
 	fputs("Usage: pktpath [OPTIONS] [--filter EXPR | EXPR...]\n"
 	      "       pktpath [OPTIONS] check | probes | filter test FILE [OPTIONS] [EXPR...]\n"
+	      "       pktpath report FILE [OPTIONS]   (saved --json output, no root: --help)\n"
 	      "Show the path of matching packets through the kernel: every function and\n"
 	      "tracepoint of the probe list each packet passed, with namespace, device,\n"
 	      "CPU and time, and how its life ended.\n"

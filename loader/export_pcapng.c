@@ -146,6 +146,11 @@ void pp_pcapng_out_packet(struct pp_pcapng_out *x, const struct pp_out *o,
 	x->packets++;
 }
 
+void pp_pcapng_out_set_real_off(struct pp_pcapng_out *x, __s64 real_off_ns)
+{
+	x->real_off = real_off_ns;
+}
+
 __u64 pp_pcapng_out_count(const struct pp_pcapng_out *x)
 {
 	return x->packets;

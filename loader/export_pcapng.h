@@ -26,6 +26,8 @@ struct pp_pcapng_out *pp_pcapng_out_new(FILE *f, __u32 snaplen, __s64 real_off_n
 /* Writes P's block, and first its interface's if new. O names probes and drop reasons. */
 void pp_pcapng_out_packet(struct pp_pcapng_out *x, const struct pp_out *o,
 			  const struct pp_packet *p);
+/* Packets from now on were traced on a host whose clocks were REAL_OFF_NS apart. */
+void pp_pcapng_out_set_real_off(struct pp_pcapng_out *x, __s64 real_off_ns);
 __u64 pp_pcapng_out_count(const struct pp_pcapng_out *x);
 void pp_pcapng_out_free(struct pp_pcapng_out *x);
 

@@ -45,6 +45,7 @@ int pp_exports_open(struct pp_exports *x, const char *pcapng, const char *perfet
 	int ret = 0;
 
 	memset(x, 0, sizeof(*x));
+	x->real_off = real_offset();
 	x->pcapng_path = pcapng;
 	x->perfetto_path = perfetto;
 	if (pcapng)
@@ -53,8 +54,7 @@ int pp_exports_open(struct pp_exports *x, const char *pcapng, const char *perfet
 		ret = create(&x->perfetto_sf, "--perfetto", perfetto, PP_PERFETTO_MODE, err,
 			     errlen);
 	if (!ret && x->pcapng_sf) {
-		x->pcapng =
-			pp_pcapng_out_new(pp_sf_file(x->pcapng_sf), snaplen, real_offset(), appl);
+		x->pcapng = pp_pcapng_out_new(pp_sf_file(x->pcapng_sf), snaplen, x->real_off, appl);
 		ret = x->pcapng ? 0 : -ENOMEM;
 	}
 	if (!ret && x->perfetto_sf) {

@@ -19,6 +19,7 @@ struct pp_exports {
 	struct pp_pcapng_out *pcapng;
 	struct pp_perfetto_out *perfetto;
 	const struct pp_out *out; /* names, while tracing */
+	__s64 real_off;		  /* CLOCK_REALTIME - CLOCK_MONOTONIC, taken at the open */
 };
 
 /*

@@ -34,6 +34,7 @@
 #include "privs.h"
 #include "probe_btf.h"
 #include "probe_list.h"
+#include "report.h"
 #include "tc_attach.h"
 #include "tc_follow.h"
 #include "tc_script.h"
@@ -404,6 +405,9 @@ static int trace(struct app *a)
 	pp_drop_reasons_load(&a->reasons, a->btf);
 	out.reason_arg = a->reasons;
 	out.sym_arg = a->ksyms;
+	/* --json --snaplen: what `pktpath report` needs for the exports, the same clocks. */
+	out.head_bytes = a->env.json ? a->env.snaplen : 0;
+	out.real_off = a->exports.real_off;
 	if (a->env.nstacks) {
 		a->stacks.fd = bpf_map__fd(a->cls.skel->maps.stack_map);
 		a->stacks.ksyms = a->ksyms;
@@ -698,6 +702,9 @@ int main(int argc, char **argv)
 	struct app a = {.start_ms = now_ms()};
 	int ret;
 
+	/* A verb of its own: no BPF, no root, its own options. */
+	if (argc > 1 && !strcmp(argv[1], "report"))
+		return pp_report_main(argc - 1, argv + 1);
 	ret = pp_cli_parse(&a.env, argc, argv, stderr);
 	if (ret) {
 		pp_env_free(&a.env);

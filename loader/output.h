@@ -25,6 +25,14 @@ struct pp_out {
 	 */
 	size_t (*stack)(__u32 id, const char **frames, size_t max, void *arg);
 	void *stack_arg;
+	/*
+	 * --json --snaplen N: each packet line also carries the first hop's
+	 * time ("mono_ns", "real_ns": REAL_OFF, CLOCK_REALTIME - CLOCK_MONOTONIC,
+	 * added) and up to N bytes of the mark ("head"), for `pktpath report`.
+	 * 0: neither, the JSON of earlier versions.
+	 */
+	__u32 head_bytes;
+	__s64 real_off;
 };
 
 /* Totals for the exit line. */

@@ -480,6 +480,29 @@ static void json_skbs(const struct pp_out *out, struct jobj *top, const struct p
 	pp_wb_putc(top->w, ']');
 }
 
+/* --json --snaplen: the first hop's time on both clocks and the mark's first bytes. */
+static void json_record(const struct pp_out *o, struct jobj *top, const struct pp_packet *p)
+{
+	static const char hex[] = "0123456789abcdef";
+	__u32 n = 0;
+	char *at;
+
+	jnum(top, K("mono_ns"), p->hops[0].ts);
+	jnum(top, K("real_ns"), p->hops[0].ts + (__u64)o->real_off);
+	if (!p->mark)
+		return;
+	n = p->mark->cap_len < o->head_bytes ? p->mark->cap_len : o->head_bytes;
+	n = n < PP_HDR_BYTES ? n : PP_HDR_BYTES;
+	at = jkey(top, K("head"), 2 * n + 2);
+	*at++ = '"';
+	for (__u32 i = 0; i < n; i++) {
+		*at++ = hex[p->mark->data[i] >> 4];
+		*at++ = hex[p->mark->data[i] & 0xf];
+	}
+	*at++ = '"';
+	pp_wb_done(top->w, at);
+}
+
 void pp_out_json(const struct pp_out *o, const struct pp_packet *p)
 {
 	struct jobj top = {.first = true};
@@ -502,6 +525,8 @@ void pp_out_json(const struct pp_out *o, const struct pp_packet *p)
 		jnum(&top, K("lost_hops"), p->lost);
 	if (!p->mark)
 		jbool(&top, K("mark_lost"), true);
+	if (o->head_bytes)
+		json_record(o, &top, p);
 	pp_wb_lit(&w, "}\n");
 	pp_wb_flush(&w);
 }

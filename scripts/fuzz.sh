@@ -45,7 +45,7 @@ build() {
 	cmake -S . -B "$dir" -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 		-DPKTPATH_FUZZ=ON "$inject" "$@" >/dev/null &&
 		cmake --build "$dir" -j"$(nproc)" --target fuzz_xlate fuzz_paths fuzz_seeds \
-			fuzz_probe_list fuzz_pcap fuzz_input_seeds
+			fuzz_probe_list fuzz_pcap fuzz_input_seeds fuzz_report_read
 }
 
 # The corpus so far, run once by a build with source coverage.
@@ -89,7 +89,7 @@ if ! build "$BUILD" >"$BUILD/logs/build.log" 2>&1; then
 fi
 grep -E 'warning|error' "$BUILD/logs/build.log"
 bin=$BUILD/tests/fuzz
-for t in fuzz_xlate fuzz_paths fuzz_probe_list fuzz_pcap; do
+for t in fuzz_xlate fuzz_paths fuzz_probe_list fuzz_pcap fuzz_report_read; do
 	rm -rf "${BUILD:?}/seeds/$t"
 	mkdir -p "$BUILD/corpus/$t" "$BUILD/seeds/$t"
 done
@@ -169,5 +169,7 @@ run fuzz_paths fuzz_paths 8192 "$BUILD/corpus/fuzz_paths" "$BUILD/seeds/fuzz_pat
 run fuzz_probe_list fuzz_probe_list 65536 "$BUILD/corpus/fuzz_probe_list" \
 	"$BUILD/seeds/fuzz_probe_list"
 run fuzz_pcap fuzz_pcap 65536 "$BUILD/corpus/fuzz_pcap" "$BUILD/seeds/fuzz_pcap"
+run fuzz_report_read fuzz_report_read 65536 "$BUILD/corpus/fuzz_report_read" \
+	"$BUILD/seeds/fuzz_report_read" tests/fuzz/regressions/fuzz_report_read
 
 [ "$failed" -eq 0 ]

@@ -6,7 +6,7 @@ set -euo pipefail
 
 PKGS=(
 	build-essential cmake pkg-config clang llvm clang-format
-	libbpf-dev bpftool libelf-dev zlib1g-dev libpcap-dev libmnl-dev
+	libbpf-dev bpftool libelf-dev zlib1g-dev libpcap-dev libmnl-dev libjson-c-dev
 	check shellcheck iproute2 iputils-ping nftables iperf3 bpftrace
 	tcpdump tshark libcap2-bin util-linux jq ethtool
 	qemu-system-x86 busybox-static cpio xz-utils kmod

@@ -98,7 +98,7 @@ check_usage() {
 	local bin=$BUILD_DIR-lint/loader/pktpath help
 	build "$BUILD_DIR-lint" -DCMAKE_C_COMPILER=clang -DPKTPATH_WERROR=ON -- pktpath || return 1
 	help=$("$bin" --help) || return 1
-	diff -u <(sed -n '1,2s/^\(Usage: \|       \)//p' <<<"$help"
+	diff -u <(sed -n '1,/^[^ U]/s/^\(Usage: \|       \)//p' <<<"$help"
 		sed -n '/^  -f, --filter/,/^Examples:/p' <<<"$help" | head -n -2) \
 		<(sed -n '/^pktpath \[OPTIONS\]/,/^```/p' README.md | sed '$d') |
 		sed 's/^/lint: --help vs README: /'

@@ -1,0 +1,379 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `pktpath report`: each line of a saved --json file is read back into the
+ * packet a live run handed its printers (report_read.h), and the same
+ * printers run: the distinct-path summary, the exit totals, the pcapng and
+ * Perfetto exports. Nothing here needs a capability.
+ *
+ * A line that cannot be read (a run killed in mid-line leaves a cut last
+ * line; a damaged file, a line of something else) is skipped, named on
+ * stderr with its number and counted; every other line is still read.
+ * A file where no line is a packet and some line was bad is bad input.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "exports.h"
+#include "export_pcapng.h"
+#include "output_summary.h"
+#include "report.h"
+#include "report_read.h"
+
+#ifndef PKTPATH_VERSION
+#define PKTPATH_VERSION "dev"
+#endif
+
+enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
+
+#define PP_SKIP_NAMED 10 /* bad lines named one by one; the rest only counted */
+
+struct report {
+	const char *file, *pcapng, *perfetto;
+	unsigned int snaplen;
+	bool summary, json;
+	FILE *in;
+	struct pp_rdr *rdr;
+	struct pp_pathsum *paths;
+	struct pp_summary sum;
+	struct pp_exports exports;
+	struct pp_out out;
+	unsigned long long lineno, skipped, others;
+	bool has_totals;  /* the file's exit line was read: lost records are known */
+	bool has_elapsed; /* a final path summary was read: its run's length */
+	double elapsed;
+	__u64 first_ns, last_ns; /* the span of the packets' times, when every line has them */
+	bool all_timed;
+	char err[512];
+};
+
+static void usage(FILE *f)
+{
+	fputs("Usage: pktpath report FILE [OPTIONS]\n"
+	      "Read FILE, the output of pktpath --json (- for stdin), and print what a live\n"
+	      "run prints: the distinct paths and drops (--summary), and the exports. Needs\n"
+	      "no privileges. Lines that cannot be read are skipped and named on stderr.\n"
+	      "\n"
+	      "      --summary            the distinct paths and the drops (the default when\n"
+	      "                           no export is asked for)\n"
+	      "      --json               the summary as JSON lines, as pktpath --json prints\n"
+	      "      --pcapng FILE        write the packets to FILE (pcapng), as --pcapng;\n"
+	      "                           needs a file recorded with --json --snaplen N\n"
+	      "      --snaplen N          keep N bytes of each packet in --pcapng (1 to 128)\n"
+	      "      --perfetto FILE      write a timeline to FILE, as --perfetto; needs a\n"
+	      "                           file recorded with --json --snaplen N\n"
+	      "  -h, --help               this text\n"
+	      "\n"
+	      "Examples:\n"
+	      "  pktpath --json --snaplen 128 -c 1000 udp > run.jsonl   (as root)\n"
+	      "  pktpath report run.jsonl\n"
+	      "  pktpath report run.jsonl --pcapng run.pcapng --perfetto run.json\n"
+	      "\n"
+	      "Exit status: 0 done, 1 a file could not be written, 2 bad usage or input.\n",
+	      f);
+}
+
+static void say(const char *fmt, va_list ap)
+{
+	fputs("pktpath report: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputs("\n", stderr);
+}
+
+/* Bad usage or bad input: exit status 2. */
+static int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	say(fmt, ap);
+	va_end(ap);
+	return EXIT_USAGE;
+}
+
+/* Out of memory, a file not written: exit status 1. */
+static int failure(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	say(fmt, ap);
+	va_end(ap);
+	return EXIT_FAIL;
+}
+
+enum { OPT_SUMMARY = 256, OPT_JSON, OPT_PCAPNG, OPT_PERFETTO, OPT_SNAPLEN };
+
+static const struct option options[] = {
+	{"summary", no_argument, NULL, OPT_SUMMARY},
+	{"json", no_argument, NULL, OPT_JSON},
+	{"pcapng", required_argument, NULL, OPT_PCAPNG},
+	{"perfetto", required_argument, NULL, OPT_PERFETTO},
+	{"snaplen", required_argument, NULL, OPT_SNAPLEN},
+	{"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
+};
+
+static int parse_snaplen(struct report *r, const char *arg)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(arg, &end, 10);
+	if (errno || end == arg || *end || *arg == '-' || v < 1 || v > PP_HDR_BYTES)
+		return usage_error("--snaplen wants 1 to %d, not \"%s\"", PP_HDR_BYTES, arg);
+	r->snaplen = (unsigned int)v;
+	return 0;
+}
+
+static int parse_opt(struct report *r, int c, const char *arg)
+{
+	switch (c) {
+	case OPT_SUMMARY:
+		r->summary = true;
+		return 0;
+	case OPT_JSON:
+		r->json = true;
+		return 0;
+	case OPT_PCAPNG:
+		r->pcapng = arg;
+		return 0;
+	case OPT_PERFETTO:
+		r->perfetto = arg;
+		return 0;
+	case OPT_SNAPLEN:
+		return parse_snaplen(r, arg);
+	default:
+		return usage_error("see pktpath report --help");
+	}
+}
+
+/* 0, -1 for --help (done, status 0), or the usage status. */
+static int parse(struct report *r, int argc, char **argv)
+{
+	static char self[] = "pktpath report"; /* getopt's messages begin with argv[0] */
+	int c, ret;
+
+	argv[0] = self;
+	opterr = 1;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+		if (c == 'h') {
+			usage(stdout);
+			return -1;
+		}
+		ret = parse_opt(r, c, optarg);
+		if (ret)
+			return ret;
+	}
+	if (optind != argc - 1)
+		return usage_error("%s", optind == argc ? "which file? pktpath report FILE (--help)"
+							: "one file at a time");
+	r->file = argv[optind];
+	if (r->snaplen && !r->pcapng)
+		return usage_error("--snaplen is for --pcapng");
+	if (r->pcapng && r->perfetto && !strcmp(r->pcapng, r->perfetto))
+		return usage_error("--pcapng and --perfetto need two different files");
+	if (!r->pcapng && !r->perfetto)
+		r->summary = true;
+	return 0;
+}
+
+static void skip_line(struct report *r, const char *why)
+{
+	if (r->skipped++ < PP_SKIP_NAMED)
+		fprintf(stderr, "pktpath report: %s:%llu: skipped: %s\n", r->file, r->lineno, why);
+}
+
+/* What the exports need that the line may not have: bad input, said once. */
+static int check_packet(struct report *r, const struct pp_rdr_item *it)
+{
+	const char *need = NULL;
+
+	if (r->pcapng && it->pkt->mark && !it->has_head)
+		need = "packet bytes (\"head\")";
+	else if ((r->pcapng || r->perfetto) && !it->has_time)
+		need = "packet times (\"mono_ns\", \"real_ns\")";
+	if (!need)
+		return 0;
+	return usage_error("%s:%llu: no %s: %s needs a file recorded with pktpath --json "
+			   "--snaplen N",
+			   r->file, r->lineno, need, r->pcapng ? "--pcapng" : "--perfetto");
+}
+
+static void span(struct report *r, const struct pp_rdr_item *it)
+{
+	const struct pp_packet *p = it->pkt;
+	__u64 a = p->hops[0].ts, b = p->hops[p->nhops - 1].ts;
+
+	if (!it->has_time) {
+		r->all_timed = false;
+		return;
+	}
+	if (!r->first_ns || a < r->first_ns)
+		r->first_ns = a;
+	if (b > r->last_ns)
+		r->last_ns = b;
+}
+
+static int on_packet(struct report *r, const struct pp_rdr_item *it)
+{
+	int ret = check_packet(r, it);
+
+	if (ret)
+		return ret;
+	span(r, it);
+	/* Names are added as lines come: the printers get the tables as they are now. */
+	pp_rdr_names(r->rdr, &r->out);
+	if (r->paths)
+		pp_pathsum_add(r->paths, it->pkt);
+	if (r->exports.pcapng)
+		pp_pcapng_out_set_real_off(r->exports.pcapng, it->real_off);
+	pp_exports_packet(it->pkt, &r->exports);
+	pp_summary_add(&r->sum, it->pkt);
+	return 0;
+}
+
+static int on_item(struct report *r, const struct pp_rdr_item *it)
+{
+	switch (it->kind) {
+	case PP_RDR_PACKET:
+		return on_packet(r, it);
+	case PP_RDR_SUMMARY:
+		r->has_totals = true;
+		r->sum.lost += it->lost;
+		r->sum.map_full += it->map_full;
+		return 0;
+	case PP_RDR_PATH_SUMMARY:
+		if (it->final) {
+			r->has_elapsed = true;
+			r->elapsed = it->elapsed;
+		}
+		return 0;
+	case PP_RDR_OTHER:
+		r->others++;
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+static int read_all(struct report *r)
+{
+	struct pp_rdr_item it;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	int ret = 0;
+
+	while (!ret && (n = getline(&line, &cap, r->in)) > 0) {
+		bool cut = line[n - 1] != '\n';
+
+		r->lineno++;
+		ret = pp_rdr_line(r->rdr, line, (size_t)n, &it, r->err, sizeof(r->err));
+		if (ret == -EINVAL && cut)
+			strncat(r->err, " (the last line, with no newline: was the run killed?)",
+				sizeof(r->err) - strlen(r->err) - 1);
+		if (ret == -EINVAL)
+			skip_line(r, r->err);
+		else if (!ret)
+			ret = on_item(r, &it);
+		ret = ret == -EINVAL ? 0 : ret;
+	}
+	free(line);
+	if (ret == -ENOMEM)
+		return failure("%s: out of memory", r->file);
+	if (!ret && ferror(r->in))
+		return usage_error("%s: read error: %s", r->file, strerror(errno));
+	return ret;
+}
+
+static void print_summary(struct report *r)
+{
+	struct pp_sum_when when = {.elapsed = r->elapsed, .final = true};
+
+	if (!r->has_elapsed && r->all_timed && r->last_ns > r->first_ns)
+		when.elapsed = (double)(r->last_ns - r->first_ns) / 1e9;
+	if (r->json)
+		pp_out_pathsum_json(&r->out, r->paths, &when);
+	else
+		pp_out_pathsum_text(&r->out, r->paths, &when);
+}
+
+static void print_totals(struct report *r)
+{
+	if (r->summary && r->paths)
+		print_summary(r);
+	if (r->json)
+		pp_out_summary_json(&r->out, &r->sum);
+	else
+		pp_out_summary_text(&r->out, &r->sum);
+	fflush(stdout);
+	if (r->skipped)
+		fprintf(stderr, "pktpath report: %llu line%s of %s skipped (%s)\n", r->skipped,
+			r->skipped == 1 ? "" : "s", r->file,
+			r->skipped > PP_SKIP_NAMED ? "the first named above" : "named above");
+	if (r->others)
+		fprintf(stderr,
+			"pktpath report: %llu line%s of a kind this version does not know "
+			"ignored\n",
+			r->others, r->others == 1 ? "" : "s");
+	if (!r->has_totals && r->sum.packets)
+		fprintf(stderr,
+			"pktpath report: %s has no exit line (was the run killed?): "
+			"records lost while tracing, if any, are not known\n",
+			r->file);
+}
+
+static int open_all(struct report *r)
+{
+	r->in = strcmp(r->file, "-") ? fopen(r->file, "r") : stdin;
+	if (!r->in)
+		return usage_error("cannot read %s: %s", r->file, strerror(errno));
+	if (pp_exports_open(&r->exports, r->pcapng, r->perfetto, r->snaplen,
+			    "pktpath " PKTPATH_VERSION, r->err, sizeof(r->err)))
+		return usage_error("%s", r->err);
+	r->rdr = pp_rdr_new();
+	if (r->summary)
+		r->paths = pp_pathsum_new(PP_SUM_DEF_PATHS, PP_SUM_DEF_DROPS);
+	if (!r->rdr || (r->summary && !r->paths))
+		return failure("out of memory");
+	r->out.f = stdout;
+	r->exports.out = &r->out;
+	r->all_timed = true;
+	return 0;
+}
+
+static int finish(struct report *r)
+{
+	if (!r->sum.packets && r->skipped)
+		return usage_error("%s: no line of it could be read as a packet", r->file);
+	print_totals(r);
+	if (pp_exports_publish(&r->exports, r->err, sizeof(r->err)) ||
+	    pp_exports_close(&r->exports, stderr, r->err, sizeof(r->err)))
+		return failure("%s", r->err);
+	return EXIT_OK;
+}
+
+int pp_report_main(int argc, char **argv)
+{
+	struct report r = {0};
+	int ret = parse(&r, argc, argv);
+
+	if (ret)
+		return ret < 0 ? EXIT_OK : ret;
+	ret = open_all(&r);
+	if (!ret)
+		ret = read_all(&r);
+	if (!ret)
+		ret = finish(&r);
+	pp_exports_discard(&r.exports);
+	pp_pathsum_free(r.paths);
+	pp_rdr_free(r.rdr);
+	if (r.in && r.in != stdin)
+		fclose(r.in);
+	return ret;
+}
