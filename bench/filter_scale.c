@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Big filters: "host A or host B or ..." with N hosts, for each N given:
- * how long pktpath's compile takes (libpcap in chunks, tc_filter/
+ * how long pktpath's compile takes (libpcap in chunks, filter/
  * filter_split.h), how long libpcap's optimised compile of the whole takes
  * (tcpdump's program; only up to --whole-max terms, it grows too fast), the
  * classic and eBPF sizes, the instructions the verifier walked for the

@@ -6,7 +6,7 @@
  *   pb_empty   returns at once: what kernel.bpf_stats_enabled itself adds
  *              to run_time_ns (two sched_clock() reads, the indirect call
  *              into the program and its return) with no work at all
- *   pb_gate    pktpath's own pp_on_hop() from kprobes/record.bpf.h, on maps
+ *   pb_gate    pktpath's own pp_on_hop() from bpf/record.bpf.h, on maps
  *              of this object where nothing is ever in flight: the in-flight
  *              gate alone, as every untracked hit in pktpath runs it
  *   pb_lookup  the skb_map lookup without the gate (a miss on an empty hash

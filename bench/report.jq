@@ -107,7 +107,7 @@ def hits_per_s($rows): [$rows[] | .cnt / .secs] | median;
 "",
 "The reference programs of bench/hop_floor.bpf.c, in the runs of case (a).",
 "Untracked hits: `pb_empty` (the floor), `pb_gate` (pktpath's own",
-"`pp_on_hop()`, kprobes/record.bpf.h, on maps where nothing is in flight:",
+"`pp_on_hop()`, bpf/record.bpf.h, on maps where nothing is in flight:",
 "the gate alone), `pb_lookup` (the `skb_map` lookup without the gate: what",
 "every hit costs while anything is in flight, and what a tracer without a",
 "gate pays on every hit). The parts of a tracked hit: `pb_ring` (ring-buffer",

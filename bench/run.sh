@@ -196,7 +196,7 @@ kernels that have them, fentry or kprobe.multi on fewer, chosen functions.
 
 **Case (c), tracking every packet.** The per-hit table's column (c) is the
 cost of a tracked hop and of the mark. Two changes of this round of work
-cut it (kprobes/record.bpf.h), measured side by side in a one-off
+cut it (bpf/record.bpf.h), measured side by side in a one-off
 comparison (2026-11-21, netbench.sh case (c) only, 6 alternating runs of
 the commit before and after, medians):
 - **direct loads:** on tp_btf and fentry the skb is BTF-typed, so the

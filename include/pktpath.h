@@ -183,7 +183,7 @@ struct pp_state {
 	__u64 ring_lost; /* records lost to a full ring buffer, all probes */
 	/*
 	 * Set by the loader before it sleeps with nothing in flight: the next
-	 * record wakes it (pp_wake_flags() in kprobes/record.bpf.h).
+	 * record wakes it (pp_wake_flags() in bpf/record.bpf.h).
 	 */
 	__u64 loader_asleep;
 	/* How long a head_map entry may give copies to its packet (--packet-timeout). */

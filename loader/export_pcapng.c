@@ -95,7 +95,7 @@ static long if_id(struct pp_pcapng_out *x, const struct pp_hop *h)
 /*
  * The packet's length on the wire: the mark's skb->len, from the Ethernet
  * header at TC; a mark in a probe (ip_output) has the IP packet's, and its
- * bytes a made-up Ethernet header first (kprobes/probes.bpf.c).
+ * bytes a made-up Ethernet header first (bpf/probes.bpf.c).
  */
 static __u32 wire_len(const struct pp_mark *m, __u32 caplen)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target for the classic-to-eBPF translator (tc_filter/cbpf_xlate.c).
+ * libFuzzer target for the classic-to-eBPF translator (filter/cbpf_xlate.c).
  *
  * Each input is a classic program and a frame (cbpf_input.h). Properties:
  *
@@ -16,7 +16,7 @@
  *    accepts nothing that the translator refuses: it is the reference the
  *    whitelist copies.
  *  - A translation passes the verifier's static checks and runs without a
- *    fault in tc_filter/ebpf_interp.c, in each mode: TC with direct loads,
+ *    fault in filter/ebpf_interp.c, in each mode: TC with direct loads,
  *    TC with bpf_skb_load_bytes() only, probe mode (PP_XLATE_PROBE, where a
  *    read outside the frame is a fault); for a program libpcap can run, its
  *    verdict on the frame is pcap_offline_filter()'s, and when it matches by
