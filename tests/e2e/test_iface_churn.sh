@@ -58,7 +58,7 @@ expect_nothing_attached() {
 }
 
 run() {
-	local mode=$1 name=churn-$1 out nop0 nop1 got
+	local mode=$1 name=churn-$1 out nop0 nop1 got i
 	shift
 	out=$(pp_out "$name")
 	pp_log "mode $mode"
@@ -73,15 +73,21 @@ run() {
 	ip -n "$PP_NS_B" addr add 198.18.7.2/24 dev cx1
 	ip -n "$PP_NS_R" link set cx0 up
 	ip -n "$PP_NS_B" link set cx1 up
-	sleep 1
+	# By the line -v prints, not by a sleep: a loaded machine may take longer.
+	pp_wait_line "$name" '^pktpath: cx0: classifier attached' 30
 	pp_in "$PP_NS_B" "$udp_sendto" 198.18.7.254 9998 3
 	churn 2 || pp_fail "$mode: creating or deleting veths failed"
 	# udp_sendto ends by itself after N datagrams (N * 10 ms and more).
 	pp_pktpath_wait "flow-$mode" 60
 	pp_expect_eq "$mode: udp_sendto exit status" "$PP_RC" 0
-	sleep 0.5 # the last datagrams reach pp-b
-	nop1=$(ppr_snmp "$PP_NS_B" Udp NoPorts)
+	# Until the last datagrams reach pp-b (bounded), and pktpath printed them.
+	for ((i = 0; i < 100; i++)); do
+		nop1=$(ppr_snmp "$PP_NS_B" Udp NoPorts)
+		[ "$((nop1 - nop0))" -lt "$N" ] || break
+		sleep 0.1
+	done
 	pp_expect_eq "$mode: datagrams pp-b counted" "$((nop1 - nop0))" "$N"
+	pp_pktpath_settle "$name" 60
 	pp_stop "$name" INT
 	pp_expect_eq "$mode: pktpath exit status" "$PP_RC" 0
 	! grep -E 'cannot attach|cannot list|netlink' "$(pp_err "$name")" >"$PP_TMP/complaints" ||

@@ -23,6 +23,23 @@
 . "$(dirname "$0")/lib.sh"
 pp_begin iperf3 tcpdump nft ethtool
 
+# life_start NAME NS ARGS...: pktpath on the tracepoint backend, JSON. A
+# packet closes when all its skbs ended, or after --packet-timeout without
+# news: 10 s, not the default 1 s, so that a receiver the machine's load
+# keeps from reading for a second does not turn a segment still queued to
+# its socket into an end not seen (that failed once, under load 20).
+life_start() {
+	local name=$1 ns=$2
+	shift 2
+	pp_pktpath_start "$name" "$ns" --json --backend tracepoint --packet-timeout 10 "$@"
+}
+
+# life_stop NAME: once pktpath NAME has printed every packet (pp_pktpath_settle).
+life_stop() {
+	pp_pktpath_settle "$1" 60
+	pp_pktpath_stop "$1" INT
+}
+
 # capture NAME DEV: tcpdump on router interface DEV, packets entering it only.
 capture() {
 	pp_bg "td-$1" "$PP_NS_R" tcpdump -n -U -Q in -i "$2" -w "$PP_TMP/$1.pcap" tcp
@@ -47,11 +64,9 @@ forwarded() {
 	out=$(pp_out "$name")
 	capture "$name-0" r-eth0
 	capture "$name-1" r-eth1
-	pp_pktpath_start "$name" "$PP_NS_R" --json --backend tracepoint --filter "$filter"
+	life_start "$name" "$PP_NS_R" --filter "$filter"
 	transfer "$name" "$3" "$4"
-	# Until every packet closed: freed, or 1 s (the packet timeout) without news.
-	sleep 3
-	pp_pktpath_stop "$name" INT
+	life_stop "$name"
 	pp_expect_eq "$name: exit status" "$PP_RC" 0
 	seen=$(($(captured "$name-0") + $(captured "$name-1")))
 	pp_expect_json_lines "$out" "$name output"
@@ -104,10 +119,9 @@ pp_in "$PP_NS_R" nft delete table ip pp_life
 udp_sendto=""
 pp_test_tool udp_sendto udp_sendto
 out=$(pp_out send)
-pp_pktpath_start send "$PP_NS_A" --json --backend tracepoint --filter "udp port 9999"
+life_start send "$PP_NS_A" --filter "udp port 9999"
 pp_in "$PP_NS_A" "$udp_sendto" 198.18.1.2 9999 5
-sleep 2
-pp_pktpath_stop send INT
+life_stop send
 pp_expect_summary "$out"
 pp_expect_eq "datagrams printed" "$(pp_jq "$out" 'packets | length')" 5
 pp_expect_none "a datagram whose path does not start at its send call" "$out" '
@@ -122,10 +136,9 @@ pp_expect_none "a datagram whose path does not start at its send call" "$out" '
 # if it had been sent whole; no skb sent as it is ends segmented.
 pp_in "$PP_NS_A" ethtool -K a-eth0 tso off || pp_fail "ethtool -K a-eth0 tso off failed"
 out=$(pp_out gso)
-pp_pktpath_start gso "$PP_NS_A" --json --backend tracepoint --filter "tcp dst port 5201"
+life_start gso "$PP_NS_A" --filter "tcp dst port 5201"
 transfer gso 198.18.1.2 5201
-sleep 3
-pp_pktpath_stop gso INT
+life_stop gso
 pp_in "$PP_NS_A" ethtool -K a-eth0 tso on
 pp_expect_summary "$out"
 big=$(pp_jq "$out" '[packets[] | select(.hops[0].len > 1514)] | length')
@@ -140,11 +153,10 @@ pp_expect_none "gso: a frame-sized skb segmented" "$out" '
 
 # ping's replies, traced in a.
 out=$(pp_out ping)
-pp_pktpath_start ping "$PP_NS_A" --json --backend tracepoint --filter "icmp[icmptype] = 0"
+life_start ping "$PP_NS_A" --filter "icmp[icmptype] = 0"
 pp_in "$PP_NS_A" ping -n -c 3 -i 0.2 -w 10 198.18.1.2 >"$PP_TMP/ping.txt" 2>&1 ||
 	pp_fail "ping a -> b failed: $(pp_brief_tail 2 "$PP_TMP/ping.txt")"
-sleep 2
-pp_pktpath_stop ping INT
+life_stop ping
 pp_expect_summary "$out"
 pp_expect_eq "echo replies printed" "$(pp_jq "$out" 'packets | length')" 3
 pp_expect_none "a reply not consumed" "$out" \
@@ -173,12 +185,10 @@ for i in 1 2 3; do
 done
 pp_in "$PP_NS_R" ip link set pp-br up
 out=$(pp_out flood)
-pp_pktpath_start flood "$PP_NS_R" --json --backend tracepoint -i pb1 -i pb2 -i pb3 \
-	--filter "icmp[icmptype] = 8"
+life_start flood "$PP_NS_R" -i pb1 -i pb2 -i pb3 --filter "icmp[icmptype] = 8"
 pp_in "$pfx-h1" ping -n -b -c 3 -i 0.2 -w 10 198.19.0.255 >"$PP_TMP/flood.ping" 2>&1 ||
 	pp_fail "broadcast ping failed: $(pp_brief_tail 2 "$PP_TMP/flood.ping")"
-sleep 2
-pp_pktpath_stop flood INT
+life_stop flood
 pp_expect_summary "$out"
 pp_expect_eq "broadcasts printed" "$(pp_jq "$out" 'packets | length')" 3
 pp_expect_none "a broadcast not flooded to both other ports as copies" "$out" '
