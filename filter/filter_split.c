@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/filter.h>
+#include "compat.h"
 #include "filter_split.h"
 #include "pcap_io.h"
 
@@ -41,7 +42,7 @@ static bool word_is(const char *s, struct word w, const char *lit)
 
 static bool starts_term(const char *s, struct word w)
 {
-	for (size_t i = 0; i < sizeof(term_keywords) / sizeof(term_keywords[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(term_keywords); i++)
 		if (word_is(s, w, term_keywords[i]))
 			return true;
 	return false;

@@ -13,12 +13,9 @@
 #include <linux/magic.h>
 #include <bpf/btf.h>
 #include "check_kernel.h"
+#include "compat.h"
 #include "kfeatures.h"
 
-#ifndef CAP_PERFMON
-#define CAP_PERFMON 38
-#define CAP_BPF	    39
-#endif
 #define PP_PROBE_FUNC "consume_skb"
 
 struct facts {
@@ -48,7 +45,7 @@ static bool has_caps(void)
 		return false;
 	if (d[0].effective & (1U << CAP_SYS_ADMIN) && d[0].effective & (1U << CAP_NET_ADMIN))
 		return true;
-	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(want); i++)
 		if (!(d[want[i] / 32].effective & (1U << (want[i] % 32))))
 			return false;
 	return true;

@@ -7,6 +7,7 @@
  * of the function that sets it; nothing here is inferred from traffic.
  */
 #include <string.h>
+#include "compat.h"
 #include "drop_hint.h"
 #include "fmt.h"
 
@@ -109,7 +110,7 @@ static bool same_func(const char *sym, const char *name)
 
 const char *pp_nf_hook_of(const char *caller, const char **family)
 {
-	for (size_t i = 0; i < sizeof(nf_hooks) / sizeof(nf_hooks[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(nf_hooks); i++) {
 		if (same_func(caller, nf_hooks[i].caller)) {
 			*family = nf_hooks[i].family;
 			return nf_hooks[i].hook;
@@ -310,7 +311,7 @@ static const struct hint_row rows[] = {
 
 const char *pp_drop_hint_reason(size_t i, const char **func)
 {
-	if (i >= sizeof(rows) / sizeof(rows[0]))
+	if (i >= ARRAY_SIZE(rows))
 		return NULL;
 	*func = rows[i].func;
 	return rows[i].reason;
@@ -318,7 +319,7 @@ const char *pp_drop_hint_reason(size_t i, const char **func)
 
 static const struct hint_row *find_row(const struct pp_drop_facts *d)
 {
-	for (size_t i = 0; d->reason && i < sizeof(rows) / sizeof(rows[0]); i++) {
+	for (size_t i = 0; d->reason && i < ARRAY_SIZE(rows); i++) {
 		if (strcmp(rows[i].reason, d->reason))
 			continue;
 		if (!rows[i].func || same_func(d->func, rows[i].func))

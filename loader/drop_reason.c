@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "compat.h"
 #include "drop_reason.h"
 
 #define NUM_BUFS 4
@@ -26,7 +27,7 @@ static const char *strip_prefix(const char *name)
 	static const char *const prefixes[] = {"SKB_DROP_REASON_", "SKB_"};
 	size_t i, len;
 
-	for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(prefixes); i++) {
 		len = strlen(prefixes[i]);
 		if (!strncmp(name, prefixes[i], len) && name[len])
 			return name + len;

@@ -2,6 +2,7 @@
 #include <stdbool.h>
 #include <string.h>
 #include <linux/types.h>
+#include "compat.h"
 #include "pktpath.h"
 #include "end_points.h"
 
@@ -53,7 +54,7 @@ static const struct copy_point copies[] = {
 	{"skb_copy_expand", PP_COOKIE_COPIES},
 	{"__skb_gso_segment", PP_COOKIE_COPIES | PP_COOKIE_SEGMENTS},
 };
-_Static_assert(sizeof(copies) / sizeof(copies[0]) <= PP_COPY_POINTS, "a program per copy point");
+_Static_assert(ARRAY_SIZE(copies) <= PP_COPY_POINTS, "a program per copy point");
 
 /* The two tracepoints that say how the kernel judged the skb. */
 static const char *const free_tps[] = {"tp:skb:consume_skb", "tp:skb:kfree_skb"};
@@ -62,11 +63,11 @@ int pp_end_points_add(struct pp_probe_list *l, char *err, size_t errlen)
 {
 	int ret = 0;
 
-	for (size_t i = 0; i < sizeof(free_tps) / sizeof(free_tps[0]) && !ret; i++)
+	for (size_t i = 0; i < ARRAY_SIZE(free_tps) && !ret; i++)
 		ret = pp_probe_list_add(l, free_tps[i], "built-in", err, errlen);
-	for (size_t i = 0; i < sizeof(ends) / sizeof(ends[0]) && !ret; i++)
+	for (size_t i = 0; i < ARRAY_SIZE(ends) && !ret; i++)
 		ret = pp_probe_list_add(l, ends[i].name, "built-in", err, errlen);
-	for (size_t i = 0; i < sizeof(copies) / sizeof(copies[0]) && !ret; i++)
+	for (size_t i = 0; i < ARRAY_SIZE(copies) && !ret; i++)
 		ret = pp_probe_list_add(l, copies[i].name, "built-in", err, errlen);
 	return ret;
 }
@@ -75,11 +76,11 @@ __u32 pp_point_cookie(const struct pp_probe *pr)
 {
 	if (pr->kind != PP_PROBE_FUNC)
 		return 0;
-	for (size_t i = 0; i < sizeof(ends) / sizeof(ends[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(ends); i++)
 		if (!strcmp(pr->target, ends[i].name))
 			return (__u32)ends[i].fate << PP_COOKIE_FATE_SHIFT |
 			       (ends[i].data ? PP_END_DATA : 0);
-	for (size_t i = 0; i < sizeof(copies) / sizeof(copies[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(copies); i++)
 		if (!strcmp(pr->target, copies[i].name))
 			return copies[i].bits;
 	return 0;

@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include <sys/mount.h>
 #include <sys/wait.h>
+#include "compat.h"
 #include "ftrace_funcs.h"
 
 #define PP_AFF "available_filter_functions"
@@ -38,7 +39,7 @@ static void child_read(const char *rel, int out)
 	char dir[] = "/tmp/pktpath-tracefs-XXXXXX", path[256];
 	int fd = -1;
 
-	for (size_t i = 0; i < sizeof(mounted) / sizeof(mounted[0]) && fd < 0; i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(mounted) && fd < 0; i++) {
 		snprintf(path, sizeof(path), "%s%s", mounted[i], rel);
 		fd = open(path, O_RDONLY);
 	}

@@ -11,11 +11,8 @@
 #include <linux/perf_event.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "compat.h"
 #include "kfeatures.h"
-
-#ifndef BPF_TCX_INGRESS
-#define BPF_TCX_INGRESS 46
-#endif
 
 static const struct bpf_insn ret0[] = {
 	{.code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0},

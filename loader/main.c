@@ -21,6 +21,7 @@
 #include "attach.h"
 #include "check_kernel.h"
 #include "classifier.h"
+#include "compat.h"
 #include "cli.h"
 #include "drop_reason.h"
 #include "end_points.h"
@@ -46,10 +47,6 @@
 #endif
 #ifndef PKTPATH_DATADIR
 #define PKTPATH_DATADIR "/usr/local/share/pktpath"
-#endif
-#ifndef CAP_PERFMON
-#define CAP_PERFMON 38
-#define CAP_BPF	    39
 #endif
 
 enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };

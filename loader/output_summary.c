@@ -6,6 +6,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include "compat.h"
 #include "fmt.h"
 #include "output_summary.h"
 
@@ -13,7 +14,7 @@
 
 static const double quantiles[] = {0.5, 0.9, 0.99, 1.0};
 static const char *const qnames[] = {"p50", "p90", "p99", "max"};
-#define NQ (sizeof(quantiles) / sizeof(quantiles[0]))
+#define NQ ARRAY_SIZE(quantiles)
 
 static double share(__u64 n, __u64 total)
 {

@@ -23,6 +23,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include "compat.h"
 #include "path.h"
 
 #define PP_NIL	      UINT32_MAX
@@ -417,7 +418,7 @@ static const struct pp_skbref *decide_fate(const struct pp_buf *b)
 	static const enum pp_fate order[] = {PP_FATE_CONSUMED, PP_FATE_DROPPED, PP_FATE_MERGED,
 					     PP_FATE_SEGMENTED};
 
-	for (size_t k = 0; k < sizeof(order) / sizeof(order[0]); k++)
+	for (size_t k = 0; k < ARRAY_SIZE(order); k++)
 		for (__u32 i = 0; i < b->nskbs; i++)
 			if (b->skbs[i].fate == order[k])
 				return &b->skbs[i];

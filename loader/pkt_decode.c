@@ -8,15 +8,11 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <linux/if_ether.h>
+#include "compat.h"
 #include "fmt.h"
 #include "pkt_decode.h"
 
-#define ETH_HLEN     14
-#define ETH_P_IPV4   0x0800
-#define ETH_P_ARP    0x0806
-#define ETH_P_8021Q  0x8100
-#define ETH_P_8021AD 0x88a8
-#define ETH_P_IPV6   0x86dd
 #define IPV4_HLEN    20
 #define IPV6_HLEN    40
 #define IPV6_MAX_EXT 8 /* extension headers followed before giving up */
@@ -255,7 +251,7 @@ static void decode_arp(struct cur *c, struct pp_pkt_summary *s)
 	s->has_arp = true;
 	s->arp_op = rd16(c, 6);
 	/* Only Ethernet/IPv4 ARP has addresses we can name. */
-	if (rd16(c, 0) != 1 || rd16(c, 2) != ETH_P_IPV4 || *at(c, 4) != 6 || *at(c, 5) != 4)
+	if (rd16(c, 0) != 1 || rd16(c, 2) != ETH_P_IP || *at(c, 4) != 6 || *at(c, 5) != 4)
 		return;
 	if (!have(c, 28)) {
 		s->trunc = "arp";
@@ -302,7 +298,7 @@ int pp_pkt_decode(const __u8 *data, __u32 cap_len, struct pp_pkt_summary *s)
 		s->trunc = "vlan";
 		return 0;
 	}
-	if (s->ethertype == ETH_P_IPV4)
+	if (s->ethertype == ETH_P_IP)
 		decode_ipv4(&c, s);
 	else if (s->ethertype == ETH_P_IPV6)
 		decode_ipv6(&c, s);
@@ -324,8 +320,6 @@ const char *pp_tcp_flags_str(__u8 flags, char buf[9])
 	buf[n] = '\0';
 	return n ? buf : "none";
 }
-
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 static const char *icmp_name(__u8 type, bool v6)
 {

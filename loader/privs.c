@@ -11,12 +11,8 @@
 #include <linux/capability.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
+#include "compat.h"
 #include "privs.h"
-
-#ifndef PR_CAP_AMBIENT
-#define PR_CAP_AMBIENT		 47
-#define PR_CAP_AMBIENT_CLEAR_ALL 4
-#endif
 
 #define PP_CAP_MAX 63 /* the sets are 64 bits wide (two __u32 words) */
 
@@ -87,7 +83,7 @@ const char *pp_privs_names(__u64 keep, char *buf, size_t len)
 
 	buf[0] = '\0';
 	for (int cap = 0; cap <= PP_CAP_MAX && off < len; cap++) {
-		const char *n = cap < (int)(sizeof(names) / sizeof(names[0])) ? names[cap] : NULL;
+		const char *n = cap < (int)(ARRAY_SIZE(names)) ? names[cap] : NULL;
 
 		if (!(keep & (1ULL << cap)))
 			continue;
@@ -161,7 +157,7 @@ int pp_privs_seccomp(char *err, size_t errlen)
 		DENY_NR(__NR_finit_module),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 	};
-	struct sock_fprog prog = {.len = sizeof(f) / sizeof(f[0]), .filter = f};
+	struct sock_fprog prog = {.len = ARRAY_SIZE(f), .filter = f};
 
 	/* no_new_privs (pp_privs_drop) lets a process without CAP_SYS_ADMIN do this. */
 	if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0))

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <linux/types.h> /* before pktpath.h, which uses __u32 */
+#include "compat.h"
 #include "pktpath.h"
 #include "btf_index.h"
 #include "probe_btf.h"
@@ -216,7 +217,7 @@ static bool is_tracing_glue(const char *name)
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(prefixes); i++) {
 		if (!strncmp(name, prefixes[i], strlen(prefixes[i])))
 			return true;
 	}

@@ -7,6 +7,7 @@
 #include <linux/perf_event.h>
 #include <sys/syscall.h>
 #include <bpf/libbpf.h>
+#include "compat.h"
 #include "attach.h"
 #include "ftrace_funcs.h"
 #include "probes.skel.h"
@@ -65,7 +66,7 @@ int pp_send_calls_attach(struct pp_probes *p)
 	};
 	int n = 0;
 
-	for (size_t i = 0; i < sizeof(calls) / sizeof(calls[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(calls); i++) {
 		struct bpf_link *link = attach_tp(calls[i].prog, calls[i].event);
 
 		if (!link) {

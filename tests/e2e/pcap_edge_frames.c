@@ -14,11 +14,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/if_ether.h>
 #include <pcap/pcap.h>
 
-#define TS_BASE	 1700000000
-#define BIG_LEN	 5000 /* past a page: the kernel's test run refuses it */
-#define ETH_HLEN 14
+#define TS_BASE 1700000000
+#define BIG_LEN 5000 /* past a page: the kernel's test run refuses it */
 
 struct out {
 	pcap_dumper_t *d;

@@ -18,12 +18,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/if_ether.h>
 #include <pcap/pcap.h>
+#include "compat.h"
 #include "corpus.h"
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define PKT_MAX	      1600 /* a QinQ-tagged 1514-byte frame fits */
-#define ETH_HLEN      14
 #define DESC_MAX      200
 #define CORPUS_SEED   0x5eed2024u
 #define RANDOM_FRAMES 90
