@@ -11,18 +11,10 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "classifier.h"
+#include "compat.h" /* tcx: Debian 12's uapi headers predate Linux 6.6 */
 #include "tc_attach.h"
 #include "iface_match.h"
 #include "tc_stale.h"
-
-/* Debian 12's uapi headers predate tcx (Linux 6.6). */
-#ifndef BPF_TCX_INGRESS
-#define BPF_TCX_INGRESS 46
-#define BPF_TCX_EGRESS	47
-#endif
-#ifndef BPF_F_BEFORE
-#define BPF_F_BEFORE (1U << 3)
-#endif
 
 /* The filter reads Ethernet offsets: only devices that carry that header. */
 static bool ethernet_like(int sock, const char *name)
