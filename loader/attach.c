@@ -11,7 +11,6 @@
 #include "end_points.h"
 #include "classifier.h"
 #include "classifier.skel.h"
-#include "kfeatures.h"
 #include "probe_btf.h"
 #include "probe_mark.h"
 #include "probes.skel.h"
@@ -20,81 +19,6 @@
 #define PP_FREE_CONSUME "tp:skb:consume_skb"
 #define PP_FREE_KFREE	"tp:skb:kfree_skb"
 #define PP_PROGRESS_MIN 300 /* probe points from which attaching shows progress */
-
-static const struct pp_probe *first_func(const struct pp_probe_list *l)
-{
-	for (size_t i = 0; i < l->n; i++)
-		if (l->v[i].kind == PP_PROBE_FUNC && !l->v[i].skip)
-			return &l->v[i];
-	return NULL;
-}
-
-int pp_pick_backend(enum pp_backend want, const struct pp_probe_list *l, enum pp_backend *got,
-		    const char **why)
-{
-	const struct pp_probe *f = first_func(l);
-
-	*got = want;
-	*why = NULL;
-	/* Nothing to attach to functions: no backend is needed for them. */
-	if (!f || want == PP_BACKEND_TRACEPOINT)
-		return 0;
-	switch (want) {
-	case PP_BACKEND_AUTO:
-		if (pp_has_kprobe_multi(f->target))
-			*got = PP_BACKEND_KPROBE_MULTI;
-		else if (pp_has_kprobe(f->target))
-			*got = PP_BACKEND_KPROBE;
-		else {
-			*got = PP_BACKEND_TRACEPOINT;
-			*why = "this kernel has no kprobes: tracing the tracepoints of the list "
-			       "only";
-		}
-		return 0;
-	case PP_BACKEND_KPROBE_MULTI:
-		if (pp_has_kprobe_multi(f->target))
-			return 0;
-		*why = "this kernel has no kprobe.multi (it needs CONFIG_FPROBE, Linux 5.18+)";
-		return -EOPNOTSUPP;
-	case PP_BACKEND_KPROBE:
-		if (pp_has_kprobe(f->target))
-			return 0;
-		*why = "this kernel has no kprobes (CONFIG_KPROBES)";
-		return -EOPNOTSUPP;
-	case PP_BACKEND_FENTRY:
-		if (pp_has_fentry(f->btf_id))
-			return 0;
-		*why = "this kernel cannot attach fentry programs (BPF trampolines)";
-		return -EOPNOTSUPP;
-	default:
-		return 0;
-	}
-}
-
-const char pp_skip_backend[] = "a function, and the backend is tracepoint";
-
-/* BPF trampolines before Linux 6.4 or so take six arguments at most. */
-#define PP_FENTRY_MAX_ARGS 6
-
-static const char *backend_skip(const struct pp_probe *pr, enum pp_backend backend,
-				const struct btf *btf)
-{
-	if (pr->kind != PP_PROBE_FUNC || pr->skip)
-		return pr->skip;
-	if (backend == PP_BACKEND_TRACEPOINT)
-		return pp_skip_backend;
-	if (backend == PP_BACKEND_FENTRY && !pr->btf_obj_fd &&
-	    pp_btf_func_nargs(btf, pr->btf_id) > PP_FENTRY_MAX_ARGS)
-		return "more than six arguments: fentry cannot attach it on every kernel";
-	return NULL;
-}
-
-int pp_probes_plan(struct pp_probe_list *l, enum pp_backend backend, const struct btf *btf)
-{
-	for (size_t i = 0; i < l->n; i++)
-		l->v[i].skip = backend_skip(&l->v[i], backend, btf);
-	return 0;
-}
 
 static int find_probe(const struct pp_probe_list *l, const char *name)
 {
@@ -361,7 +285,7 @@ static int attach_kprobe(struct pp_probes *p, struct bpf_program *prog, const st
 
 static void note_failure(struct pp_probes *p, struct pp_probe *pr, int err)
 {
-	pr->skip = "the kernel refused to attach it";
+	pr->skip = PP_SKIP_ATTACH_FAILED;
 	if (p->verbose)
 		fprintf(stderr, "pktpath: %s: attach failed: %s\n", pr->name, strerror(-err));
 }

@@ -14,7 +14,6 @@ struct probes;
 struct bpf_link;
 struct pp_cls;
 struct bpf_insn;
-struct btf;
 
 struct pp_probes {
 	struct probes *skel;
@@ -43,19 +42,6 @@ struct pp_probes {
 	__u32 copies[PP_COPY_POINTS]; /* probe indexes of the copy points planned */
 	int ncopies;
 };
-
-/*
- * The backend that functions get (tracepoint: none). WANT that this kernel
- * lacks is -EOPNOTSUPP; WHY says what is missing, or why auto chose less.
- */
-int pp_pick_backend(enum pp_backend want, const struct pp_probe_list *l, enum pp_backend *got,
-		    const char **why);
-
-/* The skip reason of function lines under the tracepoint backend. */
-extern const char pp_skip_backend[];
-
-/* Mark what BACKEND cannot take as skipped, so --list-probes and attach agree. */
-int pp_probes_plan(struct pp_probe_list *l, enum pp_backend backend, const struct btf *btf);
 
 /* Probe points to attach besides the two free tracepoints that every run has. */
 size_t pp_probes_planned(const struct pp_probe_list *l);

@@ -27,11 +27,12 @@
 #include "end_points.h"
 #include "exports.h"
 #include "ftrace_funcs.h"
-#include "kfeatures.h"
+#include "kfacts.h"
 #include "ksyms.h"
 #include "stacks.h"
 #include "classifier.skel.h"
 #include "module_btf.h"
+#include "plan.h"
 #include "privs.h"
 #include "probe_btf.h"
 #include "probe_list.h"
@@ -72,6 +73,7 @@ struct app {
 	struct pp_ksyms *ksyms;
 	struct pp_stacks stacks;
 	const char **names;
+	struct pp_kfacts facts; /* what the plan (plan.h) decides on */
 	enum pp_backend backend;
 	double start_ms; /* main() entered */
 	char err[512];
@@ -166,34 +168,15 @@ static int check_caps(void)
 	return 0;
 }
 
-/*
- * BTF lists functions the kernel will not probe: out-of-line copies of
- * inline functions are notrace (neigh_hh_output), and a name kallsyms holds
- * several times cannot be chosen by name. Skip them, so that --list-probes
- * agrees with the attach. Lists that cannot be read tell nothing.
- */
+/* Skip what a probe by name cannot reach, so that --list-probes agrees with the attach. */
 static void check_attachable(struct app *a)
 {
 	struct pp_names ftrace;
-	bool traceable = pp_ftrace_funcs_load(&ftrace) == 0 && ftrace.n;
-	bool ksyms = pp_ksyms_load(&a->ksyms, NULL) == 0;
 
-	for (size_t i = 0; i < a->list.n; i++) {
-		struct pp_probe *pr = &a->list.v[i];
-		long n = ksyms && pr->kind == PP_PROBE_FUNC ? pp_ksym_count(a->ksyms, pr->target)
-							    : 1;
-
-		if (pr->kind != PP_PROBE_FUNC || pr->skip)
-			continue;
-		if (traceable && !pp_names_has(&ftrace, pr->target))
-			pr->skip = "notrace: ftrace does not list it";
-		else if (n == 0)
-			pr->skip = "not in /proc/kallsyms";
-		else if (n > 1)
-			pr->skip = "several kernel functions have this name";
-	}
-	if (traceable)
-		pp_names_free(&ftrace);
+	pp_kfacts_symbols(&a->facts, &ftrace, &a->ksyms);
+	pp_plan_reach_all(&a->list, &a->facts);
+	a->facts.ftrace = NULL;
+	pp_names_free(&ftrace);
 }
 
 struct add_ctx {
@@ -290,20 +273,13 @@ static int load_list(struct app *a)
 
 #define PP_WARN_NAMES 40 /* names in the skipped warning; -v lists all */
 
-/* Probe points this kernel cannot probe (not those the backend leaves out). */
-static bool kernel_skip(const struct pp_probe *pr)
-{
-	/* The built-in points differ by version (__kfree_skb_defer is 6.1's): none is news. */
-	return pr->skip && pr->skip != pp_skip_backend && !pp_point_cookie(pr);
-}
-
 /* One warning, wrapped under 100 columns; -v gives each line's reason. */
 static void warn_skipped(const struct pp_probe_list *l)
 {
 	size_t n = 0, shown = 0, col;
 
 	for (size_t i = 0; i < l->n; i++)
-		n += kernel_skip(&l->v[i]);
+		n += pp_skip_is_news(&l->v[i]);
 	if (!n)
 		return;
 	col = (size_t)fprintf(stderr,
@@ -311,11 +287,11 @@ static void warn_skipped(const struct pp_probe_list *l)
 			      "cannot probe:",
 			      n, l->n);
 	for (size_t i = 0; i < l->n && (verbose || shown < PP_WARN_NAMES); i++) {
-		if (!kernel_skip(&l->v[i]))
+		if (!pp_skip_is_news(&l->v[i]))
 			continue;
 		shown++;
 		if (verbose) {
-			fprintf(stderr, "\n  %s: %s", l->v[i].name, l->v[i].skip);
+			fprintf(stderr, "\n  %s: %s", l->v[i].name, pp_skip_name(l->v[i].skip));
 			continue;
 		}
 		if (col + strlen(l->v[i].name) + 1 > 99)
@@ -329,11 +305,13 @@ static void warn_skipped(const struct pp_probe_list *l)
 
 static int plan(struct app *a)
 {
+	const struct pp_probe *f = pp_plan_first_func(&a->list);
 	const char *why;
 
-	if (pp_pick_backend(a->env.backend, &a->list, &a->backend, &why))
+	pp_kfacts_backend(&a->facts, a->env.backend, f);
+	if (pp_plan_backend(a->env.backend, f != NULL, &a->facts, &a->backend, &why))
 		return usage_error("--backend %s: %s", pp_backend_name(a->env.backend), why);
-	pp_probes_plan(&a->list, a->backend, a->btf);
+	pp_plan_backend_skips(&a->list, a->backend, a->btf);
 	if (a->env.action == PP_ACT_TRACE && !pp_probes_planned(&a->list))
 		return usage_error("nothing to trace: none of the %zu probe points of %s can be "
 				   "probed here (--list-probes tells why)",
@@ -348,7 +326,7 @@ static int plan(struct app *a)
 static const char *probe_backend(const struct app *a, const struct pp_probe *pr)
 {
 	if (pr->skip)
-		return pr->skip;
+		return pp_skip_name(pr->skip);
 	return pr->kind == PP_PROBE_TP ? "tracepoint" : pp_backend_name(a->backend);
 }
 
@@ -358,7 +336,7 @@ static int list_probes(const struct app *a)
 		const struct pp_probe *pr = &a->list.v[i];
 
 		if (pr->skip)
-			printf("%-36s -      skipped: %s\n", pr->name, pr->skip);
+			printf("%-36s -      skipped: %s\n", pr->name, pp_skip_name(pr->skip));
 		else
 			printf("%-36s arg %d  %s\n", pr->name, pr->argpos, probe_backend(a, pr));
 	}
@@ -495,10 +473,8 @@ static int attach_marking(struct app *a)
  */
 static void prepare_probe_marking(struct app *a)
 {
-	bool kprobes = a->backend == PP_BACKEND_KPROBE || a->backend == PP_BACKEND_KPROBE_MULTI ||
-		       (a->backend == PP_BACKEND_FENTRY && pp_has_kprobe("ip_output"));
-
-	if (!kprobes)
+	pp_kfacts_marking(&a->facts, a->backend);
+	if (!pp_plan_marks_in_probes(a->backend, &a->facts))
 		return;
 	if (pp_filter_build_l3(&a->l3, a->env.filter, a->err, sizeof(a->err))) {
 		fprintf(stderr, "pktpath: packets this host sends are marked at TC only: %s\n",

@@ -14,7 +14,7 @@
 
 static bool unresolved(const struct pp_probe *p)
 {
-	return p->kind == PP_PROBE_FUNC && p->skip && !strcmp(p->skip, PP_SKIP_FUNC_NO_BTF);
+	return p->kind == PP_PROBE_FUNC && p->skip == PP_SKIP_FUNC_NO_BTF;
 }
 
 static int load_modules(struct pp_modules *m, struct btf *vmlinux)
@@ -69,7 +69,7 @@ static void resolve_in(struct pp_probe *p, struct pp_module *mod)
 {
 	if (btf__find_by_name_kind(mod->btf, p->target, BTF_KIND_FUNC) <= 0)
 		return;
-	p->skip = NULL;
+	p->skip = PP_SKIP_NONE;
 	pp_probe_resolve_func(p, mod->btf);
 	if (!mod->fd)
 		mod->fd = module_btf_fd(mod->name);

@@ -194,7 +194,7 @@ int pp_probe_list_resolve(struct pp_probe_list *l, const struct btf *btf)
 
 		p->argpos = -1;
 		p->btf_id = 0;
-		p->skip = NULL;
+		p->skip = PP_SKIP_NONE;
 		if (p->kind == PP_PROBE_TP)
 			resolve_tp(p, btf, x);
 		else

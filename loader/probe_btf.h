@@ -10,13 +10,6 @@
 #include <bpf/btf.h>
 #include "probe_list.h"
 
-/* Skip reasons, static strings; compare pointers or text. */
-#define PP_SKIP_FUNC_NO_BTF "not in BTF: unknown, inlined or notrace"
-#define PP_SKIP_FUNC_NO_SKB "no struct sk_buff * argument"
-#define PP_SKIP_FUNC_ARGPOS "skb argument past the fifth"
-#define PP_SKIP_TP_NO_BTF   "no tracepoint of that name in BTF"
-#define PP_SKIP_TP_NO_SKB   "tracepoint has no skb argument"
-
 /*
  * Fill argpos, btf_id and skip of every entry (resetting earlier results).
  * Entries the kernel cannot probe get a skip reason; that is not an error.

@@ -312,7 +312,7 @@ size_t pp_probe_list_nskipped(const struct pp_probe_list *l)
 	size_t i, n = 0;
 
 	for (i = 0; i < l->n; i++)
-		n += l->v[i].skip != NULL;
+		n += l->v[i].skip != PP_SKIP_NONE;
 	return n;
 }
 

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>
+#include "plan.h"
 
 #define PP_PROBE_LIST_FILE "kp_func.list"
 #define PP_PROBE_NAME_MAX  127 /* longest entry as written, a kernel symbol's limit */
@@ -30,10 +31,10 @@ struct pp_probe {
 	 * tp_btf program). -1 until resolved.
 	 */
 	int argpos;
-	__u32 btf_id;	  /* functions: BTF_KIND_FUNC id; tracepoints: typedef btf_trace_NAME */
-	const char *skip; /* static string: why this kernel cannot probe it; NULL if it can */
-	int btf_obj_fd;	  /* functions of a module: its BTF object (fentry attach); 0: vmlinux */
-	bool stack;	  /* --stack: its hops carry the kernel stack */
+	__u32 btf_id;	   /* functions: BTF_KIND_FUNC id; tracepoints: typedef btf_trace_NAME */
+	enum pp_skip skip; /* why it is not attached (plan.h); PP_SKIP_NONE if it is */
+	int btf_obj_fd;	   /* functions of a module: its BTF object (fentry attach); 0: vmlinux */
+	bool stack;	   /* --stack: its hops carry the kernel stack */
 };
 
 /* Zero-initialise ({0}) for an empty list. */

@@ -57,7 +57,7 @@ START_TEST(test_func_line)
 	ck_assert_int_eq(l.v[0].kind, PP_PROBE_FUNC);
 	ck_assert_int_eq(l.v[0].argpos, -1);
 	ck_assert_uint_eq(l.v[0].btf_id, 0);
-	ck_assert_ptr_null(l.v[0].skip);
+	ck_assert_int_eq(l.v[0].skip, PP_SKIP_NONE);
 	ck_assert_str_eq(err, "");
 	pp_probe_list_free(&l);
 }
@@ -75,7 +75,7 @@ START_TEST(test_tp_line)
 	ck_assert_str_eq(l.v[0].target, "netif_receive_skb");
 	ck_assert_int_eq(l.v[0].kind, PP_PROBE_TP);
 	ck_assert_int_eq(l.v[0].argpos, -1);
-	ck_assert_ptr_null(l.v[0].skip);
+	ck_assert_int_eq(l.v[0].skip, PP_SKIP_NONE);
 	pp_probe_list_free(&l);
 }
 END_TEST
@@ -356,8 +356,8 @@ START_TEST(test_nskipped)
 
 	add3(&l);
 	ck_assert_uint_eq(pp_probe_list_nskipped(&l), 0);
-	l.v[1].skip = "not here";
-	l.v[2].skip = "no skb";
+	l.v[1].skip = PP_SKIP_NO_KSYM;
+	l.v[2].skip = PP_SKIP_FUNC_NO_SKB;
 	ck_assert_uint_eq(pp_probe_list_nskipped(&l), 2);
 	pp_probe_list_free(&l);
 }

@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Every answer comes from trying the real thing (a load, an attach, a map)
+ * or reading the kernel's own lists. Nothing stays attached.
+ */
+#include <stdbool.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+#include <linux/capability.h>
+#include <linux/magic.h>
+#include <bpf/btf.h>
+#include "compat.h"
+#include "ftrace_funcs.h"
+#include "kfacts.h"
+#include "kfeatures.h"
+#include "ksyms.h"
+#include "probe_list.h"
+
+#define PP_CHECK_FUNC "consume_skb" /* every kernel has it */
+
+static bool mounted(const char *path, long magic)
+{
+	struct statfs st;
+
+	return statfs(path, &st) == 0 && st.f_type == magic;
+}
+
+static bool has_caps(void)
+{
+	struct __user_cap_header_struct h = {.version = _LINUX_CAPABILITY_VERSION_3};
+	struct __user_cap_data_struct d[2] = {0};
+	int want[] = {CAP_BPF, CAP_PERFMON, CAP_NET_ADMIN};
+
+	if (syscall(SYS_capget, &h, d))
+		return false;
+	if (d[0].effective & (1U << CAP_SYS_ADMIN) && d[0].effective & (1U << CAP_NET_ADMIN))
+		return true;
+	for (size_t i = 0; i < ARRAY_SIZE(want); i++)
+		if (!(d[want[i] / 32].effective & (1U << (want[i] % 32))))
+			return false;
+	return true;
+}
+
+/* kfree_skb carries a drop reason: the enum exists and the tracepoint has it. */
+static bool drop_reasons(const struct btf *btf)
+{
+	int id = btf__find_by_name_kind(btf, "btf_trace_kfree_skb", BTF_KIND_TYPEDEF);
+	const struct btf_type *t;
+
+	if (id < 0 || btf__find_by_name_kind(btf, "skb_drop_reason", BTF_KIND_ENUM) < 0)
+		return false;
+	t = btf__type_by_id(btf, btf__resolve_type(btf, id));
+	t = t ? btf__type_by_id(btf, t->type) : NULL;
+	return t && btf_is_func_proto(t) && btf_vlen(t) >= 4; /* ctx, skb, location, reason */
+}
+
+void pp_kfacts_check(struct pp_kfacts *k, const struct btf *btf)
+{
+	int func = btf ? btf__find_by_name_kind(btf, PP_CHECK_FUNC, BTF_KIND_FUNC) : -1;
+	int tp = btf ? btf__find_by_name_kind(btf, "btf_trace_consume_skb", BTF_KIND_TYPEDEF) : -1;
+
+	k->caps = has_caps();
+	k->btf = btf != NULL;
+	k->ringbuf = pp_has_ringbuf();
+	k->tcx = pp_has_tcx();
+	k->clsact = pp_has_clsact();
+	k->kprobe = pp_has_kprobe(PP_CHECK_FUNC);
+	k->kmulti = pp_has_kprobe_multi(PP_CHECK_FUNC);
+	k->fentry = func > 0 && pp_has_fentry((__u32)func);
+	k->tp_btf = tp > 0 && pp_has_tp_btf((__u32)tp);
+	k->cookie = pp_has_attach_cookie();
+	k->reasons = btf && drop_reasons(btf);
+	k->tracefs = mounted("/sys/kernel/tracing", TRACEFS_MAGIC);
+	k->bpffs = mounted("/sys/fs/bpf", BPF_FS_MAGIC);
+}
+
+void pp_kfacts_backend(struct pp_kfacts *k, enum pp_backend want, const struct pp_probe *f)
+{
+	if (!f)
+		return;
+	switch (want) {
+	case PP_BACKEND_AUTO:
+		/* Auto takes the first that works: a later one is not tried. */
+		k->kmulti = pp_has_kprobe_multi(f->target);
+		k->kprobe = !k->kmulti && pp_has_kprobe(f->target);
+		break;
+	case PP_BACKEND_KPROBE_MULTI:
+		k->kmulti = pp_has_kprobe_multi(f->target);
+		break;
+	case PP_BACKEND_KPROBE:
+		k->kprobe = pp_has_kprobe(f->target);
+		break;
+	case PP_BACKEND_FENTRY:
+		k->fentry = pp_has_fentry(f->btf_id);
+		break;
+	default:
+		break;
+	}
+}
+
+void pp_kfacts_marking(struct pp_kfacts *k, enum pp_backend backend)
+{
+	/* Only fentry asks: the kprobe backends have kprobes, tracepoint never marks. */
+	if (backend == PP_BACKEND_FENTRY)
+		k->mark_kprobe = pp_has_kprobe("ip_output");
+}
+
+void pp_kfacts_symbols(struct pp_kfacts *k, struct pp_names *ftrace, struct pp_ksyms **ksyms)
+{
+	bool traceable = pp_ftrace_funcs_load(ftrace) == 0 && ftrace->n;
+
+	k->ftrace = traceable ? ftrace : NULL;
+	k->ksyms = pp_ksyms_load(ksyms, NULL) == 0 ? *ksyms : NULL;
+}

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stddef.h>
+#include "compat.h"
+#include "end_points.h"
+#include "ftrace_funcs.h"
+#include "ksyms.h"
+#include "plan.h"
+#include "probe_btf.h"
+#include "probe_list.h"
+
+/* BPF trampolines before Linux 6.4 or so take six arguments at most. */
+#define PP_FENTRY_MAX_ARGS 6
+
+static const char *const skip_names[] = {
+	[PP_SKIP_NONE] = NULL,
+	[PP_SKIP_FUNC_NO_BTF] = "not in BTF: unknown, inlined or notrace",
+	[PP_SKIP_FUNC_NO_SKB] = "no struct sk_buff * argument",
+	[PP_SKIP_FUNC_ARGPOS] = "skb argument past the fifth",
+	[PP_SKIP_TP_NO_BTF] = "no tracepoint of that name in BTF",
+	[PP_SKIP_TP_NO_SKB] = "tracepoint has no skb argument",
+	[PP_SKIP_NOTRACE] = "notrace: ftrace does not list it",
+	[PP_SKIP_NO_KSYM] = "not in /proc/kallsyms",
+	[PP_SKIP_KSYM_DUP] = "several kernel functions have this name",
+	[PP_SKIP_BACKEND] = "a function, and the backend is tracepoint",
+	[PP_SKIP_FENTRY_ARGS] = "more than six arguments: fentry cannot attach it on every kernel",
+	[PP_SKIP_ATTACH_FAILED] = "the kernel refused to attach it",
+};
+_Static_assert(ARRAY_SIZE(skip_names) == PP_SKIP_COUNT, "a name per skip reason");
+
+const char *pp_skip_name(enum pp_skip reason)
+{
+	return (unsigned)reason < PP_SKIP_COUNT ? skip_names[reason] : NULL;
+}
+
+bool pp_skip_is_news(const struct pp_probe *pr)
+{
+	return pr->skip && pr->skip != PP_SKIP_BACKEND && !pp_point_cookie(pr);
+}
+
+/*
+ * BTF lists functions the kernel will not probe: out-of-line copies of
+ * inline functions are notrace (neigh_hh_output), and a name kallsyms holds
+ * several times cannot be chosen by name.
+ */
+enum pp_skip pp_plan_reach(const struct pp_probe *pr, const struct pp_kfacts *k)
+{
+	long n;
+
+	if (pr->kind != PP_PROBE_FUNC || pr->skip)
+		return pr->skip;
+	if (k->ftrace && !pp_names_has(k->ftrace, pr->target))
+		return PP_SKIP_NOTRACE;
+	/* -ENOMEM tells nothing: no skip. */
+	n = k->ksyms ? pp_ksym_count(k->ksyms, pr->target) : 1;
+	if (n == 0)
+		return PP_SKIP_NO_KSYM;
+	return n > 1 ? PP_SKIP_KSYM_DUP : PP_SKIP_NONE;
+}
+
+void pp_plan_reach_all(struct pp_probe_list *l, const struct pp_kfacts *k)
+{
+	for (size_t i = 0; i < l->n; i++)
+		l->v[i].skip = pp_plan_reach(&l->v[i], k);
+}
+
+const struct pp_probe *pp_plan_first_func(const struct pp_probe_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i].kind == PP_PROBE_FUNC && !l->v[i].skip)
+			return &l->v[i];
+	return NULL;
+}
+
+/* Auto: kprobe.multi attaches hundreds at once, kprobes one by one, else none. */
+static enum pp_backend auto_backend(const struct pp_kfacts *k, const char **why)
+{
+	if (k->kmulti)
+		return PP_BACKEND_KPROBE_MULTI;
+	if (k->kprobe)
+		return PP_BACKEND_KPROBE;
+	*why = "this kernel has no kprobes: tracing the tracepoints of the list only";
+	return PP_BACKEND_TRACEPOINT;
+}
+
+int pp_plan_backend(enum pp_backend want, bool funcs, const struct pp_kfacts *k,
+		    enum pp_backend *got, const char **why)
+{
+	*got = want;
+	*why = NULL;
+	/* Nothing to attach to functions: no backend is needed for them. */
+	if (!funcs)
+		return 0;
+	switch (want) {
+	case PP_BACKEND_AUTO:
+		*got = auto_backend(k, why);
+		return 0;
+	case PP_BACKEND_KPROBE_MULTI:
+		if (k->kmulti)
+			return 0;
+		*why = "this kernel has no kprobe.multi (it needs CONFIG_FPROBE, Linux 5.18+)";
+		return -EOPNOTSUPP;
+	case PP_BACKEND_KPROBE:
+		if (k->kprobe)
+			return 0;
+		*why = "this kernel has no kprobes (CONFIG_KPROBES)";
+		return -EOPNOTSUPP;
+	case PP_BACKEND_FENTRY:
+		if (k->fentry)
+			return 0;
+		*why = "this kernel cannot attach fentry programs (BPF trampolines)";
+		return -EOPNOTSUPP;
+	default:
+		return 0;
+	}
+}
+
+static enum pp_skip backend_skip(const struct pp_probe *pr, enum pp_backend backend,
+				 const struct btf *btf)
+{
+	if (pr->kind != PP_PROBE_FUNC || pr->skip)
+		return pr->skip;
+	if (backend == PP_BACKEND_TRACEPOINT)
+		return PP_SKIP_BACKEND;
+	if (backend == PP_BACKEND_FENTRY && !pr->btf_obj_fd &&
+	    pp_btf_func_nargs(btf, pr->btf_id) > PP_FENTRY_MAX_ARGS)
+		return PP_SKIP_FENTRY_ARGS;
+	return PP_SKIP_NONE;
+}
+
+void pp_plan_backend_skips(struct pp_probe_list *l, enum pp_backend backend, const struct btf *btf)
+{
+	for (size_t i = 0; i < l->n; i++)
+		l->v[i].skip = backend_skip(&l->v[i], backend, btf);
+}
+
+bool pp_plan_marks_in_probes(enum pp_backend backend, const struct pp_kfacts *k)
+{
+	return backend == PP_BACKEND_KPROBE || backend == PP_BACKEND_KPROBE_MULTI ||
+	       (backend == PP_BACKEND_FENTRY && k->mark_kprobe);
+}
+
+bool pp_plan_can_trace(const struct pp_kfacts *k)
+{
+	return k->caps && k->btf && k->ringbuf && k->tp_btf && (k->tcx || k->clsact);
+}

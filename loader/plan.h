@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Planning: from the kernel's facts (kfacts.h), decide which backend takes
+ * the functions of the probe list and why each entry is skipped. Pure
+ * decisions, no BPF and no kernel: --check, --list-probes and the attach
+ * ask the same functions, so they cannot disagree.
+ */
+#ifndef PP_PLAN_H
+#define PP_PLAN_H
+
+#include <stdbool.h>
+#include "cli.h"
+#include "kfacts.h"
+
+struct btf;
+struct pp_probe;
+struct pp_probe_list;
+
+/* Why a probe point is not attached; PP_SKIP_NONE: it is. */
+enum pp_skip {
+	PP_SKIP_NONE,
+	/* BTF (probe_btf.c, module_btf.c) */
+	PP_SKIP_FUNC_NO_BTF,
+	PP_SKIP_FUNC_NO_SKB,
+	PP_SKIP_FUNC_ARGPOS,
+	PP_SKIP_TP_NO_BTF,
+	PP_SKIP_TP_NO_SKB,
+	/* ftrace and kallsyms: what a probe by name can reach */
+	PP_SKIP_NOTRACE,
+	PP_SKIP_NO_KSYM,
+	PP_SKIP_KSYM_DUP,
+	/* the backend */
+	PP_SKIP_BACKEND,
+	PP_SKIP_FENTRY_ARGS,
+	/* the attach itself */
+	PP_SKIP_ATTACH_FAILED,
+	PP_SKIP_COUNT,
+};
+
+/* What --list-probes and -v print for REASON; NULL for PP_SKIP_NONE. */
+const char *pp_skip_name(enum pp_skip reason);
+
+/*
+ * Skipped because this kernel cannot probe it (worth a warning): not for
+ * the backend's choice, nor for the built-in end points (end_points.h), which
+ * differ by version (__kfree_skb_defer is 6.1's), so none is news.
+ */
+bool pp_skip_is_news(const struct pp_probe *pr);
+
+/*
+ * Functions a probe by name cannot reach: notrace (not in ftrace's list),
+ * missing from kallsyms, or a name kallsyms holds several times. Facts
+ * that are unknown (NULL) skip nothing. Entries skipped already keep their
+ * reason.
+ */
+enum pp_skip pp_plan_reach(const struct pp_probe *pr, const struct pp_kfacts *k);
+
+/* pp_plan_reach() on every entry of L. */
+void pp_plan_reach_all(struct pp_probe_list *l, const struct pp_kfacts *k);
+
+/* The first function of L not skipped: the one the backend facts are tried on. */
+const struct pp_probe *pp_plan_first_func(const struct pp_probe_list *l);
+
+/*
+ * The backend that functions get: WANT, or for auto the best K has. FUNCS:
+ * the list has a function left to attach (else any backend does). Returns
+ * 0, or -EOPNOTSUPP when K lacks WANT; *WHY says what is missing, or why
+ * auto chose less (NULL: nothing to say).
+ */
+int pp_plan_backend(enum pp_backend want, bool funcs, const struct pp_kfacts *k,
+		    enum pp_backend *got, const char **why);
+
+/*
+ * Mark what BACKEND cannot take as skipped (functions under the tracepoint
+ * backend, fentry past six arguments), so --list-probes and the attach agree.
+ * BTF gives the arguments of vmlinux functions.
+ */
+void pp_plan_backend_skips(struct pp_probe_list *l, enum pp_backend backend, const struct btf *btf);
+
+/*
+ * Whether probes mark the packets this host sends (pp_kmark, a kprobe on
+ * ip_output): under the kprobe backends, or fentry when K's ip_output
+ * takes a kprobe.
+ */
+bool pp_plan_marks_in_probes(enum pp_backend backend, const struct pp_kfacts *k);
+
+/* What --check needs to say "pktpath can trace here". */
+bool pp_plan_can_trace(const struct pp_kfacts *k);
+
+#endif
