@@ -37,6 +37,7 @@
 #include "probe_btf.h"
 #include "probe_list.h"
 #include "report.h"
+#include "safe_file.h"
 #include "tc_attach.h"
 #include "tc_follow.h"
 #include "tc_script.h"
@@ -675,6 +676,8 @@ int main(int argc, char **argv)
 	struct app a = {.start_ms = now_ms()};
 	int ret;
 
+	/* The environment is read here only: the rest of pktpath takes values. */
+	pp_sf_set_trusted_uid(pp_sf_invoking_uid(getenv("SUDO_UID")));
 	/* A verb of its own: no BPF, no root, its own options. */
 	if (argc > 1 && !strcmp(argv[1], "report"))
 		return pp_report_main(argc - 1, argv + 1);

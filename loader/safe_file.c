@@ -20,25 +20,26 @@ uid_t pp_sf_set_trusted_uid(uid_t uid)
 }
 
 /*
- * The invoking user: the real uid, or under sudo (real uid 0) the user who
- * ran sudo. SUDO_UID is root's own environment: only root can run pktpath,
- * and it trusts whom it chooses.
+ * SUDO_UID is root's own environment: only root can run pktpath, and it
+ * trusts whom it chooses.
  */
-static uid_t invoking_uid(void)
+uid_t pp_sf_invoking_uid(const char *sudo_uid)
 {
-	const char *s = getenv("SUDO_UID");
 	unsigned long v;
 	char *end;
 
-	if (trusted_uid != (uid_t)-1)
-		return trusted_uid;
-	if (getuid() != 0 || !s || !*s)
+	if (getuid() != 0 || !sudo_uid || !*sudo_uid)
 		return getuid();
 	errno = 0;
-	v = strtoul(s, &end, 10);
+	v = strtoul(sudo_uid, &end, 10);
 	if (errno || *end || v >= (uid_t)-1)
 		return getuid();
 	return (uid_t)v;
+}
+
+static uid_t invoking_uid(void)
+{
+	return trusted_uid != (uid_t)-1 ? trusted_uid : getuid();
 }
 
 static bool trusted_owner(uid_t uid)

@@ -32,11 +32,17 @@ enum pp_sfdir_mode {
 };
 
 /*
- * Who may own what pktpath trusts, besides root and the real uid: by
- * default the user who ran sudo (SUDO_UID) when the real uid is root.
- * (uid_t)-1 restores that default. Returns the previous value.
+ * Who may own what pktpath trusts, besides root and the real uid (the
+ * default, (uid_t)-1). Returns the previous value.
  */
 uid_t pp_sf_set_trusted_uid(uid_t uid);
+
+/*
+ * The invoking user, for pp_sf_set_trusted_uid(): the real uid, or when it
+ * is root, the user who ran sudo, from SUDO_UID's value SUDO_UID (NULL:
+ * unset; not a uid: ignored). main() reads the environment, not this file.
+ */
+uid_t pp_sf_invoking_uid(const char *sudo_uid);
 
 /*
  * Open PATH as a directory to write into, after checking every directory

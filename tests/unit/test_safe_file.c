@@ -26,7 +26,7 @@ static char err[512];
 static void setup(void)
 {
 	/* Whoever ran the tests with sudo is not the other owner of these tests. */
-	unsetenv("SUDO_UID");
+	pp_sf_set_trusted_uid((uid_t)-1);
 	snprintf(base, sizeof(base), "/tmp/pp-unit-sf.XXXXXX");
 	ck_assert_ptr_nonnull(mkdtemp(base));
 	umask(022);
@@ -220,14 +220,28 @@ START_TEST(test_foreign_owner)
 	ck_assert_int_eq(pp_sfdir_open(&d, at("theirs/ours"), PP_SFDIR_CREATE, err, sizeof(err)),
 			 -EPERM);
 	/* Unless they ran pktpath with sudo: then it is theirs to decide. */
-	ck_assert_int_eq(setenv("SUDO_UID", "65534", 1), 0);
+	pp_sf_set_trusted_uid(pp_sf_invoking_uid("65534"));
 	ck_assert_int_eq(pp_sfdir_open(&d, at("theirs/ours"), PP_SFDIR_CREATE, err, sizeof(err)),
 			 0);
 	pp_sfdir_close(&d);
-	ck_assert_int_eq(setenv("SUDO_UID", "65534x", 1), 0);
+	pp_sf_set_trusted_uid(pp_sf_invoking_uid("65534x"));
 	ck_assert_int_eq(pp_sfdir_open(&d, at("theirs"), PP_SFDIR_CREATE, err, sizeof(err)),
 			 -EPERM);
-	unsetenv("SUDO_UID");
+	pp_sf_set_trusted_uid((uid_t)-1);
+}
+END_TEST
+
+/* SUDO_UID counts only for root, and only when it is a uid. */
+START_TEST(test_invoking_uid)
+{
+	uid_t me = getuid();
+
+	ck_assert_uint_eq(pp_sf_invoking_uid(NULL), me);
+	ck_assert_uint_eq(pp_sf_invoking_uid(""), me);
+	ck_assert_uint_eq(pp_sf_invoking_uid("65534x"), me);
+	ck_assert_uint_eq(pp_sf_invoking_uid("-1"), me);
+	ck_assert_uint_eq(pp_sf_invoking_uid("4294967295"), me);
+	ck_assert_uint_eq(pp_sf_invoking_uid("65534"), me == 0 ? 65534 : me);
 }
 END_TEST
 
@@ -370,6 +384,7 @@ Suite *safe_file_suite(void)
 	tcase_add_test(tc, test_world_writable);
 	tcase_add_test(tc, test_sticky);
 	tcase_add_test(tc, test_foreign_owner);
+	tcase_add_test(tc, test_invoking_uid);
 	tcase_add_test(tc, test_sticky_foreign_entries);
 	tcase_add_test(tc, test_bad_names);
 	tcase_add_test(tc, test_output_file);
