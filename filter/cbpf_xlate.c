@@ -17,6 +17,7 @@
 #include <string.h>
 #include "cbpf_ops.h"
 #include "cbpf_xlate.h"
+#include "grow.h"
 
 #define PP_MEMWORDS	 16	/* classic scratch memory M[0..15] */
 #define PP_LOAD_BUF_OFF	 (-72)	/* 8-byte stack buffer for bpf_skb_load_bytes */
@@ -67,20 +68,10 @@ static void xl_fail(struct xl *x, int err, const char *fmt, ...)
 
 static bool xl_grow(struct xl *x, void **arr, size_t *cap, size_t need, size_t elem)
 {
-	size_t ncap = *cap ? *cap : 64;
-	void *p;
-
-	if (need <= *cap)
-		return true;
-	while (ncap < need)
-		ncap *= 2;
-	p = realloc(*arr, ncap * elem);
-	if (!p) {
+	if (pp_grow(arr, cap, need, elem, 64, SIZE_MAX)) {
 		xl_fail(x, -ENOMEM, "out of memory");
 		return false;
 	}
-	*arr = p;
-	*cap = ncap;
 	return true;
 }
 

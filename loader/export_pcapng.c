@@ -3,6 +3,7 @@
 #include <string.h>
 #include "export_pcapng.h"
 #include "fmt.h"
+#include "grow.h"
 #include "path_line.h"
 #include "pcapng.h"
 
@@ -68,7 +69,7 @@ static void if_names(const struct pcap_if *i, char *name, size_t nlen, char *des
 /* The interface id of hop H's device, writing its IDB the first time. */
 static long if_id(struct pp_pcapng_out *x, const struct pp_hop *h)
 {
-	struct pcap_if key = {.ifindex = h->ifindex, .netns = h->netns}, *v;
+	struct pcap_if key = {.ifindex = h->ifindex, .netns = h->netns};
 	char name[PP_IFNAMSIZ + 24], descr[80];
 
 	/* Only the name: what follows its NUL is whatever the kernel's buffer held. */
@@ -76,15 +77,8 @@ static long if_id(struct pp_pcapng_out *x, const struct pp_hop *h)
 	for (size_t i = 0; i < x->nifs; i++)
 		if (!memcmp(&x->ifs[i], &key, sizeof(key)))
 			return (long)i;
-	if (x->nifs == x->cap) {
-		size_t cap = x->cap ? x->cap * 2 : 8;
-
-		v = realloc(x->ifs, cap * sizeof(*v));
-		if (!v)
-			return -1;
-		x->ifs = v;
-		x->cap = cap;
-	}
+	if (PP_GROW(x->ifs, x->cap, x->nifs + 1, 8))
+		return -1;
 	x->ifs[x->nifs] = key;
 	if_names(&key, name, sizeof(name), descr, sizeof(descr));
 	put_block(x, pp_pcapng_idb(x->block, sizeof(x->block), PP_PCAPNG_LINKTYPE_ETH, x->snaplen,

@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include "compat.h"
 #include "ftrace_funcs.h"
+#include "grow.h"
 
 #define PP_AFF "available_filter_functions"
 
@@ -57,25 +58,21 @@ static void child_read(const char *rel, int out)
 
 static int read_all(int fd, char **buf, size_t *len)
 {
-	size_t cap = 1 << 20;
+	size_t cap = 0;
 	ssize_t n;
 
 	*len = 0;
-	*buf = malloc(cap + 1);
-	while (*buf && (n = read(fd, *buf + *len, cap - *len)) > 0) {
-		char *more;
-
-		*len += (size_t)n;
-		if (*len < cap)
-			continue;
-		/* A failed realloc() leaves the old buffer: free it, not leak it. */
-		more = realloc(*buf, (cap *= 2) + 1);
-		if (!more)
+	*buf = NULL;
+	do {
+		/* Room to read one byte at least, and for the NUL. */
+		if (PP_GROW(*buf, cap, *len + 2, 1 << 20)) {
 			free(*buf);
-		*buf = more;
-	}
-	if (!*buf)
-		return -ENOMEM;
+			*buf = NULL;
+			return -ENOMEM;
+		}
+		n = read(fd, *buf + *len, cap - 1 - *len);
+		*len += n > 0 ? (size_t)n : 0;
+	} while (n > 0);
 	(*buf)[*len] = 0;
 	return 0;
 }
@@ -92,13 +89,8 @@ static int index_names(struct pp_names *names, char *buf)
 
 	for (char *line = strtok(buf, "\n"); line; line = strtok(NULL, "\n")) {
 		line[strcspn(line, " \t")] = 0;
-		if (names->n == cap) {
-			char **v = realloc(names->v, (cap = cap ? cap * 2 : 4096) * sizeof(*v));
-
-			if (!v)
-				return -ENOMEM;
-			names->v = v;
-		}
+		if (PP_GROW(names->v, cap, names->n + 1, 4096))
+			return -ENOMEM;
 		names->v[names->n++] = line;
 	}
 	qsort(names->v, names->n, sizeof(*names->v), cmp_str);

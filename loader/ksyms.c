@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "grow.h"
 #include "ksyms.h"
 
 #define KALLSYMS "/proc/kallsyms"
@@ -25,35 +26,13 @@ struct pp_ksyms {
 /* Room for one more symbol. */
 static int grow_syms(struct pp_ksyms *k)
 {
-	size_t cap = k->cap ? k->cap * 2 : 4096;
-	struct ksym *v;
-
-	if (k->n < k->cap)
-		return 0;
-	v = realloc(k->v, cap * sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	k->v = v;
-	k->cap = cap;
-	return 0;
+	return PP_GROW(k->v, k->cap, k->n + 1, 4096);
 }
 
 /* Room for @len more bytes of names. */
 static int grow_pool(struct pp_ksyms *k, size_t len)
 {
-	size_t cap = k->pool_cap ? k->pool_cap : 65536;
-	char *pool;
-
-	if (k->pool_len + len <= k->pool_cap)
-		return 0;
-	while (cap < k->pool_len + len)
-		cap *= 2;
-	pool = realloc(k->pool, cap);
-	if (!pool)
-		return -ENOMEM;
-	k->pool = pool;
-	k->pool_cap = cap;
-	return 0;
+	return PP_GROW(k->pool, k->pool_cap, k->pool_len + len, 65536);
 }
 
 static int add_sym(struct pp_ksyms *k, __u64 addr, const char *name, size_t len)

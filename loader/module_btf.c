@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
+#include "grow.h"
 #include "module_btf.h"
 #include "probe_btf.h"
 #include "probe_list.h"
@@ -29,10 +30,8 @@ static int load_modules(struct pp_modules *m, struct btf *vmlinux)
 
 		if (e->d_name[0] == '.' || !strcmp(e->d_name, "vmlinux"))
 			continue;
-		v = realloc(m->v, (m->n + 1) * sizeof(*v));
-		if (!v)
+		if (PP_GROW(m->v, m->cap, m->n + 1, 32))
 			break;
-		m->v = v;
 		v = &m->v[m->n];
 		memset(v, 0, sizeof(*v));
 		snprintf(v->name, sizeof(v->name), "%.63s", e->d_name);

@@ -19,7 +19,7 @@ struct pp_module {
 
 struct pp_modules {
 	struct pp_module *v;
-	size_t n;
+	size_t n, cap;
 };
 
 /* Resolve the function entries vmlinux's BTF lacks against loaded modules. */

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "compat.h"
+#include "grow.h"
 #include "path.h"
 
 #define PP_NIL	      UINT32_MAX
@@ -218,18 +219,9 @@ static struct pp_buf *buf_get(struct pp_paths *pp)
 
 static void buf_put(struct pp_paths *pp, struct pp_buf *b)
 {
-	struct pp_buf **s;
-	size_t cap;
-
-	if (pp->nspare == pp->cap_spare) {
-		cap = pp->cap_spare ? pp->cap_spare * 2 : 64;
-		s = realloc(pp->spare, cap * sizeof(*s));
-		if (!s) {
-			buf_free(b);
-			return;
-		}
-		pp->spare = s;
-		pp->cap_spare = cap;
+	if (PP_GROW(pp->spare, pp->cap_spare, pp->nspare + 1, 64)) {
+		buf_free(b);
+		return;
 	}
 	buf_reset(b);
 	pp->spare[pp->nspare++] = b;
@@ -237,17 +229,9 @@ static void buf_put(struct pp_paths *pp, struct pp_buf *b)
 
 static int ent_grow(struct pp_paths *pp)
 {
-	__u32 cap = pp->cap_ents ? pp->cap_ents * 2 : 1024;
-	struct pp_entry *e;
-
 	if (pp->cap_ents >= PP_NIL / 2)
 		return -ENOMEM;
-	e = realloc(pp->ents, cap * sizeof(*e));
-	if (!e)
-		return -ENOMEM;
-	pp->ents = e;
-	pp->cap_ents = cap;
-	return 0;
+	return PP_GROW(pp->ents, pp->cap_ents, pp->cap_ents + 1, 1024);
 }
 
 static __u32 ent_alloc(struct pp_paths *pp)
@@ -355,19 +339,13 @@ static int hop_insert(struct pp_entry *e, const struct pp_hop *h)
 static struct pp_skbref *skb_ref(struct pp_buf *b, const struct pp_hop *h)
 {
 	struct pp_skbref *r;
-	__u32 i, cap;
+	__u32 i;
 
 	for (i = 0; i < b->nskbs; i++)
 		if (b->skbs[i].skb == h->skb)
 			return &b->skbs[i];
-	if (b->nskbs == b->cap_skbs) {
-		cap = b->cap_skbs ? b->cap_skbs * 2 : 4;
-		r = realloc(b->skbs, cap * sizeof(*r));
-		if (!r)
-			return NULL;
-		b->skbs = r;
-		b->cap_skbs = cap;
-	}
+	if (PP_GROW(b->skbs, b->cap_skbs, b->nskbs + 1, 4))
+		return NULL;
 	r = &b->skbs[b->nskbs++];
 	*r = (struct pp_skbref){.skb = h->skb, .first_ts = h->ts, .fate = PP_FATE_UNSEEN};
 	b->live++;

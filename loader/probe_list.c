@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <linux/types.h> /* before pktpath.h, which uses __u32 */
+#include "grow.h"
 #include "pktpath.h"
 #include "probe_list.h"
 
@@ -98,17 +99,7 @@ static bool find_probe(const struct pp_probe_list *l, const char *name)
 
 static int grow(struct pp_probe_list *l)
 {
-	size_t cap = l->cap ? l->cap * 2 : 64;
-	struct pp_probe *v;
-
-	if (l->n < l->cap)
-		return 0;
-	v = realloc(l->v, cap * sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	l->v = v;
-	l->cap = cap;
-	return 0;
+	return PP_GROW(l->v, l->cap, l->n + 1, 64);
 }
 
 /*
