@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "grow.h"
 #include "report_names.h"
 
 struct code_name {
@@ -99,17 +100,10 @@ static int rehash(struct pp_rnames *n)
 
 static long add_probe(struct pp_rnames *n, const char *name)
 {
-	char **v;
-
 	if (n->nprobes == PP_MAX_PROBES)
 		return -ENOSPC;
-	if (n->nprobes == n->pcap) {
-		n->pcap = n->pcap ? n->pcap * 2 : 32;
-		v = realloc(n->probes, n->pcap * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		n->probes = v;
-	}
+	if (PP_GROW(n->probes, n->pcap, n->nprobes + 1, 32))
+		return -ENOMEM;
 	n->probes[n->nprobes] = strdup(name);
 	if (!n->probes[n->nprobes])
 		return -ENOMEM;
@@ -145,17 +139,10 @@ static const char *find(const struct code_name *v, size_t n, __u64 key)
 
 static int add(struct code_name **v, size_t *n, size_t *cap, __u64 key, const char *name)
 {
-	struct code_name *g;
-
 	if (find(*v, *n, key))
 		return 0;
-	if (*n == *cap) {
-		*cap = *cap ? *cap * 2 : 16;
-		g = realloc(*v, *cap * sizeof(*g));
-		if (!g)
-			return -ENOMEM;
-		*v = g;
-	}
+	if (PP_GROW(*v, *cap, *n + 1, 16))
+		return -ENOMEM;
 	(*v)[*n].key = key;
 	(*v)[*n].name = strdup(name);
 	if (!(*v)[*n].name)
