@@ -204,6 +204,32 @@ chk_nft_drop() {
 	echo "reason $reason in $func"
 }
 
+# The kprobe backends mark a's echo request at ip_output, and see it dropped
+# by the rule of a's postrouting hook, which the hint names; the tracepoint
+# backend (TC only marks, after that hook) prints nothing, and says nothing false.
+chk_nft_postrouting() {
+	[ "$(kv nft_dropped)" -ge 1 ] 2>/dev/null || {
+		echo "the nftables rule dropped nothing (counter: $(kv nft_dropped))"
+		return 1
+	}
+	if [ "$1" = tracepoint ]; then
+		[ "$(packets | wc -l)" -eq 0 ] || {
+			echo "printed a packet TC cannot have seen: $(pkt 'tostring')"
+			return 1
+		}
+		echo "nothing printed: TC comes after the postrouting hook"
+		return 0
+	fi
+	one_packet || return 1
+	fate_is dropped || return 1
+	[ "$(pkt '.marked_at.func // ""')" = ip_output ] || {
+		echo "marked at $(pkt '.marked_at | tostring'), expected ip_output"
+		return 1
+	}
+	hint_has "netfilter's ipv4 postrouting hook dropped it" || return 1
+	echo "$(pkt .fate.reason) in $(pkt .fate.func)"
+}
+
 # hint_has TEXT: the packet's fate.hint holds TEXT.
 hint_has() {
 	local hint

@@ -29,7 +29,7 @@ SCENARIOS=${VM_SCENARIOS:-"icmp-veth forward nft-drop udp-closed list-probes cle
 case ${VM_LABEL:-} in
 *-rt | *-cloud) ;;
 *) [ -n "${VM_SCENARIOS:-}" ] ||
-	SCENARIOS="$SCENARIOS tcp-forward tcp-nat ping-reply udp-send gso bridge-flood" ;;
+	SCENARIOS="$SCENARIOS tcp-forward tcp-nat ping-reply udp-send gso bridge-flood nft-postrouting" ;;
 esac
 # auto: what pktpath picks itself (--backend auto, the default).
 BACKENDS=${VM_BACKENDS:-"kprobe-multi kprobe fentry tracepoint"}
@@ -252,6 +252,29 @@ scn_nft_drop() {
 		sed -n 's/.*counter packets \([0-9]*\).*/\1/p')"
 }
 traffic_nft_drop() { ping_from a "$B"; }
+
+# nft-postrouting: a's own echo request dropped by a rule of a's postrouting
+# hook. TC comes after that hook, so only the mark at ip_output (kprobe
+# backends) sees the packet; the tracepoint backend must print nothing.
+scn_nft_postrouting() {
+	local until="-c 1"
+	topo_pair
+	ip netns exec a nft -f - <<-EOF
+		table ip pp_post {
+			chain post {
+				type filter hook postrouting priority 0; policy accept;
+				ip daddr $B icmp type echo-request counter drop
+			}
+		}
+	EOF
+	[ "$1" != tracepoint ] || until="--duration 10"
+	# shellcheck disable=SC2086 # two words
+	run_traced a "$1" traffic_nft_postrouting --json $until "icmp and dst $B"
+	kv nft_dropped "$(ip netns exec a nft list table ip pp_post |
+		sed -n 's/.*counter packets \([0-9]*\).*/\1/p')"
+}
+# The drop is local: ping's sendmsg() fails at once (EPERM), no reply to wait for.
+traffic_nft_postrouting() { ip netns exec a ping -c 1 -W 1 "$B" >/dev/null 2>&1; }
 
 udp_noports() {
 	# shellcheck disable=SC2016 # awk's $3
@@ -570,7 +593,7 @@ lacks() {
 			"$(grep -E '^(tcx|clsact) ' /tmp/boot.check | tr -s ' ' | tr '\n' ';')"
 		return 0
 	fi
-	if [ "$1" = nft-drop ] && absent nf_tables; then
+	if { [ "$1" = nft-drop ] || [ "$1" = nft-postrouting ]; } && absent nf_tables; then
 		echo "no nf_tables in this kernel (neither a module nor built in)"
 	fi
 }
