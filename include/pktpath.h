@@ -198,9 +198,77 @@ struct pp_state {
 	__u64 orphans;
 };
 
-_Static_assert(sizeof(struct pp_hop) == 120, "pp_hop: no holes, same on both sides");
-_Static_assert(sizeof(struct pp_mark) == 120 + 8 + PP_HDR_BYTES, "pp_mark layout");
-_Static_assert(sizeof(struct pp_skb_val) == 48, "pp_skb_val layout");
-_Static_assert(sizeof(struct pp_head_val) == 40, "pp_head_val layout");
+/*
+ * The layout both sides compile: the BPF programs (clang -target bpf) and the
+ * loader (gcc or clang on the host) must agree on every size and offset, with
+ * no hole that one compiler pads differently.
+ */
+#define PP_ABI_SIZE(type, size) _Static_assert(sizeof(struct type) == (size), #type " size")
+/* The message names the field: "pp_hop.ts". */
+#define PP_ABI_AT(type, field, off)                                                                \
+	_Static_assert(__builtin_offsetof(struct type, field) == (off), #type "." #field)
+
+PP_ABI_SIZE(pp_hop, 120);
+PP_ABI_AT(pp_hop, type, 0);
+PP_ABI_AT(pp_hop, probe, 4);
+PP_ABI_AT(pp_hop, id, 8);
+PP_ABI_AT(pp_hop, ts, 16);
+PP_ABI_AT(pp_hop, skb, 24);
+PP_ABI_AT(pp_hop, location, 32);
+PP_ABI_AT(pp_hop, cpu, 40);
+PP_ABI_AT(pp_hop, netns, 44);
+PP_ABI_AT(pp_hop, ifindex, 48);
+PP_ABI_AT(pp_hop, pid, 52);
+PP_ABI_AT(pp_hop, fate, 56);
+PP_ABI_AT(pp_hop, reason, 60);
+PP_ABI_AT(pp_hop, len, 64);
+PP_ABI_AT(pp_hop, lost, 68);
+PP_ABI_AT(pp_hop, flags, 72);
+PP_ABI_AT(pp_hop, stack, 76);
+PP_ABI_AT(pp_hop, caller, 80);
+PP_ABI_AT(pp_hop, pad, 84);
+PP_ABI_AT(pp_hop, ifname, 88);
+PP_ABI_AT(pp_hop, comm, 104);
+
+PP_ABI_SIZE(pp_mark, 120 + 8 + PP_HDR_BYTES);
+PP_ABI_AT(pp_mark, hop, 0);
+PP_ABI_AT(pp_mark, cap_len, 120);
+PP_ABI_AT(pp_mark, pad, 124);
+PP_ABI_AT(pp_mark, data, 128);
+
+PP_ABI_SIZE(pp_skb_val, 48);
+PP_ABI_AT(pp_skb_val, id, 0);
+PP_ABI_AT(pp_skb_val, first_ts, 8);
+PP_ABI_AT(pp_skb_val, head, 16);
+PP_ABI_AT(pp_skb_val, lost, 24);
+PP_ABI_AT(pp_skb_val, tc_hook, 28);
+PP_ABI_AT(pp_skb_val, flags, 44);
+
+PP_ABI_SIZE(pp_head_val, 40);
+PP_ABI_AT(pp_head_val, id, 0);
+PP_ABI_AT(pp_head_val, skb, 8);
+PP_ABI_AT(pp_head_val, ts, 16);
+PP_ABI_AT(pp_head_val, fp, 24);
+PP_ABI_AT(pp_head_val, holders, 32);
+PP_ABI_AT(pp_head_val, orphan, 36);
+
+PP_ABI_SIZE(pp_copy_key, 16);
+PP_ABI_AT(pp_copy_key, tid, 0);
+PP_ABI_AT(pp_copy_key, probe, 8);
+PP_ABI_AT(pp_copy_key, pad, 12);
+
+PP_ABI_SIZE(pp_send_val, 16);
+PP_ABI_AT(pp_send_val, ts, 0);
+PP_ABI_AT(pp_send_val, fd, 8);
+
+PP_ABI_SIZE(pp_state, 64);
+PP_ABI_AT(pp_state, inflight, 0);
+PP_ABI_AT(pp_state, next_id, 8);
+PP_ABI_AT(pp_state, marked, 16);
+PP_ABI_AT(pp_state, map_full, 24);
+PP_ABI_AT(pp_state, ring_lost, 32);
+PP_ABI_AT(pp_state, loader_asleep, 40);
+PP_ABI_AT(pp_state, orphan_ns, 48);
+PP_ABI_AT(pp_state, orphans, 56);
 
 #endif /* PKTPATH_H */
