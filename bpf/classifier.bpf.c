@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The TC classifier. The loader splices the translated filter in front of
- * each program (see classifier.c): the C code below runs only for packets the
+ * each program (see splice.h): the C code below runs only for packets the
  * filter matched, with r1 = ctx. It never changes a packet's fate: every path
  * returns TC_ACT_UNSPEC, which tcx reads as TCX_NEXT.
  */

@@ -1,10 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Splicing: libpcap's program, translated to eBPF, is put in front of each
- * classifier program from libbpf's prog_prepare_load_fn callback, which runs
- * after libbpf has relocated the C code (map fds, CO-RE) and before the
- * kernel sees it. eBPF jumps and calls are relative, so the C code keeps
- * working when shifted; only its BTF func and line info must move with it.
+ * libpcap's program, translated to eBPF, is put in front of each classifier
+ * program as it loads (splice.h).
  */
 #define _GNU_SOURCE /* vasprintf */
 #include <errno.h>
@@ -18,80 +15,7 @@
 #include "pktpath.h"
 #include "classifier.h"
 #include "classifier.skel.h"
-
-static void *shift_info(const void *info, __u32 cnt, __u32 rec_size, __u32 by, int skip_first)
-{
-	char *copy;
-
-	if (!info || !cnt)
-		return NULL;
-	copy = malloc((size_t)cnt * rec_size);
-	if (!copy)
-		return NULL;
-	memcpy(copy, info, (size_t)cnt * rec_size);
-	/* insn_off is the first field of bpf_func_info and bpf_line_info. */
-	for (__u32 i = skip_first; i < cnt; i++)
-		*(__u32 *)(copy + (size_t)i * rec_size) += by;
-	return copy;
-}
-
-static int keep_info(struct pp_cls *c, void *p)
-{
-	if (!p || c->ninfo >= (int)(sizeof(c->info) / sizeof(c->info[0]))) {
-		free(p);
-		return -ENOMEM;
-	}
-	c->info[c->ninfo++] = p;
-	return 0;
-}
-
-static int splice_filter(struct bpf_program *prog, struct bpf_prog_load_opts *opts, long cookie)
-{
-	struct pp_cls *c = *(struct pp_cls **)cookie;
-	size_t n = bpf_program__insn_cnt(prog), add = c->filter.cnt;
-	struct bpf_insn *all = malloc((add + n) * sizeof(*all));
-	void *fi, *li;
-	int err;
-
-	if (!all)
-		return -ENOMEM;
-	memcpy(all, c->filter.insns, add * sizeof(*all));
-	memcpy(all + add, bpf_program__insns(prog), n * sizeof(*all));
-	err = bpf_program__set_insns(prog, all, add + n);
-	free(all);
-	if (err)
-		return err;
-	/* The first records stay at 0: the main function (and its first source
-	 * line) now begins with the filter. */
-	fi = shift_info(opts->func_info, opts->func_info_cnt, opts->func_info_rec_size, add, 1);
-	li = shift_info(opts->line_info, opts->line_info_cnt, opts->line_info_rec_size, add, 1);
-	if ((opts->func_info_cnt && keep_info(c, fi)) || (opts->line_info_cnt && keep_info(c, li)))
-		return -ENOMEM;
-	if (fi)
-		opts->func_info = fi;
-	if (li)
-		opts->line_info = li;
-	return 0;
-}
-
-/*
- * Registered once per process: libbpf 1.1 corrupts its handler table when a
- * handler is unregistered and another registered. The cookie cannot change
- * after registration, so it points at the classifier being loaded.
- */
-static struct pp_cls *loading;
-
-static int register_handler(void)
-{
-	static int handler_id = -1;
-	LIBBPF_OPTS(libbpf_prog_handler_opts, h, .cookie = (long)&loading,
-		    .prog_prepare_load_fn = splice_filter);
-
-	if (handler_id < 0)
-		handler_id =
-			libbpf_register_prog_handler("pktpath_cls", BPF_PROG_TYPE_SCHED_CLS, 0, &h);
-	return handler_id < 0 ? handler_id : 0;
-}
+#include "splice.h"
 
 /*
  * The verifier's limits, found in its log (which libbpf prints as a warning
@@ -134,16 +58,18 @@ static int watch_log(enum libbpf_print_level level, const char *fmt, va_list ap)
 	return ret;
 }
 
-/* The skeleton's load, watching the verifier's log for a limit. */
+/* The filter before each program, the verifier's log watched for a limit. */
 static int load_watched(struct pp_cls *c)
 {
+	const struct pp_splice edits[] = {
+		{"pp_cls_ingress", PP_SPLICE_PREPEND, c->filter.insns, c->filter.cnt},
+		{"pp_cls_egress", PP_SPLICE_PREPEND, c->filter.insns, c->filter.cnt},
+	};
 	int ret;
 
 	limit_line[0] = '\0';
 	print_next = libbpf_set_print(watch_log);
-	loading = c;
-	ret = classifier__load(c->skel);
-	loading = NULL;
+	ret = pp_splice_load(c->skel->skeleton, edits, sizeof(edits) / sizeof(edits[0]));
 	libbpf_set_print(print_next);
 	return ret;
 }
@@ -179,7 +105,7 @@ int pp_cls_load(struct pp_cls *c, const struct pp_cls_opts *o, char *err, size_t
 			 msg);
 		return ret == -ENOMEM ? ret : -EINVAL;
 	}
-	ret = register_handler();
+	ret = pp_splice_register();
 	if (ret) {
 		snprintf(err, errlen, "cannot register the classifier section: %s", strerror(-ret));
 		goto fail;
@@ -202,9 +128,6 @@ int pp_cls_load(struct pp_cls *c, const struct pp_cls_opts *o, char *err, size_t
 		ret = ret == -EINVAL ? -ENOEXEC : ret;
 		goto fail;
 	}
-	for (int i = 0; i < c->ninfo; i++)
-		free(c->info[i]);
-	c->ninfo = 0;
 	return 0;
 fail:
 	pp_cls_destroy(c);
@@ -215,9 +138,6 @@ void pp_cls_destroy(struct pp_cls *c)
 {
 	classifier__destroy(c->skel);
 	c->skel = NULL;
-	for (int i = 0; i < c->ninfo; i++)
-		free(c->info[i]);
-	c->ninfo = 0;
 	pp_filter_free(&c->filter);
 }
 

@@ -12,8 +12,6 @@ struct classifier;
 struct pp_cls {
 	struct classifier *skel;
 	struct pp_filter filter;
-	void *info[4]; /* shifted BTF func/line info, alive until load returns */
-	int ninfo;
 };
 
 struct pp_cls_opts {

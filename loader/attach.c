@@ -12,9 +12,9 @@
 #include "classifier.h"
 #include "classifier.skel.h"
 #include "probe_btf.h"
-#include "probe_mark.h"
 #include "probes.skel.h"
 #include "send_calls.h"
+#include "splice.h"
 
 #define PP_FREE_CONSUME "tp:skb:consume_skb"
 #define PP_FREE_KFREE	"tp:skb:kfree_skb"
@@ -227,21 +227,6 @@ static int reuse_maps(struct probes *s, const struct pp_cls *cls)
 	return err;
 }
 
-/* The template's PP_PROBE_MAGIC immediate becomes INDEX: exactly one. */
-static int patch_index(struct bpf_insn *insns, size_t n, __u32 index)
-{
-	int found = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		if (insns[i].code == (BPF_ALU64 | BPF_MOV | BPF_K) &&
-		    insns[i].imm == (__s32)PP_PROBE_MAGIC) {
-			insns[i].imm = (__s32)index;
-			found++;
-		}
-	}
-	return found == 1 ? 0 : -EINVAL;
-}
-
 static int load_copy(struct pp_probes *p, struct bpf_program *tmpl, const struct pp_probe *pr,
 		     __u32 index, enum bpf_attach_type type)
 {
@@ -255,7 +240,7 @@ static int load_copy(struct pp_probes *p, struct bpf_program *tmpl, const struct
 	if (!insns)
 		return -ENOMEM;
 	memcpy(insns, bpf_program__insns(tmpl), n * sizeof(*insns));
-	err = patch_index(insns, n, cookie_of(pr, index));
+	err = pp_splice_imm(insns, n, (__s32)PP_PROBE_MAGIC, (__s32)cookie_of(pr, index));
 	snprintf(name, sizeof(name), "pp_%s", pr->target);
 	fd = err ? -1 : bpf_prog_load(BPF_PROG_TYPE_TRACING, name, "GPL", insns, n, &o);
 	free(insns);
@@ -458,13 +443,21 @@ static int attach_free_tps(struct pp_probes *p, enum pp_backend backend)
 	return err;
 }
 
+/* pp_kmark's filter, where it marks (mark_point()); none otherwise. */
+static int load_marking(struct pp_probes *p)
+{
+	const struct pp_splice mark = {"pp_kmark", PP_SPLICE_SUBPROG, p->l3, p->l3_cnt};
+
+	return pp_splice_load(p->skel->skeleton, &mark, p->l3 ? 1 : 0);
+}
+
 static int open_load(struct pp_probes *p, const struct pp_cls *cls, struct pp_probe_list *l,
 		     enum pp_backend backend)
 {
 	int consume = find_probe(l, PP_FREE_CONSUME), kfree = find_probe(l, PP_FREE_KFREE);
 	int err;
 
-	err = pp_probe_mark_prepare(p->l3, p->l3_cnt);
+	err = pp_splice_register();
 	if (err)
 		return err;
 	p->skel = probes__open();
@@ -482,10 +475,7 @@ static int open_load(struct pp_probes *p, const struct pp_cls *cls, struct pp_pr
 	err = reuse_maps(p->skel, cls);
 	if (!err)
 		err = choose_programs(p, l, backend);
-	if (!err)
-		err = probes__load(p->skel);
-	pp_probe_mark_done();
-	return err;
+	return err ? err : load_marking(p);
 }
 
 int pp_probes_attach(struct pp_probes *p, const struct pp_cls *cls, struct pp_probe_list *l,

@@ -24,7 +24,10 @@ struct pp_probes {
 	size_t attached; /* probe points attached */
 	int verbose;
 	const volatile sig_atomic_t *stop; /* Ctrl-C: stop attaching */
-	/* The filter for probes (probe_mark.h); NULL: packets are marked at TC only. */
+	/*
+	 * The filter for packets that start at the IP header, spliced over
+	 * pp_filter_l3() in pp_kmark (splice.h); NULL: packets are marked at TC only.
+	 */
 	const struct bpf_insn *l3;
 	size_t l3_cnt;
 	size_t marks;	  /* functions that mark packets (ip_output, ip6_output) */
