@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The maps that the classifier and the probe programs share. Both objects
- * declare them; the loader creates them once (classifier) and hands the same
- * file descriptors to the probe object with bpf_map__reuse_fd().
+ * The maps that the classifier and the probe programs share. Every object
+ * declares them; the loader creates them once, from maps.bpf.c, and hands
+ * the same file descriptors to each object by name (loader/maps.c).
  */
 #ifndef PP_MAPS_BPF_H
 #define PP_MAPS_BPF_H

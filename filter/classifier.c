@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libpcap's program, translated to eBPF, is put in front of each classifier
- * program as it loads (splice.h).
+ * program as it loads (splice.h), on the maps that the probes share
+ * (maps.h).
  */
 #define _GNU_SOURCE /* vasprintf */
 #include <errno.h>
@@ -15,6 +16,7 @@
 #include "pktpath.h"
 #include "classifier.h"
 #include "classifier.skel.h"
+#include "maps.h"
 #include "splice.h"
 
 /*
@@ -74,19 +76,18 @@ static int load_watched(struct pp_cls *c)
 	return ret;
 }
 
-static int size_maps(struct pp_cls *c, const struct pp_cls_opts *o)
+/* The maps given, or (a classifier run alone) its own. */
+static int use_maps(struct pp_cls *c, const struct pp_maps *maps)
 {
-	int err = 0;
+	const struct pp_maps_opts defaults = {0};
+	int ret = 0;
 
-	if (o->max_packets)
-		err = bpf_map__set_max_entries(c->skel->maps.skb_map, o->max_packets);
-	if (!err && o->max_packets)
-		err = bpf_map__set_max_entries(c->skel->maps.head_map, o->max_packets);
-	if (!err && o->ring_size)
-		err = bpf_map__set_max_entries(c->skel->maps.path_map, o->ring_size);
-	if (!err && o->stacks)
-		err = bpf_map__set_max_entries(c->skel->maps.stack_map, o->stacks);
-	return err;
+	if (!maps) {
+		ret = pp_maps_create(&c->own, &defaults);
+		maps = &c->own;
+	}
+	c->maps = maps;
+	return ret ? ret : pp_maps_share(maps, c->skel->obj);
 }
 
 int pp_cls_load(struct pp_cls *c, const struct pp_cls_opts *o, char *err, size_t errlen)
@@ -111,7 +112,7 @@ int pp_cls_load(struct pp_cls *c, const struct pp_cls_opts *o, char *err, size_t
 		goto fail;
 	}
 	c->skel = classifier__open();
-	ret = c->skel ? size_maps(c, o) : -errno;
+	ret = c->skel ? use_maps(c, o->maps) : -errno;
 	if (!ret)
 		ret = load_watched(c);
 	if (ret && limit_line[0]) {
@@ -138,6 +139,8 @@ void pp_cls_destroy(struct pp_cls *c)
 {
 	classifier__destroy(c->skel);
 	c->skel = NULL;
+	pp_maps_destroy(&c->own);
+	c->maps = NULL;
 	pp_filter_free(&c->filter);
 }
 
@@ -151,7 +154,7 @@ static int read_state(const struct pp_cls *c, struct pp_state *st)
 {
 	__u32 zero = 0;
 
-	return bpf_map_lookup_elem(bpf_map__fd(c->skel->maps.state_map), &zero, st) ? -errno : 0;
+	return bpf_map_lookup_elem(c->maps->state_map, &zero, st) ? -errno : 0;
 }
 
 static void clear_map(int fd)
@@ -166,8 +169,8 @@ static void clear_map(int fd)
 /* Test runs free their skb at once: its entries must not outlive it. */
 static void clear_skb_map(const struct pp_cls *c)
 {
-	clear_map(bpf_map__fd(c->skel->maps.skb_map));
-	clear_map(bpf_map__fd(c->skel->maps.head_map));
+	clear_map(c->maps->skb_map);
+	clear_map(c->maps->head_map);
 }
 
 int pp_cls_run(const struct pp_cls *c, const void *data, __u32 len, int *match)

@@ -7,21 +7,23 @@
 #include <linux/types.h>
 #include "filter.h"
 
+#include "maps.h"
+
 struct classifier;
 
 struct pp_cls {
 	struct classifier *skel;
 	struct pp_filter filter;
+	const struct pp_maps *maps; /* the maps it runs on */
+	struct pp_maps own;	    /* made for a classifier that was given none */
 };
 
 struct pp_cls_opts {
 	const char *expr;		/* tcpdump filter, "" for everything */
 	const struct sock_filter *cbpf; /* or a classic program as is (tests) */
 	size_t cbpf_len;
-	unsigned int xlate_flags; /* enum pp_xlate_flags */
-	__u32 max_packets;	  /* skb_map entries, 0 = default */
-	__u32 ring_size;	  /* path_map bytes, 0 = default */
-	__u32 stacks;		  /* stack_map entries (--stack), 0 = 1: none kept */
+	unsigned int xlate_flags;   /* enum pp_xlate_flags */
+	const struct pp_maps *maps; /* the shared maps; NULL: its own (test runs) */
 };
 
 /*

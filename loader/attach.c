@@ -9,8 +9,7 @@
 #include "pktpath.h"
 #include "attach.h"
 #include "end_points.h"
-#include "classifier.h"
-#include "classifier.skel.h"
+#include "maps.h"
 #include "probe_btf.h"
 #include "probes.skel.h"
 #include "send_calls.h"
@@ -209,22 +208,6 @@ static int choose_programs(struct pp_probes *p, const struct pp_probe_list *l,
 			err = bpf_program__set_attach_target(prog, 0, pr->target);
 	}
 	return err ? err : choose_returns(p, l, backend);
-}
-
-static int reuse_maps(struct probes *s, const struct pp_cls *cls)
-{
-	struct bpf_map *mine[] = {s->maps.skb_map,  s->maps.path_map,	  s->maps.state_map,
-				  s->maps.lost_map, s->maps.end_lost_map, s->maps.head_map,
-				  s->maps.stack_map};
-	struct bpf_map *theirs[] = {cls->skel->maps.skb_map,	  cls->skel->maps.path_map,
-				    cls->skel->maps.state_map,	  cls->skel->maps.lost_map,
-				    cls->skel->maps.end_lost_map, cls->skel->maps.head_map,
-				    cls->skel->maps.stack_map};
-	int err = 0;
-
-	for (size_t i = 0; i < sizeof(mine) / sizeof(mine[0]) && !err; i++)
-		err = bpf_map__reuse_fd(mine[i], bpf_map__fd(theirs[i]));
-	return err;
 }
 
 static int load_copy(struct pp_probes *p, struct bpf_program *tmpl, const struct pp_probe *pr,
@@ -451,7 +434,7 @@ static int load_marking(struct pp_probes *p)
 	return pp_splice_load(p->skel->skeleton, &mark, p->l3 ? 1 : 0);
 }
 
-static int open_load(struct pp_probes *p, const struct pp_cls *cls, struct pp_probe_list *l,
+static int open_load(struct pp_probes *p, const struct pp_maps *maps, struct pp_probe_list *l,
 		     enum pp_backend backend)
 {
 	int consume = find_probe(l, PP_FREE_CONSUME), kfree = find_probe(l, PP_FREE_KFREE);
@@ -472,18 +455,18 @@ static int open_load(struct pp_probes *p, const struct pp_cls *cls, struct pp_pr
 	p->skel->rodata->pp_gso_hi = p->gso_hi;
 	p->skel->rodata->pp_nf_lo = p->nf_lo;
 	p->skel->rodata->pp_nf_hi = p->nf_hi;
-	err = reuse_maps(p->skel, cls);
+	err = pp_maps_share(maps, p->skel->obj);
 	if (!err)
 		err = choose_programs(p, l, backend);
 	return err ? err : load_marking(p);
 }
 
-int pp_probes_attach(struct pp_probes *p, const struct pp_cls *cls, struct pp_probe_list *l,
+int pp_probes_attach(struct pp_probes *p, const struct pp_maps *maps, struct pp_probe_list *l,
 		     enum pp_backend backend, char *err, size_t errlen)
 {
 	int ret;
 
-	ret = open_load(p, cls, l, backend);
+	ret = open_load(p, maps, l, backend);
 	if (ret) {
 		snprintf(err, errlen, "cannot load the probe programs: %s", strerror(-ret));
 		return ret;

@@ -12,7 +12,7 @@
 
 struct probes;
 struct bpf_link;
-struct pp_cls;
+struct pp_maps;
 struct bpf_insn;
 
 struct pp_probes {
@@ -49,8 +49,8 @@ struct pp_probes {
 /* Probe points to attach besides the two free tracepoints that every run has. */
 size_t pp_probes_planned(const struct pp_probe_list *l);
 
-/* Load the probe programs on CLS's maps and attach every planned probe. */
-int pp_probes_attach(struct pp_probes *p, const struct pp_cls *cls, struct pp_probe_list *l,
+/* Load the probe programs on MAPS and attach every planned probe. */
+int pp_probes_attach(struct pp_probes *p, const struct pp_maps *maps, struct pp_probe_list *l,
 		     enum pp_backend backend, char *err, size_t errlen);
 void pp_probes_destroy(struct pp_probes *p);
 

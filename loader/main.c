@@ -30,7 +30,7 @@
 #include "kfacts.h"
 #include "ksyms.h"
 #include "stacks.h"
-#include "classifier.skel.h"
+#include "maps.h"
 #include "module_btf.h"
 #include "plan.h"
 #include "privs.h"
@@ -65,6 +65,7 @@ struct app {
 	struct pp_tc tc;
 	struct pp_follow follow; /* interfaces that come and go, if following */
 	bool following;
+	struct pp_maps maps; /* shared by the classifier, the probes and the loop */
 	struct pp_cls cls;
 	struct pp_filter l3; /* the filter for marking in probes */
 	struct pp_probes probes;
@@ -385,13 +386,13 @@ static int trace(struct app *a)
 	out.head_bytes = a->env.json ? a->env.snaplen : 0;
 	out.real_off = a->exports.real_off;
 	if (a->env.nstacks) {
-		a->stacks.fd = bpf_map__fd(a->cls.skel->maps.stack_map);
+		a->stacks.fd = a->maps.stack_map;
 		a->stacks.ksyms = a->ksyms;
 		out.stack = pp_stacks_frames;
 		out.stack_arg = &a->stacks;
 	}
 	a->exports.out = &out;
-	ret = pp_trace_run(&a->cls, &cfg, &stop) ? EXIT_FAIL : EXIT_OK;
+	ret = pp_trace_run(&a->maps, &cfg, &stop) ? EXIT_FAIL : EXIT_OK;
 	if (pp_exports_close(&a->exports, stderr, a->err, sizeof(a->err))) {
 		fprintf(stderr, "pktpath: %s\n", a->err);
 		ret = EXIT_FAIL;
@@ -412,10 +413,10 @@ static int load_btf(struct app *a)
 /* The filter and the interfaces: loaded and resolved, nothing attached. */
 static int prepare_marking(struct app *a)
 {
-	struct pp_cls_opts o = {.expr = a->env.filter,
-				.max_packets = a->env.max_packets,
-				.ring_size = a->env.ring_size,
-				.stacks = a->env.nstacks ? PP_STACK_ENTRIES : 0};
+	struct pp_maps_opts sizes = {.max_packets = a->env.max_packets,
+				     .ring_size = a->env.ring_size,
+				     .stacks = a->env.nstacks ? PP_STACK_ENTRIES : 0};
+	struct pp_cls_opts o = {.expr = a->env.filter, .maps = &a->maps};
 	double t0 = now_ms();
 	int ret;
 
@@ -429,6 +430,11 @@ static int prepare_marking(struct app *a)
 	ret = pp_tc_resolve(&a->tc, a->env.ifaces, a->env.nifaces, a->err, sizeof(a->err));
 	if (ret)
 		return usage_error("%s", a->err);
+	ret = pp_maps_create(&a->maps, &sizes);
+	if (ret) {
+		fprintf(stderr, "pktpath: cannot create the maps: %s\n", strerror(-ret));
+		return EXIT_FAIL;
+	}
 	ret = pp_cls_load(&a->cls, &o, a->err, sizeof(a->err));
 	if (ret) {
 		fprintf(stderr, "pktpath: %s\n", a->err);
@@ -462,7 +468,8 @@ static int check_outputs(struct app *a)
 static int attach_marking(struct app *a)
 {
 	if (a->env.tc_script)
-		return pp_tc_script_write(&a->script, &a->cls, &a->tc, a->err, sizeof(a->err));
+		return pp_tc_script_write(&a->script, &a->cls, &a->maps, &a->tc, a->err,
+					  sizeof(a->err));
 	/* PKTPATH_NO_TCX=1 takes clsact where tcx exists too (tests, old tools). */
 	a->tc.tcx = !getenv("PKTPATH_NO_TCX");
 	return pp_tc_attach(&a->tc, &a->cls, verbose, a->err, sizeof(a->err));
@@ -514,7 +521,7 @@ static int attach_probes(struct app *a)
 	double t0 = now_ms();
 	int ret;
 
-	ret = pp_probes_attach(&a->probes, &a->cls, &a->list, a->backend, a->err, sizeof(a->err));
+	ret = pp_probes_attach(&a->probes, &a->maps, &a->list, a->backend, a->err, sizeof(a->err));
 	if (!ret && verbose)
 		fprintf(stderr,
 			"pktpath: attached %zu probes in %.1f ms (backend %s; setup %.1f ms)\n",
@@ -610,6 +617,7 @@ static void cleanup(struct app *a)
 	pp_exports_discard(&a->exports);
 	detach_probes(a);
 	pp_cls_destroy(&a->cls);
+	pp_maps_destroy(&a->maps);
 	pp_filter_free(&a->l3);
 	pp_probe_list_free(&a->list);
 	pp_drop_reasons_free(a->reasons);

@@ -11,7 +11,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "classifier.h"
-#include "classifier.skel.h"
+#include "maps.h"
 #include "safe_file.h"
 #include "tc_attach.h"
 #include "tc_script.h"
@@ -44,10 +44,10 @@ static int ensure_bpffs(char *err, size_t errlen)
  * The pin directory is made (0700) and held like any file pktpath writes;
  * the pins go through /proc/self/fd/DIRFD, so into that very directory.
  */
-static int pin_all(struct pp_tc_script *s, const struct pp_cls *cls, char *err, size_t errlen)
+static int pin_all(struct pp_tc_script *s, const struct pp_cls *cls, const struct pp_maps *maps,
+		   char *err, size_t errlen)
 {
-	int fds[] = {pp_cls_prog_fd(cls, 0), pp_cls_prog_fd(cls, 1),
-		     bpf_map__fd(cls->skel->maps.skb_map)};
+	int fds[] = {pp_cls_prog_fd(cls, 0), pp_cls_prog_fd(cls, 1), maps->skb_map};
 	char path[64];
 	int ret;
 
@@ -214,13 +214,13 @@ int pp_tc_script_prepare(struct pp_tc_script *s, const char *dir, char *err, siz
 	return pp_sfdir_open(&s->dirfd, dir, PP_SFDIR_PRIVATE, err, errlen);
 }
 
-int pp_tc_script_write(struct pp_tc_script *s, const struct pp_cls *cls, const struct pp_tc *tc,
-		       char *err, size_t errlen)
+int pp_tc_script_write(struct pp_tc_script *s, const struct pp_cls *cls, const struct pp_maps *maps,
+		       const struct pp_tc *tc, char *err, size_t errlen)
 {
 	int ret = ensure_bpffs(err, errlen);
 
 	if (!ret)
-		ret = pin_all(s, cls, err, errlen);
+		ret = pin_all(s, cls, maps, err, errlen);
 	if (!ret)
 		ret = write_script(s, "attach.sh", tc, true, err, errlen);
 	if (!ret)

@@ -12,6 +12,7 @@
 #include "safe_file.h"
 
 struct pp_cls;
+struct pp_maps;
 struct pp_tc;
 
 struct pp_tc_script {
@@ -28,9 +29,9 @@ struct pp_tc_script {
  * ERR saying why in one line.
  */
 int pp_tc_script_prepare(struct pp_tc_script *s, const char *dir, char *err, size_t errlen);
-/* Pin the classifier and write DIR/attach.sh and DIR/detach.sh (0700). */
-int pp_tc_script_write(struct pp_tc_script *s, const struct pp_cls *cls, const struct pp_tc *tc,
-		       char *err, size_t errlen);
+/* Pin the classifier and skb_map; write DIR/attach.sh and DIR/detach.sh (0700). */
+int pp_tc_script_write(struct pp_tc_script *s, const struct pp_cls *cls, const struct pp_maps *maps,
+		       const struct pp_tc *tc, char *err, size_t errlen);
 /* Unpin; remind the user if attach.sh's filters are still there. */
 void pp_tc_script_done(struct pp_tc_script *s);
 

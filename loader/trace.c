@@ -9,8 +9,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "pktpath.h"
-#include "classifier.h"
-#include "classifier.skel.h"
+#include "maps.h"
 #include "output_summary.h"
 #include "path.h"
 #include "trace.h"
@@ -128,9 +127,9 @@ static int on_record(void *ctx, void *data, size_t size)
 }
 
 /* Loss is never silent: per probe, at exit. */
-static void report_lost(const struct pp_cls *cls, const struct pp_trace_cfg *cfg)
+static void report_lost(const struct pp_maps *maps, const struct pp_trace_cfg *cfg)
 {
-	int fd = bpf_map__fd(cls->skel->maps.lost_map);
+	int fd = maps->lost_map;
 	char buf[64];
 
 	for (__u32 i = 0; i < PP_PROBES_ALL; i++) {
@@ -184,7 +183,7 @@ static void maybe_report(struct trace *t)
 		t->next_report += step;
 }
 
-static void finish(struct trace *t, const struct pp_cls *cls)
+static void finish(struct trace *t, const struct pp_maps *maps)
 {
 	if (t->paths_sum)
 		report_summary(t, true);
@@ -195,7 +194,7 @@ static void finish(struct trace *t, const struct pp_cls *cls)
 	else
 		pp_out_summary_text(t->cfg->out, &t->sum);
 	fflush(t->cfg->out->f);
-	report_lost(cls, t->cfg);
+	report_lost(maps, t->cfg);
 	report_paths(t);
 	if (t->state->map_full)
 		fprintf(stderr, "pktpath: %llu packets not tracked: skb_map full (--max-packets)\n",
@@ -316,7 +315,7 @@ static int loop(struct trace *t, struct ring_buffer *rb, volatile sig_atomic_t *
 	return 0;
 }
 
-int pp_trace_run(const struct pp_cls *cls, const struct pp_trace_cfg *cfg,
+int pp_trace_run(const struct pp_maps *maps, const struct pp_trace_cfg *cfg,
 		 volatile sig_atomic_t *stop)
 {
 	struct trace t = {.cfg = cfg, .now = now_ns(), .start = now_ns()};
@@ -324,17 +323,16 @@ int pp_trace_run(const struct pp_cls *cls, const struct pp_trace_cfg *cfg,
 	long page = sysconf(_SC_PAGESIZE);
 	int err;
 
-	t.skb_map_fd = bpf_map__fd(cls->skel->maps.skb_map);
-	t.end_lost_fd = bpf_map__fd(cls->skel->maps.end_lost_map);
-	t.head_map_fd = bpf_map__fd(cls->skel->maps.head_map);
-	t.state = mmap(NULL, (size_t)page, PROT_READ | PROT_WRITE, MAP_SHARED,
-		       bpf_map__fd(cls->skel->maps.state_map), 0);
+	t.skb_map_fd = maps->skb_map;
+	t.end_lost_fd = maps->end_lost_map;
+	t.head_map_fd = maps->head_map;
+	t.state = mmap(NULL, (size_t)page, PROT_READ | PROT_WRITE, MAP_SHARED, maps->state_map, 0);
 	if (t.state == MAP_FAILED)
 		return -errno;
 	/* Copies may join a packet for as long as it may stay open. */
 	t.state->orphan_ns = timeout_ns(cfg);
 	t.paths = pp_paths_new(emit, &t);
-	rb = ring_buffer__new(bpf_map__fd(cls->skel->maps.path_map), on_record, &t, NULL);
+	rb = ring_buffer__new(maps->path_map, on_record, &t, NULL);
 	if (cfg->summary) {
 		t.paths_sum = pp_pathsum_new(PP_SUM_DEF_PATHS, PP_SUM_DEF_DROPS);
 		t.next_report = t.start + (__u64)(cfg->interval * 1e9);
@@ -352,7 +350,7 @@ int pp_trace_run(const struct pp_cls *cls, const struct pp_trace_cfg *cfg,
 		ring_buffer__consume(rb);
 		pp_paths_flush(t.paths);
 	}
-	finish(&t, cls);
+	finish(&t, maps);
 cleanup:
 	ring_buffer__free(rb);
 	pp_paths_free(t.paths);

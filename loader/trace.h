@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include "output.h"
 
-struct pp_cls;
+struct pp_maps;
 
 struct pp_trace_cfg {
 	const struct pp_out *out;
@@ -23,7 +23,7 @@ struct pp_trace_cfg {
 };
 
 /* Returns 0 when done (count, duration or *STOP), -errno on failure. */
-int pp_trace_run(const struct pp_cls *cls, const struct pp_trace_cfg *cfg,
+int pp_trace_run(const struct pp_maps *maps, const struct pp_trace_cfg *cfg,
 		 volatile sig_atomic_t *stop);
 
 #endif

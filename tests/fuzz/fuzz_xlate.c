@@ -208,11 +208,9 @@ static void kernel_check(const struct fz_case *in, const struct fz_class *cl, un
 	static struct fz_case padded;
 	static uint8_t pad[FZ_PAD_LEN];
 	const struct fz_case *c = in;
-	struct pp_cls_opts o = {.cbpf = c->prog,
-				.cbpf_len = c->len,
-				.xlate_flags = flags,
-				.max_packets = 16,
-				.ring_size = 4096};
+	const struct pp_maps_opts small = {.max_packets = 16, .ring_size = 4096};
+	struct pp_cls_opts o = {.cbpf = c->prog, .cbpf_len = c->len, .xlate_flags = flags};
+	struct pp_maps maps;
 	struct pp_cls cls;
 	char err[512];
 	int ret, got = -1;
@@ -235,6 +233,10 @@ static void kernel_check(const struct fz_case *in, const struct fz_class *cl, un
 	}
 	libbpf_log_len = 0;
 	libbpf_log[0] = '\0';
+	ret = pp_maps_create(&maps, &small);
+	if (ret)
+		fail(c, NULL, 0, "cannot create the maps: %s", strerror(-ret));
+	o.maps = &maps;
 	ret = pp_cls_load(&cls, &o, err, sizeof(err));
 	if (ret)
 		fail(c, NULL, 0, "flags %u: the kernel refused the translation (%d): %s\n%s", flags,
@@ -250,6 +252,7 @@ static void kernel_check(const struct fz_case *in, const struct fz_class *cl, un
 		fail(c, NULL, 0, "flags %u: kernel verdict %d, libpcap %d", flags, got,
 		     libpcap_verdict(c));
 	pp_cls_destroy(&cls);
+	pp_maps_destroy(&maps);
 }
 
 /* The first instruction whose opcode is not one of the 49, or C->len. */
