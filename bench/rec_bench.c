@@ -2,7 +2,7 @@
 /*
  * The loader's user-space cost per record, without a kernel: a synthetic
  * stream of MARK/HOP/END records, shaped like a 64-byte UDP flow over veth,
- * goes through the same calls as loader/trace.c (pp_paths_add() per record,
+ * goes through the same calls as loader/paths/trace.c (pp_paths_add() per record,
  * pp_paths_expire() and fflush() per poll, pp_out_text() or pp_out_json()
  * per closed packet), with the output going to /dev/null.
  *
@@ -10,7 +10,7 @@
  *   gen       the generator alone (it writes every record, as the kernel
  *             would): the floor that the other stages are measured above
  *   assemble  + path assembly, emitted packets only counted
- *   summary   + --summary's aggregation (loader/summary.c), no packet printed
+ *   summary   + --summary's aggregation (loader/output/summary.c), no packet printed
  *   text      + text output
  *   json      + JSON output
  *   pcapng    + the --pcapng export alone (no text or JSON)
@@ -205,7 +205,7 @@ static void gen_chunk(struct gen *g, struct chunk *ch)
 	}
 }
 
-/* What loader/trace.c's emit() does, less the skb_map clean-up on timeout. */
+/* What loader/paths/trace.c's emit() does, less the skb_map clean-up on timeout. */
 static void emit(const struct pp_packet *p, void *ctx)
 {
 	struct run *r = ctx;

@@ -247,7 +247,7 @@ traffic pays the lookup meanwhile.
 output used to be the cost (text 2.07, JSON 3.41 M records/s on
 2026-11-21 before the change, most of the instructions in
 \`vfprintf\` for text and a byte-at-a-time JSON writer). Each packet is
-now formatted by hand (loader/fmt.c: two decimal digits per division,
+now formatted by hand (loader/output/fmt.c: two decimal digits per division,
 IPv4 as \`inet_ntop()\` writes it, JSON keys with compile-time lengths,
 an 8-byte escape scan) into one buffer that leaves in one \`fwrite()\`,
 byte for byte the output it was (checked on 30,000 random packets against
@@ -312,7 +312,7 @@ $(cat "$WORK/cls.md")
 \`bench/rec_bench\` feeds a synthetic record stream, shaped like the 64-byte
 UDP flow over veth (a MARK with the packet's first bytes, 7 HOPs, an END: 9
 records a packet, 64 packets interleaved), through the calls
-loader/trace.c makes (\`pp_paths_add()\` per record, \`pp_paths_expire()\`
+loader/paths/trace.c makes (\`pp_paths_add()\` per record, \`pp_paths_expire()\`
 and \`fflush()\` per poll of 4096 records, \`pp_out_text()\` or
 \`pp_out_json()\` or \`pp_pathsum_add()\` per closed packet, to /dev/null), on one core, without a
 kernel. Each run is a child process (its peak RSS from \`wait4()\`'s
@@ -328,7 +328,7 @@ $(cat "$WORK/rec.md")
 Target (issue 5): at least $TARGET_RATE M records/s on one core.
 Path assembly alone runs at $asm_rate M records/s; with output, text
 reaches $text_rate and JSON $json_rate M records/s. With \`--summary\`'s
-aggregation instead of output (loader/summary.c: the path's hash, its
+aggregation instead of output (loader/output/summary.c: the path's hash, its
 entry, a histogram bucket per step; one distinct path, as the generator
 makes) it runs at $sum_rate M records/s (target: $TARGET_RATE).
 

@@ -47,7 +47,7 @@
 #define PP_COOKIE_COPIES   (1U << 25)
 #define PP_COOKIE_SEGMENTS (1U << 26)
 #define PP_MAX_COPIES	   256 /* new skbs joined per call: GSO makes up to 64 (BIG TCP more) */
-#define PP_COPY_POINTS	   4   /* copying functions (loader/end_points.c) */
+#define PP_COPY_POINTS	   4   /* copying functions (loader/probes/end_points.c) */
 /* --stack: the probe's hops carry the kernel stack (pp_hop.stack). */
 #define PP_COOKIE_STACK (1U << 27)
 #define PP_STACK_DEPTH	32 /* frames kept of a stack (stack_map's value) */

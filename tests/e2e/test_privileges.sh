@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Once attached, pktpath keeps only what detaching needs (loader/privs.c),
+# Once attached, pktpath keeps only what detaching needs (loader/kernel/privs.c),
 # read from /proc/PID/status after "pktpath: ready":
 #   - tcx (the default here), following interfaces (the default):
 #     CAP_NET_ADMIN alone, in the effective, permitted and bounding sets

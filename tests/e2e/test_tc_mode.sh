@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# tcx or clsact, per interface (loader/tc_attach.c, use_tcx()): tcx links
+# tcx or clsact, per interface (loader/tc/tc_attach.c, use_tcx()): tcx links
 # while pktpath holds at most 16 interfaces, clsact filters past that,
 # except on an interface where another program is on tcx.
 #   1. A pktpath X on the router's r-eth0 only: "(tcx)", and r-eth0 holds

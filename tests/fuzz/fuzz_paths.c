@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target for path assembly (loader/path.c) and both output formats
- * (loader/output_text.c, loader/output_json.c).
+ * libFuzzer target for path assembly (loader/paths/path.c) and both output formats
+ * (loader/output/output_text.c, loader/output/output_json.c).
  *
  * Each input is a stream of ring-buffer records, some malformed, with clock
  * steps, pp_paths_expire() and pp_paths_flush() calls (paths_input.h); a

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fuzz_probe_list: the probe list reader (loader/probe_list.c) on any
+ * fuzz_probe_list: the probe list reader (loader/probes/probe_list.c) on any
  * file. Properties: it returns 0 or one of its documented errors with a
  * message; the message is printable ASCII (it goes to a terminal: no
  * escape sequence, C0 or C1);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fuzz_report_read: `pktpath report`'s reader (loader/report_read.c) on any
+ * fuzz_report_read: `pktpath report`'s reader (loader/report/report_read.c) on any
  * bytes, a line at a time as report.c feeds it, and every packet it returns
  * handed to the printers report runs: the summary, the JSON writer, both
  * exports. Properties: a line gives 0, -EINVAL with a printable ASCII

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A reference model of path assembly, written from what loader/path.h
+ * A reference model of path assembly, written from what loader/paths/path.h
  * promises and nothing else, simple and slow: fuzz_paths runs it beside
  * path.c and wants the same packets, in the same order, and the same stats.
  *

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* loader/drop_hint.c: the explanation of each drop, and its evidence, from given facts. */
+/* loader/paths/drop_hint.c: the explanation of each drop, and its evidence, from given facts. */
 #include <check.h>
 #include <string.h>
 #include "drop_hint.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* loader/fmt.c against the printf conversions and inet_ntop() it stands in for. */
+/* loader/output/fmt.c against the printf conversions and inet_ntop() it stands in for. */
 #include <arpa/inet.h>
 #include <check.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* loader/histogram.c: buckets, and percentiles within 1% of the exact ones. */
+/* loader/output/histogram.c: buckets, and percentiles within 1% of the exact ones. */
 #include <check.h>
 #include <stdlib.h>
 #include "histogram.h"

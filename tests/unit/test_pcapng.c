@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * loader/pcapng.c: blocks byte for byte (lengths, padding, options), and
- * loader/export_pcapng.c: the blocks a packet turns into.
+ * loader/output/pcapng.c: blocks byte for byte (lengths, padding, options), and
+ * loader/output/export_pcapng.c: the blocks a packet turns into.
  */
 #include <check.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * loader/export_perfetto.c on a packet with copies: slices per skb thread,
+ * loader/output/export_perfetto.c on a packet with copies: slices per skb thread,
  * flows where copies joined (one after its parent's end, clamped into the
  * parent's last slice; one whose parent is unknown, none), and the whole
  * file through tests/perfetto_check.sh when jq is there.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * loader/report_read.c: --json lines read back into packets. The main check
+ * loader/report/report_read.c: --json lines read back into packets. The main check
  * is a round trip: a packet written by pp_out_json(), read, and written
  * again with the reader's names, gives the same line byte for byte; then
  * cut lines, keys of later versions, wrong types and non-packet lines.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * loader/safe_file.c: what it refuses (directories others can write to,
+ * loader/output/safe_file.c: what it refuses (directories others can write to,
  * their symlinks and files) and what it makes (0700 directories, files of
  * the mode asked, replaced or new, never through a symlink). Cases that
  * need a file of another owner chown one, as root only; run as another

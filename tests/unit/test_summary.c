@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* loader/summary.c and output_summary.c on synthetic packets. */
+/* loader/output/summary.c and output_summary.c on synthetic packets. */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>

@@ -403,7 +403,7 @@ first_bad() { allp "map(select($1)) | first // empty | $2"; }
 # on the kprobe, kprobe-multi and fentry backends every packet and every one
 # of its skbs seen to its end. The tracepoint backend has no probe on the
 # frees that fire no tracepoint (__kfree_skb, kfree_skbmem, the deferred and
-# NAPI frees, see loader/end_points.c): there "unseen" is allowed.
+# NAPI frees, see loader/probes/end_points.c): there "unseen" is allowed.
 # Sets SUMMARY.
 life_common() {
 	local r bad
