@@ -6,6 +6,7 @@ def median: sort | if length == 0 then null
 	elif length % 2 == 1 then .[length / 2 | floor]
 	else (.[length / 2 - 1] + .[length / 2]) / 2 end;
 def r3: if . == null then "-" else (. * 1000 | round) / 1000 | tostring end;
+def r2: if . == null then "-" else (. * 100 | round) / 100 | tostring end;
 def r1: if . == null then "-" else (. * 10 | round) / 10 | tostring end;
 def r0: if . == null then "-" else round | tostring end;
 def spread: if length == 0 then "-"
@@ -54,9 +55,9 @@ def startup_table:
 	   | (if $g[0].list == "default" then "kp_func.list" else "kp_func.list + --all-skb-funcs" end) as $list
 	   | (if $g[0].mode == "run" then "to ready" else "`--list-probes`" end) as $how
 	   | "| \($list) | \($g[0].backend) | \($how) | \([$a[].probes] | median | r0) "
-	     + "| \([$b[].setup_ms | select(. != null) / 1000] | median | r1) "
+	     + "| \([$b[].setup_ms | select(. != null) / 1000] | median | r2) "
 	     + "| \([$b[].wall_s] | median | r1) "
-	     + "| \([$a[].setup_ms | select(. != null) / 1000] | median | r1) "
+	     + "| \([$a[].setup_ms | select(. != null) / 1000] | median | r2) "
 	     + "| \([$a[].wall_s] | median | r1) "
 	     + "| **\($ratios | spread)** | \($ok | length)/\($g | length) |"),
 	  "";
