@@ -63,5 +63,18 @@ def startup_table:
 	  "";
 
 if $part == "rate" then newest("rate") | rate_table
-elif $part == "startup" then newest("startup") | startup_table
-else error("part: rate or startup") end
+elif $part == "startup" then
+	# Per row, the newest measurement that has it: a later run of some rows
+	# (SU_SLOW=1 for the slow backends) completes the table.
+	[.[] | select(.type == "startup")]
+	| group_by([.kernel, .list, .backend, .mode])
+	| map((map(.id) | max) as $id | map(select(.id == $id)))
+	| flatten | startup_table
+elif $part == "sources" then
+	# The measurements the start-up table's rows come from.
+	([.[] | select(.type == "startup")]
+	 | group_by([.kernel, .list, .backend, .mode])
+	 | map(map(.id) | max) | unique) as $ids
+	| "Start-up rows from: " + ([.[] | select(.type == "meta" and (.id | IN($ids[])))
+		| "`\(.cmd)`, \(.date), commit \(.commit)"] | join("; ")) + "."
+else error("part: rate, startup or sources") end

@@ -21,7 +21,8 @@
 # Environment: BUILD_DIR (build-vmr), OUT (bench/data/vm_rate.jsonl),
 # ROUNDS (3), SECS (3: seconds per flow measurement), SU_ROUNDS (2),
 # SU_SLOW (0; 1: --all-skb-funcs to ready with single kprobes and fentry
-# too, minutes each), JOBS ("rate startup"), VM_JOBS (2: both kernels side
+# too, minutes each), SU_LISTS ("default all"), BACKENDS (all four),
+# JOBS ("rate startup"), VM_JOBS (2: both kernels side
 # by side, one host thread each), and what scripts/vm-test.sh takes
 # (PKTPATH_BIN).
 #
@@ -36,6 +37,8 @@ ROUNDS=${ROUNDS:-3}
 SECS=${SECS:-3}
 SU_ROUNDS=${SU_ROUNDS:-2}
 SU_SLOW=${SU_SLOW:-0}
+SU_LISTS=${SU_LISTS:-"default all"}
+BACKENDS=${BACKENDS:-"kprobe-multi kprobe fentry tracepoint"}
 JOBS=${JOBS:-"rate startup"}
 BTF_INDEX_COMMIT=${BTF_INDEX_COMMIT:-c3ded96}
 export BUILD_DIR VM_JOBS=${VM_JOBS:-2}
@@ -89,8 +92,8 @@ measure() {
 	# shellcheck disable=SC2046 # package names, one word each
 	[ $# -gt 0 ] || set -- $(kernels)
 	id="rate-$(date -u +%Y%m%dT%H%M%SZ)"
-	cmd="bench/vm_rate.sh (ROUNDS=$ROUNDS SECS=$SECS SU_ROUNDS=$SU_ROUNDS SU_SLOW=$SU_SLOW"
-	cmd+=" VM_JOBS=$VM_JOBS) $*"
+	cmd="bench/vm_rate.sh (JOBS=\"$JOBS\" ROUNDS=$ROUNDS SECS=$SECS SU_ROUNDS=$SU_ROUNDS"
+	cmd+=" SU_SLOW=$SU_SLOW SU_LISTS=\"$SU_LISTS\" BACKENDS=\"$BACKENDS\" VM_JOBS=$VM_JOBS) $*"
 	rm -rf "$BUILD_DIR/vm/logs"
 	jq -n -c --arg id "$id" --arg date "$(date -u '+%Y-%m-%d %H:%M UTC')" --arg cmd "$cmd" \
 		--arg commit "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" \
@@ -104,7 +107,8 @@ measure() {
 	VM_TIMEOUT=${VM_TIMEOUT:-5400} VM_RUN=/tests/rate_bench.sh \
 		VM_EXTRA_TOOLS="$before $after" \
 		VM_BENCH_JOBS=$JOBS VM_BENCH_ROUNDS=$ROUNDS VM_BENCH_SECS=$SECS \
-		VM_BENCH_SU_ROUNDS=$SU_ROUNDS VM_BENCH_SU_SLOW=$SU_SLOW \
+		VM_BENCH_SU_ROUNDS=$SU_ROUNDS VM_BENCH_SU_SLOW=$SU_SLOW VM_BENCH_SU_LISTS=$SU_LISTS \
+		VM_BENCH_BACKENDS=$BACKENDS \
 		VM_BENCH_SU_BINS="before=$before after=$after" \
 		scripts/vm-test.sh "$@" || log "vm-test.sh failed: see above"
 	collect "$id"
@@ -112,8 +116,8 @@ measure() {
 
 # meta KEY: a field of the newest measurement's meta line.
 meta() {
-	jq -s -r --arg k "$1" '[.[] | select(.type == "meta" and (.id | startswith("rate-")))]
-		| last | .[$k]' "$OUT"
+	jq -s -r --arg k "$1" '([.[] | select(.type == "rate") | .id] | last) as $id
+		| [.[] | select(.type == "meta" and .id == $id)] | last | .[$k]' "$OUT"
 }
 
 part() { jq -s -r --arg part "$1" -f bench/vm_rate.jq "$OUT"; }
@@ -180,6 +184,8 @@ Medians of the rounds; after / before: median (min..max) of per-round
 ratios.
 
 $(part startup)
+
+$(part sources)
 DOC
 }
 

@@ -28,6 +28,8 @@
 #   VM_BENCH_SU_ROUNDS  start-up rounds (default 2)
 #   VM_BENCH_SU_BINS    start-up binaries, "NAME=PATH ..." (default
 #                       "now=/usr/bin/pktpath")
+#   VM_BENCH_SU_LISTS   start-up lists: "default all" (default; all:
+#                       kp_func.list with --all-skb-funcs)
 #   VM_BENCH_SU_SLOW    1: also run --all-skb-funcs to ready with single
 #                       kprobes and fentry (minutes each under TCG); else
 #                       their --all-skb-funcs line is --list-probes only
@@ -44,6 +46,7 @@ LISTS=${VM_BENCH_LISTS:-"default min"}
 SU_ROUNDS=${VM_BENCH_SU_ROUNDS:-2}
 SU_BINS=${VM_BENCH_SU_BINS:-"now=$PP"}
 SU_SLOW=${VM_BENCH_SU_SLOW:-0}
+SU_LISTS=${VM_BENCH_SU_LISTS:-"default all"}
 # Bounds for a pktpath that hangs; a healthy run ends far sooner.
 READY_WAIT=${VM_BENCH_READY_WAIT:-900}
 RUN_TIMEOUT=${VM_BENCH_RUN_TIMEOUT:-1800}
@@ -283,7 +286,7 @@ slow() { [ "$1" = kprobe ] || [ "$1" = fentry ]; }
 startup() {
 	local r b be list mode
 	for r in $(seq 1 "$SU_ROUNDS"); do
-		for list in default all; do
+		for list in $SU_LISTS; do
 			for be in $BACKENDS; do
 				mode=run
 				[ "$list" = default ] || ! slow "$be" || [ "$SU_SLOW" = 1 ] || mode=list
