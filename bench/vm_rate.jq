@@ -40,7 +40,7 @@ def startup_table:
 	group_by(.kernel)[] as $k
 	| ($k | map(select(.type == "startup"))) as $runs
 	| "### \($k[0].kernel)\n",
-	  "| list | backend | measured | probes | before: setup s | to ready s | after: setup s | to ready s | after / before, to ready | runs ok |",
+	  "| list | backend | measured | probes | before: setup s | to ready s | after: setup s | to ready s | after / before, to ready | runs ok (both) |",
 	  "|---|---|---|---|---|---|---|---|---|---|",
 	  ($runs | group_by([(.list != "default"), (.backend | beorder)])[]
 	   | . as $g
