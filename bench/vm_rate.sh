@@ -146,10 +146,10 @@ a real machine's, only ratios within one VM run mean anything. Raw results:
 Topology a - r - c over two veth pairs, r forwards (no conntrack, no
 nftables). \`vmhelper udp-flood\` sends 18-byte UDP datagrams (64-byte
 frames) from a to c as fast as \`send()\` returns for $(meta cmd | sed -n 's/.*SECS=\([0-9.]*\).*/\1/p') s; c reads them
-(\`udp-sink\`); the rate is c's veth RX packets per second. On veth each
-datagram's whole path (a's output, r's receive, forwarding and output, c's
-receive and socket) runs in the sender's softirq, so the rate is what the
-path costs. pktpath runs in r: \`pktpath -v --backend B --funcs LIST
+(\`udp-sink\`); the rate is c's veth RX packets per second. On veth most
+of each datagram's path (a's output, r's receive, forwarding and output,
+c's receive up to the socket) runs in the softirq that follows the send,
+on the sender's CPU, so the rate is mostly what the path costs. pktpath runs in r: \`pktpath -v --backend B --funcs LIST
 "udp and dst port 7000"\`, text output to /dev/null. *Untracked*: the
 flood goes to port 7001, which the filter never matches: every packet
 still runs every probe on its path (the classifier on r's two veths and
