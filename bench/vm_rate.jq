@@ -42,7 +42,7 @@ def startup_table:
 	| "### \($k[0].kernel)\n",
 	  "| list | backend | measured | probes | before: setup s | to ready s | after: setup s | to ready s | after / before, to ready | runs ok (both) |",
 	  "|---|---|---|---|---|---|---|---|---|---|",
-	  ($runs | group_by([(.list != "default"), (.backend | beorder)])[]
+	  ($runs | group_by([(.list != "default"), (.backend | beorder), .mode])[]
 	   | . as $g
 	   | [$g[] | select(.rc == 0)] as $ok
 	   | ($ok | map(select(.bin == "before"))) as $b

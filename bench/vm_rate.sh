@@ -249,8 +249,11 @@ to 4.7 s of setup. With the default list (about 160 names) the index saves
 up to 0.8 s of a 3.5-4.6 s setup: what is left (about 3 s under TCG in both
 binaries) is not name resolution; the BTF load, the probe object's and
 classifier's loads are the candidates, not measured apart here. With single
-kprobes or fentry on every skb function, the attach itself (tens of seconds
-under TCG, see the attach section) outweighs the setup either way.
+kprobes or fentry on every skb function (one round, SU_SLOW=1), the attach
+itself, 23-48 s under TCG, outweighs the setup: to ready 45.5 -> 38.1 s
+(kprobe) and 45.9 -> 33.8 s (fentry) in 6.12, 45.3 -> 26.1 s and
+57.9 -> 47.5 s in 6.1; their detach at exit took another 110-206 s either
+way.
 TEXT
 }
 
