@@ -347,6 +347,8 @@ $(bench/send_latency.sh --report "$WORK/send")
 
 $(bench/vm_attach.sh --report)
 
+$(bench/vm_rate.sh --report)
+
 $(bench/filter_scale.sh --report)
 DOC
 	echo "bench: wrote docs/PERFORMANCE.md" >&2

@@ -29,7 +29,8 @@
 #                    test the SKIP path)
 #   VM_JOBS          VMs run side by side (default: all of them)
 #   VM_RUN           what /init runs instead of the scenarios (bench/vm_attach.sh
-#                    sets /tests/attach_bench.sh); VM_BENCH_* go along to it
+#                    sets /tests/attach_bench.sh, bench/vm_rate.sh
+#                    /tests/rate_bench.sh); VM_BENCH_* go along to it
 #   VM_EXTRA_TOOLS   more host binaries for the image, with their libraries
 #   PKTPATH_SKIP_VM  1: run nothing, exit 77 (a skip, for the test command)
 # Prints "PASS|FAIL|SKIP KERNEL BACKEND SCENARIO" lines (and a "RETRY KERNEL
@@ -337,9 +338,12 @@ make_initramfs() {
 		copy_dynamic "$root" "$PKTPATH_BIN" /usr/bin/pktpath
 	fi
 	install -m 755 "$VMHELPER" "$root/usr/bin/vmhelper"
-	[ ! -f kp_func.list ] || install -m 644 kp_func.list "$root/usr/share/pktpath/"
+	for t in kp_func.list kp_func.min.list; do
+		[ ! -f "$t" ] || install -m 644 "$t" "$root/usr/share/pktpath/"
+	done
 	install -m 755 tests/vm/init.sh "$root/init"
-	install -m 755 tests/vm/scenarios.sh tests/vm/attach_bench.sh "$root/tests/"
+	install -m 755 tests/vm/scenarios.sh tests/vm/attach_bench.sh tests/vm/rate_bench.sh \
+		"$root/tests/"
 	stage_modules "$root"
 	{
 		echo "export VM_LABEL=$LABEL"

@@ -15,6 +15,12 @@
  *   vmhelper udp-serve PORT COUNT
  *                            bind PORT, then go to the background: read COUNT
  *                            datagrams and print how many came.
+ *   vmhelper udp-sink PORT   bind PORT, then go to the background: read
+ *                            datagrams until killed (or for an hour).
+ *   vmhelper udp-flood ADDR PORT SECS
+ *                            send 18-byte datagrams (64-byte frames with the
+ *                            FCS) as fast as sendto() returns, for SECS
+ *                            seconds; print "SENT ELAPSED_S".
  *   vmhelper no-tso IFNAME   turn TCP segmentation offload off on IFNAME, so
  *                            that TCP's large skbs are cut up by software GSO
  *                            on their way out (what ethtool -K tso off does).
@@ -52,6 +58,7 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -385,6 +392,79 @@ static int cmd_udp_serve(const char *port, const char *count)
 	return in_background(serve_datagrams, fd);
 }
 
+/* udp-sink's child: a reader that never stops by itself (the VM powers off). */
+#define UDP_SINK_TIMEOUT 3600
+
+static int sink_datagrams(int fd)
+{
+	char buf[64];
+
+	alarm(UDP_SINK_TIMEOUT);
+	while (recv(fd, buf, sizeof(buf), 0) >= 0 || errno == EINTR)
+		;
+	return 1;
+}
+
+static int cmd_udp_sink(const char *port)
+{
+	struct sockaddr_in sin = {0};
+	int fd;
+
+	parse_sin(&sin, NULL, port);
+	fd = socket(AF_INET, SOCK_DGRAM, 0);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&sin, sizeof(sin)) < 0) {
+		perror("vmhelper: udp-sink");
+		return 1;
+	}
+	return in_background(sink_datagrams, fd);
+}
+
+static double mono_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * The packet-rate load: one connected socket, one datagram per send(). On
+ * veth the whole path of each datagram (the peer's receive, forwarding, the
+ * next veth, the receiver's socket) runs in the softirq that follows the
+ * send, on this CPU: the rate is what the path costs. The clock is read
+ * every 256 sends.
+ */
+static int cmd_udp_flood(const char *addr, const char *port, const char *secs)
+{
+	static const char payload[18] = "pktpath-vm-rate";
+	struct sockaddr_in sin = {0};
+	double t0, t = 0, limit = atof(secs);
+	long long sent = 0, errs = 0;
+	int fd;
+
+	if (parse_sin(&sin, addr, port) < 0 || limit <= 0)
+		return 2;
+	fd = socket(AF_INET, SOCK_DGRAM, 0);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&sin, sizeof(sin)) < 0) {
+		perror("vmhelper: udp-flood");
+		return 1;
+	}
+	t0 = mono_s();
+	for (;;) {
+		if (send(fd, payload, sizeof(payload), 0) == sizeof(payload))
+			sent++;
+		else
+			errs++;
+		if (((sent + errs) & 255) == 0 && (t = mono_s() - t0) >= limit)
+			break;
+	}
+	close(fd);
+	printf("%lld %.3f\n", sent, t);
+	if (errs)
+		fprintf(stderr, "vmhelper: udp-flood: %lld sends failed\n", errs);
+	return 0;
+}
+
 static int cmd_no_tso(const char *ifname)
 {
 	struct ethtool_value ev = {.cmd = ETHTOOL_STSO, .data = 0};
@@ -418,6 +498,10 @@ int main(int argc, char **argv)
 		return cmd_udp(argv[2], argv[3]);
 	if (argc == 4 && !strcmp(argv[1], "udp-serve"))
 		return cmd_udp_serve(argv[2], argv[3]);
+	if (argc == 3 && !strcmp(argv[1], "udp-sink"))
+		return cmd_udp_sink(argv[2]);
+	if (argc == 5 && !strcmp(argv[1], "udp-flood"))
+		return cmd_udp_flood(argv[2], argv[3], argv[4]);
 	if (argc == 3 && !strcmp(argv[1], "no-tso"))
 		return cmd_no_tso(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "tcp-serve"))
@@ -427,6 +511,7 @@ int main(int argc, char **argv)
 	if (argc > 2 && !strcmp(argv[1], "sigdfl"))
 		return cmd_sigdfl(argv + 2);
 	fprintf(stderr, "usage: vmhelper backends | udp ADDR PORT | udp-serve PORT COUNT |\n"
+			"       udp-sink PORT | udp-flood ADDR PORT SECS |\n"
 			"       no-tso IFNAME | tcp-serve PORT | tcp-send ADDR PORT BYTES |\n"
 			"       sigdfl PROG [ARG]...\n");
 	return 2;
