@@ -256,6 +256,16 @@ printf conversion it replaces). The callgrind table shows what is left.
 TEXT
 }
 
+# bench/notes/*.md: sections measured with a bench script of their own, by
+# hand, each naming its command and date; kept as they are, in name order.
+notes() {
+	local f
+	for f in bench/notes/*.md; do
+		printf '\n'
+		cat "$f"
+	done
+}
+
 # WORK -> docs/PERFORMANCE.md.
 render() {
 	local text_rate json_rate asm_rate sum_rate targets net_sections prof_table="(valgrind not installed)"
@@ -350,6 +360,7 @@ $(bench/vm_attach.sh --report)
 $(bench/vm_rate.sh --report)
 
 $(bench/filter_scale.sh --report)
+$(notes)
 DOC
 	echo "bench: wrote docs/PERFORMANCE.md" >&2
 }
