@@ -65,6 +65,7 @@ struct app {
 	struct pp_tc tc;
 	struct pp_follow follow; /* interfaces that come and go, if following */
 	bool following;
+	bool no_tcx;	     /* PKTPATH_NO_TCX */
 	struct pp_maps maps; /* shared by the classifier, the probes and the loop */
 	struct pp_cls cls;
 	struct pp_filter l3; /* the filter for marking in probes */
@@ -470,8 +471,7 @@ static int attach_marking(struct app *a)
 	if (a->env.tc_script)
 		return pp_tc_script_write(&a->script, &a->cls, &a->maps, &a->tc, a->err,
 					  sizeof(a->err));
-	/* PKTPATH_NO_TCX=1 takes clsact where tcx exists too (tests, old tools). */
-	a->tc.tcx = !getenv("PKTPATH_NO_TCX");
+	a->tc.tcx = !a->no_tcx;
 	return pp_tc_attach(&a->tc, &a->cls, verbose, a->err, sizeof(a->err));
 }
 
@@ -686,6 +686,8 @@ int main(int argc, char **argv)
 
 	/* The environment is read here only: the rest of pktpath takes values. */
 	pp_sf_set_trusted_uid(pp_sf_invoking_uid(getenv("SUDO_UID")));
+	/* PKTPATH_NO_TCX=1 takes clsact where tcx exists too (tests, old tools). */
+	a.no_tcx = getenv("PKTPATH_NO_TCX") != NULL;
 	/* A verb of its own: no BPF, no root, its own options. */
 	if (argc > 1 && !strcmp(argv[1], "report"))
 		return pp_report_main(argc - 1, argv + 1);
