@@ -606,12 +606,12 @@ static void detach_probes(struct app *a)
 
 static void cleanup(struct app *a)
 {
+	pp_follow_close(&a->follow); /* its thread ends first: then the counts are final */
 	if (a->following && verbose)
 		fprintf(stderr,
 			"pktpath: interfaces while tracing: %lu came, %lu went, %lu "
 			"failed, %lu resyncs\n",
 			a->follow.added, a->follow.gone, a->follow.failed, a->follow.resyncs);
-	pp_follow_close(&a->follow);
 	pp_tc_free(&a->tc);
 	pp_tc_script_done(&a->script);
 	pp_exports_discard(&a->exports);

@@ -156,6 +156,8 @@ void pp_follow_close(struct pp_follow *f)
 {
 	uint64_t one = 1;
 
+	if (!f->tc) /* never opened (zeroed): no descriptor of ours to close */
+		return;
 	if (f->running) {
 		atomic_store(&f->stopping, true);
 		/* An eventfd refuses a write only past a count of 2^64 - 2. */
@@ -169,4 +171,5 @@ void pp_follow_close(struct pp_follow *f)
 	if (f->wake_fd >= 0)
 		close(f->wake_fd);
 	f->wake_fd = -1;
+	f->tc = NULL;
 }
