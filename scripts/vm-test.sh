@@ -343,6 +343,7 @@ make_initramfs() {
 	done
 	install -m 755 tests/vm/init.sh "$root/init"
 	install -m 755 tests/vm/scenarios.sh tests/vm/attach_bench.sh tests/vm/rate_bench.sh \
+		tests/vm/vmlib.sh \
 		"$root/tests/"
 	stage_modules "$root"
 	{

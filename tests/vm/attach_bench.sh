@@ -49,10 +49,8 @@ RUN_TIMEOUT=${VM_BENCH_RUN_TIMEOUT:-1800}
 FILTER="icmp and host 198.19.9.9" # matches nothing: attach and detach only
 ERR=/tmp/ab.err
 
-ip() { /usr/sbin/ip "$@"; }
-uptime_s() { cut -d' ' -f1 /proc/uptime; }
-# num X: X, or null when empty (JSON).
-num() { if [ -n "$1" ]; then echo "$1"; else echo null; fi; }
+# shellcheck source=tests/vm/vmlib.sh
+. "$(dirname "$0")/vmlib.sh"
 
 # pktpath needs an Ethernet-like interface to put its classifier on.
 topo() {
@@ -296,14 +294,10 @@ diag() {
 # under the usual soft limit of 1024 it fails from about 500 probes on.
 ulimit -n 65536
 
-vmhelper backends >/tmp/backends 2>&1
-sed 's/^backend /@@BACKEND /' /tmp/backends
-BACKENDS=""
-for b in $WANT; do
-	grep -q "^backend $b ok" /tmp/backends && BACKENDS="$BACKENDS $b"
-done
+# shellcheck disable=SC2086 # a list of words
+usable_backends $WANT
 printf '@@AB {"type":"kernel","release":"%s","backends":"%s","rounds":%s}\n' "$(uname -r)" \
-	"${BACKENDS# }" "$ROUNDS"
+	"$BACKENDS" "$ROUNDS"
 topo
 make_lists
 [ "$ROUNDS" = 0 ] || bench

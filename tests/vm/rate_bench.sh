@@ -61,34 +61,11 @@ RATE_FILTER="udp and dst port $PORT_TRACKED"
 SU_FILTER="icmp and host 198.19.9.9" # matches nothing: start-up only
 ERR=/tmp/rb.err
 
-ip() { /usr/sbin/ip "$@"; }
-uptime_s() { cut -d' ' -f1 /proc/uptime; }
+# shellcheck source=tests/vm/vmlib.sh
+. "$(dirname "$0")/vmlib.sh"
 since() { awk -v t="$1" '{ printf "%.2f", $1 - t }' /proc/uptime; }
-num() { if [ -n "$1" ]; then echo "$1"; else echo null; fi; }
 
 # ---- topology (as scenarios.sh's topo_forward) ---------------------------------
-
-ns_new() {
-	ip netns add "$1"
-	ip netns exec "$1" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
-	ip netns exec "$1" sysctl -qw net.ipv6.conf.default.disable_ipv6=1
-	ip -n "$1" link set lo up
-}
-
-mac_of() {
-	ip -n "$1" -o link show "$2" | sed -n 's/.*link\/ether \([0-9a-f:]*\).*/\1/p'
-}
-
-# Permanent neighbours: no ARP while measuring.
-veth_link() {
-	ip link add "$2" netns "$1" type veth peer name "$5" netns "$4"
-	ip -n "$1" addr add "$3" dev "$2"
-	ip -n "$4" addr add "$6" dev "$5"
-	ip -n "$1" link set "$2" up
-	ip -n "$4" link set "$5" up
-	ip -n "$1" neigh replace "${6%/*}" lladdr "$(mac_of "$4" "$5")" dev "$2" nud permanent
-	ip -n "$4" neigh replace "${3%/*}" lladdr "$(mac_of "$1" "$2")" dev "$5" nud permanent
-}
 
 topo() {
 	ns_new a
@@ -304,14 +281,10 @@ startup() {
 # ---- main --------------------------------------------------------------------------
 
 ulimit -n 65536
-vmhelper backends >/tmp/backends 2>&1
-sed 's/^backend /@@BACKEND /' /tmp/backends
-BACKENDS=""
-for b in $WANT; do
-	grep -q "^backend $b ok" /tmp/backends && BACKENDS="$BACKENDS $b"
-done
+# shellcheck disable=SC2086 # a list of words
+usable_backends $WANT
 printf '@@RB {"type":"kernel","release":"%s","backends":"%s","rounds":%s,"secs":%s}\n' \
-	"$(uname -r)" "${BACKENDS# }" "$ROUNDS" "$SECS"
+	"$(uname -r)" "$BACKENDS" "$ROUNDS" "$SECS"
 topo
 for job in $JOBS; do "$job"; done
 # The sinks; then only what this script made.

@@ -70,8 +70,10 @@ funcs_arg() {
 }
 
 # Debian's busybox runs its own applets before anything on PATH, and its ip
-# and tc know neither netns nor veth nor clsact: use iproute2's.
-ip() { /usr/sbin/ip "$@"; }
+# and tc know neither netns nor veth nor clsact: use iproute2's (ip() and
+# the topology helpers: vmlib.sh).
+# shellcheck source=tests/vm/vmlib.sh
+. "$(dirname "$0")/vmlib.sh"
 tc() { /usr/sbin/tc "$@"; }
 
 # ---- topology ---------------------------------------------------------------
@@ -79,32 +81,6 @@ tc() { /usr/sbin/tc "$@"; }
 net_reset() {
 	ip -all netns delete 2>/dev/null
 	return 0
-}
-
-# A namespace with lo up and no IPv6: router solicitations, DAD and MLD would
-# be packets nobody asked for.
-ns_new() {
-	ip netns add "$1"
-	ip netns exec "$1" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
-	ip netns exec "$1" sysctl -qw net.ipv6.conf.default.disable_ipv6=1
-	ip -n "$1" link set lo up
-}
-
-mac_of() {
-	ip -n "$1" -o link show "$2" | sed -n 's/.*link\/ether \([0-9a-f:]*\).*/\1/p'
-}
-
-# veth_link NS1 IF1 ADDR1/LEN NS2 IF2 ADDR2/LEN: a veth pair between two
-# namespaces, with permanent neighbour entries both ways so that no ARP
-# packet crosses the link while pktpath runs.
-veth_link() {
-	ip link add "$2" netns "$1" type veth peer name "$5" netns "$4"
-	ip -n "$1" addr add "$3" dev "$2"
-	ip -n "$4" addr add "$6" dev "$5"
-	ip -n "$1" link set "$2" up
-	ip -n "$4" link set "$5" up
-	ip -n "$1" neigh replace "${6%/*}" lladdr "$(mac_of "$4" "$5")" dev "$2" nud permanent
-	ip -n "$4" neigh replace "${3%/*}" lladdr "$(mac_of "$1" "$2")" dev "$5" nud permanent
 }
 
 # a (veth-a) <-> b (veth-b)
@@ -134,7 +110,6 @@ kv() {
 	echo "$1 $2" >>"$KV"
 }
 
-uptime_s() { cut -d' ' -f1 /proc/uptime; }
 # since T0: seconds since uptime T0, for the KV lines that time a phase.
 since() { awk -v t="$1" '{ printf "%.1f", $1 - t }' /proc/uptime; }
 
