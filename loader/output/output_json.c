@@ -234,8 +234,14 @@ static void json_l4(struct jobj *o, const struct pp_pkt_summary *s)
 		jnum(o, K("sport"), s->sport);
 		jnum(o, K("dport"), s->dport);
 	}
-	if (s->has_tcp)
+	if (s->has_tcp) {
 		jstr(o, K("tcp_flags"), pp_tcp_flags_str(s->tcp_flags, flags), sizeof(flags));
+		jnum(o, K("tcp_seq"), s->tcp_seq);
+		if (s->tcp_flags & PP_TCP_ACK)
+			jnum(o, K("tcp_ack"), s->tcp_ack);
+	}
+	if (s->has_tcp_len)
+		jnum(o, K("tcp_len"), s->tcp_len);
 	if (s->has_icmp) {
 		jnum(o, K("icmp_type"), s->icmp_type);
 		jnum(o, K("icmp_code"), s->icmp_code);

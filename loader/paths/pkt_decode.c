@@ -29,10 +29,14 @@ enum {
 	PROTO_V6_DEST = 60,
 };
 
-/* The unread part of the capture: bytes off .. len - 1 of d. */
+/*
+ * The unread part of the capture: bytes off .. len - 1 of d. end: where the
+ * IP header says the datagram ends, which the capture may not reach; 0 if
+ * unknown.
+ */
 struct cur {
 	const __u8 *d;
-	__u32 len, off;
+	__u32 len, off, end;
 };
 
 static bool have(const struct cur *c, __u32 n)
@@ -71,6 +75,17 @@ static void set_proto(struct pp_pkt_summary *s, const char *name)
 	pp_sb_str(&f, name);
 }
 
+/* The payload's length: what the IP header declares past the TCP header. */
+static void tcp_payload(const struct cur *c, struct pp_pkt_summary *s)
+{
+	__u32 doff = (*at(c, 12) >> 4) * 4;
+
+	if (c->end && doff >= 20 && c->end >= c->off + doff) {
+		s->has_tcp_len = true;
+		s->tcp_len = c->end - c->off - doff;
+	}
+}
+
 static void decode_tcp(struct cur *c, struct pp_pkt_summary *s)
 {
 	if (have(c, 4)) {
@@ -80,7 +95,10 @@ static void decode_tcp(struct cur *c, struct pp_pkt_summary *s)
 	}
 	if (have(c, 14)) {
 		s->has_tcp = true;
+		s->tcp_seq = rd32(c, 4);
+		s->tcp_ack = rd32(c, 8);
 		s->tcp_flags = *at(c, 13);
+		tcp_payload(c, s);
 	}
 	if (!have(c, 20))
 		s->trunc = "tcp";
@@ -172,8 +190,11 @@ static void decode_ipv4(struct cur *c, struct pp_pkt_summary *s)
 		s->trunc = "ip";
 		return;
 	}
-	if (rd16(c, 2) >= ihl)
+	/* A zero total length is a BIG TCP packet's: its length is not here. */
+	if (rd16(c, 2) >= ihl) {
 		clamp(c, rd16(c, 2));
+		c->end = c->off + rd16(c, 2);
+	}
 	c->off += ihl;
 	decode_l4(c, s, s->ip_proto, s->frag_off == 0);
 }
@@ -230,8 +251,10 @@ static void decode_ipv6(struct cur *c, struct pp_pkt_summary *s)
 	inet_ntop(AF_INET6, at(c, 24), s->dst, sizeof(s->dst));
 	nh = *at(c, 6);
 	/* A zero payload length is a jumbogram's: keep the capture as it is. */
-	if (rd16(c, 4))
+	if (rd16(c, 4)) {
 		clamp(c, IPV6_HLEN + rd16(c, 4));
+		c->end = c->off + IPV6_HLEN + rd16(c, 4);
+	}
 	c->off += IPV6_HLEN;
 	if (!ipv6_ext(c, s, &nh)) {
 		s->ip_proto = nh;
@@ -400,19 +423,33 @@ static void fmt_frag(struct pp_sbuf *f, const struct pp_pkt_summary *s)
 		pp_sb_lit(f, "+");
 }
 
-static void fmt_ip(struct pp_sbuf *f, const struct pp_pkt_summary *s)
+/* " [P.] seq 1000 ack 2000 len 1448": ack with the ACK flag only, len if the IP header said. */
+static void fmt_tcp(struct pp_sbuf *f, const struct pp_pkt_summary *s)
 {
 	char flags[9];
 
+	pp_sb_lit(f, " [");
+	pp_sb_str(f, pp_tcp_flags_str(s->tcp_flags, flags));
+	pp_sb_lit(f, "] seq ");
+	pp_sb_u64(f, s->tcp_seq);
+	if (s->tcp_flags & PP_TCP_ACK) {
+		pp_sb_lit(f, " ack ");
+		pp_sb_u64(f, s->tcp_ack);
+	}
+	if (s->has_tcp_len) {
+		pp_sb_lit(f, " len ");
+		pp_sb_u64(f, s->tcp_len);
+	}
+}
+
+static void fmt_ip(struct pp_sbuf *f, const struct pp_pkt_summary *s)
+{
 	pp_sb_lit(f, " ");
 	fmt_host(f, s, s->src, s->sport);
 	pp_sb_lit(f, " > ");
 	fmt_host(f, s, s->dst, s->dport);
-	if (s->has_tcp) {
-		pp_sb_lit(f, " [");
-		pp_sb_str(f, pp_tcp_flags_str(s->tcp_flags, flags));
-		pp_sb_lit(f, "]");
-	}
+	if (s->has_tcp)
+		fmt_tcp(f, s);
 	if (s->has_icmp)
 		fmt_icmp(f, s);
 	if (!l4_name(s->ip_proto, s->ip_ver)) {

@@ -29,9 +29,12 @@ struct pp_pkt_summary {
 	__u32 frag_id;
 	bool has_ports;
 	__u16 sport, dport;
-	bool has_tcp;
+	bool has_tcp; /* flags, sequence and acknowledgment numbers */
 	__u8 tcp_flags;
-	bool has_icmp; /* ICMP or ICMPv6 type and code */
+	__u32 tcp_seq, tcp_ack; /* tcp_ack means something with PP_TCP_ACK only */
+	bool has_tcp_len;	/* the IP header says how long the datagram is */
+	__u32 tcp_len;		/* TCP payload bytes */
+	bool has_icmp;		/* ICMP or ICMPv6 type and code */
 	__u8 icmp_type, icmp_code;
 	bool has_echo; /* an echo request or reply */
 	__u16 icmp_id, icmp_seq;
@@ -59,8 +62,8 @@ int pp_pkt_decode(const __u8 *data, __u32 cap_len, struct pp_pkt_summary *s);
 
 /*
  * "icmp 198.18.0.1 > 198.18.1.2 echo request id 4242 seq 1",
- * "tcp 198.18.0.1.41000 > 198.18.1.2.80 [S.]", "udp [fd00::1].5353 > [fd00::2].53".
- * Returns the length the whole line needs, as snprintf() does.
+ * "tcp 198.18.0.1.41000 > 198.18.1.2.80 [S.] seq 1000 ack 2000 len 0", "udp [fd00::1].5353 >
+ * [fd00::2].53". Returns the length the whole line needs, as snprintf() does.
  */
 size_t pp_pkt_format(const struct pp_pkt_summary *s, char *buf, size_t len);
 

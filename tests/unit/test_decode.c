@@ -185,12 +185,49 @@ START_TEST(test_tcp_flags)
 	eth(&f, 0x0800);
 	ip4(&f, 6, 20, 0, 0);
 	tcp(&f, 41000, 80, PP_TCP_SYN | PP_TCP_ACK);
-	ck_assert_str_eq(line(&f, &s), "tcp 198.18.0.1.41000 > 198.18.1.2.80 [S.]");
+	ck_assert_str_eq(line(&f, &s), "tcp 198.18.0.1.41000 > 198.18.1.2.80 [S.] seq 1 ack 0 len 0");
 	ck_assert(s.has_tcp && s.has_ports);
 	ck_assert_uint_eq(s.sport, 41000);
 	ck_assert_str_eq(pp_tcp_flags_str(0xff, buf), "FSRP.UEW");
 	ck_assert_str_eq(pp_tcp_flags_str(PP_TCP_FIN | PP_TCP_PSH | PP_TCP_ACK, buf), "FP.");
 	ck_assert_str_eq(pp_tcp_flags_str(0, buf), "none");
+}
+END_TEST
+
+/*
+ * A data segment: the numbers that tell a retransmission from new data, and
+ * the payload's length from the IP header, which the capture (the mark's
+ * first bytes) does not reach. No length without one (BIG TCP's zero).
+ */
+START_TEST(test_tcp_numbers)
+{
+	struct pp_pkt_summary s;
+	struct frame f;
+
+	eth(&f, 0x0800);
+	ip4(&f, 6, 32 + 1448, 0, 0x4000);
+	put16(&f, 41000);
+	put16(&f, 5201);
+	put32(&f, 3511637291u);
+	put32(&f, 2811);
+	put8(&f, 0x80); /* 32 bytes: timestamps */
+	put8(&f, PP_TCP_PSH | PP_TCP_ACK);
+	put16(&f, 502);
+	put32(&f, 0);
+	ck_assert_str_eq(line(&f, &s), "tcp 198.18.0.1.41000 > 198.18.1.2.5201 [P.] seq 3511637291 "
+				       "ack 2811 len 1448");
+	ck_assert(s.has_tcp_len && !s.trunc);
+	ck_assert_uint_eq(s.tcp_seq, 3511637291u);
+	ck_assert_uint_eq(s.tcp_ack, 2811);
+	ck_assert_uint_eq(s.tcp_len, 1448);
+	f.b[14 + 2] = f.b[14 + 3] = 0;
+	ck_assert_str_eq(line(&f, &s),
+			 "tcp 198.18.0.1.41000 > 198.18.1.2.5201 [P.] seq 3511637291 ack 2811");
+	ck_assert(!s.has_tcp_len);
+	eth(&f, 0x86dd);
+	ip6(&f, 6, 20 + 10);
+	tcp(&f, 1, 2, PP_TCP_FIN);
+	ck_assert_str_eq(line(&f, &s), "tcp [fd00::1].1 > [fd00::2].2 [F] seq 1 len 10");
 }
 END_TEST
 
@@ -341,7 +378,7 @@ START_TEST(test_vlan)
 	vlan(&f, 20, 0x0800);
 	ip4(&f, 6, 20, 0, 0);
 	tcp(&f, 1, 2, PP_TCP_RST);
-	ck_assert_str_eq(line(&f, &s), "tcp 198.18.0.1.1 > 198.18.1.2.2 [R] vlan 10,20");
+	ck_assert_str_eq(line(&f, &s), "tcp 198.18.0.1.1 > 198.18.1.2.2 [R] seq 1 len 0 vlan 10,20");
 	ck_assert_uint_eq(s.vlan, 10);
 	ck_assert_uint_eq(s.vlan_inner, 20);
 	ck_assert_uint_eq(s.ethertype, 0x0800);
@@ -402,7 +439,7 @@ START_TEST(test_truncated)
 	ck_assert_str_eq(line_of(&f, 14 + 20, &s), "tcp 198.18.0.1 > 198.18.1.2 [|tcp]");
 	ck_assert_str_eq(line_of(&f, 14 + 24, &s), "tcp 198.18.0.1.41000 > 198.18.1.2.80 [|tcp]");
 	ck_assert_str_eq(line_of(&f, 14 + 34, &s),
-			 "tcp 198.18.0.1.41000 > 198.18.1.2.80 [S] [|tcp]");
+			 "tcp 198.18.0.1.41000 > 198.18.1.2.80 [S] seq 1 len 0 [|tcp]");
 	eth(&f, 0x8100);
 	vlan(&f, 5, 0x86dd);
 	ck_assert_str_eq(line_of(&f, 16, &s), "0x8100 [|vlan]");
@@ -487,6 +524,7 @@ Suite *decode_suite(void)
 	tcase_add_test(tc, test_icmp_echo);
 	tcase_add_test(tc, test_icmp_other);
 	tcase_add_test(tc, test_tcp_flags);
+	tcase_add_test(tc, test_tcp_numbers);
 	tcase_add_test(tc, test_ipv4_options);
 	tcase_add_test(tc, test_ipv4_fragments);
 	tcase_add_test(tc, test_ipv4_other_proto);

@@ -541,7 +541,7 @@ START_TEST(test_nasty_names)
 }
 END_TEST
 
-/* tcp [fd00:1111:2222:3333::7777].41000 > [fd00:1111:2222:3333::8888].443 [S] */
+/* tcp [fd00:1111:2222:3333::7777].41000 > [fd00:1111:2222:3333::8888].443 [S] seq 1 len 0 */
 static const char tcp6_hex[] = "020000000002"
 			       "020000000001"
 			       "86dd"
@@ -568,7 +568,7 @@ START_TEST(test_long_header)
 	pp_out_text(&c.o, &s.p);
 	t = out(&c);
 	ck_assert_str_eq(t, "#7 len 98 tcp [fd00:1111:2222:3333::7777].41000 > "
-			    "[fd00:1111:2222:3333::8888].443 [S]\n"
+			    "[fd00:1111:2222:3333::8888].443 [S] seq 1 len 0\n"
 			    "  (marked at veth-a egress)\n"
 			    "        0.000    +0.000 4026531840 veth-a            1 tc:egress\n"
 			    "  end not seen: last seen at tc:egress on veth-a after 0.000 us\n"
@@ -580,7 +580,8 @@ START_TEST(test_long_header)
 	ck_assert_ptr_nonnull(strstr(t, "\"pkt\":{\"proto\":\"tcp\","
 					"\"src\":\"fd00:1111:2222:3333::7777\","
 					"\"dst\":\"fd00:1111:2222:3333::8888\",\"ip_proto\":6,"
-					"\"sport\":41000,\"dport\":443,\"tcp_flags\":\"S\"},"));
+					"\"sport\":41000,\"dport\":443,\"tcp_flags\":\"S\",\"tcp_seq\":1,"
+					"\"tcp_len\":0},"));
 	ck_assert_ptr_nonnull(strstr(t, "\"fate\":{\"kind\":\"unseen\"},\"seen_last\":{"
 					"\"func\":\"tc:egress\",\"t_ns\":0,"));
 	ck_assert(json_line_ok(t));
