@@ -64,7 +64,9 @@ static __always_inline bool pp_cross_hook(struct pp_skb_val *v, __u32 hook)
 /*
  * A matching packet: new ones get a packet id and enter skb_map; one already
  * tracked (crossing a second interface) gets a hop instead of a new mark, and
- * a clone of a tracked one (a bridge's flood copies) joins its packet.
+ * a clone of a tracked one (a bridge's flood copies) joins its packet. A
+ * tracked sk_buff that crossed this hook already, or that a socket took,
+ * was freed unseen and carries another packet.
  */
 static __always_inline int pp_classify(struct __sk_buff *ctx, __u32 probe)
 {
@@ -76,14 +78,13 @@ static __always_inline int pp_classify(struct __sk_buff *ctx, __u32 probe)
 	if (!st)
 		return TC_ACT_UNSPEC;
 	v = bpf_map_lookup_elem(&skb_map, &skb);
-	if (v && pp_cross_hook(v, hook)) {
+	if (v && !(v->flags & PP_SKB_TAKEN) && pp_cross_hook(v, hook)) {
 		pp_head_follow(st, v, skb, PP_VIA_TC);
 		pp_emit_hop(st, v, PP_REC_HOP, probe, (struct sk_buff *)ctx, 0, 0, PP_VIA_TC);
 		return TC_ACT_UNSPEC;
 	}
-	/* A hook crossed twice: the sk_buff was freed unseen and carries another packet. */
 	if (v)
-		pp_forget(st, skb);
+		pp_forget_reused(st, v, skb, PP_VIA_TC);
 	else if (pp_join_copy(st, skb, probe, hook, PP_VIA_TC))
 		return TC_ACT_UNSPEC;
 	if (pp_track(st, skb, hook, &id, PP_VIA_TC) == 0)

@@ -370,6 +370,35 @@ static __always_inline void pp_forget(struct pp_state *st, __u64 skb)
 		__sync_fetch_and_sub(&st->inflight, 1);
 }
 
+/*
+ * SKB, tracked as V, was freed unseen and carries another packet now: let
+ * go of it and of its data. The packet it was ends "not seen" (the loader
+ * times it out), which is what was seen.
+ */
+static __always_inline void pp_forget_reused(struct pp_state *st, struct pp_skb_val *v, __u64 skb,
+					     const enum pp_via via)
+{
+	pp_head_drop(st, v->head, false, (struct sk_buff *)skb, via);
+	pp_forget(st, skb);
+}
+
+/*
+ * A socket took SKB (V), and it is met where a packet's way starts: no
+ * packet goes on from a socket, so this is another one in the same sk_buff
+ * (see loader/probes/life_points.c). Otherwise notes a take.
+ */
+static __always_inline bool pp_reused_at(struct pp_state *st, struct pp_skb_val *v, __u64 skb,
+					 __u64 cookie, const enum pp_via via)
+{
+	if ((cookie & PP_COOKIE_STARTS) && (v->flags & PP_SKB_TAKEN)) {
+		pp_forget_reused(st, v, skb, via);
+		return true;
+	}
+	if (cookie & PP_COOKIE_TAKES)
+		v->flags |= PP_SKB_TAKEN;
+	return false;
+}
+
 /* Put SKB into skb_map for packet ID; 0 on success. */
 static __always_inline int pp_track_as(struct pp_state *st, __u64 skb, __u64 id, __u64 head,
 				       __u32 hook)
@@ -589,6 +618,8 @@ static __always_inline int pp_record_hop(void *ctx, __u64 skb, __u64 cookie, con
 	if (fate)
 		return pp_end(st, skb, probe, fate, 0, 0, 0, 0, cookie & PP_END_DATA, via);
 	v = pp_skb_entry(skb);
+	if (v && pp_reused_at(st, v, skb, cookie, via))
+		v = NULL;
 	if (!v) {
 		v = pp_join_copy(st, skb, probe, 0, via);
 	} else {

@@ -50,7 +50,16 @@
 #define PP_COPY_POINTS	   4   /* copying functions (loader/probes/end_points.c) */
 /* --stack: the probe's hops carry the kernel stack (pp_hop.stack). */
 #define PP_COOKIE_STACK (1U << 27)
-#define PP_STACK_DEPTH	32 /* frames kept of a stack (stack_map's value) */
+/*
+ * Where an skb's life as one packet is known to be over, or to begin, when
+ * its free is not seen (loader/probes/life_points.c): PP_COOKIE_TAKES, a
+ * socket takes it; PP_COOKIE_STARTS, a packet's way starts (a device's
+ * transmit queue, a receive entry): a taken skb met there carries another
+ * packet.
+ */
+#define PP_COOKIE_TAKES	 (1U << 28)
+#define PP_COOKIE_STARTS (1U << 29)
+#define PP_STACK_DEPTH	 32 /* frames kept of a stack (stack_map's value) */
 
 /* In the placeholder body of pp_filter_l3(), which the loader replaces. */
 #define PP_FILTER_MAGIC 0x5eadf117
@@ -146,6 +155,7 @@ struct pp_skb_val {
 /* pp_skb_val.flags */
 #define PP_SKB_SEND_LOOKED 1U /* its send call was looked for (locally sent packets) */
 #define PP_SKB_SEGMENTED   2U /* GSO made segments of it: its free is no delivery */
+#define PP_SKB_TAKEN	   4U /* a socket took it (PP_COOKIE_TAKES) */
 
 /*
  * head_map: data buffer (skb->head) -> the tracked skb that holds it. A clone

@@ -17,6 +17,7 @@
 #include <string.h>
 #include "drop_hint.h"
 #include "fmt.h"
+#include "life_points.h"
 #include "output.h"
 #include "pkt_decode.h"
 
@@ -71,11 +72,7 @@ const char *pp_out_fate_kind(enum pp_fate fate)
 /* Where a socket's reader copies the data out: the skb's delivery to a process. */
 static bool is_read_probe(const struct pp_out *o, __u32 probe)
 {
-	const char *name = probe < o->nprobes && o->probe_names ? o->probe_names[probe] : NULL;
-
-	return name &&
-	       (!strcmp(name, "tp:skb:skb_copy_datagram_iovec") ||
-		!strcmp(name, "skb_copy_datagram_iter") || !strcmp(name, "skb_consume_udp"));
+	return probe < o->nprobes && o->probe_names && pp_life_point_reads(o->probe_names[probe]);
 }
 
 const struct pp_hop *pp_out_read_hop(const struct pp_out *o, const struct pp_packet *p, __u64 skb)

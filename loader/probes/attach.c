@@ -9,6 +9,7 @@
 #include "pktpath.h"
 #include "attach.h"
 #include "end_points.h"
+#include "life_points.h"
 #include "maps.h"
 #include "probe_btf.h"
 #include "probes.skel.h"
@@ -112,10 +113,11 @@ size_t pp_probes_planned(const struct pp_probe_list *l)
 	return n;
 }
 
-/* The probe's cookie: its index, and what an end point does to the skb. */
+/* The probe's cookie: its index, what an end point does to the skb, its part in a life. */
 static __u32 cookie_of(const struct pp_probe *pr, size_t index)
 {
-	return (__u32)index | pp_point_cookie(pr) | (pr->stack ? PP_COOKIE_STACK : 0);
+	return (__u32)index | pp_point_cookie(pr) | pp_life_point_bits(pr->name) |
+	       (pr->stack ? PP_COOKIE_STACK : 0);
 }
 
 /* A copying function's entry, planned: its return is attached too. */

@@ -19,7 +19,9 @@
 #     such hops are a later packet's;
 #   - each packet crosses the router's ingress once;
 #   - every packet the router forwarded or dropped is printed, once (nft
-#     counters), the drops with the rule's reason.
+#     counters), the drops with the rule's reason;
+#   - the retransmissions are among them: packets that repeat an earlier
+#     segment's sequence number, no more than a's kernel retransmitted.
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
 pp_begin iperf3 nft nstat ss
@@ -105,4 +107,11 @@ pp_expect_eq "packets from a printed ($from_a forwarded)" "$printed_a" "$from_a"
 pp_expect_eq "packets from b printed ($from_b forwarded, $dropped dropped)" \
 	"$printed_b" "$((from_b + dropped))"
 pp_expect_eq "packets printed as dropped by the rule ($dropped dropped)" "$printed_drops" "$dropped"
+# A retransmission repeats its segment's sequence number (the JSON's tcp_seq).
+again=$(pp_jq "$out" '[packets[] | select(.marked_at.ifname == "r-eth0" and .pkt.tcp_len > 0)
+	| [.pkt.sport, .pkt.tcp_seq]] | length - (unique | length)')
+pp_log "$again packets from a repeat an earlier segment's sequence number"
+if [ "$again" -lt 1 ] || [ "$again" -gt "$retx" ]; then
+	pp_fail "$again packets repeat a segment, with $retx retransmitted"
+fi
 pp_pass

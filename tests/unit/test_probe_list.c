@@ -8,6 +8,8 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include "suites.h"
+#include "life_points.h"
+#include "pktpath.h"
 #include "probe_list.h"
 
 static char tmpdir[64];
@@ -363,6 +365,44 @@ START_TEST(test_nskipped)
 }
 END_TEST
 
+/*
+ * The life points are in the default list (attached unless asked otherwise),
+ * and only their kinds: the tracepoint backend sees where TCP takes an skb,
+ * where its reader copies it out, and where transmits and receives start.
+ */
+START_TEST(test_life_points)
+{
+	struct pp_probe_list l = {0};
+	size_t takes = 0, starts = 0, reads = 0;
+	char err[256] = "";
+
+	ck_assert_int_eq(pp_probe_list_load(&l, PP_SOURCE_DIR "/kp_func.list", err, sizeof(err)),
+			 0);
+	for (size_t i = 0; i < l.n; i++) {
+		__u32 bits = pp_life_point_bits(l.v[i].name);
+
+		ck_assert_uint_eq(bits & ~(PP_COOKIE_TAKES | PP_COOKIE_STARTS), 0);
+		ck_assert_msg(bits != (PP_COOKIE_TAKES | PP_COOKIE_STARTS), "%s", l.v[i].name);
+		takes += !!(bits & PP_COOKIE_TAKES);
+		starts += !!(bits & PP_COOKIE_STARTS);
+		reads += pp_life_point_reads(l.v[i].name);
+		/* A read is a take. */
+		ck_assert(!pp_life_point_reads(l.v[i].name) || (bits & PP_COOKIE_TAKES));
+	}
+	ck_assert_uint_eq(takes, 5);
+	ck_assert_uint_eq(starts, 12);
+	ck_assert_uint_eq(reads, 3);
+	ck_assert_uint_eq(pp_life_point_bits("tp:tcp:tcp_probe"), PP_COOKIE_TAKES);
+	ck_assert_uint_eq(pp_life_point_bits("tp:net:net_dev_queue"), PP_COOKIE_STARTS);
+	ck_assert_uint_eq(pp_life_point_bits("ip_rcv"), 0);
+	ck_assert_uint_eq(pp_life_point_bits(NULL), 0);
+	ck_assert(pp_life_point_reads("tp:skb:skb_copy_datagram_iovec"));
+	ck_assert(!pp_life_point_reads("tp:tcp:tcp_probe"));
+	ck_assert(!pp_life_point_reads(NULL));
+	pp_probe_list_free(&l);
+}
+END_TEST
+
 START_TEST(test_free_empty)
 {
 	struct pp_probe_list l = {0};
@@ -393,6 +433,7 @@ Suite *probe_list_suite(void)
 	tcase_add_test(tc, test_too_many);
 	tcase_add_test(tc, test_nskipped);
 	tcase_add_test(tc, test_free_empty);
+	tcase_add_test(tc, test_life_points);
 	suite_add_tcase(s, tc);
 
 	tcase_add_checked_fixture(files, tmp_setup, tmp_teardown);
