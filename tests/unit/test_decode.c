@@ -185,7 +185,8 @@ START_TEST(test_tcp_flags)
 	eth(&f, 0x0800);
 	ip4(&f, 6, 20, 0, 0);
 	tcp(&f, 41000, 80, PP_TCP_SYN | PP_TCP_ACK);
-	ck_assert_str_eq(line(&f, &s), "tcp 198.18.0.1.41000 > 198.18.1.2.80 [S.] seq 1 ack 0 len 0");
+	ck_assert_str_eq(line(&f, &s),
+			 "tcp 198.18.0.1.41000 > 198.18.1.2.80 [S.] seq 1 ack 0 len 0");
 	ck_assert(s.has_tcp && s.has_ports);
 	ck_assert_uint_eq(s.sport, 41000);
 	ck_assert_str_eq(pp_tcp_flags_str(0xff, buf), "FSRP.UEW");
@@ -378,7 +379,8 @@ START_TEST(test_vlan)
 	vlan(&f, 20, 0x0800);
 	ip4(&f, 6, 20, 0, 0);
 	tcp(&f, 1, 2, PP_TCP_RST);
-	ck_assert_str_eq(line(&f, &s), "tcp 198.18.0.1.1 > 198.18.1.2.2 [R] seq 1 len 0 vlan 10,20");
+	ck_assert_str_eq(line(&f, &s),
+			 "tcp 198.18.0.1.1 > 198.18.1.2.2 [R] seq 1 len 0 vlan 10,20");
 	ck_assert_uint_eq(s.vlan, 10);
 	ck_assert_uint_eq(s.vlan_inner, 20);
 	ck_assert_uint_eq(s.ethertype, 0x0800);
