@@ -577,11 +577,12 @@ START_TEST(test_long_header)
 	ck_assert(lines_fit(t));
 	pp_out_json(&c.o, &s.p);
 	t = out(&c);
-	ck_assert_ptr_nonnull(strstr(t, "\"pkt\":{\"proto\":\"tcp\","
-					"\"src\":\"fd00:1111:2222:3333::7777\","
-					"\"dst\":\"fd00:1111:2222:3333::8888\",\"ip_proto\":6,"
-					"\"sport\":41000,\"dport\":443,\"tcp_flags\":\"S\",\"tcp_seq\":1,"
-					"\"tcp_len\":0},"));
+	ck_assert_ptr_nonnull(
+		strstr(t, "\"pkt\":{\"proto\":\"tcp\","
+			  "\"src\":\"fd00:1111:2222:3333::7777\","
+			  "\"dst\":\"fd00:1111:2222:3333::8888\",\"ip_proto\":6,"
+			  "\"sport\":41000,\"dport\":443,\"tcp_flags\":\"S\",\"tcp_seq\":1,"
+			  "\"tcp_len\":0},"));
 	ck_assert_ptr_nonnull(strstr(t, "\"fate\":{\"kind\":\"unseen\"},\"seen_last\":{"
 					"\"func\":\"tc:egress\",\"t_ns\":0,"));
 	ck_assert(json_line_ok(t));
