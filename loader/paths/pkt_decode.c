@@ -75,12 +75,15 @@ static void set_proto(struct pp_pkt_summary *s, const char *name)
 	pp_sb_str(&f, name);
 }
 
-/* The payload's length: what the IP header declares past the TCP header. */
+/*
+ * The payload's length: what the IP header declares past the TCP header.
+ * A first fragment's header declares the fragment, not the segment.
+ */
 static void tcp_payload(const struct cur *c, struct pp_pkt_summary *s)
 {
 	__u32 doff = (*at(c, 12) >> 4) * 4;
 
-	if (c->end && doff >= 20 && c->end >= c->off + doff) {
+	if (c->end && !s->is_frag && doff >= 20 && c->end >= c->off + doff) {
 		s->has_tcp_len = true;
 		s->tcp_len = c->end - c->off - doff;
 	}

@@ -225,6 +225,11 @@ START_TEST(test_tcp_numbers)
 	ck_assert_str_eq(line(&f, &s),
 			 "tcp 198.18.0.1.41000 > 198.18.1.2.5201 [P.] seq 3511637291 ack 2811");
 	ck_assert(!s.has_tcp_len);
+	eth(&f, 0x0800);
+	ip4(&f, 6, 1480, 0, 0x2000); /* a first fragment: MF, offset 0 */
+	tcp(&f, 1, 2, PP_TCP_ACK);
+	ck_assert_str_eq(line(&f, &s),
+			 "tcp 198.18.0.1.1 > 198.18.1.2.2 [.] seq 1 ack 0 frag id 4242 off 0+");
 	eth(&f, 0x86dd);
 	ip6(&f, 6, 20 + 10);
 	tcp(&f, 1, 2, PP_TCP_FIN);
