@@ -64,6 +64,16 @@ profile() {
 }
 
 # Runs everything; each result goes into WORK, for render().
+# The mitigations that make an indirect call dear, as the kernel reports them.
+mitigations() {
+	local f d=/sys/devices/system/cpu/vulnerabilities sep=
+	for f in spectre_v2 spec_rstack_overflow; do
+		[ -r "$d/$f" ] || continue
+		printf '%s%s: %s' "$sep" "$f" "$(cut -d';' -f1 "$d/$f")"
+		sep=', '
+	done
+}
+
 measure() {
 	rm -rf "$WORK"
 	mkdir -p "$WORK"
@@ -78,7 +88,9 @@ measure() {
 		--arg cls_repeat "$CLS_REPEAT" --arg rec_secs "$REC_SECS" \
 		--arg commit "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" \
 		--arg build "$(sed -n 's/^CMAKE_BUILD_TYPE:STRING=//p' "$BUILD_DIR/CMakeCache.txt")" \
+		--arg mitigations "$(mitigations)" \
 		'{$started, load_before: $load, $busy, $kernel, $cores, $cpu, $mhz, $rounds, $secs,
+		  $mitigations,
 		  $cls_rounds, $cls_repeat, $rec_secs, $commit,
 		  build: (if $build == "" then "RelWithDebInfo" else $build end)}' >"$WORK/run.json"
 	echo "bench: classifier (cls_bench)" >&2
@@ -105,7 +117,7 @@ measure() {
 
 # meta KEY: a field of WORK/run.json.
 meta() {
-	jq -r --arg k "$1" '.[$k]' "$WORK/run.json"
+	jq -r --arg k "$1" '.[$k] // "not recorded"' "$WORK/run.json"
 }
 
 # The loader's stage rate, M records/s, from rec_bench's table.
@@ -122,6 +134,20 @@ traffic_ratio() {
 		| [$t[] | select(.config == $c and $none["\(.round)"] != null)
 			| .udp_pps / $none["\(.round)"]] | sort
 		| if length == 0 then "-" else .[(length - 1) / 2 | floor] * 1000 | round / 1000 end
+		' "$WORK/data.jsonl"
+}
+
+# ref_net NAME: reference program NAME's ns above the floor on
+# netif_receive_skb, from netbench.sh's table (render()'s net_sections).
+ref_net() {
+	awk -F'|' -v n="\`$1\`" '$2 ~ n { split($3, a, "+"); gsub(/ /, "", a[2]); print a[2]; exit }' \
+		<<<"$net_sections"
+}
+
+# untraced_us: microseconds a packet at the median untraced UDP rate.
+untraced_us() {
+	jq -s -r '[.[] | select(.phase == "traffic" and .config == "none") | .udp_pps] | sort
+		| if length == 0 then "-" else 1e6 / .[(length - 1) / 2 | floor] * 10 | round / 10 end
 		' "$WORK/data.jsonl"
 }
 
@@ -149,22 +175,21 @@ analysis() {
 ## Analysis: what the figures show, and what was done about them
 
 **Per-hit cost on untracked traffic, cases (a) and (b).** As
-\`run_time_ns / run_cnt\`, every pktpath program shows some 55-60 ns, well
-over 10 ns. The reference programs show why: an empty program
-(\`pb_empty\`) on the same tracepoint, in the same run, shows nearly as
-much. That is the measurement itself on this VM: with
+\`run_time_ns / run_cnt\`, every pktpath program shows several times
+10 ns (the per-hit table). The reference programs show why: an empty
+program (\`pb_empty\`) on the same tracepoint, in the same run, shows
+nearly as much. That is the measurement itself on this VM: with
 \`kernel.bpf_stats_enabled=1\` every run is bracketed by two
-\`sched_clock()\` reads, and the call into the JITed program goes through
-a retpoline and comes back through the SRSO "Safe RET" return thunk
-(/sys/devices/system/cpu/vulnerabilities). pktpath's own work on an
-untracked hit, the in-flight gate (\`pb_gate\`), adds a few ns to that
-floor, under the target; the \`skb_map\` lookup the gate saves
-(\`pb_lookup\`) would add 20-25 ns, and the bpftrace script pays that on
-every hit. Case (b) costs what (a) costs: a 10 pps ping keeps the gate open
+\`sched_clock()\` reads, and the call into the JITed program is an
+indirect one, which the kernel's Spectre mitigations make dear (this VM:
+$(meta mitigations)). pktpath's own work on an
+untracked hit, the in-flight gate (\`pb_gate\`), adds $(ref_net pb_gate) ns to
+that floor here (on \`netif_receive_skb\`; target: 10); the \`skb_map\`
+lookup the gate saves (\`pb_lookup\`) adds $(ref_net pb_lookup) ns, and the
+bpftrace script pays that on every hit. Case (b) costs what (a) costs: a 10 pps ping keeps the gate open
 for microseconds in every 100 ms. Nothing in pktpath can take the raw
 figure under the empty program's on this machine; the target holds net of
-it. The classifier's own cost per untracked packet is in its section
-(1-7 ns net).
+it. The classifier's own cost per untracked packet is in its section.
 
 **Traffic, cases (a) and (b).** Median UDP packets/s as a ratio to no
 tracing in the same round: empty programs on the same tracepoints
@@ -178,12 +203,12 @@ program on these tracepoints can meet the target: pktpath (a) and (b) are
 missed by what the empty programs already cost, and sit within a few
 percent of them. iperf3's client runs on CPU 0 and its server on CPU 1
 (netbench.sh): on veth the sender's CPU also does both sides' softirq work,
-so every probe's cost lands on the CPU that sets the rate, some 4 us per
-packet at the untraced rate. What the traffic pays is mostly having BPF on
+so every probe's cost lands on the CPU that sets the rate, $(untraced_us) us
+per packet at the untraced rate. What the traffic pays is mostly having BPF on
 these tracepoints at all: the empty programs' row. Each hit pays the
 tracepoint's dispatch (\`__bpf_trace_run()\`: RCU, migrate-disable, the
 recursion check) and an indirect call into the program and back, which
-retpolines and the SRSO return thunk make dear on this VM; the gate behind
+the Spectre mitigations make dear; the gate behind
 that adds a few ns (above). This round of work cut the hits per packet: the
 default list no longer has \`tp:net:netif_rx_entry\` (the same step as
 \`netif_rx\`) and \`tp:net:net_dev_xmit\` (on veth, the driver's return
@@ -237,11 +262,11 @@ consistent with UDP's receive path freeing through
 allocated it frees with no tracepoint, while the skbs it hands back to
 another CPU end in \`napi_consume_skb()\`, which has one: where the
 scheduler puts iperf3's two ends decides which. The tracepoint backend
-cannot see those frees; with kprobes or fentry, ending a packet at
-\`skb_attempt_defer_free\` or \`kfree_skbmem\` (in kp_func.list today, as
-hops) would. Until then a filter that matches such traffic keeps the gate
-open for a second after each packet, and every hit of all the host's
-traffic pays the lookup meanwhile.
+cannot see those frees; with kprobes or fentry pktpath ends a packet at
+\`skb_attempt_defer_free\` and \`kfree_skbmem\` too
+(loader/probes/end_points.c). On the tracepoint backend a filter that
+matches such traffic keeps the gate open for the packet timeout after each
+packet, and every hit of all the host's traffic pays the lookup meanwhile.
 
 **Loader, at least $TARGET_RATE M records/s.** Met: see its section. The
 output used to be the cost (text 2.07, JSON 3.41 M records/s on
