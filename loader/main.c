@@ -32,6 +32,7 @@
 #include "stacks.h"
 #include "maps.h"
 #include "module_btf.h"
+#include "netns_names.h"
 #include "plan.h"
 #include "privs.h"
 #include "probe_btf.h"
@@ -78,7 +79,9 @@ struct app {
 	const char **names;
 	struct pp_kfacts facts; /* what the plan (plan.h) decides on */
 	enum pp_backend backend;
-	double start_ms; /* main() entered */
+	struct pp_netns_cache *netns; /* namespaces by name */
+	struct pp_ns_told told;	      /* the namespaces the text has described */
+	double start_ms;	      /* main() entered */
 	char err[512];
 };
 
@@ -356,6 +359,22 @@ static const char *sym_name(__u64 addr, void *arg)
 	return arg ? pp_ksym_name(arg, addr, NULL) : NULL;
 }
 
+static const struct pp_ns_name *netns_name(__u32 inode, void *arg)
+{
+	return pp_netns_cache_get(arg, inode);
+}
+
+/* Namespaces by name; without the cache (no memory) they print as inodes. */
+static void name_netns(struct app *a, struct pp_out *out)
+{
+	if (!a->netns)
+		return;
+	out->netns_name = netns_name;
+	out->netns_arg = a->netns;
+	out->told = &a->told;
+	out->netns_inodes = verbose > 0;
+}
+
 static int trace(struct app *a)
 {
 	struct pp_out out = {.f = stdout,
@@ -392,6 +411,7 @@ static int trace(struct app *a)
 		out.stack = pp_stacks_frames;
 		out.stack_arg = &a->stacks;
 	}
+	name_netns(a, &out);
 	a->exports.out = &out;
 	ret = pp_trace_run(&a->maps, &cfg, &stop) ? EXIT_FAIL : EXIT_OK;
 	if (pp_exports_close(&a->exports, stderr, a->err, sizeof(a->err))) {
@@ -625,6 +645,8 @@ static void cleanup(struct app *a)
 	pp_modules_free(&a->modules);
 	btf__free(a->btf);
 	free(a->names);
+	pp_netns_cache_free(a->netns);
+	pp_ns_told_free(&a->told);
 	pp_env_free(&a->env);
 }
 
@@ -662,6 +684,12 @@ static int run(struct app *a)
 		return ret;
 	if (a->env.action == PP_ACT_LIST_PROBES)
 		return list_probes(a);
+	/*
+	 * The first scan while every capability is there: /proc/PID/ns/net of
+	 * a process with more capabilities than pktpath keeps is refused
+	 * (ptrace_may_access()); the rescans name what they can then.
+	 */
+	a->netns = pp_netns_cache_new("/");
 	return attach_and_trace(a);
 }
 

@@ -198,3 +198,73 @@ int pp_ctr_meta(const char *root, enum pp_rt rt, const char *id, struct pp_ctr *
 	}
 	return -ENOENT;
 }
+
+/* The OCI spec's network namespace path (linux.namespaces), NULL if none. */
+static const char *spec_netns(json_object *spec)
+{
+	json_object *ns = jobj(jobj(spec, "linux"), "namespaces");
+
+	for (size_t i = 0;
+	     json_object_is_type(ns, json_type_array) && i < json_object_array_length(ns); i++) {
+		json_object *e = json_object_array_get_idx(ns, i);
+		const char *type = jstr(e, "type");
+
+		if (type && !strcmp(type, "network"))
+			return jstr(e, "path");
+	}
+	return NULL;
+}
+
+typedef void each_cb(enum pp_rt rt, const char *id, const char *path, void *arg);
+
+/* DIR/ID/TAIL for each ID of DIR: the network namespace file it names. */
+static void each_in(const char *dir, const char *tail, enum pp_rt rt, each_cb *cb, void *arg)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	while (d && (e = readdir(d))) {
+		json_object *j;
+		const char *path;
+
+		if (strlen(e->d_name) != PP_CTR_ID_LEN)
+			continue;
+		j = read_json(dir, "%s/%s/%s", e->d_name, tail);
+		path = rt == PP_RT_DOCKER ? jstr(jobj(j, "NetworkSettings"), "SandboxKey")
+					  : spec_netns(j);
+		/* An app container's /proc/PID/ns/net is its sandbox's: named from there. */
+		if (path && strncmp(path, "/proc/", 6))
+			cb(rt, e->d_name, path, arg);
+		json_object_put(j);
+	}
+	if (d)
+		closedir(d);
+}
+
+void pp_ctr_each_netns(const char *root, each_cb *cb, void *arg)
+{
+	char dir[PP_PATH_MAX];
+	struct dirent *e;
+	DIR *d;
+
+	if (!root || !strcmp(root, "/"))
+		root = "";
+	snprintf(dir, sizeof(dir), "%s/var/lib/docker/containers", root);
+	each_in(dir, "config.v2.json", PP_RT_DOCKER, cb, arg);
+	/* podman's and CRI-O's: pp_ctr_meta() tells them apart. */
+	snprintf(dir, sizeof(dir), "%s/var/lib/containers/storage/overlay-containers", root);
+	each_in(dir, "userdata/config.json", PP_RT_ANY, cb, arg);
+	snprintf(dir, sizeof(dir), "%s/run/containers/storage/overlay-containers", root);
+	each_in(dir, "userdata/config.json", PP_RT_ANY, cb, arg);
+	snprintf(dir, sizeof(dir), "%s/run/containerd/io.containerd.runtime.v2.task", root);
+	d = opendir(dir);
+	while (d && (e = readdir(d))) {
+		char ns[PP_PATH_MAX];
+		int len = snprintf(ns, sizeof(ns), "%s/%s", dir, e->d_name);
+
+		if (e->d_name[0] != '.' && len > 0 && (size_t)len < sizeof(ns))
+			each_in(ns, "config.json", PP_RT_CONTAINERD, cb, arg);
+	}
+	if (d)
+		closedir(d);
+}

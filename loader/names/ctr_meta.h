@@ -29,4 +29,15 @@ struct pp_ctr {
  */
 int pp_ctr_meta(const char *root, enum pp_rt rt, const char *id, struct pp_ctr *c);
 
+/*
+ * Each container whose runtime files name its network namespace by a file
+ * (podman's and CRI-O's /run/netns/..., docker's SandboxKey, a containerd
+ * sandbox's /var/run/netns/...): CB(runtime, id, path, ARG). Stat'ing such a
+ * file needs no privilege, where /proc/PID/ns/net of a process that has more
+ * capabilities than pktpath keeps (privs.h) is refused.
+ */
+void pp_ctr_each_netns(const char *root,
+		       void (*cb)(enum pp_rt rt, const char *id, const char *path, void *arg),
+		       void *arg);
+
 #endif /* PP_CTR_META_H */

@@ -28,9 +28,10 @@
 struct entry {
 	struct pp_ns_name n;
 	bool used;
-	bool known;	  /* false: a miss, remembered so as not to scan per record */
-	__u64 checked_ms; /* when the source was last checked (or the miss seen) */
-	int pid;	  /* the process it was named from, 0: none */
+	bool known;		  /* false: a miss, remembered so as not to scan per record */
+	__u64 checked_ms;	  /* when the source was last checked (or the miss seen) */
+	int pid;		  /* the process it was named from, 0: none */
+	char path[PP_NAMES_PATH]; /* else the namespace file it was named from */
 };
 
 struct pp_netns_cache {
@@ -199,6 +200,36 @@ static void pid_ctr(struct pp_netns_cache *n, struct entry *e, int pid)
 	e->n.ctr = c;
 	e->n.has_ctr = true;
 	e->pid = pid;
+	e->path[0] = 0;
+	label(e);
+}
+
+struct spec_walk {
+	struct pp_netns_cache *n;
+	__u64 now;
+};
+
+/* A container's namespace file, from its runtime's files (ctr_meta.c). */
+static void spec_netns(enum pp_rt rt, const char *id, const char *path, void *arg)
+{
+	struct spec_walk *sw = arg;
+	char full[PP_NAMES_PATH];
+	int len = snprintf(full, sizeof(full), "%s%s", sw->n->root, path);
+	struct entry *e;
+	struct stat st;
+	struct pp_ctr c;
+
+	if (len < 0 || (size_t)len >= sizeof(full) || stat(full, &st))
+		return;
+	e = get(sw->n, (__u32)st.st_ino);
+	if (!e || (e->n.has_ctr && !e->n.ctr.sandbox) || pp_ctr_meta(sw->n->root, rt, id, &c))
+		return;
+	if (e->n.has_ctr && !c.sandbox)
+		return;
+	e->n.ctr = c;
+	e->n.has_ctr = true;
+	e->checked_ms = sw->now;
+	snprintf(e->path, sizeof(e->path), "%s", full);
 	label(e);
 }
 
@@ -246,7 +277,10 @@ static void scan(struct pp_netns_cache *n, __u64 now)
 	n->host_ino = pid_netns(n, 1);
 	mark_host(n, n->host_ino, now);
 	mark_host(n, PP_NET_INIT_INO, now);
+	struct spec_walk sw = {.n = n, .now = now};
+
 	scan_run_netns(n, now);
+	pp_ctr_each_netns(n->root, spec_netns, &sw);
 	scan_proc(n, now);
 	n->last_scan_ms = now;
 	n->scanned = true;
@@ -282,8 +316,12 @@ __u64 pp_netns_cache_scans(const struct pp_netns_cache *n)
 /* Is E's name still true: its process or bind mount still in that namespace? */
 static bool still_true(const struct pp_netns_cache *n, const struct entry *e)
 {
+	struct stat st;
+
 	if (e->n.host)
 		return true;
+	if (e->n.has_ctr && e->path[0])
+		return !stat(e->path, &st) && (__u32)st.st_ino == e->n.inode;
 	if (e->n.has_ctr || (e->pid && !e->n.netns[0]))
 		return pid_netns(n, e->pid) == e->n.inode;
 	return netns_file_inode(n, e->n.netns) == e->n.inode;

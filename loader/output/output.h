@@ -33,6 +33,21 @@ struct pp_out {
 	 */
 	__u32 head_bytes;
 	__s64 real_off;
+	/*
+	 * Network namespaces by name (names/netns_names.h): the name of inode
+	 * INODE, NULL if none is known, valid until the next call. NULL: inodes.
+	 */
+	const struct pp_ns_name *(*netns_name)(__u32 inode, void *arg);
+	void *netns_arg;
+	/* Text: the namespaces described so far (pp_out_ns_legend()); -v: with inodes. */
+	struct pp_ns_told *told;
+	bool netns_inodes;
+};
+
+/* The set of namespace inodes whose legend line was printed. */
+struct pp_ns_told {
+	__u32 *inodes;
+	size_t n, cap;
 };
 
 /* Totals for the exit line. */
@@ -77,6 +92,18 @@ size_t pp_out_skb_index(const struct pp_packet *p, __u64 skb);
 __u32 pp_out_pkt_len(const struct pp_packet *p);
 
 struct pp_wbuf;
+/*
+ * A namespace for a column: its name, else its inode in decimal (in BUF,
+ * which holds 11 bytes or more), else "-".
+ */
+const char *pp_out_netns(const struct pp_out *o, __u32 inode, char *buf, size_t len);
+/*
+ * Text: a line for each namespace of P not described yet, before its block:
+ * a container's runtime, short id and pod, always; with netns_inodes, every
+ * named namespace, with its inode.
+ */
+void pp_out_ns_legend(const struct pp_out *o, struct pp_wbuf *w, const struct pp_packet *p);
+void pp_ns_told_free(struct pp_ns_told *t);
 /* A JSON string of at most max bytes of s, escaped as the packets' strings are. */
 void pp_out_json_str(struct pp_wbuf *w, const char *s, size_t max);
 

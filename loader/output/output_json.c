@@ -13,6 +13,7 @@
 #include <string.h>
 #include "drop_hint.h"
 #include "fmt.h"
+#include "netns_names.h"
 #include "output.h"
 #include "pkt_decode.h"
 
@@ -335,6 +336,36 @@ static void json_stack(const struct pp_out *out, struct jobj *o, const struct pp
 	pp_wb_putc(o->w, ']');
 }
 
+/* "netns_name", and "container" and "pod" where the namespace is one's (ns_label.c). */
+static void json_netns_name(const struct pp_out *out, struct jobj *o, __u32 inode)
+{
+	const struct pp_ns_name *n =
+		out->netns_name && inode ? out->netns_name(inode, out->netns_arg) : NULL;
+	const struct pp_ctr *c;
+	struct jobj sub;
+
+	if (!n)
+		return;
+	c = &n->ctr;
+	jstr(o, K("netns_name"), n->name, SIZE_MAX);
+	if (!n->has_ctr)
+		return;
+	sub = jopen(o, K("container"));
+	jstr(&sub, K("runtime"), pp_rt_name(c->rt), SIZE_MAX);
+	jstr(&sub, K("id"), c->id, SIZE_MAX);
+	if (c->name[0])
+		jstr(&sub, K("name"), c->name, SIZE_MAX);
+	if (c->sandbox)
+		jbool(&sub, K("sandbox"), true);
+	jclose(&sub);
+	if (!c->pod[0])
+		return;
+	sub = jopen(o, K("pod"));
+	jstr(&sub, K("name"), c->pod, SIZE_MAX);
+	jstr(&sub, K("namespace"), c->pod_ns, SIZE_MAX);
+	jclose(&sub);
+}
+
 static void json_hop(const struct pp_out *out, struct pp_wbuf *w, const struct pp_hop *h, __u64 t0)
 {
 	struct jobj o = {.w = w, .first = true};
@@ -345,6 +376,7 @@ static void json_hop(const struct pp_out *out, struct pp_wbuf *w, const struct p
 	jnum(&o, K("t_ns"), h->ts - t0);
 	if (h->netns)
 		jnum(&o, K("netns"), h->netns);
+	json_netns_name(out, &o, h->netns);
 	json_dev(&o, h);
 	jnum(&o, K("cpu"), h->cpu);
 	jnum(&o, K("pid"), h->pid);

@@ -6,6 +6,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
 #include "compat.h"
 #include "fmt.h"
 #include "output_summary.h"
@@ -116,12 +117,9 @@ static void text_step(const struct pp_out *o, const struct pp_sum_path *e, size_
 	const struct pp_sum_step *st = &e->steps[i], *prev = i ? &e->steps[i - 1] : NULL;
 	bool ns_changed = !prev || prev->netns != st->netns;
 	bool dev_changed = ns_changed || prev->ifindex != st->ifindex;
-	char name[NAMELEN + 16], ns[16] = "", b[32];
+	char name[NAMELEN + 16], nsbuf[16], b[32];
+	const char *ns = ns_changed ? pp_out_netns(o, st->netns, nsbuf, sizeof(nsbuf)) : "";
 
-	if (ns_changed && st->netns)
-		snprintf(ns, sizeof(ns), "%u", st->netns);
-	else if (ns_changed)
-		strcpy(ns, "-");
 	fprintf(o->f, "%c%3zu %-32s %10s %-*s", i && i == slow ? '*' : ' ', i + 1,
 		step_name(o, st, name, sizeof(name)), ns, i ? 15 : 0,
 		dev_changed ? (st->ifname[0] ? st->ifname : "-") : "");
@@ -163,11 +161,11 @@ static void text_drops(const struct pp_out *o, const struct pp_pathsum *s)
 	fprintf(o->f, "%10s %6s  %-24s %-28s %10s %s\n", "packets", "share", "reason", "function",
 		"netns", "device");
 	for (size_t i = 0; i < s->ndrops; i++) {
-		snprintf(ns, sizeof(ns), "%u", v[i]->netns);
 		fprintf(o->f, "%10llu %5.1f%%  %-24s %-28s %10s %s\n",
 			(unsigned long long)v[i]->count, share(v[i]->count, s->packets),
 			reason_str(o, v[i]->reason, rb, sizeof(rb)),
-			where_str(o, v[i]->location, lb, sizeof(lb)), v[i]->netns ? ns : "-",
+			where_str(o, v[i]->location, lb, sizeof(lb)),
+			pp_out_netns(o, v[i]->netns, ns, sizeof(ns)),
 			v[i]->ifname[0] ? v[i]->ifname : "-");
 	}
 	if (s->other_drops)
@@ -289,6 +287,16 @@ static void json_drop_fields(const struct pp_out *o, struct jw *j, __u32 reason,
 	}
 }
 
+/* The namespace's name where one is known (ns_label.c). */
+static void json_netns_name(const struct pp_out *o, struct jw *j, __u32 inode)
+{
+	char buf[16];
+	const char *name = pp_out_netns(o, inode, buf, sizeof(buf));
+
+	if (inode && name != buf)
+		jstr(j, "netns_name", name, SIZE_MAX);
+}
+
 static void json_step(const struct pp_out *o, struct jw *arr, const struct pp_sum_path *e, size_t i)
 {
 	const struct pp_sum_step *st = &e->steps[i];
@@ -298,6 +306,7 @@ static void json_step(const struct pp_out *o, struct jw *arr, const struct pp_su
 	jstr(&j, "func", pp_out_probe_name(o, st->probe, name, sizeof(name)), NAMELEN);
 	if (st->netns)
 		jnum(&j, "netns", st->netns);
+	json_netns_name(o, &j, st->netns);
 	if (st->ifname[0])
 		jstr(&j, "ifname", st->ifname, sizeof(st->ifname));
 	if (st->ifindex)
@@ -339,6 +348,7 @@ static void json_drop(const struct pp_out *o, struct jw *arr, const struct pp_pa
 	json_drop_fields(o, &j, d->reason, d->location);
 	if (d->netns)
 		jnum(&j, "netns", d->netns);
+	json_netns_name(o, &j, d->netns);
 	if (d->ifname[0])
 		jstr(&j, "ifname", d->ifname, sizeof(d->ifname));
 	if (d->ifindex)

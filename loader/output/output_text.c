@@ -3,13 +3,14 @@
  * Text output, one block per packet:
  *
  *   #7 len 98 icmp 198.18.0.1 > 198.18.1.2 echo request id 4242 seq 1 (marked at veth-a egress)
- *           0.000    +0.000 4026531840 veth-a            1 tc:egress
- *           1.204    +1.204 4026531840 veth-a            1 veth_xmit
- *          45.210   +44.006 4026532001 veth-b            0 tp:skb:consume_skb
+ *           0.000    +0.000       host veth-a            1 tc:egress
+ *           1.204    +1.204       host veth-a            1 veth_xmit
+ *          45.210   +44.006          b veth-b            0 tp:skb:consume_skb
  *     consumed after 45.210 us
  *
- * (time since the first hop and since the previous one in us, netns inode,
- * device, CPU, probe), then a blank line; and the helpers both formats
+ * (time since the first hop and since the previous one in us, netns name
+ * (ns_label.c; its inode where it has none), device, CPU, probe), then a
+ * blank line; and the helpers both formats
  * share. Device names are the kernel's bytes: anything unprintable becomes
  * '?', so a name cannot move the terminal.
  */
@@ -267,21 +268,22 @@ static void text_stack(const struct pp_out *o, struct pp_wbuf *w, const struct p
 static void text_hop(const struct pp_out *o, struct pp_wbuf *w, const struct pp_packet *pk,
 		     const struct pp_hop *h, __u64 t0, __u64 prev)
 {
-	char pname[PP_PROBE_NAMELEN], *p = pp_wb_room(w, PP_HOP_FIXED), *dev;
+	char pname[PP_PROBE_NAMELEN], nsbuf[PP_FMT_U64 + 1], *p, *dev;
 	const char *name = pp_out_probe_name(o, h->probe, pname, sizeof(pname));
+	const char *ns = pp_out_netns(o, h->netns, nsbuf, sizeof(nsbuf));
+	size_t nslen = strlen(ns);
 
+	/* A name longer than the column pushes the rest of the line right. */
+	p = pp_wb_room(w, PP_HOP_FIXED + nslen);
 	p[0] = ' ';
 	p[1] = ' ';
 	p = usec(p + 2, h->ts - t0, 0, 11);
 	*p++ = ' ';
 	p = usec(p, h->ts - prev, '+', 9);
 	*p++ = ' ';
-	if (h->netns) {
-		p = pp_fmt_u64_right(p, h->netns, 10);
-	} else {
-		p = pp_fmt_pad(p, 1, 10);
-		*p++ = '-';
-	}
+	p = pp_fmt_pad(p, nslen, 10);
+	memcpy(p, ns, nslen);
+	p += nslen;
 	*p++ = ' ';
 	dev = p;
 	p = dev_put(p, h);
@@ -481,6 +483,7 @@ void pp_out_text(const struct pp_out *o, const struct pp_packet *p)
 	size_t i;
 
 	pp_wb_init(&w, o->f);
+	pp_out_ns_legend(o, &w, p);
 	text_header(o, &w, p);
 	for (i = 0; i < p->nhops; i++) {
 		text_hop(o, &w, p, &p->hops[i], t0, prev);
