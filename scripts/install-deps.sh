@@ -11,6 +11,8 @@ PKGS=(
 	tcpdump tshark libcap2-bin util-linux jq ethtool
 	qemu-system-x86 busybox-static cpio xz-utils kmod
 	debootstrap lintian
+	# tests/e2e/test_podman_names.sh: rootful podman with runc (crun refuses hybrid cgroups)
+	podman runc
 )
 
 missing=()
