@@ -24,6 +24,12 @@
  * packets linger as tombstones for the packet timeout (1 s) as they do in
  * pktpath, and the table holds as many as one second of this rate makes.
  *
+ * With PP_BENCH_NAMES=1 in the environment, the text and JSON stages name
+ * the namespace as pktpath does (loader/names/netns_names.c, a scan of this
+ * host's /run/netns and /proc at start), and the hops carry this process's
+ * own namespace, a name found: the cost of naming per record is the
+ * difference from a run without it.
+ *
  * Usage: rec_bench [ROUNDS [SECONDS [HOPS [INFLIGHT]]]]
  *        rec_bench --only gen|assemble|summary|text|json|pcapng|perfetto [SECONDS]
  * The second form runs one stage in this process and prints its rate: the
@@ -39,6 +45,7 @@
 #include <sys/wait.h>
 #include "export_pcapng.h"
 #include "export_perfetto.h"
+#include "netns_names.h"
 #include "output.h"
 #include "path.h"
 #include "summary.h"
@@ -142,6 +149,30 @@ static void frame_fill(__u8 *d)
 	memset(d + sizeof(hdr), 0xa5, FRAME_LEN - sizeof(hdr));
 }
 
+static bool names_on(void)
+{
+	const char *v = getenv("PP_BENCH_NAMES");
+
+	return v && !strcmp(v, "1");
+}
+
+/* With names: this process's namespace, which the cache names; else a made-up inode. */
+static __u32 bench_netns(void)
+{
+	char link[64];
+	ssize_t n = names_on() ? readlink("/proc/self/ns/net", link, sizeof(link) - 1) : -1;
+
+	if (n <= 5)
+		return 4026532602U;
+	link[n] = 0;
+	return (__u32)strtoul(link + 5, NULL, 10);
+}
+
+static const struct pp_ns_name *bench_name(__u32 inode, void *arg)
+{
+	return pp_netns_cache_get(arg, inode);
+}
+
 static void gen_init(struct gen *g, const struct cfg *c, struct gen_pkt *pkts)
 {
 	memset(g, 0, sizeof(*g));
@@ -149,7 +180,7 @@ static void gen_init(struct gen *g, const struct cfg *c, struct gen_pkt *pkts)
 	g->pkts = pkts;
 	g->ts = now_ns();
 	g->hop = (struct pp_hop){
-		.cpu = 1, .netns = 4026532602U, .ifindex = 2, .pid = 4242, .len = FRAME_LEN};
+		.cpu = 1, .netns = bench_netns(), .ifindex = 2, .pid = 4242, .len = FRAME_LEN};
 	strcpy(g->hop.ifname, "veth-c");
 	strcpy(g->hop.comm, "iperf3");
 	g->mark.hop = g->hop;
@@ -247,11 +278,19 @@ static double run_stage(enum stage st, const struct cfg *c, __u64 *nrec)
 	struct gen_pkt *pkts = calloc(c->inflight, sizeof(*pkts));
 	struct chunk *ch = malloc(sizeof(*ch));
 	__u64 start, now, cpu0, limit = (__u64)(c->seconds * 1e9), n = 0;
+	struct pp_netns_cache *names = NULL;
+	struct pp_ns_told told = {0};
 	struct gen g;
 	double rate = 0;
 
 	r.out = fopen("/dev/null", "w");
 	r.o = (struct pp_out){.f = r.out, .probe_names = probe_names, .nprobes = NPROBES};
+	if (names_on() && (st == ST_TEXT || st == ST_JSON)) {
+		names = pp_netns_cache_new("/");
+		r.o.netns_name = names ? bench_name : NULL;
+		r.o.netns_arg = names;
+		r.o.told = &told;
+	}
 	if (st != ST_GEN)
 		pp = pp_paths_new(emit, &r);
 	if (r.out && st == ST_PCAPNG)
@@ -292,6 +331,8 @@ cleanup:
 	pp_pcapng_out_free(r.pcap);
 	pp_perfetto_out_free(r.perf);
 	pp_pathsum_free(r.ps);
+	pp_netns_cache_free(names);
+	pp_ns_told_free(&told);
 	if (r.out)
 		fclose(r.out);
 	free(ch);

@@ -74,7 +74,7 @@ txt=$(pp_out text)
 for c in "$web:$web_id" "$cli:$cli_id"; do
 	name=${c%%:*} id=${c#*:}
 	grep -q "^netns $name = podman container $name ${id:0:12}, inode [0-9]*$" "$txt" ||
-		pp_fail "no line naming $name (${id:0:12}): $(grep -m2 '^netns' "$txt" | pp_brief 2)"
+		pp_fail "no line naming $name (${id:0:12}): $(pp_brief 4 "$txt")"
 	grep -qE "^ +[0-9.]+ +\+[0-9.]+ +$name eth0 " "$txt" ||
 		pp_fail "no hop in $name's eth0 named $name: $(pp_brief 6 "$txt")"
 done
