@@ -376,6 +376,8 @@ static void json_hop(const struct pp_out *out, struct pp_wbuf *w, const struct p
 	jnum(&o, K("t_ns"), h->ts - t0);
 	if (h->netns)
 		jnum(&o, K("netns"), h->netns);
+	if (h->flags & PP_HOP_NETNS_CARRIED)
+		jbool(&o, K("netns_carried"), true);
 	json_netns_name(out, &o, h->netns);
 	json_dev(&o, h);
 	jnum(&o, K("cpu"), h->cpu);

@@ -438,6 +438,33 @@ static void drop_copy_at_end(struct pp_buf *b)
 	b->n = n - k;
 }
 
+/*
+ * Hops that read no namespace get the one of the skb's hop before them. At a
+ * TCP packet's end the skb has neither: tcp_v4_rcv() and tcp_v6_rcv() set
+ * skb->dev to NULL (the device may go while the skb waits in the backlog),
+ * the socket lookup steals skb->sk, and tcp_eat_recv_skb() clears skb->sk
+ * again before the free; so tp:tcp:tcp_probe, consume_skb and
+ * kmem_cache_free of a received segment read 0. An skb changes namespace
+ * only by crossing a device, which the hop before shows, so this is its
+ * namespace; the flag says where it came from (JSON netns_carried).
+ */
+static void netns_carry(struct pp_buf *b)
+{
+	for (__u32 i = 0; i < b->n; i++) {
+		struct pp_hop *h = &b->hops[i];
+
+		if (h->netns)
+			continue;
+		for (__u32 j = i; j-- > 0;) {
+			if (b->hops[j].skb != h->skb || !b->hops[j].netns)
+				continue;
+			h->netns = b->hops[j].netns;
+			h->flags |= PP_HOP_NETNS_CARRIED;
+			break;
+		}
+	}
+}
+
 /* Emits entry i and leaves it in the table as a tombstone. */
 static void close_packet(struct pp_paths *pp, __u32 i, __u64 now)
 {
@@ -448,6 +475,7 @@ static void close_packet(struct pp_paths *pp, __u32 i, __u64 now)
 
 	if (b->nskbs > 1)
 		drop_copy_at_end(b);
+	netns_carry(b);
 	p = (struct pp_packet){
 		.id = e->id,
 		.mark = b->has_mark ? &b->mark : NULL,

@@ -46,6 +46,13 @@ struct pp_skbref {
  * skb and probe is removed: it is one step; so is a COPY directly followed
  * by such a removed COPY.
  */
+/*
+ * pp_hop.flags, set by the loader (BPF sets the low bits, include/pktpath.h):
+ * the hop's skb had neither a device nor a socket, and its netns is that of
+ * the skb's hop before it (path.c: netns_carry()).
+ */
+#define PP_HOP_NETNS_CARRIED (1U << 31)
+
 struct pp_packet {
 	__u64 id;
 	const struct pp_mark *mark; /* NULL if the mark record was lost */

@@ -99,4 +99,10 @@ pp_expect_eq "containers in the JSON" "$got" "$want"
 n=$(pp_jq "$js" "[packets[].hops[] | select(.container and .netns_name != .container.name)]
 	| length")
 pp_expect_eq "hops whose netns_name is not their container's" "$n" 0
+# The ends of received TCP segments (tcp_probe, kmem_cache_free: no device,
+# no socket left) carry the namespace of their skb's hop before.
+n=$(pp_jq "$js" '[packets[].hops[] | select(.netns == null)] | length')
+pp_expect_eq "hops without a netns" "$n" 0
+n=$(pp_jq "$js" '[packets[].hops[] | select(.netns_carried)] | length')
+[ "$n" -gt 0 ] || pp_fail "no hop whose netns was carried: the TCP ends read one?"
 pp_pass

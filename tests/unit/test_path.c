@@ -234,9 +234,49 @@ static struct pp_hop clone_hop(__u32 type, __u64 id, __u64 ts, __u64 skb)
 	return h;
 }
 
+/* Each hop's netns, with bit 32 for PP_HOP_NETNS_CARRIED, of the last packet emitted. */
+static __u64 carried[MAXH];
+static size_t carried_n;
+
+static void carry_emit(const struct pp_packet *p, void *ctx)
+{
+	(void)ctx;
+	carried_n = p->nhops;
+	for (size_t i = 0; i < p->nhops && i < MAXH; i++)
+		carried[i] = p->hops[i].netns |
+			     ((__u64) !!(p->hops[i].flags & PP_HOP_NETNS_CARRIED) << 32);
+}
+
 #define SKB_A (0xffff888000001000ULL + 20)
 #define SKB_B 0xffff8880000b0000ULL
 #define SKB_C 0xffff8880000c0000ULL
+
+/* The end of a received TCP segment reads no namespace: the skb's hop before gives it. */
+START_TEST(test_netns_carried)
+{
+	struct pp_paths *pp = pp_paths_new(carry_emit, NULL);
+	struct pp_hop rx = hop(PP_REC_HOP, 30, 5, 20, 0), probe = hop(PP_REC_HOP, 30, 6, 30, 0);
+	struct pp_hop other = clone_hop(PP_REC_HOP, 30, 25, SKB_C),
+		      end = hop(PP_REC_END, 30, 9, 40, 0);
+
+	add_mark(pp, 30, 10);
+	rx.netns = 4026532177U;
+	other.netns = 4026531833U; /* another skb's namespace is not this one's */
+	add_hop(pp, rx, 20);
+	add_hop(pp, other, 25);
+	add_hop(pp, probe, 30);
+	add_hop(pp, clone_hop(PP_REC_END, 30, 35, SKB_C), 35);
+	add_hop(pp, end, 40);
+	ck_assert_uint_eq(carried_n, 6);
+	ck_assert_uint_eq(carried[0], 0); /* the mark: nothing before it */
+	ck_assert_uint_eq(carried[1], 4026532177U);
+	ck_assert_uint_eq(carried[2], 4026531833U);
+	ck_assert_uint_eq(carried[3], 4026532177U | (1ULL << 32));
+	ck_assert_uint_eq(carried[4], 4026531833U | (1ULL << 32));
+	ck_assert_uint_eq(carried[5], 4026532177U | (1ULL << 32));
+	pp_paths_free(pp);
+}
+END_TEST
 
 START_TEST(test_clone_closes_last)
 {
@@ -661,6 +701,7 @@ Suite *path_suite(void)
 	tcase_add_test(tc, test_mark_after_hops);
 	tcase_add_test(tc, test_drop_fields);
 	tcase_add_test(tc, test_clone_closes_last);
+	tcase_add_test(tc, test_netns_carried);
 	tcase_add_test(tc, test_clone_first_drop_wins);
 	tcase_add_test(tc, test_clone_timeout);
 	tcase_add_test(tc, test_unseen_beats_drop);
