@@ -137,11 +137,27 @@ static __u32 netns_file_inode(const struct pp_netns_cache *n, const char *name)
 	return (__u32)st.st_ino;
 }
 
+/*
+ * Names are file names and the runtimes' strings: any byte but '/' and NUL.
+ * A space, a control byte or a non-ASCII one becomes '?', as in device
+ * names, so that a name can neither split a column nor move the terminal.
+ */
+static void printable(char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s <= ' ' || (unsigned char)*s >= 0x7f)
+			*s = '?';
+}
+
 /* The display name, from what is known: host, container (pod), ip netns name. */
 static void label(struct entry *e)
 {
-	const struct pp_ctr *c = &e->n.ctr;
+	struct pp_ctr *c = &e->n.ctr;
 
+	printable(e->n.netns);
+	printable(c->name);
+	printable(c->pod);
+	printable(c->pod_ns);
 	if (e->n.host)
 		snprintf(e->n.name, sizeof(e->n.name), "host");
 	else if (e->n.has_ctr && c->pod[0])

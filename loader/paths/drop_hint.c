@@ -51,6 +51,8 @@ static void put_field(struct hint_ctx *c, const char *name, size_t n)
 		pp_sb_u64(f, s->ip_proto);
 	else if (IS("dev"))
 		pp_sb_str(f, c->d->dev && c->d->dev[0] ? c->d->dev : "its device");
+	else if (IS("netns") && c->d->netns_name)
+		pp_sb_str(f, c->d->netns_name);
 	else if (IS("netns") && c->d->netns)
 		pp_sb_u64(f, c->d->netns);
 	else
@@ -358,7 +360,10 @@ static void put_evidence(struct pp_sbuf *f, const struct pp_drop_facts *d)
 		pp_sb_str(f, d->caller ? ", on " : " on ");
 		pp_sb_str(f, d->dev);
 	}
-	if (d->netns) {
+	if (d->netns_name) {
+		pp_sb_lit(f, ", netns ");
+		pp_sb_str(f, d->netns_name);
+	} else if (d->netns) {
 		pp_sb_lit(f, ", netns ");
 		pp_sb_u64(f, d->netns);
 	}
@@ -442,7 +447,7 @@ size_t pp_out_drop_hint(const struct pp_out *o, const struct pp_packet *p, char 
 	const struct pp_hop *end = drop_end(p);
 	struct pp_drop_facts d = {.reason_code = p->reason, .location = p->location};
 	struct pp_pkt_summary s;
-	char dev[PP_IFNAMSIZ + 16];
+	char dev[PP_IFNAMSIZ + 16], ns[16];
 
 	if (o->reason_name)
 		d.reason = o->reason_name(p->reason, o->reason_arg);
@@ -457,6 +462,7 @@ size_t pp_out_drop_hint(const struct pp_out *o, const struct pp_packet *p, char 
 		dev_of(end, dev, sizeof(dev));
 		d.dev = dev;
 		d.netns = end->netns;
+		d.netns_name = end->netns ? pp_out_netns(o, end->netns, ns, sizeof(ns)) : NULL;
 	}
 	icmp_facts(o, p, end, &d);
 	return pp_drop_hint(&d, buf, len);

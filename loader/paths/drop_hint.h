@@ -7,7 +7,7 @@
  *
  *   netfilter's ipv4 forward hook dropped it: an nftables rule or the chain's
  *   policy (NETFILTER_DROP at nft_do_chain, under nf_hook_slow called by
- *   ip_forward, on r-eth0, netns 4026532616)
+ *   ip_forward, on r-eth0, netns pp-r)
  *
  * A reason it has no explanation for gets its name and place, never a guess.
  */
@@ -31,6 +31,7 @@ struct pp_drop_facts {
 	const struct pp_pkt_summary *pkt; /* the packet as marked */
 	const char *dev;		  /* the skb's device at the drop */
 	__u32 netns;			  /* the network namespace of the drop */
+	const char *netns_name;		  /* its name (names/), NULL: the inode stands */
 	bool icmp_sent;			  /* the kernel sent an ICMP error about it */
 	bool icmp_traced; /* ICMP errors sent are traced (tp:icmp:icmp_send), so none seen means
 			     none */

@@ -72,19 +72,19 @@ expect_hint() {
 }
 
 expect_hint 7009 NETFILTER_DROP "netfilter's ipv4 prerouting hook dropped it" \
-	"under nf_hook_slow called by ip_rcv" "on r-eth0, netns $ino_r"
+	"under nf_hook_slow called by ip_rcv" "on r-eth0, netns $PP_NS_R"
 expect_hint 7001 NETFILTER_DROP "netfilter's ipv4 forward hook dropped it" \
 	"under nf_hook_slow called by ip_forward"
 expect_hint 7002 NETFILTER_DROP "netfilter's ipv4 input hook dropped it" \
 	"under nf_hook_slow called by ip_local_deliver"
 expect_hint 7003 NO_SOCKET "no udp socket is bound to port 7003 of 198.18.0.254 in netns" \
-	"$ino_r; an ICMP error went back to 198.18.0.1 (NO_SOCKET at __udp4_lib_rcv"
-expect_hint 7004 NOT_SPECIFIED "the route to 198.19.9.1 in netns $ino_r is an error route:" \
+	"$PP_NS_R; an ICMP error went back to 198.18.0.1 (NO_SOCKET at __udp4_lib_rcv"
+expect_hint 7004 NOT_SPECIFIED "the route to 198.19.9.1 in netns $PP_NS_R is an error route:" \
 	"blackhole, as no ICMP error was sent" "at ip_error"
-expect_hint 7005 NOT_SPECIFIED "the route to 198.19.10.1 in netns $ino_r is an error route:" \
+expect_hint 7005 NOT_SPECIFIED "the route to 198.19.10.1 in netns $PP_NS_R is an error route:" \
 	"unreachable or prohibit (an ICMP error went back"
-expect_hint 7006 IP_INNOROUTES "no route to 198.19.200.1 in netns $ino_r"
-expect_hint 7007 IP_RPFILTER "reverse path filter: in netns $ino_r the route back to" \
+expect_hint 7006 IP_INNOROUTES "no route to 198.19.200.1 in netns $PP_NS_R"
+expect_hint 7007 IP_RPFILTER "reverse path filter: in netns $PP_NS_R the route back to" \
 	"198.18.1.77 does not leave by r-eth0"
 
 # The kernel's counters: each rule dropped one packet, one UDP had no port.

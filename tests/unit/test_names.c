@@ -230,6 +230,11 @@ START_TEST(test_cache_names)
 	ck_assert_uint_eq(pp_netns_cache_find(n, "nope", found, 4), 0);
 	ck_assert_uint_eq(pp_netns_cache_scans(n), 1);
 	pp_netns_cache_free(n);
+	/* A name with a space and a control byte cannot split the column. */
+	blue = add_netns("a b\033c");
+	n = pp_netns_cache_new(host);
+	ck_assert_str_eq(pp_netns_cache_get_at(n, blue, 0)->name, "a?b?c");
+	pp_netns_cache_free(n);
 }
 END_TEST
 
