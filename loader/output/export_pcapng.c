@@ -48,9 +48,12 @@ struct pp_pcapng_out *pp_pcapng_out_new(FILE *f, __u32 snaplen, __s64 real_off_n
 }
 
 /* The IDB's name: the device's, else "if<index>", else "unknown". */
-static void if_names(const struct pcap_if *i, char *name, size_t nlen, char *descr, size_t dlen)
+static void if_names(const struct pp_out *o, const struct pcap_if *i, char *name, size_t nlen,
+		     char *descr, size_t dlen)
 {
 	struct pp_sbuf n = {.buf = name, .len = nlen}, d = {.buf = descr, .len = dlen};
+	char nsbuf[PP_FMT_U64 + 1];
+	const char *ns = pp_out_netns(o, i->netns, nsbuf, sizeof(nsbuf));
 
 	if (i->name[0]) {
 		pp_line_clean(&n, i->name, sizeof(i->name));
@@ -61,16 +64,22 @@ static void if_names(const struct pcap_if *i, char *name, size_t nlen, char *des
 		pp_sb_lit(&n, "unknown");
 	}
 	pp_sb_lit(&d, "marked by pktpath; netns ");
-	pp_sb_u64(&d, i->netns);
+	pp_sb_str(&d, ns);
+	/* A name, then the inode it stands for. */
+	if (ns != nsbuf && i->netns) {
+		pp_sb_lit(&d, " (");
+		pp_sb_u64(&d, i->netns);
+		pp_sb_lit(&d, ")");
+	}
 	pp_sb_lit(&d, ", ifindex ");
 	pp_sb_u64(&d, i->ifindex);
 }
 
 /* The interface id of hop H's device, writing its IDB the first time. */
-static long if_id(struct pp_pcapng_out *x, const struct pp_hop *h)
+static long if_id(struct pp_pcapng_out *x, const struct pp_out *o, const struct pp_hop *h)
 {
 	struct pcap_if key = {.ifindex = h->ifindex, .netns = h->netns};
-	char name[PP_IFNAMSIZ + 24], descr[80];
+	char name[PP_IFNAMSIZ + 24], descr[256];
 
 	/* Only the name: what follows its NUL is whatever the kernel's buffer held. */
 	memcpy(key.name, h->ifname, strnlen(h->ifname, sizeof(h->ifname)));
@@ -80,7 +89,7 @@ static long if_id(struct pp_pcapng_out *x, const struct pp_hop *h)
 	if (PP_GROW(x->ifs, x->cap, x->nifs + 1, 8))
 		return -1;
 	x->ifs[x->nifs] = key;
-	if_names(&key, name, sizeof(name), descr, sizeof(descr));
+	if_names(o, &key, name, sizeof(name), descr, sizeof(descr));
 	put_block(x, pp_pcapng_idb(x->block, sizeof(x->block), PP_PCAPNG_LINKTYPE_ETH, x->snaplen,
 				   name, descr));
 	return (long)x->nifs++;
@@ -116,7 +125,7 @@ void pp_pcapng_out_packet(struct pp_pcapng_out *x, const struct pp_out *o,
 	struct pp_pcapng_pkt pk = {
 		.ts_ns = h->ts + (__u64)x->real_off, .comment = comment, .packetid = p->id};
 	struct pp_sbuf f = {.buf = comment, .len = sizeof(comment)};
-	long id = if_id(x, h);
+	long id = if_id(x, o, h);
 
 	if (id < 0)
 		return;
