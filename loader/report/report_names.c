@@ -6,9 +6,11 @@
  * list does.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "grow.h"
+#include "netns_names.h"
 #include "report_names.h"
 
 struct code_name {
@@ -21,8 +23,9 @@ struct pp_rnames {
 	size_t nprobes, pcap;
 	__u32 *slots; /* open addressing: probe index + 1, 0 empty */
 	size_t nslots;
-	struct code_name *reasons, *syms;
-	size_t nreasons, rcap, nsyms, scap;
+	struct code_name *reasons, *syms, *netns;
+	size_t nreasons, rcap, nsyms, scap, nnetns, ncap;
+	struct pp_ns_name named; /* what netns_name() returns */
 };
 
 /* The built-in points: their index in a live run, whatever the probe list. */
@@ -58,6 +61,7 @@ void pp_rnames_free(struct pp_rnames *n)
 	free(n->slots);
 	free_list(n->reasons, n->nreasons);
 	free_list(n->syms, n->nsyms);
+	free_list(n->netns, n->nnetns);
 	free(n);
 }
 
@@ -161,6 +165,24 @@ int pp_rnames_sym(struct pp_rnames *n, __u64 addr, const char *name)
 	return add(&n->syms, &n->nsyms, &n->scap, addr, name);
 }
 
+int pp_rnames_netns(struct pp_rnames *n, __u32 inode, const char *name)
+{
+	return add(&n->netns, &n->nnetns, &n->ncap, inode, name);
+}
+
+/* The name the recording gave; only the name: the rest of the hop says the rest. */
+static const struct pp_ns_name *netns_name(__u32 inode, void *arg)
+{
+	struct pp_rnames *n = arg;
+	const char *name = find(n->netns, n->nnetns, inode);
+
+	if (!name)
+		return NULL;
+	n->named.inode = inode;
+	snprintf(n->named.name, sizeof(n->named.name), "%s", name);
+	return &n->named;
+}
+
 static const char *reason_name(__u32 reason, void *arg)
 {
 	const struct pp_rnames *n = arg;
@@ -183,4 +205,6 @@ void pp_rnames_out(const struct pp_rnames *n, struct pp_out *o)
 	o->reason_arg = (void *)n;
 	o->sym_name = sym_name;
 	o->sym_arg = (void *)n;
+	o->netns_name = netns_name;
+	o->netns_arg = (void *)n;
 }

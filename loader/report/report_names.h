@@ -27,7 +27,10 @@ int pp_rnames_reason(struct pp_rnames *n, __u32 code, const char *name);
 /* The drop location ADDR is in function NAME; the first name stays. 0 or -ENOMEM. */
 int pp_rnames_sym(struct pp_rnames *n, __u64 addr, const char *name);
 
-/* Fills O's probe names and its reason and symbol callbacks. */
+/* Netns INODE is called NAME (a hop's netns_name); the first name stays. 0 or -ENOMEM. */
+int pp_rnames_netns(struct pp_rnames *n, __u32 inode, const char *name);
+
+/* Fills O's probe names and its reason, symbol and netns name callbacks. */
 void pp_rnames_out(const struct pp_rnames *n, struct pp_out *o);
 
 #endif /* PP_REPORT_NAMES_H */

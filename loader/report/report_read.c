@@ -15,6 +15,7 @@
 #include <string.h>
 #include <json-c/json.h>
 #include "report_names.h"
+#include "netns_names.h"
 #include "report_read.h"
 
 #define PP_NAME_MAX 512 /* a probe, reason or function name */
@@ -200,6 +201,17 @@ static int probe_of(struct ctx *c, json_object *obj, const char *key, __u32 *pro
 	return 0;
 }
 
+/* A hop's netns_name, kept for the namespace it names (report_names.c). */
+static int netns_name_of(struct ctx *c, json_object *obj, __u32 netns)
+{
+	char name[PP_CTR_NAME_MAX];
+	int ret = get_bytes(c, obj, "netns_name", false, name, sizeof(name), false);
+
+	if (ret > 0 && netns)
+		ret = pp_rnames_netns(c->r->names, netns, name);
+	return ret;
+}
+
 static int read_hop(struct ctx *c, json_object *obj, __u64 base, struct pp_hop *h)
 {
 	__u64 t = 0;
@@ -213,6 +225,8 @@ static int read_hop(struct ctx *c, json_object *obj, __u64 base, struct pp_hop *
 		ret = get_u64(c, obj, "t_ns", true, &t);
 	if (ret >= 0)
 		ret = get_u32(c, obj, "netns", false, &h->netns);
+	if (ret >= 0)
+		ret = netns_name_of(c, obj, h->netns);
 	if (ret >= 0)
 		ret = get_bytes(c, obj, "ifname", false, h->ifname, sizeof(h->ifname), true);
 	if (ret >= 0)

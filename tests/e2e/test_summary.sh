@@ -124,7 +124,7 @@ pp_pktpath_settle text 20
 pp_pktpath_stop text
 pp_expect_grep "text report" "$txt" '^pktpath summary at exit, after [0-9.]+ s: 30 packets, 1 distinct paths$'
 pp_expect_grep "text path" "$txt" '^path 1: 30 packets \(100\.0%\), dropped: NETFILTER_DROP at '
-pp_expect_grep "text drop table" "$txt" '^ +30 100\.0%  NETFILTER_DROP +[a-z_]+ +[0-9]+ r-eth0$'
+pp_expect_grep "text drop table" "$txt" "^ +30 100\\.0%  NETFILTER_DROP +[a-z_]+ +$PP_NS_R r-eth0$"
 if grep -Eq '^#[0-9]+ ' "$txt"; then
 	pp_fail "a packet block was printed with --summary: $(grep -m1 -E '^#[0-9]+ ' "$txt")"
 fi
