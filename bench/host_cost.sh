@@ -1,0 +1,294 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# What pktpath costs the host while it tracks nothing (issue 24). As root,
+# after a build, under the e2e lock so that no test runs beside it:
+#
+#   flock /tmp/pp-kernel.lock bench/host_cost.sh
+#
+# Workloads (bench/host_load.c), each pinned to CPU $CPU with taskset:
+# sendto(), sendmsg() and write() of 64-byte UDP datagrams out of an ifb
+# device (which frees a packet not redirected to it), 64-byte TCP send()s over loopback, a tmpfs create/write/unlink loop
+# and fork/exit, all in a namespace of their own. Each round runs every
+# workload with no pktpath and with pktpath running there with a filter that
+# matches none of it (`icmp`, tracepoint backend), in alternating order; the
+# figure is the median over the rounds of each round's ratio. With
+# PKTPATH_BEFORE=another pktpath binary, that one is a third configuration
+# of the same rounds (before/after a change, side by side).
+#
+# Then, with kernel.bpf_stats_enabled=1, pktpath and an empty program on each
+# hook it attaches (bench/hook_empty.c) run together while each workload runs
+# once: per hook, ns per hit (run_time_ns / run_cnt) of pktpath's program and
+# of the empty one, and hits per operation.
+#
+#   bench/host_cost.sh            measure, write bench/data/host_cost.jsonl
+#   bench/host_cost.sh --report   the Markdown section, from that file (it
+#                                 goes into bench/notes/host_cost.md, which
+#                                 bench/run.sh puts into docs/PERFORMANCE.md)
+#   bench/host_cost.sh --smoke    one short round, writes nothing
+#
+# Environment: BUILD_DIR (build), PKTPATH (BUILD_DIR/loader/pktpath),
+# PKTPATH_BEFORE (none), ROUNDS (5), SECS (2: seconds per workload run),
+# CPU (1), WORKLOADS (sendto sendmsg write tcp tmpfs fork), DATA.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD_DIR=${BUILD_DIR:-build}
+PKTPATH=${PKTPATH:-$BUILD_DIR/loader/pktpath}
+PKTPATH_BEFORE=${PKTPATH_BEFORE:-}
+LOAD=$BUILD_DIR/bench/host_load
+EMPTY=$BUILD_DIR/bench/hook_empty
+ROUNDS=${ROUNDS:-5}
+SECS=${SECS:-2}
+CPU=${CPU:-1}
+WORKLOADS=${WORKLOADS:-sendto sendmsg write tcp tmpfs fork}
+DATA=${DATA:-bench/data/host_cost.jsonl}
+NS=pp-cost-$$
+DST=198.51.100.2 # routed out sink0 (ifb), which frees what it is sent
+TMP=$(mktemp -d)
+
+cleanup() {
+	local p
+	for p in ${PP_PID:-} ${EMPTY_PID:-}; do
+		kill -INT "$p" 2>/dev/null || true
+	done
+	wait 2>/dev/null || true
+	[ -z "${STATS_WAS:-}" ] || sysctl -q -w kernel.bpf_stats_enabled="$STATS_WAS"
+	ip netns delete "$NS" 2>/dev/null || true
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+setup() {
+	# hook_empty attaches to syscall tracepoints by their tracefs ids.
+	mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing
+	ip netns add "$NS"
+	ip -n "$NS" link set lo up
+	ip -n "$NS" link add sink0 type ifb
+	ip -n "$NS" link set sink0 up
+	ip -n "$NS" addr add 198.51.100.1/24 dev sink0
+}
+
+# pp_start BIN: pktpath BIN in the namespace, once it says it is ready.
+pp_start() {
+	local i
+	ip netns exec "$NS" "$1" --backend tracepoint --filter icmp >/dev/null 2>"$TMP/pp.err" &
+	PP_PID=$!
+	for ((i = 0; i < 600; i++)); do
+		grep -qs 'ready' "$TMP/pp.err" && return 0
+		kill -0 "$PP_PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	echo "host_cost: $1 did not start: $(cat "$TMP/pp.err")" >&2
+	exit 1
+}
+
+pp_stop() {
+	kill -INT "$PP_PID"
+	wait "$PP_PID" || true
+	PP_PID=
+}
+
+# workload W: "W RATE" from host_load pinned to CPU.
+workload() {
+	ip netns exec "$NS" taskset -c "$CPU" "$LOAD" "$1" "$SECS" "$DST"
+}
+
+# round R CONFIG [BIN]: every workload once, as JSON lines.
+round() {
+	local r=$1 config=$2 w rate
+	[ -z "${3:-}" ] || pp_start "$3"
+	for w in $WORKLOADS; do
+		rate=$(workload "$w" | cut -d' ' -f2)
+		jq -n -c --argjson round "$r" --arg config "$config" --arg w "$w" \
+			--argjson rate "$rate" '{phase: "rate", $round, $config, workload: $w, $rate}'
+	done
+	[ -z "${3:-}" ] || pp_stop
+}
+
+rates() {
+	local r configs c
+	for ((r = 0; r < ROUNDS; r++)); do
+		configs="none after${PKTPATH_BEFORE:+ before}"
+		# Alternate the order, so that no configuration always runs first.
+		((r % 2 == 0)) || configs=$(tr ' ' '\n' <<<"$configs" | tac | tr '\n' ' ')
+		echo "host_cost: round $((r + 1)) of $ROUNDS: $configs" >&2
+		for c in $configs; do
+			case $c in
+			none) round "$r" none ;;
+			after) round "$r" after "$PKTPATH" ;;
+			before) round "$r" before "$PKTPATH_BEFORE" ;;
+			esac
+		done
+	done
+}
+
+# progs: {id: {name, cnt, ns}} of every loaded program.
+progs() {
+	bpftool prog show -j | jq -c 'map({key: "\(.id)", value: {name, cnt: (.run_cnt // 0),
+		ns: (.run_time_ns // 0), pids: [(.pids // [])[].pid]}}) | from_entries'
+}
+
+# hooks PID: "PROG_ID HOOK" for each link of process PID, in hook_empty's
+# words: a raw_tracepoint link is a tp_btf program's ("tracing") or a raw
+# tracepoint's; a perf event link names no tracepoint, its program does
+# (pp_enter_sendto: syscalls:sys_enter_sendto).
+hooks() {
+	bpftool prog show -j | jq -c 'map({key: "\(.id)", value: {type, name}}) | from_entries' \
+		>"$TMP/types"
+	# The process's links, from its fds (this bpftool names no pids).
+	sed -n 's/^link_id:[[:space:]]*//p' /proc/"$1"/fdinfo/* 2>/dev/null | jq -s -c . >"$TMP/links"
+	bpftool link show -j | jq -r --slurpfile l "$TMP/links" --slurpfile t "$TMP/types" '
+		.[] | select(.id as $i | $l[0] | index($i)) | $t[0]["\(.prog_id)"] as $p
+		| "\(.prog_id) " + (
+		if .type == "raw_tracepoint" and $p.type == "tracing" then "btf:\(.tp_name)"
+		elif .type == "raw_tracepoint" then "raw:\(.tp_name)"
+		elif .type == "perf_event" then "perf:syscalls:"
+			+ ($p.name | sub("^pp_enter_"; "sys_enter_") | sub("^pp_exit_"; "sys_exit_"))
+		else "\(.type)" end)'
+}
+
+# per_hit BIN CONFIG: pktpath BIN's per-hit cost on each of its hooks beside an
+# empty program there, and hits per operation, per workload.
+per_hit() {
+	local bin=$1 config=$2 w ops
+	STATS_WAS=$(sysctl -n kernel.bpf_stats_enabled)
+	sysctl -q -w kernel.bpf_stats_enabled=1
+	pp_start "$bin"
+	hooks "$PP_PID" >"$TMP/pp.hooks"
+	# The empty twins: tcx links are the classifier's, costed by cls_bench.
+	: >"$TMP/empty.hooks"
+	awk '$2 ~ /^(raw|btf|perf):/ { print $2 }' "$TMP/pp.hooks" | sort -u >"$TMP/want"
+	if [ -s "$TMP/want" ]; then
+		# shellcheck disable=SC2046 # one argument per hook
+		"$EMPTY" $(cat "$TMP/want") >"$TMP/empty.hooks" 2>"$TMP/empty.err" &
+		EMPTY_PID=$!
+		until grep -qs ready "$TMP/empty.err"; do
+			kill -0 "$EMPTY_PID" 2>/dev/null || {
+				echo "host_cost: hook_empty: $(cat "$TMP/empty.err")" >&2
+				exit 1
+			}
+			sleep 0.1
+		done
+	fi
+	for w in $WORKLOADS; do
+		progs >"$TMP/p0"
+		ops=$(workload "$w" | cut -d' ' -f3)
+		progs >"$TMP/p1"
+		jq -n -c --arg config "$config" --arg w "$w" --argjson ops "$ops" \
+			--slurpfile a "$TMP/p0" --slurpfile b "$TMP/p1" \
+			--rawfile pp "$TMP/pp.hooks" --rawfile empty "$TMP/empty.hooks" '
+			def ids($t): $t | split("\n") | map(select(. != "") | split(" ")
+				| {key: .[0], value: .[1]}) | from_entries;
+			def cost($id): ($b[0][$id].cnt - ($a[0][$id].cnt // 0)) as $n
+				| ($b[0][$id].ns - ($a[0][$id].ns // 0)) as $t
+				| {hits: $n, ns: (if $n > 0 then $t / $n else null end)};
+			ids($pp) as $p | ids($empty) as $e
+			| ($e | to_entries | map({key: .value, value: .key}) | from_entries) as $eh
+			| $p | to_entries[] | select(.value | test("^(raw|btf|perf):"))
+			| {phase: "hit", $config, workload: $w, hook: .value, prog: $b[0][.key].name,
+			   pp: cost(.key), empty: (if $eh[.value] then cost($eh[.value]) else null end),
+			   per_op: (cost(.key).hits / $ops)}'
+	done
+	[ -z "${EMPTY_PID:-}" ] || { kill -INT "$EMPTY_PID"; wait "$EMPTY_PID" || true; EMPTY_PID=; }
+	: >"$TMP/empty.hooks"
+	pp_stop
+	sysctl -q -w kernel.bpf_stats_enabled="$STATS_WAS"
+}
+
+measure() {
+	setup
+	{
+		jq -n -c --arg started "$(date -u '+%Y-%m-%d %H:%M UTC')" \
+			--arg commit "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" \
+			--arg kernel "$(uname -r)" --arg cores "$(nproc)" --arg rounds "$ROUNDS" \
+			--arg secs "$SECS" --arg cpu "$CPU" --arg before "$PKTPATH_BEFORE" \
+			--arg load "$(cut -d' ' -f1-3 /proc/loadavg)" \
+			--arg cmd "${HOST_COST_CMD:-flock /tmp/pp-kernel.lock bench/host_cost.sh}" \
+			'{phase: "run", $started, $commit, $kernel, $cores, $rounds, $secs, $cpu,
+			  $before, $load, $cmd}'
+		rates
+		[ -z "$PKTPATH_BEFORE" ] || per_hit "$PKTPATH_BEFORE" before
+		per_hit "$PKTPATH" after
+	} >"$TMP/data"
+	[ -n "${SMOKE:-}" ] || mv "$TMP/data" "$DATA"
+	[ -z "${SMOKE:-}" ] || echo "host_cost: smoke run passed" >&2
+}
+
+# ratio CONFIG W: "median (min..max)" of CONFIG's rate over none's, per round.
+ratio() {
+	jq -s -r --arg c "$1" --arg w "$2" '
+		def fx: . * 1000 | round / 1000;
+		[.[] | select(.phase == "rate" and .workload == $w)] as $t
+		| (reduce ($t[] | select(.config == "none")) as $n ({}; .["\($n.round)"] = $n.rate))
+			as $none
+		| [$t[] | select(.config == $c and $none["\(.round)"] != null)
+			| .rate / $none["\(.round)"]] | sort
+		| if length == 0 then "-"
+		  else "\(.[(length - 1) / 2 | floor] | fx) (\(.[0] | fx)..\(.[-1] | fx))" end
+		' "$DATA"
+}
+
+report() {
+	local run w before
+	run=$(head -n 1 "$DATA")
+	before=$(jq -r .before <<<"$run")
+	cat <<DOC
+## What pktpath costs the host while it tracks nothing
+
+\`$(jq -r .cmd <<<"$run")\` (ROUNDS=$(jq -r .rounds <<<"$run"), SECS=$(jq -r .secs <<<"$run")), started
+$(jq -r .started <<<"$run"), commit $(jq -r .commit <<<"$run"), kernel $(jq -r .kernel <<<"$run"),
+$(jq -r .cores <<<"$run") cores, load average before $(jq -r .load <<<"$run"). Each workload
+(bench/host_load.c) runs pinned to CPU $(jq -r .cpu <<<"$run") in a namespace of its own, with no
+pktpath and with pktpath running there on the tracepoint backend with the
+filter \`icmp\`, which matches none of it; rounds alternate the order. The
+figure is the median of each round's ratio to no pktpath in the same round
+(min..max); other work on this shared 2-core VM moves the absolute rates,
+not the ratios. UDP goes out an ifb device, which frees what is not redirected
+to it (no receiver, no ICMP); TCP goes over
+loopback to a thread of the same process. Raw results: \`$DATA\`.
+
+DOC
+	if [ -n "$before" ]; then
+		echo "| workload | before / none | after / none |"
+		echo "|---|---|---|"
+	else
+		echo "| workload | pktpath / none |"
+		echo "|---|---|"
+	fi
+	for w in $(jq -r 'select(.phase == "rate" and .config == "none" and .round == 0)
+		| .workload' "$DATA"); do
+		if [ -n "$before" ]; then
+			echo "| $w | $(ratio before "$w") | $(ratio after "$w") |"
+		else
+			echo "| $w | $(ratio after "$w") |"
+		fi
+	done
+	cat <<'DOC'
+
+Per hook pktpath attaches (the classifier's tcx links aside: its cost per
+packet is in the classifier's section), with `kernel.bpf_stats_enabled=1`:
+pktpath's program and an empty program on the same hook in the same run
+(`bench/hook_empty.c`), ns per hit (`run_time_ns / run_cnt`), and hits per
+operation of the workload. Hooks that no workload hits are left out.
+
+| config | workload | hook | hits per op | pktpath ns/hit | empty ns/hit | above empty |
+|---|---|---|---|---|---|---|
+DOC
+	jq -r 'select(.phase == "hit" and .pp.hits > 0)
+		| def f: if . == null then "-" else . * 10 | round / 10 end;
+		"| \(.config) | \(.workload) | `\(.hook)` | \(.per_op * 100 | round / 100)"
+		+ " | \(.pp.ns | f) | \(.empty.ns | f)"
+		+ " | \(if .empty.ns then (.pp.ns - .empty.ns | f) else "-" end) |"' "$DATA"
+}
+
+case ${1:-} in
+--smoke)
+	ROUNDS=1 SECS=0.2 SMOKE=1
+	measure
+	;;
+--report) report ;;
+"") measure ;;
+*)
+	echo "usage: $0 [--smoke|--report]" >&2
+	exit 2
+	;;
+esac
