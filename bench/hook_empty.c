@@ -40,7 +40,8 @@ static struct bpf_program *kind_prog(struct hook_empty *o, const char *hook, con
 	struct {
 		const char *prefix;
 		struct bpf_program *prog;
-	} kinds[] = {{"raw:", o->progs.he_raw}, {"perf:", o->progs.he_perf}, {"btf:", o->progs.he_btf}};
+	} kinds[] = {
+		{"raw:", o->progs.he_raw}, {"perf:", o->progs.he_perf}, {"btf:", o->progs.he_btf}};
 	struct bpf_program *found = NULL;
 
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
@@ -115,7 +116,8 @@ int main(int argc, char **argv)
 	int n = argc - 1, ret = 0;
 
 	if (n < 1 || n > MAX_HOOKS) {
-		fprintf(stderr, "usage: hook_empty HOOK... (1 to %d; raw:NAME, perf:CAT:NAME, btf:NAME)\n",
+		fprintf(stderr,
+			"usage: hook_empty HOOK... (1 to %d; raw:NAME, perf:CAT:NAME, btf:NAME)\n",
 			MAX_HOOKS);
 		return 2;
 	}

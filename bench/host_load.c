@@ -130,7 +130,7 @@ int main(int argc, char **argv)
 		const char *name;
 		int (*op)(void);
 	} kinds[] = {{"sendto", op_sendto}, {"sendmsg", op_sendmsg}, {"write", op_write},
-		     {"tcp", op_tcp},       {"tmpfs", op_tmpfs},     {"fork", op_fork}};
+		     {"tcp", op_tcp},	    {"tmpfs", op_tmpfs},     {"fork", op_fork}};
 	int (*op)(void) = NULL;
 	double secs, start, t;
 	long n = 0;
@@ -141,7 +141,8 @@ int main(int argc, char **argv)
 			op = kinds[i].op;
 	secs = argc >= 3 ? atof(argv[2]) : 0;
 	if (!op || secs <= 0) {
-		fprintf(stderr, "usage: host_load sendto|sendmsg|write|tcp|tmpfs|fork SECS [ADDR]\n");
+		fprintf(stderr,
+			"usage: host_load sendto|sendmsg|write|tcp|tmpfs|fork SECS [ADDR]\n");
 		return 2;
 	}
 	if (op == op_tcp)

@@ -6,9 +6,9 @@
 # on the same packets: ping sends N echo requests (sendto() on a raw socket)
 # from NS-c to NS-s over a veth pair.
 #
-#   pktpath   --json 'icmp[icmptype] = 8' in NS-c: per packet, the END hop's
-#             t_ns, which counts from the 'syscall:send' hop (the sendto()
-#             entry);
+#   pktpath   --json --send-calls 'icmp[icmptype] = 8' in NS-c: per packet,
+#             the END hop's t_ns, which counts from the 'syscall:send' hop
+#             (the sendto() entry);
 #   bpftrace  the seed's three points, with tracepoints where the seed used
 #             a kprobe (this host has none): sys_enter_sendto saves the time
 #             per thread, the first net:net_dev_queue in that thread carries
@@ -92,7 +92,7 @@ wait_for() {
 	echo "send_latency: $3 not ready after 120 s" >&2
 	exit 1
 }
-ip netns exec "$C" "$PKTPATH" --json --backend tracepoint 'icmp[icmptype] = 8' \
+ip netns exec "$C" "$PKTPATH" --json --send-calls --backend tracepoint 'icmp[icmptype] = 8' \
 	>"$OUT_DIR/pktpath.jsonl" 2>"$OUT_DIR/pktpath.err" &
 PP_PID=$!
 wait_for "$OUT_DIR/pktpath.err" '^pktpath: ready' pktpath

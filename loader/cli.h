@@ -40,6 +40,7 @@ struct pp_env {
 	const char *probe_regex; /* --probe-regex: skb functions in BTF that match */
 	bool all_netns;		 /* --all-netns */
 	bool all_skb_funcs;	 /* --all-skb-funcs */
+	bool send_calls;	 /* --send-calls: the syscall tracepoints */
 	enum pp_backend backend;
 	bool json;
 	bool summary;		  /* --summary: distinct paths at exit */

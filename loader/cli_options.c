@@ -43,6 +43,10 @@ const struct pp_cli_opt pp_cli_opts[] = {
 		 "matches RE (POSIX extended)"},
 	{"all-skb-funcs", 0, NULL, PP_OPT_FLAG, AT(all_skb_funcs),
 	 .help = "add every kernel function taking an skb"},
+	{"send-calls", 0, NULL, PP_OPT_FLAG, AT(send_calls),
+	 .help = "start a sent packet's path at its sendto(),\n"
+		 "sendmsg() or sendmmsg() call (syscall:send); its\n"
+		 "tracepoints slow every process's system calls"},
 	{"stack", 0, "NAME", PP_OPT_LIST, AT(stacks), AT(nstacks), .max = PP_MAX_EXTRA,
 	 .bad = "more than 256 --stack options",
 	 .help = "show the kernel stack at the hops of probe point\n"

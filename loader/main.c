@@ -336,6 +336,37 @@ static const char *probe_backend(const struct app *a, const struct pp_probe *pr)
 	return pr->kind == PP_PROBE_TP ? "tracepoint" : pp_backend_name(a->backend);
 }
 
+/*
+ * The hooks attached besides the list, and what each costs work that has
+ * nothing to do with the packets tracked (bench/host_cost.sh measures it):
+ * nothing pktpath attaches goes unnamed here.
+ */
+static void list_builtin_hooks(const struct app *a)
+{
+	static const char *const sends[] = {"sendto", "sendmsg", "sendmmsg"};
+	const char *cost = "perf-event tracepoint, every send call of every process,"
+			   " some 200-300 ns each; all syscalls take the slow path";
+	const char *state = a->env.send_calls ? "besides the list, --send-calls"
+					      : "besides the list, off (--send-calls)";
+
+	if (a->backend == PP_BACKEND_TRACEPOINT) {
+		printf("%-36s -      built in: raw tracepoint on every slab allocation"
+		       " of the host (sk_buff reuse), an empty program's cost\n",
+		       "tp:kmem:kmem_cache_alloc");
+		printf("%-36s -      built in: raw tracepoint on every slab free of the host"
+		       " (sk_buff frees no skb tracepoint sees), an empty program's cost\n",
+		       "tp:kmem:kmem_cache_free");
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(sends); i++) {
+		char enter[40], leave[40];
+
+		snprintf(enter, sizeof(enter), "tp:syscalls:sys_enter_%s", sends[i]);
+		snprintf(leave, sizeof(leave), "tp:syscalls:sys_exit_%s", sends[i]);
+		printf("%-36s -      %s: %s\n", enter, state, cost);
+		printf("%-36s -      %s: %s\n", leave, state, cost);
+	}
+}
+
 static int list_probes(const struct app *a)
 {
 	for (size_t i = 0; i < a->list.n; i++) {
@@ -346,6 +377,7 @@ static int list_probes(const struct app *a)
 		else
 			printf("%-36s arg %d  %s\n", pr->name, pr->argpos, probe_backend(a, pr));
 	}
+	list_builtin_hooks(a);
 	return EXIT_OK;
 }
 
@@ -591,6 +623,7 @@ static int attach_and_trace(struct app *a)
 	prepare_gso_free(a);
 	catch_stop_signals();
 	a->probes.verbose = verbose;
+	a->probes.send_calls = a->env.send_calls;
 	a->probes.stop = &stop;
 	if (attach_probes(a) || (!stop && attach_marking(a))) {
 		fprintf(stderr, "pktpath: %s\n", a->err);

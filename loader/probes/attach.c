@@ -189,12 +189,12 @@ static int choose_programs(struct pp_probes *p, const struct pp_probe_list *l,
 	bpf_program__set_autoload(s->progs.pp_tp_kfree, true);
 	bpf_program__set_autoload(s->progs.pp_tp_kmem_free, backend == PP_BACKEND_TRACEPOINT);
 	bpf_program__set_autoload(s->progs.pp_tp_kmem_alloc, backend == PP_BACKEND_TRACEPOINT);
-	bpf_program__set_autoload(s->progs.pp_enter_sendto, true);
-	bpf_program__set_autoload(s->progs.pp_exit_sendto, true);
-	bpf_program__set_autoload(s->progs.pp_enter_sendmsg, true);
-	bpf_program__set_autoload(s->progs.pp_exit_sendmsg, true);
-	bpf_program__set_autoload(s->progs.pp_enter_sendmmsg, true);
-	bpf_program__set_autoload(s->progs.pp_exit_sendmmsg, true);
+	bpf_program__set_autoload(s->progs.pp_enter_sendto, p->send_calls);
+	bpf_program__set_autoload(s->progs.pp_exit_sendto, p->send_calls);
+	bpf_program__set_autoload(s->progs.pp_enter_sendmsg, p->send_calls);
+	bpf_program__set_autoload(s->progs.pp_exit_sendmsg, p->send_calls);
+	bpf_program__set_autoload(s->progs.pp_enter_sendmmsg, p->send_calls);
+	bpf_program__set_autoload(s->progs.pp_exit_sendmmsg, p->send_calls);
 	for (size_t i = 0; i < l->n && !err; i++) {
 		const struct pp_probe *pr = &l->v[i];
 
@@ -474,7 +474,7 @@ int pp_probes_attach(struct pp_probes *p, const struct pp_maps *maps, struct pp_
 		return ret;
 	}
 	ret = attach_free_tps(p, backend);
-	if (!ret)
+	if (!ret && p->send_calls)
 		ret = pp_send_calls_attach(p) < 0 ? -ENOMEM : 0;
 	for (int pos = 1; !ret && backend == PP_BACKEND_KPROBE_MULTI && pos <= PP_MAX_ARGPOS; pos++)
 		ret = attach_kmulti_pos(p, l, pos);

@@ -42,6 +42,7 @@ struct pp_probes {
 	 */
 	__u64 nf_lo, nf_hi;
 	bool consume_at;
+	bool send_calls;	      /* --send-calls: the syscall tracepoints (send_calls.h) */
 	__u32 copies[PP_COPY_POINTS]; /* probe indexes of the copy points planned */
 	int ncopies;
 };

@@ -11,8 +11,10 @@
 #         with hops on both router interfaces, and nothing is "lost"
 #         without ring pressure;
 #   nat:  the same through a DNAT rule on the router;
-#   send: datagrams a process sends with sendto(): each starts at the send
-#         call (syscall:send), in the sender's process, and ends consumed;
+#   send: datagrams a process sends with sendto(), with --send-calls: each
+#         starts at the send call (syscall:send), in the sender's process,
+#         and ends consumed; without it, no syscall tracepoint is attached
+#         and each starts at tc:egress, still in the sender's process;
 #   gso:  TCP through a device without TSO: the large skbs software GSO cuts
 #         up end "segmented", not "consumed";
 #   ping: ping's echo replies, which the raw socket gets as a clone while the
@@ -134,7 +136,7 @@ pp_in "$PP_NS_R" nft delete table ip pp_life
 udp_sendto=""
 pp_test_tool udp_sendto udp_sendto
 out=$(pp_out send)
-life_start send "$PP_NS_A" --filter "udp port 9999"
+life_start send "$PP_NS_A" --send-calls --filter "udp port 9999"
 pp_in "$PP_NS_A" "$udp_sendto" 198.18.1.2 9999 5
 life_stop send
 pp_expect_summary "$out"

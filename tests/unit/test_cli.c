@@ -278,6 +278,7 @@ START_TEST(test_rows_parse)
 			"--stack",     "ip_rcv",
 			"--stack",     "tp:net:net_dev_queue",
 			"--no-follow", "--all-skb-funcs",
+			"--send-calls",
 			"--funcs",     "/dev/null",
 			"--ring-size", "1M",
 			"-c",	       "4611686018427387904",
@@ -294,7 +295,7 @@ START_TEST(test_rows_parse)
 	ck_assert_int_eq(env.verbose, 2);
 	ck_assert_int_eq(env.nstacks, 2);
 	ck_assert_str_eq(env.stacks[1], "tp:net:net_dev_queue");
-	ck_assert(env.no_follow && env.all_skb_funcs);
+	ck_assert(env.no_follow && env.all_skb_funcs && env.send_calls);
 	ck_assert_str_eq(env.funcs, "/dev/null");
 	ck_assert_uint_eq(env.ring_size, 1 << 20);
 	ck_assert_uint_eq(env.count, 1ULL << 62);

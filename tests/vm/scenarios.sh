@@ -464,7 +464,7 @@ scn_gso() {
 
 # udp-send: UDP_SENDS datagrams, each sent by its own vmhelper's sendto()
 # from a to b's socket, traced in a: each starts at its send call and ends
-# read by the server. With the stack at __dev_queue_xmit (--stack).
+# read by the server (--send-calls). With the stack at __dev_queue_xmit (--stack).
 UDP_SEND_PORT=7000
 UDP_SENDS=3
 scn_udp_send() {
@@ -472,7 +472,7 @@ scn_udp_send() {
 	topo_pair
 	ip netns exec b vmhelper udp-serve "$UDP_SEND_PORT" "$UDP_SENDS" >/tmp/pp.userve 2>&1 ||
 		kv serve fail
-	if pp_start a "$1" --json --stack __dev_queue_xmit "udp and dst port $UDP_SEND_PORT"; then
+	if pp_start a "$1" --json --send-calls --stack __dev_queue_xmit "udp and dst port $UDP_SEND_PORT"; then
 		while [ $i -lt "$UDP_SENDS" ]; do
 			ip netns exec a vmhelper udp "$B" "$UDP_SEND_PORT" || kv send fail
 			i=$((i + 1))
