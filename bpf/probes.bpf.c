@@ -91,10 +91,94 @@ PP_FEXIT_RET(1)
 PP_FEXIT_RET(2)
 PP_FEXIT_RET(3)
 
+/*
+ * The slab's tracepoints fire for every object of every cache on the host;
+ * only the sk_buff caches' concern pktpath. Their kmem_cache pointers are
+ * not exported (kallsyms has no data symbols on most kernels, BTF no global
+ * variables), so they are learned from the first frees: an skb the skb
+ * tracepoints see freed is, on the same CPU and right after, the object
+ * that kfree_skbmem() hands to kmem_cache_free() with its cache: the head
+ * cache for an skb of no fclone pair, the fclone cache (the pair's object
+ * starts at its first skb) otherwise. Once both are known, the slab
+ * programs return at their first test for every other cache. Set by the
+ * loader: the slab programs are attached (the tracepoint backend).
+ */
+const volatile bool pp_kmem_hooks = false;
+__u64 pp_skb_cache = 0;
+__u64 pp_fclone_cache = 0;
+
+/*
+ * Per CPU, the object the skb tracepoint just saw freed there, and whether
+ * it is an fclone pair's. In this object's own data: every map of it is the
+ * loader's, shared.
+ */
+#define PP_LEARN_CPUS 256
+__u64 pp_learn_obj[PP_LEARN_CPUS] = {};
+__u8 pp_learn_fclone[PP_LEARN_CPUS] = {};
+
+/* This CPU's slot; PP_LEARN_CPUS past the last (such a CPU learns nothing). */
+static __always_inline __u32 pp_learn_slot(void)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+
+	return cpu < PP_LEARN_CPUS ? cpu : PP_LEARN_CPUS;
+}
+
+static __always_inline bool pp_caches_known(void)
+{
+	return READ_ONCE(pp_skb_cache) && READ_ONCE(pp_fclone_cache);
+}
+
+/* At the skb free tracepoints, while a cache is unknown: remember SKB's object. */
+static __always_inline void pp_learn_skb(__u64 skb)
+{
+	struct sk_buff *s = (struct sk_buff *)skb;
+	__u32 l;
+	__u8 fclone;
+
+	if (!pp_kmem_hooks || !skb || pp_caches_known())
+		return;
+	l = pp_learn_slot();
+	if (l >= PP_LEARN_CPUS)
+		return;
+	fclone = (__u8)BPF_CORE_READ_BITFIELD_PROBED(s, fclone);
+	pp_learn_fclone[l] = fclone != SKB_FCLONE_UNAVAILABLE;
+	/* The second skb of a pair lives right after the first, where the object starts. */
+	if (fclone == SKB_FCLONE_CLONE)
+		skb -= bpf_core_type_size(struct sk_buff);
+	pp_learn_obj[l] = skb;
+}
+
+/* At kmem_cache_free, while a cache is unknown: OBJ freed from cache S. */
+static __always_inline void pp_learn_cache(__u64 obj, __u64 s)
+{
+	__u32 l = pp_learn_slot();
+
+	if (l >= PP_LEARN_CPUS || !obj || pp_learn_obj[l] != obj)
+		return;
+	if (pp_learn_fclone[l])
+		pp_fclone_cache = s;
+	else
+		pp_skb_cache = s;
+	pp_learn_obj[l] = 0;
+}
+
+/*
+ * The slab programs' first test: false for an object of any cache but the
+ * skb caches, once they are known; until then, every object is looked at.
+ */
+static __always_inline bool pp_skb_slab(__u64 s)
+{
+	if (s == READ_ONCE(pp_skb_cache) || s == READ_ONCE(pp_fclone_cache))
+		return true;
+	return !pp_caches_known();
+}
+
 /* consume_skb's arguments differ across kernels; only the skb is common. */
 SEC("tp_btf/consume_skb")
 int pp_tp_consume(__u64 *ctx)
 {
+	pp_learn_skb(ctx[0]);
 	return pp_on_free(ctx[0], pp_consume_probe, PP_FATE_CONSUMED, 0, 0, 0, 0, PP_VIA_BTF);
 }
 
@@ -113,6 +197,7 @@ int pp_tp_consume_at(__u64 *ctx)
 	__u64 at = ctx[1];
 	__u32 fate = at >= pp_gso_lo && at < pp_gso_hi ? PP_FATE_SEGMENTED : PP_FATE_CONSUMED;
 
+	pp_learn_skb(ctx[0]);
 	return pp_on_free(ctx[0], pp_consume_probe, fate, 0, 0, 0, 0, PP_VIA_BTF);
 }
 
@@ -173,6 +258,7 @@ int pp_tp_kfree(__u64 *ctx)
 	if (bpf_core_enum_value_exists(enum skb_drop_reason, SKB_DROP_REASON_NETFILTER_DROP) &&
 	    reason == bpf_core_enum_value(enum skb_drop_reason, SKB_DROP_REASON_NETFILTER_DROP))
 		caller = pp_drop_caller(ctx, ctx[0], ctx[1], &flags);
+	pp_learn_skb(ctx[0]);
 	return pp_on_free(ctx[0], pp_kfree_probe, fate, reason, ctx[1], caller, flags, PP_VIA_BTF);
 }
 
@@ -197,9 +283,14 @@ static __always_inline __u64 pp_fclone_second(__u64 obj, const struct kmem_cache
 SEC("raw_tp/kmem_cache_free")
 int pp_tp_kmem_free(struct bpf_raw_tracepoint_args *ctx)
 {
-	struct pp_state *st = pp_state();
-	__u64 skb = ctx->args[1];
+	__u64 skb = ctx->args[1], cache = ctx->args[2];
+	struct pp_state *st;
 
+	if (!pp_skb_slab(cache))
+		return 0;
+	if (!pp_caches_known())
+		pp_learn_cache(skb, cache);
+	st = pp_state();
 	if (!skb || !pp_busy(st))
 		return 0;
 	pp_end(st, skb, PP_PROBE_KMEM_FREE, PP_FATE_CONSUMED, 0, 0, 0, 0, false, PP_VIA_KPROBE);
@@ -214,9 +305,12 @@ int pp_tp_kmem_free(struct bpf_raw_tracepoint_args *ctx)
 SEC("raw_tp/kmem_cache_alloc")
 int pp_tp_kmem_alloc(struct bpf_raw_tracepoint_args *ctx)
 {
-	struct pp_state *st = pp_state();
 	__u64 skb = ctx->args[1];
+	struct pp_state *st;
 
+	if (!pp_skb_slab(ctx->args[2]))
+		return 0;
+	st = pp_state();
 	if (!skb || !pp_busy(st))
 		return 0;
 	pp_forget(st, skb);

@@ -457,6 +457,7 @@ static int open_load(struct pp_probes *p, const struct pp_maps *maps, struct pp_
 	p->skel->rodata->pp_gso_hi = p->gso_hi;
 	p->skel->rodata->pp_nf_lo = p->nf_lo;
 	p->skel->rodata->pp_nf_hi = p->nf_hi;
+	p->skel->rodata->pp_kmem_hooks = backend == PP_BACKEND_TRACEPOINT;
 	err = pp_maps_share(maps, p->skel->obj);
 	if (!err)
 		err = choose_programs(p, l, backend);
