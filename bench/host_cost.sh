@@ -92,28 +92,54 @@ workload() {
 	ip netns exec "$NS" taskset -c "$CPU" "$LOAD" "$1" "$SECS" "$DST"
 }
 
-# round R CONFIG [BIN]: every workload once, as JSON lines.
+# empty_start HOOK...: hook_empty on HOOKs, once it says it is ready.
+empty_start() {
+	"$EMPTY" "$@" >"$TMP/empty.hooks" 2>"$TMP/empty.err" &
+	EMPTY_PID=$!
+	until grep -qs ready "$TMP/empty.err"; do
+		kill -0 "$EMPTY_PID" 2>/dev/null || {
+			echo "host_cost: hook_empty: $(cat "$TMP/empty.err")" >&2
+			exit 1
+		}
+		sleep 0.1
+	done
+}
+
+empty_stop() {
+	kill -INT "$EMPTY_PID"
+	wait "$EMPTY_PID" || true
+	EMPTY_PID=
+}
+
+# round R CONFIG [BIN]: every workload once, as JSON lines. CONFIG floor:
+# empty programs on the hooks pktpath (after) attaches, the classifier aside.
 round() {
 	local r=$1 config=$2 w rate
-	[ -z "${3:-}" ] || pp_start "$3"
+	if [ "$config" = floor ]; then
+		# shellcheck disable=SC2046 # one argument per hook
+		empty_start $(cat "$TMP/floor.hooks")
+	elif [ -n "${3:-}" ]; then
+		pp_start "$3"
+	fi
 	for w in $WORKLOADS; do
 		rate=$(workload "$w" | cut -d' ' -f2)
 		jq -n -c --argjson round "$r" --arg config "$config" --arg w "$w" \
 			--argjson rate "$rate" '{phase: "rate", $round, $config, workload: $w, $rate}'
 	done
-	[ -z "${3:-}" ] || pp_stop
+	[ -z "${PP_PID:-}" ] || pp_stop
+	[ -z "${EMPTY_PID:-}" ] || empty_stop
 }
 
 rates() {
 	local r configs c
 	for ((r = 0; r < ROUNDS; r++)); do
-		configs="none after${PKTPATH_BEFORE:+ before}"
+		configs="none after floor${PKTPATH_BEFORE:+ before}"
 		# Alternate the order, so that no configuration always runs first.
 		((r % 2 == 0)) || configs=$(tr ' ' '\n' <<<"$configs" | tac | tr '\n' ' ')
 		echo "host_cost: round $((r + 1)) of $ROUNDS: $configs" >&2
 		for c in $configs; do
 			case $c in
-			none) round "$r" none ;;
+			none | floor) round "$r" "$c" ;;
 			after) round "$r" after "$PKTPATH" ;;
 			before) round "$r" before "$PKTPATH_BEFORE" ;;
 			esac
@@ -157,18 +183,8 @@ per_hit() {
 	# The empty twins: tcx links are the classifier's, costed by cls_bench.
 	: >"$TMP/empty.hooks"
 	awk '$2 ~ /^(raw|btf|perf):/ { print $2 }' "$TMP/pp.hooks" | sort -u >"$TMP/want"
-	if [ -s "$TMP/want" ]; then
-		# shellcheck disable=SC2046 # one argument per hook
-		"$EMPTY" $(cat "$TMP/want") >"$TMP/empty.hooks" 2>"$TMP/empty.err" &
-		EMPTY_PID=$!
-		until grep -qs ready "$TMP/empty.err"; do
-			kill -0 "$EMPTY_PID" 2>/dev/null || {
-				echo "host_cost: hook_empty: $(cat "$TMP/empty.err")" >&2
-				exit 1
-			}
-			sleep 0.1
-		done
-	fi
+	# shellcheck disable=SC2046 # one argument per hook
+	[ ! -s "$TMP/want" ] || empty_start $(cat "$TMP/want")
 	for w in $WORKLOADS; do
 		progs >"$TMP/p0"
 		ops=$(workload "$w" | cut -d' ' -f3)
@@ -188,7 +204,7 @@ per_hit() {
 			   pp: cost(.key), empty: (if $eh[.value] then cost($eh[.value]) else null end),
 			   per_op: (cost(.key).hits / $ops)}'
 	done
-	[ -z "${EMPTY_PID:-}" ] || { kill -INT "$EMPTY_PID"; wait "$EMPTY_PID" || true; EMPTY_PID=; }
+	[ -z "${EMPTY_PID:-}" ] || empty_stop
 	: >"$TMP/empty.hooks"
 	pp_stop
 	sysctl -q -w kernel.bpf_stats_enabled="$STATS_WAS"
@@ -205,6 +221,10 @@ measure() {
 			--arg cmd "${HOST_COST_CMD:-flock /tmp/pp-kernel.lock bench/host_cost.sh}" \
 			'{phase: "run", $started, $commit, $kernel, $cores, $rounds, $secs, $cpu,
 			  $before, $load, $cmd}'
+		# The floor's hooks: those pktpath (after) holds, the classifier aside.
+		pp_start "$PKTPATH"
+		hooks "$PP_PID" | awk '$2 ~ /^(raw|btf|perf):/ { print $2 }' | sort -u >"$TMP/floor.hooks"
+		pp_stop
 		rates
 		[ -z "$PKTPATH_BEFORE" ] || per_hit "$PKTPATH_BEFORE" before
 		per_hit "$PKTPATH" after
@@ -248,18 +268,18 @@ loopback to a thread of the same process. Raw results: \`$DATA\`.
 
 DOC
 	if [ -n "$before" ]; then
-		echo "| workload | before / none | after / none |"
-		echo "|---|---|---|"
+		echo "| workload | before / none | after / none | floor / none |"
+		echo "|---|---|---|---|"
 	else
-		echo "| workload | pktpath / none |"
-		echo "|---|---|"
+		echo "| workload | pktpath / none | floor / none |"
+		echo "|---|---|---|"
 	fi
 	for w in $(jq -r 'select(.phase == "rate" and .config == "none" and .round == 0)
 		| .workload' "$DATA"); do
 		if [ -n "$before" ]; then
-			echo "| $w | $(ratio before "$w") | $(ratio after "$w") |"
+			echo "| $w | $(ratio before "$w") | $(ratio after "$w") | $(ratio floor "$w") |"
 		else
-			echo "| $w | $(ratio after "$w") |"
+			echo "| $w | $(ratio after "$w") | $(ratio floor "$w") |"
 		fi
 	done
 	cat <<'DOC'

@@ -129,7 +129,12 @@ static __always_inline bool pp_caches_known(void)
 	return READ_ONCE(pp_skb_cache) && READ_ONCE(pp_fclone_cache);
 }
 
-/* At the skb free tracepoints, while a cache is unknown: remember SKB's object. */
+/*
+ * At the skb free tracepoints (tp_btf: SKB is BTF-typed, its fields direct
+ * loads), while a cache is unknown: remember SKB's object, if its cache is
+ * the unknown one. A host with no TCP may never free an fclone pair: then
+ * only the pairs, never seen, would go further than the first two loads.
+ */
 static __always_inline void pp_learn_skb(__u64 skb)
 {
 	struct sk_buff *s = (struct sk_buff *)skb;
@@ -138,10 +143,12 @@ static __always_inline void pp_learn_skb(__u64 skb)
 
 	if (!pp_kmem_hooks || !skb || pp_caches_known())
 		return;
+	fclone = (__u8)BPF_CORE_READ_BITFIELD(s, fclone);
+	if (fclone == SKB_FCLONE_UNAVAILABLE ? READ_ONCE(pp_skb_cache) : READ_ONCE(pp_fclone_cache))
+		return;
 	l = pp_learn_slot();
 	if (l >= PP_LEARN_CPUS)
 		return;
-	fclone = (__u8)BPF_CORE_READ_BITFIELD_PROBED(s, fclone);
 	pp_learn_fclone[l] = fclone != SKB_FCLONE_UNAVAILABLE;
 	/* The second skb of a pair lives right after the first, where the object starts. */
 	if (fclone == SKB_FCLONE_CLONE)
