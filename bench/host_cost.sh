@@ -11,7 +11,8 @@
 # and fork/exit, all in a namespace of their own. Each round runs every
 # workload with no pktpath and with pktpath running there with a filter that
 # matches none of it (`icmp`, tracepoint backend), in alternating order; the
-# figure is the median over the rounds of each round's ratio. With
+# figure is the median over the rounds of each round's ratio, of operations
+# per CPU-second of the workload (bench/host_load.c says why). With
 # PKTPATH_BEFORE=another pktpath binary, that one is a third configuration
 # of the same rounds (before/after a change, side by side).
 #
@@ -114,7 +115,7 @@ empty_stop() {
 # round R CONFIG [BIN]: every workload once, as JSON lines. CONFIG floor:
 # empty programs on the hooks pktpath (after) attaches, the classifier aside.
 round() {
-	local r=$1 config=$2 w rate
+	local r=$1 config=$2 w rate wall
 	if [ "$config" = floor ]; then
 		# shellcheck disable=SC2046 # one argument per hook
 		empty_start $(cat "$TMP/floor.hooks")
@@ -122,9 +123,10 @@ round() {
 		pp_start "$3"
 	fi
 	for w in $WORKLOADS; do
-		rate=$(workload "$w" | cut -d' ' -f2)
+		read -r _ wall _ rate < <(workload "$w")
 		jq -n -c --argjson round "$r" --arg config "$config" --arg w "$w" \
-			--argjson rate "$rate" '{phase: "rate", $round, $config, workload: $w, $rate}'
+			--argjson rate "$rate" --argjson wall "$wall" \
+			'{phase: "rate", $round, $config, workload: $w, $rate, $wall}'
 	done
 	[ -z "${PP_PID:-}" ] || pp_stop
 	[ -z "${EMPTY_PID:-}" ] || empty_stop
@@ -206,6 +208,10 @@ per_hit() {
 	done
 	[ -z "${EMPTY_PID:-}" ] || empty_stop
 	: >"$TMP/empty.hooks"
+	# Whether the slab programs had learned the skb caches (after only).
+	bpftool map dump name probes.bss 2>/dev/null | jq -c --arg config "$config" '
+		[.. | objects | to_entries[] | select(.key == "pp_skb_cache" or .key == "pp_fclone_cache")]
+		| from_entries | {phase: "learned", $config} + .' || true
 	pp_stop
 	sysctl -q -w kernel.bpf_stats_enabled="$STATS_WAS"
 }
@@ -259,10 +265,13 @@ $(jq -r .started <<<"$run"), commit $(jq -r .commit <<<"$run"), kernel $(jq -r .
 $(jq -r .cores <<<"$run") cores, load average before $(jq -r .load <<<"$run"). Each workload
 (bench/host_load.c) runs pinned to CPU $(jq -r .cpu <<<"$run") in a namespace of its own, with no
 pktpath and with pktpath running there on the tracepoint backend with the
-filter \`icmp\`, which matches none of it; rounds alternate the order. The
-figure is the median of each round's ratio to no pktpath in the same round
-(min..max); other work on this shared 2-core VM moves the absolute rates,
-not the ratios. UDP goes out an ifb device, which frees what is not redirected
+filter \`icmp\`, which matches none of it; rounds alternate the order. Rates are
+operations per second of the CPU time the workload used (user and system,
+its threads and children; softirq work done in its context included), as
+other work on this shared 2-core VM takes CPU 1 away at random: the wall
+clock rates (kept in the raw results) swing by more than 2x between runs
+of the same configuration. The figure is the median of each round's ratio
+to no pktpath in the same round (min..max). UDP goes out an ifb device, which frees what is not redirected
 to it (no receiver, no ICMP); TCP goes over
 loopback to a thread of the same process. Raw results: \`$DATA\`.
 

@@ -43,6 +43,7 @@ smoke() {
 	trap 'rm -rf "$SMOKE_WORK"' EXIT
 	bench/netbench.sh --smoke "$SMOKE_WORK"
 	N=20 OUT_DIR=$SMOKE_WORK/send bench/send_latency.sh >/dev/null
+	bench/host_cost.sh --smoke
 }
 
 # callgrind's instructions for one formatting stage: the functions with the
@@ -385,6 +386,8 @@ $(bench/vm_attach.sh --report)
 $(bench/vm_rate.sh --report)
 
 $(bench/filter_scale.sh --report)
+
+$(bench/host_cost.sh --report)
 $(notes)
 DOC
 	echo "bench: wrote docs/PERFORMANCE.md" >&2

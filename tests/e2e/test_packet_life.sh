@@ -13,8 +13,8 @@
 #   nat:  the same through a DNAT rule on the router;
 #   send: datagrams a process sends with sendto(), with --send-calls: each
 #         starts at the send call (syscall:send), in the sender's process,
-#         and ends consumed; without it, no syscall tracepoint is attached
-#         and each starts at tc:egress, still in the sender's process;
+#         and ends consumed; without it, each starts at tc:egress and its
+#         next hop runs in the sender's process;
 #   gso:  TCP through a device without TSO: the large skbs software GSO cuts
 #         up end "segmented", not "consumed";
 #   ping: ping's echo replies, which the raw socket gets as a clone while the
@@ -144,6 +144,18 @@ pp_expect_eq "datagrams printed" "$(pp_jq "$out" 'packets | length')" 5
 pp_expect_none "a datagram whose path does not start at its send call" "$out" '
 	packets[] | select(.hops[0].func != "syscall:send" or .hops[0].comm != "udp_sendto"
 		or .hops[0].t_ns != 0 or .hops[1].func != "tc:egress")
+	| "\(pkt_str): \(path_str)"'
+
+# The same without --send-calls: no syscall:send, the sender in the next hop.
+out=$(pp_out send-default)
+life_start send-default "$PP_NS_A" --filter "udp port 9999"
+pp_in "$PP_NS_A" "$udp_sendto" 198.18.1.2 9999 5
+life_stop send-default
+pp_expect_summary "$out"
+pp_expect_eq "datagrams printed (no --send-calls)" "$(pp_jq "$out" 'packets | length')" 5
+pp_expect_none "a datagram with a send call hop, or not sent by udp_sendto" "$out" '
+	packets[] | select(.hops[0].func != "tc:egress" or .hops[1].comm != "udp_sendto"
+		or any(.hops[]; .func == "syscall:send"))
 	| "\(pkt_str): \(path_str)"'
 
 # Software GSO: without TSO on a-eth0, a's TCP hands the device large skbs
