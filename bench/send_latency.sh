@@ -33,7 +33,7 @@ if [ "${1:-}" = --report ]; then
 ## sendto() to the end of the packet: pktpath and bpftrace
 
 `bench/send_latency.sh`: ping sends echo requests with `sendto()`; pktpath
-(tracepoint backend) and seed 000's bpftrace script (sys_enter_sendto, the
+(tracepoint backend, `--send-calls`) and seed 000's bpftrace script (sys_enter_sendto, the
 first net_dev_queue of that thread, consume_skb) measure the same interval
 on the same packets at the same time. Medians per round, and their ratio.
 pktpath attaches first: attached after bpftrace, its END at consume_skb
