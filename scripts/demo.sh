@@ -171,8 +171,6 @@ Each block above is one echo request from 198.18.0.1, printed when the
 kernel freed its skb. Its hops are in time order, each with the network
 namespace and device it happened on:
 
-  - syscall:send: ping's sendto() call, where the packet began: the time
-    from the call to each later step (on a kernel with syscall tracepoints);
   - tc:egress on a-eth0: pktpath's classifier matched the filter as the
     packet left host a, and began to track that skb;
   - tp:net:net_dev_queue, net_dev_start_xmit on a-eth0: a's device layer
