@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The TC classifier. The loader splices the translated filter in front of
- * each program (see splice.h): the C code below runs only for packets the
- * filter matched, with r1 = ctx. It never changes a packet's fate: every path
- * returns TC_ACT_UNSPEC, which tcx reads as TCX_NEXT.
+ * The TC classifier. Every tracked skb that reaches a hook gets its hop
+ * here, whether or not the filter matches it there (after NAT, inside a
+ * tunnel): the filter decides what is marked, nothing else. The loader
+ * splices the translated filter over pp_filter_tc()'s body (see splice.h).
+ * It never changes a packet's fate: every path returns TC_ACT_UNSPEC,
+ * which tcx reads as TCX_NEXT.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -11,20 +13,94 @@
 #include "record.bpf.h"
 
 #define TC_ACT_UNSPEC (-1)
+#define PP_ETH_P_IP   0x0800
+#define PP_ETH_P_IPV6 0x86dd
 
 char LICENSE[] SEC("license") = "GPL";
 
-static __always_inline void pp_emit_mark(struct pp_state *st, struct __sk_buff *ctx, __u64 id,
-					 __u32 probe)
+/*
+ * The filter. The loader puts the translated filter here, followed by
+ * "r0 = 1; exit" where it falls through on a match; where it does not
+ * match it returns TC_ACT_UNSPEC. The asm keeps ctx alive, so that the
+ * caller passes it in r1. A subprogram reads the packet directly as its
+ * caller would: the verifier checks a static subprogram with the caller's
+ * register types (ctx included).
+ */
+static __noinline int pp_filter_tc(struct __sk_buff *ctx)
+{
+	__u64 v;
+
+	asm volatile("%0 = %1" : "=r"(v) : "i"(PP_FILTER_MAGIC), "r"(ctx));
+	return (int)v;
+}
+
+/* H folded with W: a multiply-xorshift step, as in Fibonacci hashing. */
+static __always_inline __u64 pp_fold(__u64 h, __u32 w)
+{
+	h = (h ^ w) * 0x9e3779b97f4a7c15ULL;
+	return h ^ (h >> 29);
+}
+
+/*
+ * The packet's addresses, protocol and ports (ICMP: the echo id and
+ * sequence), folded into 64 bits, never 0; 0 if it is no IP packet or is
+ * unreadable. What NAT rewrites, and nothing that a router changes on
+ * every hop (TTL, checksums). At both hooks the network header is set:
+ * __netif_receive_skb_core() resets it before tc ingress, the IP output
+ * path set it before tc egress.
+ */
+static __always_inline __u64 pp_tc_tuple(struct __sk_buff *ctx)
+{
+	__u32 w[10] = {}, l4 = 0, hlen = 20, words = 2, first = 3;
+	__u8 *b = (__u8 *)w, proto;
+	__u64 h = 0;
+
+	if (ctx->protocol == bpf_htons(PP_ETH_P_IP)) {
+		if (bpf_skb_load_bytes_relative(ctx, 0, w, 20, BPF_HDR_START_NET))
+			return 0;
+		proto = b[9];
+		hlen = (b[0] & 0xf) * 4;
+		/* A later fragment has no transport header. */
+		if ((b[6] & 0x1f) | b[7])
+			proto = 0;
+	} else if (ctx->protocol == bpf_htons(PP_ETH_P_IPV6)) {
+		if (bpf_skb_load_bytes_relative(ctx, 0, w, 40, BPF_HDR_START_NET))
+			return 0;
+		proto = b[6];
+		hlen = 40;
+		words = 8;
+		first = 2;
+	} else {
+		return 0;
+	}
+	if (proto == 6 || proto == 17 || proto == 132 || proto == 136)
+		bpf_skb_load_bytes_relative(ctx, hlen, &l4, 4, BPF_HDR_START_NET);
+	else if (proto == 1 || proto == 58)
+		bpf_skb_load_bytes_relative(ctx, hlen + 4, &l4, 4, BPF_HDR_START_NET);
+#pragma unroll
+	for (__u32 i = 0; i < 8; i++)
+		if (i < words)
+			h = pp_fold(h, w[first + i]);
+	h = pp_fold(h, l4);
+	return pp_fold(h, proto) | 1;
+}
+
+/*
+ * A record with the packet's leading bytes: a new packet's MARK, or the
+ * HOP_BYTES of a tracked one whose headers changed (V: its entry).
+ */
+static __always_inline void pp_emit_bytes(struct pp_state *st, struct pp_skb_val *v,
+					  struct __sk_buff *ctx, __u64 id, __u32 probe,
+					  const __u32 type)
 {
 	struct pp_mark *m = bpf_ringbuf_reserve(&path_map, sizeof(*m), 0);
 	__u64 n = ctx->len; /* 64-bit: no zero-extended copy for clang to check instead */
 
 	if (!m) {
-		pp_count_lost(st, NULL, probe);
+		pp_count_lost(st, v, probe);
 		return;
 	}
-	pp_fill_hop(&m->hop, PP_REC_MARK, probe, id, (struct sk_buff *)ctx, PP_VIA_TC);
+	pp_fill_hop(&m->hop, type, probe, id, (struct sk_buff *)ctx, PP_VIA_TC);
 	if (n > PP_HDR_BYTES)
 		n = PP_HDR_BYTES;
 	if (n) {
@@ -41,7 +117,10 @@ static __always_inline void pp_emit_mark(struct pp_state *st, struct __sk_buff *
 	}
 	m->cap_len = n;
 	m->pad = 0;
-	pp_submit_mark(st, m);
+	if (type == PP_REC_MARK)
+		pp_submit_mark(st, m);
+	else
+		pp_submit(st, m);
 }
 
 /*
@@ -62,33 +141,57 @@ static __always_inline bool pp_cross_hook(struct pp_skb_val *v, __u32 hook)
 }
 
 /*
- * A matching packet: new ones get a packet id and enter skb_map; one already
- * tracked (crossing a second interface) gets a hop instead of a new mark, and
- * a clone of a tracked one (a bridge's flood copies) joins its packet. A
- * tracked sk_buff that crossed this hook already, or that a socket took,
- * was freed unseen and carries another packet.
+ * Tracked V's hop at this hook: with its bytes if its addresses or ports
+ * are no longer those of its mark.
+ */
+static __always_inline void pp_tc_hop(struct pp_state *st, struct pp_skb_val *v,
+				      struct __sk_buff *ctx, __u32 probe)
+{
+	__u64 now = v->tuple ? pp_tc_tuple(ctx) : 0;
+
+	pp_head_follow(st, v, (__u64)ctx, PP_VIA_TC);
+	if (now && now != v->tuple)
+		pp_emit_bytes(st, v, ctx, v->id, probe, PP_REC_HOP_BYTES);
+	else
+		pp_emit_hop(st, v, PP_REC_HOP, probe, (struct sk_buff *)ctx, 0, 0, PP_VIA_TC);
+}
+
+/*
+ * A tracked skb gets a hop, matched or not; a clone of a tracked one (a
+ * bridge's flood copies) joins its packet. A tracked sk_buff that crossed
+ * this hook already, or that a socket took, was freed unseen and carries
+ * another packet. A match that is none of these is a new packet. Traffic
+ * while nothing is tracked pays the filter and one array lookup. The
+ * filter runs first, while every path has one state: the verifier walks
+ * a subprogram once for each state its callers reach it with.
  */
 static __always_inline int pp_classify(struct __sk_buff *ctx, __u32 probe)
 {
 	__u64 skb = (__u64)ctx, id; /* the kernel's struct sk_buff address */
 	__u32 hook = ctx->ifindex << 1 | (probe == PP_PROBE_TC_EGRESS);
+	bool match = pp_filter_tc(ctx) == 1;
 	struct pp_state *st = pp_state();
 	struct pp_skb_val *v;
 
 	if (!st)
 		return TC_ACT_UNSPEC;
-	v = bpf_map_lookup_elem(&skb_map, &skb);
-	if (v && !(v->flags & PP_SKB_TAKEN) && pp_cross_hook(v, hook)) {
-		pp_head_follow(st, v, skb, PP_VIA_TC);
-		pp_emit_hop(st, v, PP_REC_HOP, probe, (struct sk_buff *)ctx, 0, 0, PP_VIA_TC);
-		return TC_ACT_UNSPEC;
+	if (pp_busy(st)) {
+		v = bpf_map_lookup_elem(&skb_map, &skb);
+		if (v && !(v->flags & PP_SKB_TAKEN) && pp_cross_hook(v, hook)) {
+			pp_tc_hop(st, v, ctx, probe);
+			return TC_ACT_UNSPEC;
+		}
+		if (v)
+			pp_forget_reused(st, v, skb, PP_VIA_TC);
+		else if (pp_join_copy(st, skb, probe, hook, PP_VIA_TC))
+			return TC_ACT_UNSPEC;
 	}
-	if (v)
-		pp_forget_reused(st, v, skb, PP_VIA_TC);
-	else if (pp_join_copy(st, skb, probe, hook, PP_VIA_TC))
+	if (!match || pp_track(st, skb, hook, &id, PP_VIA_TC))
 		return TC_ACT_UNSPEC;
-	if (pp_track(st, skb, hook, &id, PP_VIA_TC) == 0)
-		pp_emit_mark(st, ctx, id, probe);
+	v = pp_skb_entry(skb);
+	if (v)
+		v->tuple = pp_tc_tuple(ctx);
+	pp_emit_bytes(st, NULL, ctx, id, probe, PP_REC_MARK);
 	return TC_ACT_UNSPEC;
 }
 

@@ -432,6 +432,14 @@ static __always_inline int pp_track(struct pp_state *st, __u64 skb, __u32 hook, 
 	return 0;
 }
 
+/* The mark's tuple (pp_skb_val.tuple) of tracked SKB, 0 if it is not tracked. */
+static __always_inline __u64 pp_tuple_of(__u64 skb)
+{
+	struct pp_skb_val *v = pp_skb_entry(skb);
+
+	return v ? v->tuple : 0;
+}
+
 /*
  * An skb not tracked: if it shares a tracked packet's data, it is a copy of
  * that packet (skb_clone(): TCP's transmit clones, taps, raw sockets,
@@ -465,9 +473,11 @@ static __always_inline struct pp_skb_val *pp_join_copy(struct pp_state *st, __u6
 	if (pp_track_as(st, skb, hv->id, head, hook))
 		return NULL;
 	v = pp_skb_entry(skb);
-	/* A copy: the packet's send call is the original's. */
-	if (v)
+	/* A copy: the packet's send call is the original's, so is its mark. */
+	if (v) {
 		v->flags |= PP_SKB_SEND_LOOKED;
+		v->tuple = pp_tuple_of(parent);
+	}
 	__sync_fetch_and_add(&hv->holders, 1);
 	if (hv->orphan)
 		__sync_fetch_and_sub(&st->orphans, 1);
@@ -649,6 +659,7 @@ static __always_inline int pp_on_btf_hop(void *ctx, __u64 skb, __u64 cookie)
 /* What a copying function's return joins to the packet of the skb it was given. */
 struct pp_copy_ctx {
 	__u64 id;     /* the packet */
+	__u64 tuple;  /* its mark's (pp_skb_val.tuple) */
 	__u64 parent; /* the skb it was given */
 	__u64 next;   /* the next new skb to join, 0: none left */
 	__u32 probe;
@@ -674,6 +685,7 @@ static __always_inline void pp_copy_join(struct pp_state *st, struct pp_copy_ctx
 	if (!v)
 		return;
 	v->flags |= PP_SKB_SEND_LOOKED;
+	v->tuple = c->tuple;
 	hv = head ? bpf_map_lookup_elem(&head_map, &head) : NULL;
 	if (hv && hv->id == c->id)
 		__sync_fetch_and_add(&hv->holders, 1);
@@ -722,6 +734,7 @@ static __always_inline int pp_on_copy_ret(__u64 ret, __u64 cookie)
 	if (!v)
 		return 0;
 	c.id = v->id;
+	c.tuple = v->tuple;
 	bpf_loop(PP_MAX_COPIES, pp_copy_step, &c, 0);
 	if (c.joined && (cookie & PP_COOKIE_SEGMENTS))
 		v->flags |= PP_SKB_SEGMENTED;

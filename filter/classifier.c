@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libpcap's program, translated to eBPF, is put in front of each classifier
- * program as it loads (splice.h), on the maps that the probes share
- * (maps.h).
+ * libpcap's program, translated to eBPF, becomes each classifier program's
+ * filter subprogram as it loads (splice.h), on the maps that the probes
+ * share (maps.h).
  */
 #define _GNU_SOURCE /* vasprintf */
 #include <errno.h>
@@ -60,19 +60,43 @@ static int watch_log(enum libbpf_print_level level, const char *fmt, va_list ap)
 	return ret;
 }
 
-/* The filter before each program, the verifier's log watched for a limit. */
+/*
+ * The translation falls through past its end on a match with r1 = ctx
+ * (cbpf_xlate.h) and returns TC_ACT_UNSPEC otherwise; as the body of
+ * pp_filter_tc() it returns 1 there instead. A malloc()ed copy, or NULL.
+ */
+static struct bpf_insn *as_subprog(const struct pp_filter *f, size_t *cnt)
+{
+	struct bpf_insn *v = malloc((f->cnt + 2) * sizeof(*v));
+
+	if (!v)
+		return NULL;
+	memcpy(v, f->insns, f->cnt * sizeof(*v));
+	v[f->cnt] = (struct bpf_insn){
+		.code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 1};
+	v[f->cnt + 1] = (struct bpf_insn){.code = BPF_JMP | BPF_EXIT};
+	*cnt = f->cnt + 2;
+	return v;
+}
+
+/* The filter in each program's pp_filter_tc(), the verifier's log watched for a limit. */
 static int load_watched(struct pp_cls *c)
 {
+	size_t cnt;
+	struct bpf_insn *sub = as_subprog(&c->filter, &cnt);
 	const struct pp_splice edits[] = {
-		{"pp_cls_ingress", PP_SPLICE_PREPEND, c->filter.insns, c->filter.cnt},
-		{"pp_cls_egress", PP_SPLICE_PREPEND, c->filter.insns, c->filter.cnt},
+		{"pp_cls_ingress", PP_SPLICE_SUBPROG, sub, cnt},
+		{"pp_cls_egress", PP_SPLICE_SUBPROG, sub, cnt},
 	};
 	int ret;
 
+	if (!sub)
+		return -ENOMEM;
 	limit_line[0] = '\0';
 	print_next = libbpf_set_print(watch_log);
 	ret = pp_splice_load(c->skel->skeleton, edits, sizeof(edits) / sizeof(edits[0]));
 	libbpf_set_print(print_next);
+	free(sub);
 	return ret;
 }
 

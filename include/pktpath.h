@@ -61,7 +61,7 @@
 #define PP_COOKIE_STARTS (1U << 29)
 #define PP_STACK_DEPTH	 32 /* frames kept of a stack (stack_map's value) */
 
-/* In the placeholder body of pp_filter_l3(), which the loader replaces. */
+/* In the placeholder bodies of pp_filter_l3() and pp_filter_tc(), which the loader replaces. */
 #define PP_FILTER_MAGIC 0x5eadf117
 
 /* The first field of every ring-buffer record. */
@@ -74,6 +74,12 @@ enum pp_rec_type {
 	 * joins that packet. struct pp_hop; location holds the skb it came from.
 	 */
 	PP_REC_COPY = 4,
+	/*
+	 * A HOP at a TC hook where the packet's addresses, protocol or ports
+	 * differ from what they were at its mark (NAT, a router's rewrite):
+	 * struct pp_mark, its data the packet's bytes there.
+	 */
+	PP_REC_HOP_BYTES = 5,
 };
 
 /* How a packet's life ended. */
@@ -150,6 +156,12 @@ struct pp_skb_val {
 	 */
 	__u32 tc_hook[PP_TC_HOOKS]; /* ifindex << 1 | egress, 0: free slot */
 	__u32 flags;		    /* PP_SKB_* */
+	/*
+	 * The packet's addresses, protocol and ports at its mark, folded
+	 * (pp_tc_tuple() in bpf/classifier.bpf.c); 0: not known. A TC hop
+	 * that reads another sends the bytes it sees (PP_REC_HOP_BYTES).
+	 */
+	__u64 tuple;
 };
 
 /* pp_skb_val.flags */
@@ -246,13 +258,14 @@ PP_ABI_AT(pp_mark, cap_len, 120);
 PP_ABI_AT(pp_mark, pad, 124);
 PP_ABI_AT(pp_mark, data, 128);
 
-PP_ABI_SIZE(pp_skb_val, 48);
+PP_ABI_SIZE(pp_skb_val, 56);
 PP_ABI_AT(pp_skb_val, id, 0);
 PP_ABI_AT(pp_skb_val, first_ts, 8);
 PP_ABI_AT(pp_skb_val, head, 16);
 PP_ABI_AT(pp_skb_val, lost, 24);
 PP_ABI_AT(pp_skb_val, tc_hook, 28);
 PP_ABI_AT(pp_skb_val, flags, 44);
+PP_ABI_AT(pp_skb_val, tuple, 48);
 
 PP_ABI_SIZE(pp_head_val, 40);
 PP_ABI_AT(pp_head_val, id, 0);

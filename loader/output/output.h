@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <linux/types.h>
 #include "path.h"
+#include "pkt_decode.h"
 
 /* How to name things; the callbacks may be NULL, and may return NULL. */
 struct pp_out {
@@ -88,6 +89,11 @@ const char *pp_out_fate_kind(enum pp_fate fate);
 const struct pp_hop *pp_out_read_hop(const struct pp_out *o, const struct pp_packet *p, __u64 skb);
 /* The index of skb in p->skbs[] (0: the first skb), p->nskbs if absent. */
 size_t pp_out_skb_index(const struct pp_packet *p, __u64 skb);
+/*
+ * The packet's headers at hop H, into NOW, if H carried its bytes and its
+ * addresses, protocol or ports differ from the mark's: NAT where it was seen.
+ */
+bool pp_out_hop_now(const struct pp_packet *p, const struct pp_hop *h, struct pp_pkt_summary *now);
 /* The packet's length: the mark hop's skb->len, else the first hop's. */
 __u32 pp_out_pkt_len(const struct pp_packet *p);
 

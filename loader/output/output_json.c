@@ -253,31 +253,37 @@ static void json_l4(struct jobj *o, const struct pp_pkt_summary *s)
 	}
 }
 
-static void json_pkt(struct jobj *top, const struct pp_mark *m)
+static void json_summary(struct jobj *top, const struct pp_pkt_summary *s)
 {
 	struct jobj o = jopen(top, K("pkt"));
+
+	jarr(&o, K("proto"), s->proto, sizeof(s->proto));
+	if (s->src[0]) {
+		jarr(&o, K("src"), s->src, sizeof(s->src));
+		jarr(&o, K("dst"), s->dst, sizeof(s->dst));
+	}
+	if (s->ip_ver)
+		jnum(&o, K("ip_proto"), s->ip_proto);
+	json_l4(&o, s);
+	if (s->has_arp)
+		jnum(&o, K("arp_op"), s->arp_op);
+	if (s->is_frag)
+		json_frag(&o, s);
+	if (s->nvlan)
+		jnum(&o, K("vlan"), s->vlan);
+	if (s->nvlan > 1)
+		jnum(&o, K("vlan_inner"), s->vlan_inner);
+	if (s->trunc)
+		jstr(&o, K("truncated"), s->trunc, 8);
+	jclose(&o);
+}
+
+static void json_pkt(struct jobj *top, const struct pp_mark *m)
+{
 	struct pp_pkt_summary s;
 
 	pp_pkt_decode(m->data, m->cap_len, &s);
-	jarr(&o, K("proto"), s.proto, sizeof(s.proto));
-	if (s.src[0]) {
-		jarr(&o, K("src"), s.src, sizeof(s.src));
-		jarr(&o, K("dst"), s.dst, sizeof(s.dst));
-	}
-	if (s.ip_ver)
-		jnum(&o, K("ip_proto"), s.ip_proto);
-	json_l4(&o, &s);
-	if (s.has_arp)
-		jnum(&o, K("arp_op"), s.arp_op);
-	if (s.is_frag)
-		json_frag(&o, &s);
-	if (s.nvlan)
-		jnum(&o, K("vlan"), s.vlan);
-	if (s.nvlan > 1)
-		jnum(&o, K("vlan_inner"), s.vlan_inner);
-	if (s.trunc)
-		jstr(&o, K("truncated"), s.trunc, 8);
-	jclose(&o);
+	json_summary(top, &s);
 }
 
 /* ifname and ifindex, each only when known. */
@@ -366,10 +372,13 @@ static void json_netns_name(const struct pp_out *out, struct jobj *o, __u32 inod
 	jclose(&sub);
 }
 
-static void json_hop(const struct pp_out *out, struct pp_wbuf *w, const struct pp_hop *h, __u64 t0)
+static void json_hop(const struct pp_out *out, struct pp_wbuf *w, const struct pp_packet *p,
+		     const struct pp_hop *h)
 {
 	struct jobj o = {.w = w, .first = true};
 	char pname[PP_PROBE_NAMELEN];
+	struct pp_pkt_summary now;
+	__u64 t0 = p->hops[0].ts;
 
 	pp_wb_putc(w, '{');
 	jstr(&o, K("func"), pp_out_probe_name(out, h->probe, pname, sizeof(pname)), SIZE_MAX);
@@ -386,6 +395,9 @@ static void json_hop(const struct pp_out *out, struct pp_wbuf *w, const struct p
 		jarr(&o, K("comm"), h->comm, sizeof(h->comm));
 	jnum(&o, K("len"), h->len);
 	json_addr(&o, K("skb"), h->skb);
+	/* Its headers here, where NAT changed them since the mark. */
+	if (pp_out_hop_now(p, h, &now))
+		json_summary(&o, &now);
 	json_stack(out, &o, h);
 	jclose(&o);
 }
@@ -400,7 +412,7 @@ static void json_hops(const struct pp_out *out, struct jobj *top, const struct p
 	for (i = 0; i < p->nhops; i++) {
 		if (i)
 			pp_wb_putc(top->w, ',');
-		json_hop(out, top->w, &p->hops[i], p->hops[0].ts);
+		json_hop(out, top->w, p, &p->hops[i]);
 	}
 	pp_wb_putc(top->w, ']');
 }

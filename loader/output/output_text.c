@@ -54,6 +54,17 @@ const char *pp_out_tc_dir(__u32 probe)
 	return NULL;
 }
 
+bool pp_out_hop_now(const struct pp_packet *p, const struct pp_hop *h, struct pp_pkt_summary *now)
+{
+	const struct pp_hop_bytes *b = p->nbytes && p->mark ? pp_packet_bytes(p, h) : NULL;
+	struct pp_pkt_summary then;
+
+	if (!b || pp_pkt_decode(b->data, b->cap_len, now) ||
+	    pp_pkt_decode(p->mark->data, p->mark->cap_len, &then))
+		return false;
+	return !pp_pkt_same_flow(now, &then);
+}
+
 __u32 pp_out_pkt_len(const struct pp_packet *p)
 {
 	return p->mark ? p->mark->hop.len : p->hops[0].len;
@@ -265,6 +276,19 @@ static void text_stack(const struct pp_out *o, struct pp_wbuf *w, const struct p
 }
 
 /* "  %11s %9s %10s %-15s %3u %s\n", without a printf per line. */
+/* " now 198.18.0.1.40312 > 198.18.0.2.8000": the headers changed since the mark. */
+static void text_now(struct pp_wbuf *w, const struct pp_packet *p, const struct pp_hop *h)
+{
+	struct pp_pkt_summary now;
+	char flow[2 * INET6_ADDRSTRLEN + 32];
+
+	if (!pp_out_hop_now(p, h, &now))
+		return;
+	pp_wb_lit(w, " now ");
+	pp_pkt_format_flow(&now, flow, sizeof(flow)); /* always fits: two addresses, two ports */
+	pp_wb_write(w, flow, strlen(flow));
+}
+
 static void text_hop(const struct pp_out *o, struct pp_wbuf *w, const struct pp_packet *pk,
 		     const struct pp_hop *h, __u64 t0, __u64 prev)
 {
@@ -295,6 +319,7 @@ static void text_hop(const struct pp_out *o, struct pp_wbuf *w, const struct pp_
 	pp_wb_write(w, name, strlen(name));
 	if (pk->nskbs > 1)
 		text_copy_tag(w, pk, h);
+	text_now(w, pk, h);
 	pp_wb_putc(w, '\n');
 	text_stack(o, w, h);
 }

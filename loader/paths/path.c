@@ -45,6 +45,8 @@ struct pp_buf {
 	__u32 lost;		     /* summed over the ENDs: each skb counts its own */
 	__u32 awaited;		     /* shared ENDs not yet answered by a COPY */
 	struct pp_skbref *skbs;
+	struct pp_hop_bytes *bytes;
+	__u32 nbytes, cap_bytes;
 	bool has_mark;
 	struct pp_mark mark;
 	struct pp_hop hops[];
@@ -188,6 +190,7 @@ static void buf_reset(struct pp_buf *b)
 {
 	b->has_mark = false;
 	b->nskbs = 0;
+	b->nbytes = 0;
 	b->live = 0;
 	b->awaited = 0;
 	b->lost = 0;
@@ -196,8 +199,10 @@ static void buf_reset(struct pp_buf *b)
 
 static void buf_free(struct pp_buf *b)
 {
-	if (b)
+	if (b) {
 		free(b->skbs);
+		free(b->bytes);
+	}
 	free(b);
 }
 
@@ -212,6 +217,8 @@ static struct pp_buf *buf_get(struct pp_paths *pp)
 		return NULL;
 	b->skbs = NULL;
 	b->cap_skbs = 0;
+	b->bytes = NULL;
+	b->cap_bytes = 0;
 	b->cap = PP_HOPS_INIT;
 	buf_reset(b);
 	return b;
@@ -486,6 +493,8 @@ static void close_packet(struct pp_paths *pp, __u32 i, __u64 now)
 		.fate = f ? f->fate : PP_FATE_UNSEEN,
 		.lost = b->lost,
 		.lingered = !b->live && b->awaited,
+		.bytes = b->bytes,
+		.nbytes = b->nbytes,
 	};
 
 	/* An skb still live leaves the packet unfinished unless one was delivered. */
@@ -502,6 +511,31 @@ static void close_packet(struct pp_paths *pp, __u32 i, __u64 now)
 		pp->st.mark_lost += !b->has_mark;
 	}
 	retire(pp, i, now);
+}
+
+/* Keeps the bytes of a HOP_BYTES record, for pp_packet_bytes(). */
+static int bytes_note(struct pp_buf *b, const struct pp_mark *m)
+{
+	struct pp_hop_bytes *x;
+
+	if (PP_GROW(b->bytes, b->cap_bytes, b->nbytes + 1, 4))
+		return -ENOMEM;
+	x = &b->bytes[b->nbytes++];
+	x->skb = m->hop.skb;
+	x->ts = m->hop.ts;
+	x->probe = m->hop.probe;
+	x->cap_len = m->cap_len;
+	memcpy(x->data, m->data, m->cap_len);
+	return 0;
+}
+
+const struct pp_hop_bytes *pp_packet_bytes(const struct pp_packet *p, const struct pp_hop *h)
+{
+	for (size_t i = 0; i < p->nbytes; i++)
+		if (p->bytes[i].ts == h->ts && p->bytes[i].skb == h->skb &&
+		    p->bytes[i].probe == h->probe)
+			return &p->bytes[i];
+	return NULL;
 }
 
 /* Files h (a hop, an END or a mark's hop) under its packet. */
@@ -521,6 +555,8 @@ static int add_hop(struct pp_paths *pp, const struct pp_hop *h, const struct pp_
 		return err;
 	pp->st.records++;
 	b = pp->ents[i].buf;
+	if (m && m->hop.type == PP_REC_HOP_BYTES)
+		return bytes_note(b, m);
 	/* A mark may come after hops from other CPUs; a second mark is a hop. */
 	if (m && !b->has_mark) {
 		memcpy(&b->mark, m, size);
@@ -529,6 +565,15 @@ static int add_hop(struct pp_paths *pp, const struct pp_hop *h, const struct pp_
 	if (h->type == PP_REC_END && !b->live && !b->awaited)
 		close_packet(pp, i, now);
 	return 0;
+}
+
+/* A HOP_BYTES record: a HOP in the path, its bytes kept beside it. */
+static int add_bytes_hop(struct pp_paths *pp, const struct pp_mark *m, size_t size, __u64 now)
+{
+	struct pp_hop h = m->hop;
+
+	h.type = PP_REC_HOP;
+	return add_hop(pp, &h, m, size, now);
 }
 
 /* A MARK may be shorter than struct pp_mark, but must cover its cap_len. */
@@ -560,6 +605,10 @@ int pp_paths_add(struct pp_paths *pp, const void *rec, size_t size, __u64 now_ns
 		if (!mark_ok(rec, size))
 			goto bad;
 		return add_hop(pp, rec, rec, size, now_ns);
+	case PP_REC_HOP_BYTES:
+		if (!mark_ok(rec, size))
+			goto bad;
+		return add_bytes_hop(pp, rec, size, now_ns);
 	case PP_REC_HOP:
 	case PP_REC_COPY:
 	case PP_REC_END:

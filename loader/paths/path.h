@@ -25,6 +25,18 @@ struct pp_skbref {
 };
 
 /*
+ * The packet's leading bytes at a hop where its addresses, protocol or
+ * ports were no longer those of its mark (a HOP_BYTES record): NAT seen
+ * where it happened. The hop is in hops[] as a HOP.
+ */
+struct pp_hop_bytes {
+	__u64 skb, ts; /* the hop's */
+	__u32 probe;
+	__u32 cap_len;
+	__u8 data[PP_HDR_BYTES];
+};
+
+/*
  * A closed packet, valid only during the emit callback. hops[] holds every
  * hop of the packet: the mark hop (type PP_REC_MARK) when the mark arrived,
  * each HOP and COPY, and each END (one per skb freed); sorted by ts, ties
@@ -65,7 +77,12 @@ struct pp_packet {
 	__u64 location;	   /* DROPPED: address of kfree_skb's caller, 0 if unknown */
 	__u32 lost;	   /* hops lost to a full ring buffer, summed over its ENDs */
 	bool lingered;	   /* closed by the timeout while waiting for a shared data's holder */
+	const struct pp_hop_bytes *bytes; /* in arrival order */
+	size_t nbytes;
 };
+
+/* The bytes that hop H of P carried, NULL if it carried none. */
+const struct pp_hop_bytes *pp_packet_bytes(const struct pp_packet *p, const struct pp_hop *h);
 
 /* Called once per packet; must not call back into pp_paths_*(). */
 typedef void (*pp_emit_fn)(const struct pp_packet *p, void *ctx);

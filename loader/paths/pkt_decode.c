@@ -533,3 +533,29 @@ size_t pp_pkt_format(const struct pp_pkt_summary *s, char *buf, size_t len)
 	}
 	return f.pos;
 }
+
+bool pp_pkt_same_flow(const struct pp_pkt_summary *a, const struct pp_pkt_summary *b)
+{
+	if (a->ip_ver != b->ip_ver || a->ip_proto != b->ip_proto || strcmp(a->src, b->src) ||
+	    strcmp(a->dst, b->dst) || a->has_ports != b->has_ports || a->has_echo != b->has_echo)
+		return false;
+	if (a->has_ports && (a->sport != b->sport || a->dport != b->dport))
+		return false;
+	return !a->has_echo || a->icmp_id == b->icmp_id;
+}
+
+size_t pp_pkt_format_flow(const struct pp_pkt_summary *s, char *buf, size_t len)
+{
+	struct pp_sbuf f = {.buf = buf, .len = buf ? len : 0};
+
+	if (f.len)
+		buf[0] = '\0';
+	fmt_host(&f, s, s->src, s->sport);
+	pp_sb_lit(&f, " > ");
+	fmt_host(&f, s, s->dst, s->dport);
+	if (s->has_echo) {
+		pp_sb_lit(&f, " id ");
+		pp_sb_u64(&f, s->icmp_id);
+	}
+	return f.pos;
+}

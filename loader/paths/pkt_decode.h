@@ -67,6 +67,19 @@ int pp_pkt_decode(const __u8 *data, __u32 cap_len, struct pp_pkt_summary *s);
  */
 size_t pp_pkt_format(const struct pp_pkt_summary *s, char *buf, size_t len);
 
+/*
+ * Whether A and B are the same flow as NAT sees it: IP version, protocol,
+ * addresses, ports, ICMP echo id.
+ */
+bool pp_pkt_same_flow(const struct pp_pkt_summary *a, const struct pp_pkt_summary *b);
+
+/*
+ * The addresses and ports alone, as pp_pkt_format() writes them:
+ * "198.18.0.1.40312 > 198.18.0.2.8000", "198.18.0.1 > 198.18.1.2 id 4242".
+ * Returns the length the whole line needs, as snprintf() does.
+ */
+size_t pp_pkt_format_flow(const struct pp_pkt_summary *s, char *buf, size_t len);
+
 /* tcpdump's flag letters ("S.", "FP."), or "none"; buf holds 9 bytes. */
 const char *pp_tcp_flags_str(__u8 flags, char buf[9]);
 
