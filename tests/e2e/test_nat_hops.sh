@@ -1,0 +1,159 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# A docker-like host, on the tracepoint backend: a bridge br0 in a "host"
+# namespace, two "containers" on veths into it (c1-h, c2-h), masquerade
+# (nftables) out of an uplink veth (up0) to a "server" namespace running
+# python3's http.server. Both containers fetch a file. pktpath runs in the
+# host namespace with a filter on container 1's address and the server's
+# port, and on the masqueraded replies at the uplink:
+#   (host C1 and tcp port 8000) or (dst host UP and tcp src port 8000)
+# After the masquerade container 1's packets no longer match; the replies
+# match on the uplink and, after conntrack undid the NAT, only those for
+# container 1 do. Required:
+#   - every packet of container 1 to the server (nft counter in the host's
+#     forward chain) is printed, with its TC hop at up0 egress, and that hop
+#     says "now UP.port > SERVER.8000" (JSON: the hop's pkt);
+#   - every reply (nft counter in the server's output chain) is printed,
+#     marked at up0 ingress, with its TC hop on the egress of its
+#     container's veth, and that hop shows the un-NATed destination;
+#   - the text output says "now" on the same hops.
+# On a classifier that records a hop only where the filter matches, the
+# first check fails: no packet of container 1 has its up0 egress hop.
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$(dirname "$0")/lib.sh"
+pp_setup
+pp_require_pktpath
+pp_require_cmd nft python3 curl ss
+
+pfx=ppe-nat-$$
+NS_H=$pfx-h NS_C1=$pfx-c1 NS_C2=$pfx-c2 NS_S=$pfx-s
+C1=198.18.10.2 C2=198.18.10.3 UP=198.18.20.1 SRV=198.18.20.2
+for ns in "$NS_H" "$NS_C1" "$NS_C2" "$NS_S"; do
+	ip netns add "$ns"
+	pp_defer ip netns delete "$ns"
+	pp_in "$ns" ip link set lo up
+done
+pp_in "$NS_H" ip link add br0 type bridge
+pp_in "$NS_H" ip addr add 198.18.10.1/24 dev br0
+pp_in "$NS_H" ip link set br0 up
+# container NS HOST-SIDE ADDR: a veth from NS into the bridge.
+container() {
+	pp_in "$NS_H" ip link add "$2" type veth peer name eth0 netns "$1"
+	pp_in "$NS_H" ip link set "$2" master br0 up
+	pp_in "$1" ip addr add "$3/24" dev eth0
+	pp_in "$1" ip link set eth0 up
+	pp_in "$1" ip route add default via 198.18.10.1
+}
+container "$NS_C1" c1-h "$C1"
+container "$NS_C2" c2-h "$C2"
+pp_in "$NS_H" ip link add up0 type veth peer name eth0 netns "$NS_S"
+pp_in "$NS_H" ip addr add "$UP/24" dev up0
+pp_in "$NS_H" ip link set up0 up
+pp_in "$NS_S" ip addr add "$SRV/24" dev eth0
+pp_in "$NS_S" ip link set eth0 up
+pp_in "$NS_H" sysctl -qw net.ipv4.ip_forward=1
+# The server has no route back to the containers: only the masquerade
+# makes the transfer work.
+pp_in "$NS_H" nft -f - <<NFT
+table ip pp_nat {
+	counter c1_out {}
+	chain post {
+		type nat hook postrouting priority 100; policy accept;
+		oifname "up0" ip saddr 198.18.10.0/24 masquerade
+	}
+	chain count_fw {
+		type filter hook forward priority 0; policy accept;
+		ip saddr $C1 tcp dport 8000 counter name "c1_out"
+	}
+}
+NFT
+pp_in "$NS_S" nft -f - <<'NFT'
+table ip pp_srv {
+	counter replies {}
+	chain out {
+		type filter hook output priority 0; policy accept;
+		tcp sport 8000 counter name "replies"
+	}
+}
+NFT
+pp_log "docker-like host $NS_H: $NS_C1, $NS_C2 on br0, masquerade out of up0 to $NS_S"
+
+mkdir -p "$PP_TMP/www"
+head -c 300000 /dev/urandom >"$PP_TMP/www/blob"
+pp_bg server "$NS_S" python3 -m http.server 8000 --bind "$SRV" --directory "$PP_TMP/www"
+for ((i = 0; i < 100; i++)); do
+	[ -z "$(pp_in "$NS_S" ss -Hltn 'sport = :8000')" ] || break
+	sleep 0.1
+done
+
+filter="(host $C1 and tcp port 8000) or (dst host $UP and tcp src port 8000)"
+out=$(pp_out json) txt=$(pp_out text)
+pp_pktpath_start json "$NS_H" --json --backend tracepoint --filter "$filter"
+pp_pktpath_start text "$NS_H" --backend tracepoint --filter "$filter"
+for ns in "$NS_C1" "$NS_C2"; do
+	pp_in "$ns" curl -sS --max-time 20 -o "$PP_TMP/got-$ns" "http://$SRV:8000/blob" ||
+		pp_fail "curl from $ns failed"
+	cmp -s "$PP_TMP/www/blob" "$PP_TMP/got-$ns" || pp_fail "$ns fetched a different file"
+done
+pp_stop server INT
+pp_pktpath_settle json 30
+pp_pktpath_settle text 30
+pp_pktpath_stop json INT
+pp_expect_eq "pktpath --json exit status" "$PP_RC" 0
+pp_pktpath_stop text INT
+pp_expect_eq "pktpath (text) exit status" "$PP_RC" 0
+pp_expect_json_lines "$out" "pktpath --json output"
+pp_expect_summary "$out"
+pp_expect_eq "records lost" "$(jq -r .lost <<<"$PP_SUMMARY")" 0
+
+# counter NS TABLE NAME: packets nft counter NAME counted.
+counter() {
+	pp_in "$1" nft -j list counter ip "$2" "$3" | jq '.nftables[] | .counter? // empty | .packets'
+}
+c1_out=$(counter "$NS_H" pp_nat c1_out) replies=$(counter "$NS_S" pp_srv replies)
+pp_log "forwarded from c1: $c1_out; server replies: $replies; summary $PP_SUMMARY"
+[ "$c1_out" -ge 10 ] || pp_fail "only $c1_out packets from c1 forwarded"
+
+# shellcheck disable=SC2016 # jq programs
+outs='packets[] | select(.pkt.src == $c1 and .pkt.dport == 8000)'
+# shellcheck disable=SC2016
+ins='packets[] | select(.pkt.dst == $up and .pkt.sport == 8000)'
+jqargs=(--arg c1 "$C1" --arg c2 "$C2" --arg up "$UP" --arg srv "$SRV")
+n=$(pp_jq "$out" "[$outs] | length" "${jqargs[@]}")
+pp_expect_eq "packets from c1 printed ($c1_out forwarded)" "$n" "$c1_out"
+n=$(pp_jq "$out" "[$ins] | length" "${jqargs[@]}")
+pp_expect_eq "replies printed ($replies sent by the server)" "$n" "$replies"
+n=$(pp_jq "$out" 'packets | length')
+pp_expect_eq "packets printed" "$n" "$((c1_out + replies))"
+
+# shellcheck disable=SC2016
+pp_expect_none "c1's packet without its masqueraded hop at up0 egress" "$out" "$outs"'
+	| select([.hops[] | select(.func == "tc:egress" and .ifname == "up0"
+	                          and .pkt.src == $up and .pkt.dst == $srv
+	                          and .pkt.dport == 8000 and .pkt.sport != null)] | length != 1)
+	| "packet \(.id): \(path_str); up0 hops \([.hops[] | select(.ifname == "up0") | .pkt])"' \
+	"${jqargs[@]}"
+# shellcheck disable=SC2016
+pp_expect_none "a reply not marked at up0 ingress" "$out" "$ins"'
+	| select(.marked_at.ifname != "up0" or .marked_at.dir != "ingress")
+	| "packet \(.id): marked_at \(.marked_at | tojson)"' "${jqargs[@]}"
+# The conntrack entry says which container a reply is for: its port.
+# shellcheck disable=SC2016
+pp_expect_none "a reply without its un-NATed hop into a container" "$out" "$ins"'
+	| [.hops[] | select(.func == "tc:egress" and (.ifname == "c1-h" or .ifname == "c2-h"))]
+	| select(length != 1
+	         or (.[0].ifname == "c1-h") != (.[0].pkt.dst == $c1)
+	         or (.[0].ifname == "c2-h") != (.[0].pkt.dst == $c2)
+	         or .[0].pkt.src != $srv or .[0].pkt.sport != 8000)
+	| "reply: container hops \(tojson)"' "${jqargs[@]}"
+pp_expect_none "a header change shown where the headers are the mark's" "$out" '
+	packets[] | select(.marked_at.ifname == "c1-h")
+	| .hops[] | select(.pkt and .ifname != "up0") | "\(.func)@\(.ifname): \(.pkt)"'
+
+# The text output says it too, on the same hops.
+n=$(grep -Ec " up0 +[0-9]+ tc:egress.* now $UP\.[0-9]+ > $SRV\.8000\$" "$txt") || true
+pp_expect_eq "text hops at up0 egress saying 'now $UP.port > $SRV.8000'" "$n" "$c1_out"
+n=$(grep -Ec " c[12]-h +[0-9]+ tc:egress.* now $SRV\.8000 > 198\.18\.10\.[23]\.[0-9]+\$" "$txt") || true
+pp_expect_eq "text hops into a container saying 'now $SRV.8000 > container'" "$n" "$replies"
+pp_pass
