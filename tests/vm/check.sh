@@ -485,7 +485,36 @@ tcp_life() {
 }
 
 chk_tcp_forward() { tcp_life "$1"; }
-chk_tcp_nat() { tcp_life "$1"; }
+# tcp-nat: tcp_life, and the DNAT shown where it happens: every packet has
+# one TC hop that gives its rewritten headers (the hop's pkt: a's packets
+# going to c, c's replies coming from R_A:NAT_PORT), and on the function
+# backends the rewrite itself, nf_nat_manip_pkt.
+chk_tcp_nat() {
+	local note bad r_a port c
+	note=$(tcp_life "$1") || {
+		echo "$note"
+		return 1
+	}
+	read -r r_a port c <<<"$(kv nat)"
+	# shellcheck disable=SC2016 # jq variables, not shell ones
+	bad=$(first_bad '[.hops[] | select(.pkt)] as $h
+		| ($h | length) != 1 or ($h[0].func | startswith("tc:") | not)
+		or (if .pkt.dport == '"$port"' then $h[0].pkt.dst != "'"$c"'"
+		    else $h[0].pkt.src != "'"$r_a"'" or $h[0].pkt.sport != '"$port"' end)' \
+		'"\(brief): hops with headers \([.hops[] | select(.pkt) | {func, ifname, pkt}]
+		| tojson)"')
+	[ -z "$bad" ] || {
+		echo "NAT not shown where seen: $bad"
+		return 1
+	}
+	[ "$1" = tracepoint ] || bad=$(first_bad 'all(.hops[]; .func != "nf_nat_manip_pkt")' \
+		'"\(brief): no nf_nat_manip_pkt; path \(path)"')
+	[ -z "$bad" ] || {
+		echo "the NAT step not seen: $bad"
+		return 1
+	}
+	echo "$note; the rewritten headers on every packet"
+}
 
 # ping-reply: each reply is consumed, by ping reading its raw socket's clone
 # (busybox ping as root uses a raw ICMP socket); the original goes on to

@@ -446,6 +446,7 @@ scn_tcp_nat() {
 			}
 		}
 	EOF
+	kv nat "$R_A $NAT_PORT $C"
 	tcp_traced "$1" "$R_A" "$NAT_PORT" "tcp port $NAT_PORT or tcp port $TCP_PORT" \
 		"tcp dport $NAT_PORT" "tcp sport $TCP_PORT"
 }
