@@ -275,20 +275,27 @@ static void text_stack(const struct pp_out *o, struct pp_wbuf *w, const struct p
 	}
 }
 
-/* "  %11s %9s %10s %-15s %3u %s\n", without a printf per line. */
-/* " now 198.18.0.1.40312 > 198.18.0.2.8000": the headers changed since the mark. */
+/*
+ * Under the hop, "now 198.18.0.1.40312 > 198.18.0.2.8000": its headers
+ * changed since the mark (NAT). In the probe name's column, less "now ".
+ */
 static void text_now(struct pp_wbuf *w, const struct pp_packet *p, const struct pp_hop *h)
 {
+	char flow[2 * INET6_ADDRSTRLEN + 32], *at;
 	struct pp_pkt_summary now;
-	char flow[2 * INET6_ADDRSTRLEN + 32];
 
 	if (!pp_out_hop_now(p, h, &now))
 		return;
-	pp_wb_lit(w, " now ");
+	at = pp_wb_room(w, PP_STACK_INDENT - 1);
+	memset(at, ' ', PP_STACK_INDENT - 1);
+	pp_wb_done(w, at + PP_STACK_INDENT - 1);
+	pp_wb_lit(w, "now ");
 	pp_pkt_format_flow(&now, flow, sizeof(flow)); /* always fits: two addresses, two ports */
 	pp_wb_write(w, flow, strlen(flow));
+	pp_wb_putc(w, '\n');
 }
 
+/* "  %11s %9s %10s %-15s %3u %s\n", without a printf per line. */
 static void text_hop(const struct pp_out *o, struct pp_wbuf *w, const struct pp_packet *pk,
 		     const struct pp_hop *h, __u64 t0, __u64 prev)
 {
@@ -319,8 +326,8 @@ static void text_hop(const struct pp_out *o, struct pp_wbuf *w, const struct pp_
 	pp_wb_write(w, name, strlen(name));
 	if (pk->nskbs > 1)
 		text_copy_tag(w, pk, h);
-	text_now(w, pk, h);
 	pp_wb_putc(w, '\n');
+	text_now(w, pk, h);
 	text_stack(o, w, h);
 }
 

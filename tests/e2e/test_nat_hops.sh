@@ -151,9 +151,14 @@ pp_expect_none "a header change shown where the headers are the mark's" "$out" '
 	packets[] | select(.marked_at.ifname == "c1-h")
 	| .hops[] | select(.pkt and .ifname != "up0") | "\(.func)@\(.ifname): \(.pkt)"'
 
-# The text output says it too, on the same hops.
-n=$(grep -Ec " up0 +[0-9]+ tc:egress.* now $UP\.[0-9]+ > $SRV\.8000\$" "$txt") || true
+# The text output says it too, under the same hops.
+# now_under HOP-ERE NOW-ERE: "now" lines matching NOW-ERE right under a hop line matching HOP-ERE.
+now_under() {
+	awk -v hop="$1" -v now="^ +now $2\$" '$0 ~ now && prev ~ hop { n++ } { prev = $0 }
+		END { print n + 0 }' "$txt"
+}
+n=$(now_under " up0 +[0-9]+ tc:egress" "$UP\\.[0-9]+ > $SRV\\.8000")
 pp_expect_eq "text hops at up0 egress saying 'now $UP.port > $SRV.8000'" "$n" "$c1_out"
-n=$(grep -Ec " c[12]-h +[0-9]+ tc:egress.* now $SRV\.8000 > 198\.18\.10\.[23]\.[0-9]+\$" "$txt") || true
+n=$(now_under " c[12]-h +[0-9]+ tc:egress" "$SRV\\.8000 > 198\\.18\\.10\\.[23]\\.[0-9]+")
 pp_expect_eq "text hops into a container saying 'now $SRV.8000 > container'" "$n" "$replies"
 pp_pass

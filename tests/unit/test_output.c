@@ -383,6 +383,60 @@ START_TEST(test_text_dropped)
 }
 END_TEST
 
+static size_t count_of(const char *s, const char *w)
+{
+	size_t n = 0;
+
+	for (; (s = strstr(s, w)); s++)
+		n++;
+	return n;
+}
+
+/*
+ * The headers seen at a TC hop differ from the mark's (NAT): that hop says
+ * "now" and gives them in JSON; a hop whose bytes show the mark's flow
+ * says nothing.
+ */
+START_TEST(test_hop_now)
+{
+	struct pp_hop_bytes b[2];
+	struct capture c;
+	struct sample s;
+	const char *t;
+
+	sample(&s);
+	for (int i = 0; i < 2; i++) {
+		const struct pp_hop *h = &s.hops[i ? 3 : 1];
+
+		b[i] = (struct pp_hop_bytes){.skb = h->skb, .ts = h->ts, .probe = h->probe};
+		b[i].cap_len = s.mark.cap_len;
+		memcpy(b[i].data, s.mark.data, s.mark.cap_len);
+	}
+	memcpy(b[1].data + 26, "\xc6\x12\x09\x09", 4); /* source 198.18.9.9 */
+	s.p.bytes = b;
+	s.p.nbytes = 2;
+	cap_open(&c);
+	pp_out_text(&c.o, &s.p);
+	t = out(&c);
+	ck_assert_ptr_nonnull(strstr(t, " tc:ingress\n"
+					"                                                    now "
+					"198.18.9.9 > 198.18.1.2 id 4242\n"));
+	ck_assert_uint_eq(count_of(t, " now "), 1);
+	ck_assert(lines_fit(t));
+	cap_close(&c);
+	cap_open(&c);
+	pp_out_json(&c.o, &s.p);
+	t = out(&c);
+	ck_assert(json_line_ok(t));
+	ck_assert_ptr_nonnull(strstr(t, "\"func\":\"tc:ingress\""));
+	ck_assert_ptr_nonnull(
+		strstr(t, "\"skb\":\"0xffff888000007000\",\"pkt\":{\"proto\":\"icmp\",\"src\":"
+			  "\"198.18.9.9\",\"dst\":\"198.18.1.2\""));
+	ck_assert_uint_eq(count_of(t, "\"pkt\""), 2); /* the mark's and that hop's */
+	cap_close(&c);
+}
+END_TEST
+
 #define HOP_A                                                                                      \
 	"\"netns\":4026531840,\"ifname\":\"veth-a\",\"ifindex\":5,\"cpu\":1,\"pid\":4321,"         \
 	"\"comm\":\"ping\",\"len\":98,\"skb\":\"0xffff888000007000\"}"
@@ -796,6 +850,7 @@ Suite *output_suite(void)
 
 	tcase_add_test(tc, test_json_reader);
 	tcase_add_test(tc, test_text_dropped);
+	tcase_add_test(tc, test_hop_now);
 	tcase_add_test(tc, test_json_dropped);
 	tcase_add_test(tc, test_lost);
 	tcase_add_test(tc, test_no_names);

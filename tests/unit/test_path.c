@@ -98,6 +98,49 @@ static void add_mark(struct pp_paths *pp, __u64 id, __u64 ts)
 	ck_assert_int_eq(pp_paths_add(pp, &m, sizeof(m), ts), 0);
 }
 
+/* A HOP_BYTES record is a hop in the path, its bytes kept beside it. */
+static struct pp_packet bytes_seen;
+static struct pp_hop_bytes bytes_kept;
+static struct pp_hop bytes_hop;
+
+static void bytes_emit(const struct pp_packet *p, void *ctx)
+{
+	(void)ctx;
+	bytes_seen = *p;
+	ck_assert_uint_eq(p->nbytes, 1);
+	bytes_kept = p->bytes[0];
+	bytes_hop = p->hops[1];
+	ck_assert_ptr_eq(pp_packet_bytes(p, &p->hops[1]), &p->bytes[0]);
+	ck_assert_ptr_null(pp_packet_bytes(p, &p->hops[0]));
+	ck_assert_ptr_null(pp_packet_bytes(p, &p->hops[2]));
+}
+
+START_TEST(test_hop_bytes)
+{
+	struct pp_paths *pp = pp_paths_new(bytes_emit, NULL);
+	struct pp_mark b = mark(1, 200);
+
+	b.hop.type = PP_REC_HOP_BYTES;
+	b.hop.probe = PP_PROBE_TC_INGRESS;
+	b.cap_len = 3;
+	memcpy(b.data, "\x01\x02\x03", 3);
+	add_mark(pp, 1, 100);
+	/* Shorter than struct pp_mark, as a MARK may be; still covering cap_len. */
+	ck_assert_int_eq(pp_paths_add(pp, &b, offsetof(struct pp_mark, data) + 3, 200), 0);
+	add_hop(pp, hop(PP_REC_END, 1, 2, 300, 0), 300);
+	ck_assert_uint_eq(bytes_seen.nhops, 3);
+	ck_assert_uint_eq(bytes_hop.type, PP_REC_HOP);
+	ck_assert_uint_eq(bytes_hop.probe, PP_PROBE_TC_INGRESS);
+	ck_assert_uint_eq(bytes_kept.cap_len, 3);
+	ck_assert_mem_eq(bytes_kept.data, "\x01\x02\x03", 3);
+	ck_assert_uint_eq(bytes_kept.ts, 200);
+	/* cap_len past the record's end is refused. */
+	b.cap_len = 4;
+	ck_assert_int_eq(pp_paths_add(pp, &b, offsetof(struct pp_mark, data) + 3, 400), -EINVAL);
+	pp_paths_free(pp);
+}
+END_TEST
+
 START_TEST(test_sorted_across_cpus)
 {
 	struct collect c = {0};
@@ -695,6 +738,7 @@ Suite *path_suite(void)
 	TCase *tc = tcase_create("assembly");
 
 	tcase_add_test(tc, test_sorted_across_cpus);
+	tcase_add_test(tc, test_hop_bytes);
 	tcase_add_test(tc, test_repeat_visit);
 	tcase_add_test(tc, test_end_emits_once);
 	tcase_add_test(tc, test_mark_lost);
