@@ -3,7 +3,7 @@
  * The TC classifier. Every tracked skb that reaches a hook gets its hop
  * here, whether or not the filter matches it there (after NAT, inside a
  * tunnel): the filter decides what is marked, nothing else. The loader
- * splices the translated filter over pp_filter_tc()'s body (see splice.h).
+ * splices the translated filter in front of each program (see splice.h).
  * It never changes a packet's fate: every path returns TC_ACT_UNSPEC,
  * which tcx reads as TCX_NEXT.
  */
@@ -19,19 +19,18 @@
 char LICENSE[] SEC("license") = "GPL";
 
 /*
- * The filter. The loader puts the translated filter here, followed by
- * "r0 = 1; exit" where it falls through on a match; where it does not
- * match it returns TC_ACT_UNSPEC. The asm keeps ctx alive, so that the
- * caller passes it in r1. A subprogram reads the packet directly as its
- * caller would: the verifier checks a static subprogram with the caller's
- * register types (ctx included).
+ * The filter's verdict: the loader puts the translated filter in front of
+ * each program, ending with r0 = 1 where it matches and r0 = TC_ACT_UNSPEC
+ * where it does not, and r1 = ctx either way (classifier.c). No call: a
+ * bpf-to-bpf call costs every packet some nanoseconds. Read first, before
+ * clang puts anything in r0; the loader checks that it did (classifier.c).
  */
-static __noinline int pp_filter_tc(struct __sk_buff *ctx)
+static __always_inline bool pp_filter_matched(void)
 {
-	__u64 v;
+	long v;
 
-	asm volatile("%0 = %1" : "=r"(v) : "i"(PP_FILTER_MAGIC), "r"(ctx));
-	return (int)v;
+	asm volatile("%0 = r0" : "=r"(v) : : "memory");
+	return v == 1;
 }
 
 /* H folded with W: a multiply-xorshift step, as in Fibonacci hashing. */
@@ -160,16 +159,13 @@ static __always_inline void pp_tc_hop(struct pp_state *st, struct pp_skb_val *v,
  * A tracked skb gets a hop, matched or not; a clone of a tracked one (a
  * bridge's flood copies) joins its packet. A tracked sk_buff that crossed
  * this hook already, or that a socket took, was freed unseen and carries
- * another packet. A match that is none of these is a new packet. Traffic
- * while nothing is tracked pays the filter and one array lookup. The
- * filter runs first, while every path has one state: the verifier walks
- * a subprogram once for each state its callers reach it with.
+ * another packet. A MATCH that is none of these is a new packet. Traffic
+ * while nothing is tracked pays the filter and one array lookup.
  */
-static __always_inline int pp_classify(struct __sk_buff *ctx, __u32 probe)
+static __always_inline int pp_classify(struct __sk_buff *ctx, bool match, __u32 probe)
 {
 	__u64 skb = (__u64)ctx, id; /* the kernel's struct sk_buff address */
 	__u32 hook = ctx->ifindex << 1 | (probe == PP_PROBE_TC_EGRESS);
-	bool match = pp_filter_tc(ctx) == 1;
 	struct pp_state *st = pp_state();
 	struct pp_skb_val *v;
 
@@ -198,11 +194,11 @@ static __always_inline int pp_classify(struct __sk_buff *ctx, __u32 probe)
 SEC("pktpath_cls")
 int pp_cls_ingress(struct __sk_buff *ctx)
 {
-	return pp_classify(ctx, PP_PROBE_TC_INGRESS);
+	return pp_classify(ctx, pp_filter_matched(), PP_PROBE_TC_INGRESS);
 }
 
 SEC("pktpath_cls")
 int pp_cls_egress(struct __sk_buff *ctx)
 {
-	return pp_classify(ctx, PP_PROBE_TC_EGRESS);
+	return pp_classify(ctx, pp_filter_matched(), PP_PROBE_TC_EGRESS);
 }

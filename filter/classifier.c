@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libpcap's program, translated to eBPF, becomes each classifier program's
- * filter subprogram as it loads (splice.h), on the maps that the probes
- * share (maps.h).
+ * libpcap's program, translated to eBPF, is put in front of each classifier
+ * program as it loads (splice.h), on the maps that the probes share
+ * (maps.h).
  */
 #define _GNU_SOURCE /* vasprintf */
 #include <errno.h>
@@ -61,42 +61,86 @@ static int watch_log(enum libbpf_print_level level, const char *fmt, va_list ap)
 }
 
 /*
- * The translation falls through past its end on a match with r1 = ctx
- * (cbpf_xlate.h) and returns TC_ACT_UNSPEC otherwise; as the body of
- * pp_filter_tc() it returns 1 there instead. A malloc()ed copy, or NULL.
+ * The translation falls through past its end on a match with r1 = ctx and
+ * exits with r0 = TC_ACT_UNSPEC otherwise (cbpf_xlate.h), the one exit it
+ * has. In front of the classifier both go on into its C code, with r1 =
+ * ctx and the verdict in r0: 1 on a match, TC_ACT_UNSPEC otherwise. The
+ * exit becomes a jump to a tail of three instructions: "r0 = 1; goto +1;
+ * r1 = ctx", the match falling into the first, the exit jumping to the
+ * last. A malloc()ed copy in *OUT; -EINVAL if the translation is not
+ * of that shape.
  */
-static struct bpf_insn *as_subprog(const struct pp_filter *f, size_t *cnt)
+static int with_verdict(const struct pp_filter *f, struct bpf_insn **out, size_t *cnt)
 {
-	struct bpf_insn *v = malloc((f->cnt + 2) * sizeof(*v));
+	struct bpf_insn *v = malloc((f->cnt + 3) * sizeof(*v));
+	size_t n = f->cnt, exits = 0;
 
 	if (!v)
-		return NULL;
-	memcpy(v, f->insns, f->cnt * sizeof(*v));
-	v[f->cnt] = (struct bpf_insn){
+		return -ENOMEM;
+	memcpy(v, f->insns, n * sizeof(*v));
+	for (size_t i = 0; i < n; i++) {
+		if (v[i].code != (BPF_JMP | BPF_EXIT))
+			continue;
+		/* The epilogue's exit, a few instructions from the end. */
+		if (++exits > 1 || n + 1 - i > 32767) {
+			free(v);
+			return -EINVAL;
+		}
+		v[i] = (struct bpf_insn){.code = BPF_JMP | BPF_JA, .off = (__s16)(n + 1 - i)};
+	}
+	v[n] = (struct bpf_insn){
 		.code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 1};
-	v[f->cnt + 1] = (struct bpf_insn){.code = BPF_JMP | BPF_EXIT};
-	*cnt = f->cnt + 2;
-	return v;
+	v[n + 1] = (struct bpf_insn){.code = BPF_JMP | BPF_JA, .off = 1};
+	v[n + 2] = (struct bpf_insn){
+		.code = BPF_ALU64 | BPF_MOV | BPF_X, .dst_reg = BPF_REG_1, .src_reg = PP_R_CTX};
+	*out = v;
+	/* A filter that matches everything has no exit: the tail's first only. */
+	*cnt = exits ? n + 3 : n + 1;
+	return 0;
 }
 
-/* The filter in each program's pp_filter_tc(), the verifier's log watched for a limit. */
+/*
+ * The classifier's C code reads the verdict in r0 before anything else
+ * touches r0 (pp_filter_matched() in bpf/classifier.bpf.c): a compiler
+ * that put something there first would make every verdict wrong, so this
+ * is checked on the compiled code. Register moves into other registers
+ * may come first.
+ */
+static bool reads_verdict_first(const struct bpf_program *prog)
+{
+	const struct bpf_insn *v = bpf_program__insns(prog);
+	size_t n = bpf_program__insn_cnt(prog);
+
+	for (size_t i = 0; i < n; i++) {
+		if (v[i].code != (BPF_ALU64 | BPF_MOV | BPF_X) || v[i].dst_reg == BPF_REG_0)
+			return false;
+		if (v[i].src_reg == BPF_REG_0)
+			return true;
+	}
+	return false;
+}
+
+/* The filter before each program, the verifier's log watched for a limit. */
 static int load_watched(struct pp_cls *c)
 {
-	size_t cnt;
-	struct bpf_insn *sub = as_subprog(&c->filter, &cnt);
+	struct bpf_insn *pre = NULL;
+	size_t cnt = 0;
+	int ret = with_verdict(&c->filter, &pre, &cnt);
 	const struct pp_splice edits[] = {
-		{"pp_cls_ingress", PP_SPLICE_SUBPROG, sub, cnt},
-		{"pp_cls_egress", PP_SPLICE_SUBPROG, sub, cnt},
+		{"pp_cls_ingress", PP_SPLICE_PREPEND, pre, cnt},
+		{"pp_cls_egress", PP_SPLICE_PREPEND, pre, cnt},
 	};
-	int ret;
 
-	if (!sub)
-		return -ENOMEM;
-	limit_line[0] = '\0';
-	print_next = libbpf_set_print(watch_log);
-	ret = pp_splice_load(c->skel->skeleton, edits, sizeof(edits) / sizeof(edits[0]));
-	libbpf_set_print(print_next);
-	free(sub);
+	if (!ret && (!reads_verdict_first(c->skel->progs.pp_cls_ingress) ||
+		     !reads_verdict_first(c->skel->progs.pp_cls_egress)))
+		ret = -ENOEXEC;
+	if (!ret) {
+		limit_line[0] = '\0';
+		print_next = libbpf_set_print(watch_log);
+		ret = pp_splice_load(c->skel->skeleton, edits, sizeof(edits) / sizeof(edits[0]));
+		libbpf_set_print(print_next);
+	}
+	free(pre);
 	return ret;
 }
 

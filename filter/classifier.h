@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Load the TC classifier with a filter spliced into it as a subprogram. */
+/* Load the TC classifier with a filter spliced in front of it. */
 #ifndef PP_CLASSIFIER_H
 #define PP_CLASSIFIER_H
 

@@ -229,7 +229,7 @@ static const struct {
 	const char *name;
 	enum bpf_prog_type type;
 } sections[] = {
-	{"pktpath_cls", BPF_PROG_TYPE_SCHED_CLS}, /* the classifier: PP_SPLICE_SUBPROG */
+	{"pktpath_cls", BPF_PROG_TYPE_SCHED_CLS}, /* the classifier: PP_SPLICE_PREPEND */
 	{"pktpath_kmark", BPF_PROG_TYPE_KPROBE},  /* pp_kmark: PP_SPLICE_SUBPROG */
 };
 

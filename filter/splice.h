@@ -1,11 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Splicing: the ways pktpath rewrites a compiled program before the kernel
- * sees it. The classifier and the probe that marks sent packets get the
- * filter in place of a placeholder subprogram (subprog), and each fentry
- * and tp_btf copy of a template gets its probe index in place of a magic
- * immediate (imm). Prepending (the filter in front of a program) is the
- * classifier's earlier shape, kept for what it tests.
+ * sees it. The classifier gets the filter put in front of it (prepend), the
+ * probe that marks sent packets gets it in place of a placeholder
+ * subprogram (subprog), and each fentry and tp_btf copy of a template gets
+ * its probe index in place of a magic immediate (imm).
  */
 #ifndef PP_SPLICE_H
 #define PP_SPLICE_H

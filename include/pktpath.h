@@ -61,7 +61,7 @@
 #define PP_COOKIE_STARTS (1U << 29)
 #define PP_STACK_DEPTH	 32 /* frames kept of a stack (stack_map's value) */
 
-/* In the placeholder bodies of pp_filter_l3() and pp_filter_tc(), which the loader replaces. */
+/* In the placeholder body of pp_filter_l3(), which the loader replaces. */
 #define PP_FILTER_MAGIC 0x5eadf117
 
 /* The first field of every ring-buffer record. */
