@@ -343,6 +343,29 @@ Target (issue 2): under 15 ns per packet for \`icmp and src 198.18.0.1\`.
 
 $(cat "$WORK/cls.md")
 
+Every TC hook a tracked packet crosses is a hop, matched or not (issue 21):
+the filter's verdict no longer ends the program; it goes on into the C code,
+which looks up the in-flight count (one inlined array lookup) and, while
+something is in flight, the skb in \`skb_map\`, before it marks a match. The
+filter stays in front of the C code with its verdict in r0: as a
+bpf-to-bpf subprogram it cost an untracked packet some 15 ns more at a real
+interface. Measured by hand on 2026-11-26 (RelWithDebInfo, this shared VM),
+main (4a4c44b) against this change, the same binaries in turn:
+
+    bench/cls_bench 9 1000000     # twice each, alternating
+    PKTPATH=... HIT_CONFIGS="pp-a pp-b" TRAFFIC_CONFIGS="" RATES="" ROUNDS=5 SECS=4 \\
+        bench/netbench.sh OUTDIR  # pp_cls_egress run_time_ns / run_cnt, medians
+
+| | main | filter as a subprogram | filter in front, verdict in r0 (this change) |
+|---|---|---|---|
+| test run, \`icmp and src 198.18.0.1\`, raw ns | 36, 36 | 45, 46 | 37, 37 |
+| test run, \`ret #0\` floor, raw ns | 35, 35 | 44, 45 | 36, 36 |
+| veth egress, 64-byte UDP, nothing matches (a), ns/hit (over \`pb_empty\`) | 62.3 (+5.9) | 77.8 (+21.5) | not measured yet (the host lock was taken) |
+| the same with a 10 pps ping tracked (b) | 66.4 (+10.4) | 82.0 (+25.6) | not measured yet |
+
+The "ret #0" floor now includes the C code's gate, so "net" above is the
+filter alone.
+
 ## User space: records decoded, assembled and formatted
 
 \`bench/rec_bench\` feeds a synthetic record stream, shaped like the 64-byte
