@@ -22,6 +22,9 @@
 #define PP_MEMWORDS	 16	/* classic scratch memory M[0..15] */
 #define PP_LOAD_BUF_OFF	 (-72)	/* 8-byte stack buffer for bpf_skb_load_bytes */
 #define PP_LEN_OFF	 (-80)	/* probe mode: the packet length */
+#define PP_VLAN_FLAG_OFF (-88)	/* VLAN view: ctx->vlan_present (u64) */
+#define PP_VLAN_IMG_OFF	 (-104) /* VLAN view: wire bytes 8..19, the tag at 12 */
+#define PP_VLAN_HLEN	 4	/* an 802.1Q tag's bytes on the wire */
 #define PP_DIRECT_MAXOFF 0x7fff /* eBPF load offsets are signed 16 bit */
 #define PP_IND_MAXOFF	 0xffff /* the verifier's MAX_PACKET_OFF */
 #define PP_TC_ACT_UNSPEC (-1)	/* also TCX_NEXT: let the next program decide */
@@ -49,6 +52,7 @@ struct xl {
 	size_t errlen;
 	bool direct;
 	bool probe; /* PP_XLATE_PROBE */
+	bool vlan;  /* PP_XLATE_VLAN_VIEW */
 	int l_nomatch, l_match;
 	size_t island_at;  /* x->n at the last island */
 	size_t island_fix; /* the first fixup the next island redirects */
@@ -238,8 +242,8 @@ static void emit_probe_load(struct xl *x, __u8 dst, int size)
 	emit_call_load(x, BPF_FUNC_probe_read_kernel, dst, size);
 }
 
-/* DST = P[k : size], absolute offset. */
-static void emit_load_abs(struct xl *x, __u8 dst, int size, __u32 k)
+/* DST = P[k : size], absolute offset, in the skb's data as it is. */
+static void emit_load_abs_data(struct xl *x, __u8 dst, int size, __u32 k)
 {
 	int slow = new_label(x), done = new_label(x);
 	int n = size_bytes(size);
@@ -265,21 +269,12 @@ static void emit_load_abs(struct xl *x, __u8 dst, int size, __u32 k)
 	bind(x, done);
 }
 
-/*
- * DST = P[X + k : size]. bpf_filter() checks X + k without wrapping at 32
- * bits, so the sum is 64-bit here and one past 4 GiB is no match.
- */
-static void emit_load_ind(struct xl *x, __u8 dst, int size, __u32 k)
+/* DST = P[r2 : size], r2 a 64-bit offset into the skb's data as it is. */
+static void emit_load_r2_data(struct xl *x, __u8 dst, int size)
 {
 	int slow = new_label(x), done = new_label(x);
 	int n = size_bytes(size);
 
-	emit(x, BPF_ALU | BPF_MOV | BPF_K, BPF_REG_2, 0, 0, (__s32)k);
-	emit(x, BPF_ALU64 | BPF_ADD | BPF_X, BPF_REG_2, PP_R_X, 0, 0);
-	if (x->probe) {
-		emit_probe_load(x, dst, size);
-		return;
-	}
 	if (x->direct) {
 		/* The verifier accepts data + off only while off + size <= 0xffff. */
 		emit_jmp(x, BPF_JMP | BPF_JGT | BPF_K, BPF_REG_2, 0, PP_IND_MAXOFF - n, slow);
@@ -303,6 +298,158 @@ static void emit_load_ind(struct xl *x, __u8 dst, int size, __u32 k)
 	bind(x, done);
 }
 
+/* r1 = the VLAN view's flag: non-zero when the outer tag is in metadata. */
+static void emit_vlan_flag(struct xl *x)
+{
+	emit(x, BPF_LDX | BPF_MEM | BPF_DW, BPF_REG_1, BPF_REG_10, PP_VLAN_FLAG_OFF, 0);
+}
+
+/*
+ * DST = SIZE bytes at r2 (8 <= r2 <= 15) of the frame as on the wire, from
+ * the image the prologue made of its bytes 8..19. The twelve bytes are one
+ * 96-bit big-endian number: its top 64 bits shifted left by s = (r2 - 8) * 8
+ * and the low 32 brought in, then the top SIZE bytes. The stack is read
+ * only at fixed, aligned offsets, as the verifier wants.
+ */
+static void emit_vlan_image_load(struct xl *x, __u8 dst, int size)
+{
+	int n = size_bytes(size);
+
+	/* Past the end of the frame on the wire: no match, as a plain load. */
+	emit(x, BPF_LDX | BPF_MEM | BPF_W, BPF_REG_3, PP_R_CTX, offsetof(struct __sk_buff, len), 0);
+	emit(x, BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_3, 0, 0, PP_VLAN_HLEN);
+	emit(x, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_4, BPF_REG_2, 0, 0);
+	emit(x, BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_4, 0, 0, n);
+	emit_jmp(x, BPF_JMP | BPF_JGT | BPF_X, BPF_REG_4, BPF_REG_3, 0, x->l_nomatch);
+	emit(x, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_1, BPF_REG_2, 0, 0);
+	emit(x, BPF_ALU64 | BPF_SUB | BPF_K, BPF_REG_1, 0, 0, 8);
+	emit(x, BPF_ALU64 | BPF_LSH | BPF_K, BPF_REG_1, 0, 0, 3);
+	emit(x, BPF_LDX | BPF_MEM | BPF_DW, BPF_REG_3, BPF_REG_10, PP_VLAN_IMG_OFF, 0);
+	emit(x, BPF_ALU | BPF_END | BPF_TO_BE, BPF_REG_3, 0, 0, 64);
+	emit(x, BPF_LDX | BPF_MEM | BPF_W, BPF_REG_4, BPF_REG_10, PP_VLAN_IMG_OFF + 8, 0);
+	emit(x, BPF_ALU | BPF_END | BPF_TO_BE, BPF_REG_4, 0, 0, 32);
+	/* (low << 32) >> (64 - s), written so that no shift reaches 64: at
+	 * s = 0 it leaves one stray bit, which the last shift drops. */
+	emit(x, BPF_ALU64 | BPF_LSH | BPF_K, BPF_REG_4, 0, 0, 31);
+	emit(x, BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_5, 0, 0, 63);
+	emit(x, BPF_ALU64 | BPF_SUB | BPF_X, BPF_REG_5, BPF_REG_1, 0, 0);
+	emit(x, BPF_ALU64 | BPF_RSH | BPF_X, BPF_REG_4, BPF_REG_5, 0, 0);
+	emit(x, BPF_ALU64 | BPF_LSH | BPF_X, BPF_REG_3, BPF_REG_1, 0, 0);
+	emit(x, BPF_ALU64 | BPF_OR | BPF_X, BPF_REG_3, BPF_REG_4, 0, 0);
+	emit(x, BPF_ALU64 | BPF_RSH | BPF_K, BPF_REG_3, 0, 0, 64 - 8 * n);
+	emit(x, BPF_ALU | BPF_MOV | BPF_X, dst, BPF_REG_3, 0, 0);
+}
+
+/*
+ * DST = P[k : size] of the frame as on the wire. A load that ends before
+ * the tag reads the same bytes either way; with the tag in metadata, one
+ * past it reads 4 bytes earlier in the skb, and one that touches it reads
+ * the image.
+ */
+static void emit_load_abs(struct xl *x, __u8 dst, int size, __u32 k)
+{
+	int data, done;
+
+	if (!x->vlan || (__u64)k + size_bytes(size) <= 12) {
+		emit_load_abs_data(x, dst, size, k);
+		return;
+	}
+	data = new_label(x);
+	done = new_label(x);
+	emit_vlan_flag(x);
+	emit_jmp(x, BPF_JMP | BPF_JEQ | BPF_K, BPF_REG_1, 0, 0, data);
+	if (k >= 16) {
+		emit_load_abs_data(x, dst, size, k - PP_VLAN_HLEN);
+	} else {
+		emit(x, BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_2, 0, 0, (__s32)k);
+		emit_vlan_image_load(x, dst, size);
+	}
+	emit_ja(x, done);
+	bind(x, data);
+	emit_load_abs_data(x, dst, size, k);
+	bind(x, done);
+}
+
+/* DST = P[r2 : size] of the frame as on the wire (see emit_load_abs()). */
+static void emit_load_r2(struct xl *x, __u8 dst, int size)
+{
+	int data, past, done;
+
+	if (!x->vlan) {
+		emit_load_r2_data(x, dst, size);
+		return;
+	}
+	data = new_label(x);
+	past = new_label(x);
+	done = new_label(x);
+	emit_vlan_flag(x);
+	emit_jmp(x, BPF_JMP | BPF_JEQ | BPF_K, BPF_REG_1, 0, 0, data);
+	emit_jmp(x, BPF_JMP | BPF_JGE | BPF_K, BPF_REG_2, 0, 16, past);
+	emit_jmp(x, BPF_JMP | BPF_JLT | BPF_K, BPF_REG_2, 0, 8, data);
+	emit_vlan_image_load(x, dst, size);
+	emit_ja(x, done);
+	bind(x, past);
+	emit(x, BPF_ALU64 | BPF_SUB | BPF_K, BPF_REG_2, 0, 0, PP_VLAN_HLEN);
+	bind(x, data);
+	emit_load_r2_data(x, dst, size);
+	bind(x, done);
+}
+
+/* bpf_skb_load_bytes(ctx, OFF, fp + TO, N); a failed one leaves zeros. */
+static void emit_copy_to_stack(struct xl *x, __u32 off, __s16 to, int n)
+{
+	emit(x, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_1, PP_R_CTX, 0, 0);
+	emit(x, BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_2, 0, 0, (__s32)off);
+	emit(x, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_3, BPF_REG_10, 0, 0);
+	emit(x, BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_3, 0, 0, to);
+	emit(x, BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_4, 0, 0, n);
+	emit(x, BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_skb_load_bytes);
+}
+
+/*
+ * The VLAN view's flag, and with the tag in metadata the image of wire
+ * bytes 8..19: the skb's bytes 8..11, the tag (vlan_proto is kept in
+ * network order, vlan_tci in host order), the skb's bytes 12..15 one at a
+ * time, so that a frame shorter than 16 bytes still gets those it has.
+ */
+static void emit_vlan_prologue(struct xl *x)
+{
+	int untagged = new_label(x);
+
+	emit(x, BPF_ST | BPF_MEM | BPF_DW, BPF_REG_10, 0, PP_VLAN_IMG_OFF, 0);
+	emit(x, BPF_ST | BPF_MEM | BPF_DW, BPF_REG_10, 0, PP_VLAN_IMG_OFF + 8, 0);
+	emit(x, BPF_LDX | BPF_MEM | BPF_W, BPF_REG_1, PP_R_CTX,
+	     offsetof(struct __sk_buff, vlan_present), 0);
+	emit(x, BPF_STX | BPF_MEM | BPF_DW, BPF_REG_10, BPF_REG_1, PP_VLAN_FLAG_OFF, 0);
+	emit_jmp(x, BPF_JMP | BPF_JEQ | BPF_K, BPF_REG_1, 0, 0, untagged);
+	emit_copy_to_stack(x, 8, PP_VLAN_IMG_OFF, 4);
+	emit(x, BPF_LDX | BPF_MEM | BPF_W, BPF_REG_1, PP_R_CTX,
+	     offsetof(struct __sk_buff, vlan_proto), 0);
+	emit(x, BPF_STX | BPF_MEM | BPF_H, BPF_REG_10, BPF_REG_1, PP_VLAN_IMG_OFF + 4, 0);
+	emit(x, BPF_LDX | BPF_MEM | BPF_W, BPF_REG_1, PP_R_CTX,
+	     offsetof(struct __sk_buff, vlan_tci), 0);
+	emit(x, BPF_ALU | BPF_END | BPF_TO_BE, BPF_REG_1, 0, 0, 16);
+	emit(x, BPF_STX | BPF_MEM | BPF_H, BPF_REG_10, BPF_REG_1, PP_VLAN_IMG_OFF + 6, 0);
+	for (int i = 0; i < 4; i++)
+		emit_copy_to_stack(x, 12 + i, PP_VLAN_IMG_OFF + 8 + i, 1);
+	bind(x, untagged);
+}
+
+/*
+ * DST = P[X + k : size]. bpf_filter() checks X + k without wrapping at 32
+ * bits, so the sum is 64-bit here and one past 4 GiB is no match.
+ */
+static void emit_load_ind(struct xl *x, __u8 dst, int size, __u32 k)
+{
+	emit(x, BPF_ALU | BPF_MOV | BPF_K, BPF_REG_2, 0, 0, (__s32)k);
+	emit(x, BPF_ALU64 | BPF_ADD | BPF_X, BPF_REG_2, PP_R_X, 0, 0);
+	if (x->probe) {
+		emit_probe_load(x, dst, size);
+		return;
+	}
+	emit_load_r2(x, dst, size);
+}
+
 static void emit_ld_len(struct xl *x, __u8 dst)
 {
 	if (x->probe) {
@@ -310,6 +457,14 @@ static void emit_ld_len(struct xl *x, __u8 dst)
 		return;
 	}
 	emit(x, BPF_LDX | BPF_MEM | BPF_W, dst, PP_R_CTX, offsetof(struct __sk_buff, len), 0);
+	if (x->vlan) {
+		int untagged = new_label(x);
+
+		emit_vlan_flag(x);
+		emit_jmp(x, BPF_JMP | BPF_JEQ | BPF_K, BPF_REG_1, 0, 0, untagged);
+		emit(x, BPF_ALU | BPF_ADD | BPF_K, dst, 0, 0, PP_VLAN_HLEN);
+		bind(x, untagged);
+	}
 }
 
 static bool check_mem(struct xl *x, size_t pc, __u32 k)
@@ -614,6 +769,8 @@ static void emit_prologue(struct xl *x, const struct sock_filter *prog, size_t l
 	if (x->direct)
 		emit(x, BPF_LDX | BPF_MEM | BPF_W, PP_R_DATA, PP_R_CTX,
 		     offsetof(struct __sk_buff, data), 0);
+	if (x->vlan)
+		emit_vlan_prologue(x);
 	/* The verifier wants stack written before it is read. */
 	for (size_t pc = 0; pc < len; pc++) {
 		__u8 cls = BPF_CLASS(prog[pc].code);
@@ -688,12 +845,25 @@ static int check_opcodes(const struct sock_filter *prog, size_t len, char *err, 
 	return 0;
 }
 
+bool pp_cbpf_tests_vlan(const struct sock_filter *prog, size_t len)
+{
+	for (size_t pc = 0; pc < len; pc++) {
+		__u32 k = prog[pc].k;
+
+		if (prog[pc].code == (BPF_JMP | BPF_JEQ | BPF_K) &&
+		    (k == 0x8100 || k == 0x88a8 || k == 0x9100))
+			return true;
+	}
+	return false;
+}
+
 int pp_xlate(const struct sock_filter *prog, size_t len, unsigned int flags, struct bpf_insn **out,
 	     size_t *out_cnt, char *err, size_t errlen)
 {
 	struct xl x = {.errbuf = err,
 		       .errlen = errlen,
 		       .probe = flags & PP_XLATE_PROBE,
+		       .vlan = (flags & PP_XLATE_VLAN_VIEW) && !(flags & PP_XLATE_PROBE),
 		       .direct = !(flags & (PP_XLATE_NO_DIRECT | PP_XLATE_PROBE))};
 	bool *live = NULL;
 

@@ -8,6 +8,7 @@
 #ifndef PP_CBPF_XLATE_H
 #define PP_CBPF_XLATE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <linux/bpf.h>
 #include <linux/filter.h>
@@ -22,6 +23,14 @@ enum pp_xlate_flags {
 	 * (a load past headlen does not match); returns 1 on a match, else 0.
 	 */
 	PP_XLATE_PROBE = 1 << 1,
+	/*
+	 * The filter looks for 802.1Q/802.1ad tags (pp_cbpf_tests_vlan()): where
+	 * the kernel holds the outer tag in skb metadata (every received frame,
+	 * __netif_receive_skb_core() untags it before TC), the filter reads the
+	 * frame as on the wire, the tag back at offset 12 and "len" 4 bytes
+	 * longer. TC mode only; the packet itself is never changed.
+	 */
+	PP_XLATE_VLAN_VIEW = 1 << 2,
 };
 
 /* Registers of the generated code; r1-r5 are scratch for helper calls. */
@@ -38,6 +47,12 @@ enum pp_xlate_flags {
  * BPF_MAXINSNS: the translation is loaded as eBPF.
  */
 #define PP_XLATE_MAX_INSNS 1000000u
+
+/*
+ * Whether PROG compares a value with an 802.1Q, 802.1ad or QinQ TPID, as
+ * libpcap's "vlan" does (and "ether proto 0x8100", "ether[12:2] = 0x8100").
+ */
+bool pp_cbpf_tests_vlan(const struct sock_filter *prog, size_t len);
 
 /*
  * Translate PROG[0..LEN) into a malloc()ed eBPF array (*OUT, *OUT_CNT).

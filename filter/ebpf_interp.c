@@ -33,8 +33,9 @@ struct vm {
 	uint8_t stack[VM_STACK_SIZE];
 	bool stack_set[VM_STACK_SIZE];
 	const uint8_t *pkt;
-	uint32_t caplen; /* bytes at pkt: the linear part, up to data_end */
-	uint32_t len;	 /* ctx->len */
+	const struct pp_vm_pkt *vlan; /* its vlan_* fields: the tag in metadata */
+	uint32_t caplen;	      /* bytes at pkt: the linear part, up to data_end */
+	uint32_t len;		      /* ctx->len */
 	size_t pc;
 	char *err;
 	size_t errlen;
@@ -233,6 +234,13 @@ static bool ctx_load(struct vm *m, uint64_t off, int size, uint64_t *val, enum v
 	} else if (size == 4 && off == offsetof(struct __sk_buff, data_end)) {
 		*val = VM_PKT + m->caplen;
 		*tag = VM_PTR_PKT_END;
+	} else if (size == 4 && off == offsetof(struct __sk_buff, vlan_present)) {
+		*val = m->vlan->vlan_present;
+	} else if (size == 4 && off == offsetof(struct __sk_buff, vlan_proto)) {
+		/* the skb's __be16, loaded as a 16-bit value on a little-endian host */
+		*val = __builtin_bswap16(m->vlan->vlan_proto);
+	} else if (size == 4 && off == offsetof(struct __sk_buff, vlan_tci)) {
+		*val = m->vlan->vlan_tci;
 	} else {
 		vm_fail(m, "context load of %d bytes at %llu", size, (unsigned long long)off);
 		return false;
@@ -622,6 +630,7 @@ int pp_ebpf_run(const struct bpf_insn *v, size_t cnt, enum pp_vm_mode mode,
 	}
 	*m = (struct vm){.mode = mode,
 			 .pkt = pkt->data,
+			 .vlan = pkt,
 			 .caplen = pkt->caplen,
 			 .len = pkt->len < pkt->caplen ? pkt->caplen : pkt->len,
 			 .err = err,

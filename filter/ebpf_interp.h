@@ -40,6 +40,10 @@ struct pp_vm_pkt {
 	const uint8_t *data;
 	uint32_t caplen;
 	uint32_t len;
+	/* An outer tag the kernel holds in metadata (ctx->vlan_*), not in DATA. */
+	uint8_t vlan_present;
+	uint16_t vlan_proto; /* host order, e.g. 0x8100 */
+	uint16_t vlan_tci;
 };
 
 /*

@@ -13,6 +13,15 @@ int pp_filter_build(struct pp_filter *f, const char *expr, unsigned int flags, c
 
 	memset(f, 0, sizeof(*f));
 	ret = pp_compile_split(expr, false, &f->cbpf, &f->cbpf_len, &f->chunks, err, errlen);
+	/*
+	 * libpcap compiles "vlan" for a capture file (pcap_compile_nopcap()):
+	 * it expects the tag in the frame's bytes. A live capture on Linux
+	 * gets code that also reads the kernel's tag offload (SKF_AD_VLAN_*,
+	 * BPF_SPECIAL_VLAN_HANDLING), which no public libpcap call asks for;
+	 * the VLAN view gives the same answers (cbpf_xlate.h).
+	 */
+	if (!ret && pp_cbpf_tests_vlan(f->cbpf, f->cbpf_len))
+		flags |= PP_XLATE_VLAN_VIEW;
 	if (!ret)
 		ret = pp_xlate(f->cbpf, f->cbpf_len, flags, &f->insns, &f->cnt, err, errlen);
 	if (ret)
