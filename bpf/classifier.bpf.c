@@ -115,7 +115,8 @@ static __always_inline void pp_emit_bytes(struct pp_state *st, struct pp_skb_val
 			n = 0;
 	}
 	m->cap_len = n;
-	m->pad = 0;
+	/* The tag's bytes stay out of data[]: user space puts them back. */
+	m->vlan = ctx->vlan_present ? bpf_ntohs(ctx->vlan_proto) << 16 | ctx->vlan_tci : 0;
 	if (type == PP_REC_MARK)
 		pp_submit_mark(st, m);
 	else

@@ -365,7 +365,7 @@ static __always_inline void pp_emit_l3_mark(struct pp_state *st, struct sk_buff 
 	m->data[12] = ver == 6 ? 0x86 : 0x08;
 	m->data[13] = ver == 6 ? 0xdd : 0x00;
 	m->cap_len = PP_ETH_HLEN + n;
-	m->pad = 0;
+	m->vlan = 0; /* a packet this host sends: its tag comes later */
 	pp_submit_mark(st, m);
 }
 

@@ -132,7 +132,12 @@ struct pp_hop {
 struct pp_mark {
 	struct pp_hop hop; /* type PP_REC_MARK, probe PP_PROBE_TC_* */
 	__u32 cap_len;	   /* bytes of data[] that hold packet bytes */
-	__u32 pad;
+	/*
+	 * The outer VLAN tag when the kernel held it in metadata at the mark
+	 * (TPID << 16 | TCI; 0: none), which data[] then lacks: every received
+	 * frame's, as __netif_receive_skb_core() untags before TC.
+	 */
+	__u32 vlan;
 	__u8 data[PP_HDR_BYTES]; /* from the Ethernet header on */
 };
 
@@ -255,7 +260,7 @@ PP_ABI_AT(pp_hop, comm, 104);
 PP_ABI_SIZE(pp_mark, 120 + 8 + PP_HDR_BYTES);
 PP_ABI_AT(pp_mark, hop, 0);
 PP_ABI_AT(pp_mark, cap_len, 120);
-PP_ABI_AT(pp_mark, pad, 124);
+PP_ABI_AT(pp_mark, vlan, 124);
 PP_ABI_AT(pp_mark, data, 128);
 
 PP_ABI_SIZE(pp_skb_val, 56);

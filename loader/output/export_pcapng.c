@@ -106,6 +106,8 @@ static __u32 wire_len(const struct pp_mark *m, __u32 caplen)
 
 	if (!pp_out_tc_dir(m->hop.probe))
 		len += PP_ETH_HLEN;
+	if (m->vlan) /* the tag the kernel held in metadata, back in the frame */
+		len += 4;
 	return len < caplen ? caplen : len;
 }
 

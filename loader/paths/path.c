@@ -26,6 +26,7 @@
 #include "compat.h"
 #include "grow.h"
 #include "path.h"
+#include "pkt_decode.h"
 
 #define PP_NIL	      UINT32_MAX
 #define PP_HOPS_INIT  16
@@ -560,6 +561,7 @@ static int add_hop(struct pp_paths *pp, const struct pp_hop *h, const struct pp_
 	/* A mark may come after hops from other CPUs; a second mark is a hop. */
 	if (m && !b->has_mark) {
 		memcpy(&b->mark, m, size);
+		pp_mark_put_tag(&b->mark);
 		b->has_mark = true;
 	}
 	if (h->type == PP_REC_END && !b->live && !b->awaited)

@@ -13,6 +13,8 @@
 #include "fmt.h"
 #include "pkt_decode.h"
 
+#define PP_VLAN_HLEN 4 /* an 802.1Q tag: TPID and TCI */
+
 #define IPV4_HLEN    20
 #define IPV6_HLEN    40
 #define IPV6_MAX_EXT 8 /* extension headers followed before giving up */
@@ -303,6 +305,22 @@ static bool decode_vlan(struct cur *c, struct pp_pkt_summary *s)
 		c->off += 4;
 	}
 	return true;
+}
+
+void pp_mark_put_tag(struct pp_mark *m)
+{
+	__u32 n = m->cap_len;
+
+	if (!m->vlan || n < 2 * ETH_ALEN || n > PP_HDR_BYTES)
+		return;
+	if (n > PP_HDR_BYTES - PP_VLAN_HLEN)
+		n = PP_HDR_BYTES - PP_VLAN_HLEN;
+	memmove(m->data + 2 * ETH_ALEN + PP_VLAN_HLEN, m->data + 2 * ETH_ALEN, n - 2 * ETH_ALEN);
+	m->data[12] = (__u8)(m->vlan >> 24);
+	m->data[13] = (__u8)(m->vlan >> 16);
+	m->data[14] = (__u8)(m->vlan >> 8);
+	m->data[15] = (__u8)m->vlan;
+	m->cap_len = n + PP_VLAN_HLEN;
 }
 
 int pp_pkt_decode(const __u8 *data, __u32 cap_len, struct pp_pkt_summary *s)

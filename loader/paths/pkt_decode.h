@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <netinet/in.h>
 #include <linux/types.h>
+#include "pktpath.h"
 
 struct pp_pkt_summary {
 	/* "icmp", "icmp6", "tcp", "udp", "arp", "ipv4", "ipv6", "eth" (frame
@@ -53,6 +54,14 @@ struct pp_pkt_summary {
 #define PP_TCP_URG 0x20
 #define PP_TCP_ECE 0x40
 #define PP_TCP_CWR 0x80
+
+/*
+ * A mark's frame as on the wire, as libpcap shows a live capture's: the tag
+ * the kernel held in metadata (struct pp_mark's vlan, non-zero) put back at
+ * offset 12, the bytes after it moved 4 on (the last 4 of a full data[]
+ * dropped). The vlan field stays: the skb was 4 bytes shorter than the frame.
+ */
+void pp_mark_put_tag(struct pp_mark *m);
 
 /*
  * Decodes what cap_len bytes hold, never reading past them; s->trunc names

@@ -392,6 +392,39 @@ START_TEST(test_vlan)
 }
 END_TEST
 
+/* A received QinQ frame: the outer tag in metadata, the inner one in the bytes. */
+START_TEST(test_vlan_in_metadata)
+{
+	struct pp_pkt_summary s;
+	struct pp_mark m = {.vlan = 0x88a8u << 16 | 0x2000 | 10};
+	struct frame f;
+
+	eth(&f, 0x8100);
+	vlan(&f, 20, 0x0800);
+	ip4(&f, 1, 8, 0, 0);
+	icmp(&f, 8, 0, 1, 2);
+	memcpy(m.data, f.b, f.n);
+	m.cap_len = f.n;
+	pp_mark_put_tag(&m);
+	ck_assert_uint_eq(m.cap_len, f.n + 4);
+	ck_assert_int_eq(pp_pkt_decode(m.data, m.cap_len, &s), 0);
+	ck_assert_uint_eq(s.nvlan, 2);
+	ck_assert_uint_eq(s.vlan, 10);
+	ck_assert_uint_eq(s.vlan_inner, 20);
+	ck_assert_int_eq(memcmp(m.data + 16, f.b + 12, f.n - 12), 0);
+	/* a full data[]: its last 4 bytes make room */
+	m.cap_len = PP_HDR_BYTES;
+	pp_mark_put_tag(&m);
+	ck_assert_uint_eq(m.cap_len, PP_HDR_BYTES);
+	ck_assert_uint_eq(m.data[12], 0x88);
+	/* no tag in metadata: nothing moves */
+	m.vlan = 0;
+	m.cap_len = 20;
+	pp_mark_put_tag(&m);
+	ck_assert_uint_eq(m.cap_len, 20);
+}
+END_TEST
+
 static void arp(struct frame *f, __u16 op)
 {
 	eth(f, 0x0806);
@@ -541,6 +574,7 @@ Suite *decode_suite(void)
 	tcase_add_test(tc, test_ipv6_fragments);
 	tcase_add_test(tc, test_icmp6_nd);
 	tcase_add_test(tc, test_vlan);
+	tcase_add_test(tc, test_vlan_in_metadata);
 	tcase_add_test(tc, test_arp);
 	tcase_add_test(tc, test_other_ethertype);
 	tcase_add_test(tc, test_truncated);
