@@ -14,6 +14,7 @@
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
 pp_begin tcpdump
+frames=""
 pp_test_tool frames vlan_frames
 
 mac=$(pp_in "$PP_NS_R" cat /sys/class/net/r-eth0/address)
