@@ -30,6 +30,9 @@
  *    can run, libpcap's; except on a cut frame that a program reading "len"
  *    must see whole, which the kernel cannot be given. One load per input,
  *    in the load mode the input picks: ~25 ms each.
+ *  - The VLAN view (PP_XLATE_VLAN_VIEW) of a program libpcap can run, on the
+ *    frame with its bytes 12..15 moved into metadata, decides as libpcap on
+ *    the whole frame.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -65,6 +68,7 @@ static size_t libbpf_log_len;
 static struct {
 	unsigned long inputs, valid, translated, vs_libpcap, kernel_loads, kernel_runs;
 	unsigned long kernel_classic; /* programs the kernel's classic checker accepted */
+	unsigned long vlan_views;     /* verdicts with the tag in metadata compared */
 } seen;
 
 static void print_seen(void)
@@ -72,9 +76,9 @@ static void print_seen(void)
 	fprintf(stderr,
 		"fuzz_xlate: %lu inputs, %lu valid for libpcap, %lu translated, %lu verdicts "
 		"compared with libpcap's, %lu kernel loads, %lu kernel runs, %lu accepted by the "
-		"kernel's classic checker\n",
+		"kernel's classic checker, %lu with a VLAN tag in metadata\n",
 		seen.inputs, seen.valid, seen.translated, seen.vs_libpcap, seen.kernel_loads,
-		seen.kernel_runs, seen.kernel_classic);
+		seen.kernel_runs, seen.kernel_classic, seen.vlan_views);
 }
 
 /* libbpf's messages (the verifier log among them) are kept for a failure. */
@@ -339,6 +343,40 @@ static int check_xlate(const struct fz_case *c, const struct fz_class *cl, unsig
 	return 0;
 }
 
+/*
+ * The VLAN view (PP_XLATE_VLAN_VIEW): the frame's bytes 12..15 taken out into
+ * metadata, as the kernel untags a received frame, the translation decides
+ * on what is left as libpcap on the whole frame: the view is the frame.
+ */
+static void check_vlan_view(const struct fz_case *c, const struct fz_class *cl, int verdict)
+{
+	static uint8_t rest[FZ_FRAME_MAX];
+	struct pp_vm_pkt pkt = {rest, (uint32_t)c->frame_len - 4, (uint32_t)c->wire_len - 4, 1};
+	struct bpf_insn *v = NULL;
+	size_t cnt = 0;
+	char err[256];
+	int match = -1;
+
+	/* The kernel untags frames that hold at least an Ethernet header after the tag. */
+	if (c->frame_len < FZ_ETH_HLEN + 4 || !libpcap_is_reference(cl))
+		return;
+	pkt.vlan_proto = (uint16_t)(c->frame[12] << 8 | c->frame[13]);
+	pkt.vlan_tci = (uint16_t)(c->frame[14] << 8 | c->frame[15]);
+	memcpy(rest, c->frame, 12);
+	memcpy(rest + 12, c->frame + 16, c->frame_len - 16);
+	if (pp_xlate(c->prog, c->len, PP_XLATE_VLAN_VIEW, &v, &cnt, err, sizeof(err)))
+		return; /* longer code than without the view: -E2BIG */
+	if (pp_ebpf_check(v, cnt, PP_VM_TC, err, sizeof(err)))
+		fail(c, v, cnt, "VLAN view: the verifier would refuse it: %s", err);
+	if (pp_ebpf_run(v, cnt, PP_VM_TC, &pkt, &match, NULL, err, sizeof(err)))
+		fail(c, v, cnt, "VLAN view: the translation faults: %s", err);
+	if (match != verdict)
+		fail(c, v, cnt, "VLAN view: verdict %d with the tag in metadata, libpcap's %d",
+		     match, verdict);
+	seen.vlan_views++;
+	free(v);
+}
+
 /* The three translations: TC with direct loads, TC without, probe mode. */
 static const unsigned int fz_modes[FZ_NMODES] = {0, PP_XLATE_NO_DIRECT, PP_XLATE_PROBE};
 
@@ -426,6 +464,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	seen.valid += cl.valid;
 	check_modes(&c, &cl, ret, verdict);
 	check_kernel_classic(&c, ret[0]);
+	if (!ret[0])
+		check_vlan_view(&c, &cl, libpcap_verdict(&c));
 	if ((c.ctl & (FZ_CTL_ALU | FZ_CTL_RAW | FZ_CTL_TILE)) == FZ_CTL_ALU)
 		check_alu_prefixes(&c);
 	k = c.ctl & FZ_CTL_NO_DIRECT ? 1 : 0;
