@@ -197,6 +197,26 @@ int pp_tp_consume(__u64 *ctx)
 const volatile __u64 pp_gso_lo = 0;
 const volatile __u64 pp_gso_hi = 0;
 
+/*
+ * af_packet's receive functions (tpacket_rcv, packet_rcv, packet_rcv_spkt
+ * and their split-off .cold parts), set by the loader from kallsyms; 0, 0:
+ * unknown. A tracked skb they free is a tap's: dev_queue_xmit_nit()'s clone
+ * for the packet sockets of a device the packet leaves by, once copied into
+ * tcpdump's ring (tpacket_rcv) or refused by its filter; on the way in the
+ * taps get the packet itself with a reference taken (deliver_skb()), whose
+ * release frees nothing and fires no tracepoint.
+ */
+const volatile __u64 pp_tap_lo[PP_TAP_RANGES] = {};
+const volatile __u64 pp_tap_hi[PP_TAP_RANGES] = {};
+
+static __always_inline __u32 pp_tap_at(__u64 at)
+{
+	for (int i = 0; i < PP_TAP_RANGES; i++)
+		if (at >= pp_tap_lo[i] && at < pp_tap_hi[i])
+			return PP_HOP_TAP;
+	return 0;
+}
+
 /* consume_skb(skb, location): Linux 6.3 and later. */
 SEC("tp_btf/consume_skb")
 int pp_tp_consume_at(__u64 *ctx)
@@ -205,7 +225,7 @@ int pp_tp_consume_at(__u64 *ctx)
 	__u32 fate = at >= pp_gso_lo && at < pp_gso_hi ? PP_FATE_SEGMENTED : PP_FATE_CONSUMED;
 
 	pp_learn_skb(ctx[0]);
-	return pp_on_free(ctx[0], pp_consume_probe, fate, 0, 0, 0, 0, PP_VIA_BTF);
+	return pp_on_free(ctx[0], pp_consume_probe, fate, 0, at, 0, pp_tap_at(at), PP_VIA_BTF);
 }
 
 #define PP_DROP_FRAMES 24 /* the tracing frames above the dropper, and some */
@@ -266,7 +286,8 @@ int pp_tp_kfree(__u64 *ctx)
 	    reason == bpf_core_enum_value(enum skb_drop_reason, SKB_DROP_REASON_NETFILTER_DROP))
 		caller = pp_drop_caller(ctx, ctx[0], ctx[1], &flags);
 	pp_learn_skb(ctx[0]);
-	return pp_on_free(ctx[0], pp_kfree_probe, fate, reason, ctx[1], caller, flags, PP_VIA_BTF);
+	return pp_on_free(ctx[0], pp_kfree_probe, fate, reason, ctx[1], caller,
+			  flags | pp_tap_at(ctx[1]), PP_VIA_BTF);
 }
 
 /*

@@ -475,7 +475,7 @@ static __always_inline struct pp_skb_val *pp_join_copy(struct pp_state *st, __u6
 	v = pp_skb_entry(skb);
 	/* A copy: the packet's send call is the original's, so is its mark. */
 	if (v) {
-		v->flags |= PP_SKB_SEND_LOOKED;
+		v->flags |= PP_SKB_SEND_LOOKED | PP_SKB_COPY;
 		v->tuple = pp_tuple_of(parent);
 	}
 	__sync_fetch_and_add(&hv->holders, 1);
@@ -487,6 +487,39 @@ static __always_inline struct pp_skb_val *pp_join_copy(struct pp_state *st, __u6
 	if (v)
 		pp_emit_hop(st, v, PP_REC_COPY, probe, (struct sk_buff *)skb, parent, 0, via);
 	return v;
+}
+
+#define PP_AF_PACKET	   17 /* include/linux/socket.h */
+#define PP_PACKET_OUTGOING 4  /* include/uapi/linux/if_packet.h */
+
+/*
+ * Whether SKB, being freed, is a packet socket's copy (PP_HOP_TAP): owned by
+ * an AF_PACKET socket (packet_rcv() and tpacket_rcv()'s copy_thresh queue
+ * their clone with skb_set_owner_r(); the reader frees it in
+ * skb_free_datagram(), a close purges it); or a copy that
+ * dev_queue_xmit_nit() made for the taps of the device the packet leaves by:
+ * it sets PACKET_OUTGOING on that clone, never on the skb it sends. This
+ * holds where the free's location is unknown (Linux before 6.3, the kprobe
+ * ends, af_packet a module loaded after the start); with one, the probe
+ * also tells a free in af_packet itself (pp_tap_at()). skb->sk shares its
+ * word with the reassembly's offset: only a kernel address is followed
+ * (see pp_skb_dev()).
+ */
+static __always_inline bool pp_is_tap(struct pp_skb_val *v, struct sk_buff *skb,
+				      const enum pp_via via)
+{
+	struct sock *sk = PP_READ(via, skb, sk);
+	__u8 type;
+
+	if ((long)sk < 0 && PP_READ(via, sk, __sk_common.skc_family) == PP_AF_PACKET)
+		return true;
+	if (!(v->flags & PP_SKB_COPY))
+		return false;
+	if (via == PP_VIA_BTF)
+		type = BPF_CORE_READ_BITFIELD(skb, pkt_type);
+	else
+		type = BPF_CORE_READ_BITFIELD_PROBED(skb, pkt_type);
+	return type == PP_PACKET_OUTGOING;
 }
 
 /*
@@ -519,6 +552,8 @@ static __always_inline int pp_end(struct pp_state *st, __u64 skb, __u32 probe, _
 		h->caller = caller;
 		h->lost = v->lost;
 		h->flags = flags | (shared ? PP_HOP_SHARED : 0);
+		if (pp_is_tap(v, (struct sk_buff *)skb, via))
+			h->flags |= PP_HOP_TAP;
 		pp_submit(st, h);
 	} else {
 		__u32 lost = v->lost + 1;
@@ -684,7 +719,7 @@ static __always_inline void pp_copy_join(struct pp_state *st, struct pp_copy_ctx
 	v = pp_skb_entry(key);
 	if (!v)
 		return;
-	v->flags |= PP_SKB_SEND_LOOKED;
+	v->flags |= PP_SKB_SEND_LOOKED | PP_SKB_COPY;
 	v->tuple = c->tuple;
 	hv = head ? bpf_map_lookup_elem(&head_map, &head) : NULL;
 	if (hv && hv->id == c->id)

@@ -96,6 +96,16 @@ enum pp_fate {
 /* pp_hop.flags */
 #define PP_HOP_SHARED	 1U /* END: another skb still holds this skb's data */
 #define PP_HOP_NF_CALLER 2U /* END: caller is nf_hook_slow()'s, which ran the dropper */
+/*
+ * END: a packet socket's copy (a tap: tcpdump, any AF_PACKET capture), an
+ * observer whose free says nothing of the packet's fate: freed by af_packet's
+ * receive functions, or owned by an AF_PACKET socket (queued to it, read or
+ * purged there), or (no free location known) a copy that dev_queue_xmit_nit()
+ * made for the taps of a device it leaves by (pkt_type PACKET_OUTGOING).
+ */
+#define PP_HOP_TAP 4U
+/* How many text ranges of af_packet's receive functions the probes know. */
+#define PP_TAP_RANGES 6
 
 /* One step of one packet. 120 bytes, no holes. */
 struct pp_hop {
@@ -173,6 +183,7 @@ struct pp_skb_val {
 #define PP_SKB_SEND_LOOKED 1U /* its send call was looked for (locally sent packets) */
 #define PP_SKB_SEGMENTED   2U /* GSO made segments of it: its free is no delivery */
 #define PP_SKB_TAKEN	   4U /* a socket took it (PP_COOKIE_TAKES) */
+#define PP_SKB_COPY	   8U /* it joined as a copy of a tracked skb */
 
 /*
  * head_map: data buffer (skb->head) -> the tracked skb that holds it. A clone

@@ -547,6 +547,24 @@ static void prepare_probe_marking(struct app *a)
 }
 
 /*
+ * Where a free tracepoint's location says a tap's copy ends (PP_HOP_TAP):
+ * af_packet's receive functions, which free the clone that
+ * dev_queue_xmit_nit() made for them (net/packet/af_packet.c); their
+ * error paths may sit in a split-off .cold part. Unknown ones are left out.
+ */
+static void prepare_tap_free(struct app *a)
+{
+	static const char *const names[PP_TAP_RANGES] = {
+		"tpacket_rcv",	   "tpacket_rcv.cold", "packet_rcv",
+		"packet_rcv.cold", "packet_rcv_spkt",  "packet_rcv_spkt.cold",
+	};
+
+	for (int i = 0; i < PP_TAP_RANGES; i++)
+		if (pp_ksym_range(a->ksyms, names[i], &a->probes.tap_lo[i], &a->probes.tap_hi[i]))
+			a->probes.tap_lo[i] = a->probes.tap_hi[i] = 0;
+}
+
+/*
  * Where the consume_skb tracepoint says a packet was cut into GSO segments
  * (validate_xmit_skb() consumes the original): without it, the tracepoint
  * backend would call such a packet sent. Unknown (inlined) is left out.
@@ -560,6 +578,7 @@ static void prepare_gso_free(struct app *a)
 	/* Netfilter drops name their hook by nf_hook_slow()'s caller (drop_hint.c). */
 	if (pp_ksym_range(a->ksyms, "nf_hook_slow", &a->probes.nf_lo, &a->probes.nf_hi))
 		a->probes.nf_lo = a->probes.nf_hi = 0;
+	prepare_tap_free(a);
 }
 
 /*

@@ -219,15 +219,22 @@ static bool is_or_clones(const char *sym, const char *name, size_t len)
 
 int pp_ksym_range(const struct pp_ksyms *k, const char *name, __u64 *lo, __u64 *hi)
 {
-	size_t len = strlen(name), found = 0, at = 0;
+	size_t len = strlen(name), found = 0, exact = 0, at = 0, at_exact = 0;
 
 	for (size_t i = 0; k && i < k->n; i++) {
-		if (is_or_clones(k->pool + k->v[i].name, name, len)) {
-			found++;
-			at = i;
+		if (!is_or_clones(k->pool + k->v[i].name, name, len))
+			continue;
+		found++;
+		at = i;
+		if (k->pool[k->v[i].name + len] == '\0') {
+			exact++;
+			at_exact = i;
 		}
 	}
-	if (found != 1)
+	/* The function itself beside its split-off part (tpacket_rcv.cold). */
+	if (exact == 1)
+		at = at_exact;
+	else if (found != 1)
 		return -ENOENT;
 	*lo = k->v[at].addr;
 	for (*hi = *lo; at < k->n && k->v[at].addr == *lo; at++)

@@ -29,8 +29,9 @@ long pp_ksym_count(struct pp_ksyms *k, const char *name);
 
 /*
  * The text of function @name, or of its one compiler clone ("@name.isra.0",
- * ".constprop.0"): [*lo, *hi), up to the next symbol. -ENOENT if there is
- * none, or more than one (inlined or cloned twice: no single range).
+ * ".constprop.0"): [*lo, *hi), up to the next symbol. @name itself wins over
+ * its clones and split-off parts ("@name.cold": ask for that by its name).
+ * -ENOENT if there is none, or no @name and several clones (no single range).
  */
 int pp_ksym_range(const struct pp_ksyms *k, const char *name, __u64 *lo, __u64 *hi);
 

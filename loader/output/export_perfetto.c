@@ -106,7 +106,7 @@ static void names(struct pp_perfetto_out *x, struct pp_wbuf *w, const struct pp_
 	jnum(w, p->id);
 	pp_wb_lit(w, "}}");
 	for (size_t k = 0; k < p->nskbs; k++) {
-		size_t j = pp_out_skb_index(p, p->skbs[k].parent);
+		size_t j = pp_out_parent_skb(p, &p->skbs[k]);
 		struct pp_sbuf t = {.buf = sline, .len = sizeof(sline)};
 
 		if (!k) {
@@ -149,7 +149,7 @@ static void link_hops(struct pp_perfetto_out *x, const struct pp_packet *p)
 	for (size_t k = 0; k <= p->nskbs; k++)
 		x->later[k] = NONE;
 	for (size_t i = p->nhops; i-- > 0;) {
-		size_t k = pp_out_skb_index(p, p->hops[i].skb);
+		size_t k = pp_out_hop_skb(p, &p->hops[i]);
 
 		x->skb_of[i] = k;
 		x->next[i] = x->later[k];
@@ -177,7 +177,7 @@ static size_t first_hop(const struct pp_perfetto_out *x, const struct pp_packet 
 /* Where copy C leaves its parent: the parent's slice at the join time, the time clamped into it. */
 static bool flow_of(struct pp_perfetto_out *x, const struct pp_packet *p, size_t c, struct flow *fl)
 {
-	size_t parent = pp_out_skb_index(p, p->skbs[c].parent), join = first_hop(x, p, c, true);
+	size_t parent = pp_out_parent_skb(p, &p->skbs[c]), join = first_hop(x, p, c, true);
 	size_t slice = parent < p->nskbs && parent != c ? first_hop(x, p, parent, false) : NONE;
 	__u64 ts, end;
 
@@ -220,7 +220,7 @@ static void slice_args(struct pp_wbuf *w, const struct pp_out *o, const struct p
 {
 	char name[PP_NAMEBUF], fate[256];
 	struct pp_sbuf f = {.buf = fate, .len = sizeof(fate)};
-	const struct pp_skbref *r = &p->skbs[pp_out_skb_index(p, h->skb) % p->nskbs];
+	const struct pp_skbref *r = &p->skbs[pp_out_hop_skb(p, h) % p->nskbs];
 
 	pp_wb_lit(w, ",\"args\":{\"dev\":");
 	jstr(w, h->ifname, sizeof(h->ifname));

@@ -59,6 +59,7 @@ struct pp_summary {
 	__u64 merged;
 	__u64 segmented;
 	__u64 unseen;
+	__u64 taps;	/* packet sockets' copies (tcpdump's): observers, no fate of their own */
 	__u64 lost;	/* records lost to a full ring buffer */
 	__u64 map_full; /* packets that matched but found skb_map full */
 };
@@ -83,12 +84,21 @@ const char *pp_out_tc_dir(__u32 probe);
 const char *pp_out_fate_kind(enum pp_fate fate);
 /*
  * The last hop at which a process copied the packet's data out of a socket
- * (the read that delivered it), on skb SKB or, if SKB is 0, on any of its
+ * (the read that delivered it), on skb R or, if R is NULL, on any of its
  * skbs; NULL if none was seen.
  */
-const struct pp_hop *pp_out_read_hop(const struct pp_out *o, const struct pp_packet *p, __u64 skb);
-/* The index of skb in p->skbs[] (0: the first skb), p->nskbs if absent. */
-size_t pp_out_skb_index(const struct pp_packet *p, __u64 skb);
+const struct pp_hop *pp_out_read_hop(const struct pp_out *o, const struct pp_packet *p,
+				     const struct pp_skbref *r);
+/*
+ * The index in p->skbs[] (0: the first skb) of the skb at address SKB at
+ * time TS (an address may hold several skbs in turn: pp_skb_index()),
+ * p->nskbs if absent.
+ */
+size_t pp_out_skb_index(const struct pp_packet *p, __u64 skb, __u64 ts);
+/* The index of the skb that hop H is on. */
+size_t pp_out_hop_skb(const struct pp_packet *p, const struct pp_hop *h);
+/* The index of copy R's parent, p->nskbs if unknown. */
+size_t pp_out_parent_skb(const struct pp_packet *p, const struct pp_skbref *r);
 /*
  * The packet's headers at hop H, into NOW, if H carried its bytes and its
  * addresses, protocol or ports differ from the mark's: NAT where it was seen.

@@ -450,9 +450,9 @@ static void json_seen_last(const struct pp_out *out, struct jobj *top, const str
 
 /* "read":{...}: the process a socket delivered the data to, when it was seen. */
 static void json_read(const struct pp_out *out, struct jobj *top, const struct pp_packet *p,
-		      __u64 skb)
+		      const struct pp_skbref *r)
 {
-	const struct pp_hop *h = pp_out_read_hop(out, p, skb);
+	const struct pp_hop *h = pp_out_read_hop(out, p, r);
 	struct jobj o;
 
 	if (!h)
@@ -486,7 +486,9 @@ static void json_fate_of(const struct pp_out *out, struct jobj *top, const struc
 		json_drop(out, &o, r ? r->reason : p->reason, r ? r->location : p->location);
 	if (fate == PP_FATE_DROPPED && !r)
 		json_hint(out, &o, p);
-	json_read(out, &o, p, r ? r->skb : 0);
+	if (!r && p->by_tap)
+		jbool(&o, K("by_tap"), true);
+	json_read(out, &o, p, r);
 	jclose(&o);
 }
 
@@ -514,6 +516,8 @@ static void json_skb(const struct pp_out *out, struct pp_wbuf *w, const struct p
 		/* Its COPY, a step with its END, may have been the earliest record. */
 		jnum(&o, K("t_ns"), r->first_ts > p->hops[0].ts ? r->first_ts - p->hops[0].ts : 0);
 	}
+	if (r->tap)
+		jbool(&o, K("tap"), true);
 	json_fate_of(out, &o, p, r);
 	jclose(&o);
 }
@@ -598,6 +602,7 @@ void pp_out_summary_json(const struct pp_out *o, const struct pp_summary *s)
 	jnum(&sum, K("merged"), s->merged);
 	jnum(&sum, K("segmented"), s->segmented);
 	jnum(&sum, K("unseen"), s->unseen);
+	jnum(&sum, K("taps"), s->taps);
 	jnum(&sum, K("lost"), s->lost);
 	jnum(&sum, K("map_full"), s->map_full);
 	jclose(&sum);

@@ -87,28 +87,39 @@ static bool is_read_probe(const struct pp_out *o, __u32 probe)
 	return probe < o->nprobes && o->probe_names && pp_life_point_reads(o->probe_names[probe]);
 }
 
-const struct pp_hop *pp_out_read_hop(const struct pp_out *o, const struct pp_packet *p, __u64 skb)
+const struct pp_hop *pp_out_read_hop(const struct pp_out *o, const struct pp_packet *p,
+				     const struct pp_skbref *r)
 {
 	const struct pp_hop *read = NULL;
+	size_t k = r ? (size_t)(r - p->skbs) : 0;
 
 	for (size_t i = 0; i < p->nhops; i++)
-		if ((!skb || p->hops[i].skb == skb) && is_read_probe(o, p->hops[i].probe))
+		if (is_read_probe(o, p->hops[i].probe) &&
+		    (!r || pp_out_hop_skb(p, &p->hops[i]) == k))
 			read = &p->hops[i];
 	return read;
 }
 
-size_t pp_out_skb_index(const struct pp_packet *p, __u64 skb)
+size_t pp_out_skb_index(const struct pp_packet *p, __u64 skb, __u64 ts)
 {
-	size_t i;
+	return pp_skb_index(p->skbs, p->nskbs, skb, ts);
+}
 
-	for (i = 0; i < p->nskbs && p->skbs[i].skb != skb; i++)
-		;
-	return i;
+size_t pp_out_hop_skb(const struct pp_packet *p, const struct pp_hop *h)
+{
+	return pp_skb_index(p->skbs, p->nskbs, h->skb, h->ts);
+}
+
+size_t pp_out_parent_skb(const struct pp_packet *p, const struct pp_skbref *r)
+{
+	return r->parent ? pp_skb_index(p->skbs, p->nskbs, r->parent, r->first_ts) : p->nskbs;
 }
 
 void pp_summary_add(struct pp_summary *s, const struct pp_packet *p)
 {
 	s->packets++;
+	for (size_t k = 0; k < p->nskbs; k++)
+		s->taps += p->skbs[k].tap;
 	if (p->fate == PP_FATE_CONSUMED)
 		s->consumed++;
 	else if (p->fate == PP_FATE_DROPPED)
@@ -237,14 +248,14 @@ static void wb_u64(struct pp_wbuf *w, __u64 v)
  */
 static void text_copy_tag(struct pp_wbuf *w, const struct pp_packet *p, const struct pp_hop *h)
 {
-	size_t k = pp_out_skb_index(p, h->skb), j;
+	size_t k = pp_out_hop_skb(p, h), j;
 
 	if (!k || k >= p->nskbs)
 		return;
 	pp_wb_lit(w, " [copy ");
 	wb_u64(w, k);
 	if (h->type == PP_REC_COPY) {
-		j = pp_out_skb_index(p, p->skbs[k].parent);
+		j = pp_out_parent_skb(p, &p->skbs[k]);
 		pp_wb_lit(w, " of ");
 		if (j < p->nskbs)
 			wb_u64(w, j);
@@ -398,25 +409,49 @@ static void text_seen_last(const struct pp_out *o, struct pp_wbuf *w, const stru
 	wb_str(w, dev_name(h, dev));
 }
 
-/* "; read by COMM (pid N) at T us": the process the data was delivered to. */
-static void text_read(const struct pp_out *o, struct pp_wbuf *w, const struct pp_packet *p,
-		      __u64 skb)
+/* COMM, with anything unprintable as '?'. */
+static void text_comm(struct pp_wbuf *w, const struct pp_hop *h)
 {
-	const struct pp_hop *h = pp_out_read_hop(o, p, skb);
-	size_t n;
-	char *d;
+	size_t n = strnlen(h->comm, sizeof(h->comm));
+	char *d = pp_wb_room(w, sizeof(h->comm));
 
-	if (!h)
-		return;
-	pp_wb_lit(w, "; read by ");
-	n = strnlen(h->comm, sizeof(h->comm));
-	d = pp_wb_room(w, sizeof(h->comm));
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = h->comm[i];
 
 		*d++ = c < 0x20 || c >= 0x7f ? '?' : c;
 	}
 	pp_wb_done(w, d);
+}
+
+/*
+ * " [tap: COMM]" after a packet socket's copy, COMM the process seen
+ * reading it; " [tap]" when none was (tcpdump's ring, filled in softirq,
+ * has no reader to see).
+ */
+static void text_tap(const struct pp_out *o, struct pp_wbuf *w, const struct pp_packet *p,
+		     const struct pp_skbref *r)
+{
+	const struct pp_hop *h = pp_out_read_hop(o, p, r);
+
+	if (!h || !h->comm[0]) {
+		pp_wb_lit(w, " [tap]");
+		return;
+	}
+	pp_wb_lit(w, " [tap: ");
+	text_comm(w, h);
+	pp_wb_putc(w, ']');
+}
+
+/* "; read by COMM (pid N) at T us": the process the data was delivered to. */
+static void text_read(const struct pp_out *o, struct pp_wbuf *w, const struct pp_packet *p,
+		      const struct pp_skbref *r)
+{
+	const struct pp_hop *h = pp_out_read_hop(o, p, r);
+
+	if (!h)
+		return;
+	pp_wb_lit(w, "; read by ");
+	text_comm(w, h);
 	pp_wb_lit(w, " (pid ");
 	wb_u64(w, h->pid);
 	pp_wb_lit(w, ") at ");
@@ -424,12 +459,13 @@ static void text_read(const struct pp_out *o, struct pp_wbuf *w, const struct pp
 	pp_wb_lit(w, " us");
 }
 
-/* One line per skb of a packet with copies: "  copy K of J: FATE". */
+/* One line per skb of a packet with copies: "  copy K of J: FATE", a tap's "copy K of J [tap]:
+ * FATE". */
 static void text_skb_fates(const struct pp_out *o, struct pp_wbuf *w, const struct pp_packet *p)
 {
 	for (size_t k = 0; k < p->nskbs; k++) {
 		const struct pp_skbref *r = &p->skbs[k];
-		size_t j = pp_out_skb_index(p, r->parent);
+		size_t j = pp_out_parent_skb(p, r);
 
 		if (!k) {
 			pp_wb_lit(w, "    original: ");
@@ -440,10 +476,14 @@ static void text_skb_fates(const struct pp_out *o, struct pp_wbuf *w, const stru
 				pp_wb_lit(w, " of ");
 				wb_u64(w, j);
 			}
+			if (r->tap)
+				text_tap(o, w, p, r);
 			pp_wb_lit(w, ": ");
 		}
 		text_fate_of(o, w, r->fate, r->reason, r->location);
-		text_read(o, w, p, r->skb);
+		if (!k && r->tap)
+			text_tap(o, w, p, r);
+		text_read(o, w, p, r);
 		pp_wb_putc(w, '\n');
 	}
 }
@@ -481,12 +521,14 @@ static void text_fate(const struct pp_out *o, struct pp_wbuf *w, const struct pp
 
 	pp_wb_lit(w, "  ");
 	text_fate_of(o, w, p->fate, p->reason, p->location);
+	if (p->by_tap)
+		pp_wb_lit(w, " by a tap only");
 	if (p->fate == PP_FATE_UNSEEN)
 		text_seen_last(o, w, p);
 	pp_wb_lit(w, " after ");
 	pp_wb_done(w, usec(pp_wb_room(w, PP_USEC_MAX), span, 0, 0));
 	pp_wb_lit(w, " us");
-	text_read(o, w, p, 0);
+	text_read(o, w, p, NULL);
 	pp_wb_putc(w, '\n');
 	if (p->fate == PP_FATE_UNSEEN)
 		pp_wb_lit(w, "  (no probe saw its free within the packet timeout)\n");
@@ -534,6 +576,8 @@ void pp_out_summary_text(const struct pp_out *o, const struct pp_summary *s)
 	if (s->segmented)
 		fprintf(o->f, "%llu segmented, ", (unsigned long long)s->segmented);
 	fprintf(o->f, "%llu end not seen), ", (unsigned long long)s->unseen);
+	if (s->taps)
+		fprintf(o->f, "%llu tap copies, ", (unsigned long long)s->taps);
 	fprintf(o->f, "%llu records lost", (unsigned long long)s->lost);
 	if (s->map_full)
 		fprintf(o->f, ", %llu packets untracked (skb_map full)",

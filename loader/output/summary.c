@@ -28,7 +28,7 @@ static __u32 hop_copy(const struct pp_packet *p, const struct pp_hop *x)
 
 	if (p->nskbs <= 1)
 		return 0;
-	k = pp_out_skb_index(p, x->skb);
+	k = pp_out_hop_skb(p, x);
 	return k < p->nskbs ? (__u32)k : 0;
 }
 

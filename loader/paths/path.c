@@ -343,21 +343,71 @@ static int hop_insert(struct pp_entry *e, const struct pp_hop *h)
 	return 0;
 }
 
-/* The skb list's entry for skb, appended if new; NULL if out of memory. */
-static struct pp_skbref *skb_ref(struct pp_buf *b, const struct pp_hop *h)
+/* A new entry in the skb list for h's skb, live; NULL if out of memory. */
+static struct pp_skbref *skb_add(struct pp_buf *b, const struct pp_hop *h)
 {
 	struct pp_skbref *r;
-	__u32 i;
 
-	for (i = 0; i < b->nskbs; i++)
-		if (b->skbs[i].skb == h->skb)
-			return &b->skbs[i];
 	if (PP_GROW(b->skbs, b->cap_skbs, b->nskbs + 1, 4))
 		return NULL;
 	r = &b->skbs[b->nskbs++];
 	*r = (struct pp_skbref){.skb = h->skb, .first_ts = h->ts, .fate = PP_FATE_UNSEEN};
 	b->live++;
 	return r;
+}
+
+/* Whether h begins another life of the address after r's. */
+static bool new_life(const struct pp_skbref *r, const struct pp_hop *h)
+{
+	/* The probes send one COPY a life, its first record: an earlier one is another life's. */
+	if (h->type == PP_REC_COPY)
+		return r->copy || r->first_ts < h->ts;
+	/* A hop after the END's time comes after the free: its COPY is late or lost. */
+	return r->ended && h->ts > r->end_ts;
+}
+
+/* An END: the live life of its address that began before it, else any live one. */
+static struct pp_skbref *end_ref(struct pp_buf *b, const struct pp_hop *h)
+{
+	struct pp_skbref *any = NULL;
+
+	for (__u32 i = b->nskbs; i-- > 0;) {
+		struct pp_skbref *r = &b->skbs[i];
+
+		if (r->skb != h->skb || r->ended)
+			continue;
+		if (r->first_ts <= h->ts)
+			return r;
+		any = any ? any : r;
+	}
+	return any;
+}
+
+/*
+ * The skb list's entry for h: the life of h's skb address that h belongs
+ * to, appended if new; NULL if out of memory. An address may be freed and
+ * taken by another skb of the packet (tcpdump's clone of an ICMP error
+ * freed, then ping's clone of the same data): each life is an skb of its
+ * own. Records of one life arrive nearly in time order, but another CPU's
+ * may come before the previous life's END: the times say which is whose.
+ */
+static struct pp_skbref *skb_ref(struct pp_buf *b, const struct pp_hop *h)
+{
+	struct pp_skbref *first = NULL, *r;
+
+	if (h->type == PP_REC_END) {
+		r = end_ref(b, h);
+		return r ? r : skb_add(b, h);
+	}
+	for (__u32 i = b->nskbs; i-- > 0;) {
+		r = &b->skbs[i];
+		if (r->skb != h->skb)
+			continue;
+		if (r->first_ts <= h->ts || h->type == PP_REC_COPY)
+			return new_life(r, h) ? skb_add(b, h) : r;
+		first = r;
+	}
+	return first ? first : skb_add(b, h);
 }
 
 /*
@@ -371,6 +421,8 @@ static int skb_note(struct pp_buf *b, const struct pp_hop *h)
 
 	if (!r)
 		return -ENOMEM;
+	if (h->ts < r->first_ts)
+		r->first_ts = h->ts;
 	if (h->type == PP_REC_COPY && !r->copy) {
 		r->copy = true;
 		r->parent = h->location;
@@ -380,14 +432,13 @@ static int skb_note(struct pp_buf *b, const struct pp_hop *h)
 	}
 	if (h->type != PP_REC_END)
 		return 0;
-	/* A second END: the address was freed, taken by a copy of the data, freed again. */
-	if (!r->ended) {
-		r->ended = true;
-		r->fate = h->fate;
-		r->reason = h->reason;
-		r->location = h->location;
-		b->live--;
-	}
+	r->ended = true;
+	r->end_ts = h->ts;
+	r->fate = h->fate;
+	r->reason = h->reason;
+	r->location = h->location;
+	r->tap = h->flags & PP_HOP_TAP;
+	b->live--;
 	b->lost += h->lost;
 	/* Shared with none of its live skbs: a holder not seen yet, maybe a copy to come. */
 	b->awaited += (h->flags & PP_HOP_SHARED) && !b->live;
@@ -397,18 +448,37 @@ static int skb_note(struct pp_buf *b, const struct pp_hop *h)
 /*
  * Consumed if any skb was (a copy delivered is the packet delivered); else
  * the first drop (in skb order); else merged; else segmented; else its end
- * was not seen.
+ * was not seen. A tap's copy observes: it counts only when every skb of the
+ * packet was a tap's (a frame no protocol takes, handed to tcpdump alone).
  */
-static const struct pp_skbref *decide_fate(const struct pp_buf *b)
+static const struct pp_skbref *decide_fate(const struct pp_buf *b, bool *by_tap)
 {
 	static const enum pp_fate order[] = {PP_FATE_CONSUMED, PP_FATE_DROPPED, PP_FATE_MERGED,
 					     PP_FATE_SEGMENTED};
+	__u32 taps = 0;
 
+	for (__u32 i = 0; i < b->nskbs; i++)
+		taps += b->skbs[i].tap;
+	*by_tap = b->nskbs && taps == b->nskbs;
 	for (size_t k = 0; k < ARRAY_SIZE(order); k++)
 		for (__u32 i = 0; i < b->nskbs; i++)
-			if (b->skbs[i].fate == order[k])
+			if (b->skbs[i].fate == order[k] && b->skbs[i].tap == *by_tap)
 				return &b->skbs[i];
 	return NULL;
+}
+
+size_t pp_skb_index(const struct pp_skbref *skbs, size_t nskbs, __u64 skb, __u64 ts)
+{
+	size_t first = nskbs;
+
+	for (size_t i = nskbs; i-- > 0;) {
+		if (skbs[i].skb != skb)
+			continue;
+		if (skbs[i].first_ts <= ts)
+			return i;
+		first = i;
+	}
+	return first;
 }
 
 /* Moves open entry i to the closed list; its buffer goes back to the spares. */
@@ -478,7 +548,8 @@ static void close_packet(struct pp_paths *pp, __u32 i, __u64 now)
 {
 	struct pp_entry *e = &pp->ents[i];
 	struct pp_buf *b = e->buf;
-	const struct pp_skbref *f = decide_fate(b);
+	bool by_tap;
+	const struct pp_skbref *f = decide_fate(b, &by_tap);
 	struct pp_packet p;
 
 	if (b->nskbs > 1)
@@ -496,6 +567,7 @@ static void close_packet(struct pp_paths *pp, __u32 i, __u64 now)
 		.lingered = !b->live && b->awaited,
 		.bytes = b->bytes,
 		.nbytes = b->nbytes,
+		.by_tap = by_tap,
 	};
 
 	/* An skb still live leaves the packet unfinished unless one was delivered. */

@@ -11,14 +11,21 @@
 #include <linux/types.h>
 #include "pktpath.h"
 
-/* An skb that carried the packet: the marked one, or a clone or copy. */
+/*
+ * An skb that carried the packet: the marked one, or a clone or copy. One
+ * address may carry several skbs of a packet in turn (a copy freed, another
+ * copy made at the same address): each is an entry of its own, and a
+ * record belongs to the one whose life holds its time (pp_skb_index()).
+ */
 struct pp_skbref {
 	__u64 skb;
 	__u64 parent;	   /* a copy: the skb it came from; 0 for the first */
-	__u64 first_ts;	   /* ts of its first record to arrive; of its first COPY if one came */
+	__u64 first_ts;	   /* its earliest record's ts; its COPY's if one came */
+	__u64 end_ts;	   /* its END's ts, if ended */
 	__u32 probe;	   /* a copy: the probe that saw it join */
 	bool copy;	   /* it joined by a COPY record */
 	bool ended;	   /* its END arrived: the skb was freed */
+	bool tap;	   /* its END says a packet socket's copy (PP_HOP_TAP): an observer */
 	enum pp_fate fate; /* its END's, PP_FATE_UNSEEN if none came */
 	__u32 reason;	   /* DROPPED: enum skb_drop_reason value */
 	__u64 location;	   /* DROPPED: kfree_skb's caller */
@@ -35,6 +42,11 @@ struct pp_hop_bytes {
 	__u32 cap_len;
 	__u8 data[PP_HDR_BYTES];
 };
+ * The index in skbs[] of the skb at address SKB at time TS: of the entries
+ * with that address, the last that began at or before TS, else the first;
+ * nskbs if none has it.
+ */
+size_t pp_skb_index(const struct pp_skbref *skbs, size_t nskbs, __u64 skb, __u64 ts);
 
 /*
  * A closed packet, valid only during the emit callback. hops[] holds every
@@ -48,6 +60,14 @@ struct pp_hop_bytes {
  * read by ping counts); else the first drop in skbs[] order (its reason and
  * location); else merged; else segmented; else unseen. An skb with no END has fate unseen;
  * a packet closed by the timeout with such an skb is unseen unless consumed.
+ * Taps' copies (pp_skbref.tap) take no part, unless every skb is one (by_tap).
+ *
+ * Lives: a COPY record for an address whose entry already joined by a COPY,
+ * or began before the COPY, starts a new entry (the probes send one COPY a
+ * skb, its first record); so does a HOP after the END of the address's
+ * entry that holds its time, or an END when no entry of the address is
+ * live. An END ends the live entry of its address that began at or before
+ * it (else the last live one).
  *
  * Shared data: an END with PP_HOP_SHARED after which no skb of the packet is
  * live adds one to the packet's awaited count; the first COPY record of an
@@ -79,6 +99,7 @@ struct pp_packet {
 	bool lingered;	   /* closed by the timeout while waiting for a shared data's holder */
 	const struct pp_hop_bytes *bytes; /* in arrival order */
 	size_t nbytes;
+	bool by_tap;	   /* every skb was a tap's copy: the fate is theirs */
 };
 
 /* The bytes that hop H of P carried, NULL if it carried none. */

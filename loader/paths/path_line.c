@@ -89,7 +89,7 @@ static void line_hop(const struct pp_out *o, const struct pp_packet *p, const st
 		     const struct pp_hop *prev, struct pp_sbuf *f)
 {
 	char pname[PP_NAMEBUF];
-	size_t k = pp_out_skb_index(p, h->skb);
+	size_t k = pp_out_hop_skb(p, h);
 
 	pp_line_clean(f, pp_out_probe_name(o, h->probe, pname, sizeof(pname)), 256);
 	if ((!prev || !same_dev(h, prev)) && (h->ifname[0] || h->ifindex)) {

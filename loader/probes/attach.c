@@ -458,6 +458,10 @@ static int open_load(struct pp_probes *p, const struct pp_maps *maps, struct pp_
 	p->skel->rodata->pp_nf_lo = p->nf_lo;
 	p->skel->rodata->pp_nf_hi = p->nf_hi;
 	p->skel->rodata->pp_kmem_hooks = backend == PP_BACKEND_TRACEPOINT;
+	for (int i = 0; i < PP_TAP_RANGES; i++) {
+		p->skel->rodata->pp_tap_lo[i] = p->tap_lo[i];
+		p->skel->rodata->pp_tap_hi[i] = p->tap_hi[i];
+	}
 	err = pp_maps_share(maps, p->skel->obj);
 	if (!err)
 		err = choose_programs(p, l, backend);

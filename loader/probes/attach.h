@@ -41,6 +41,8 @@ struct pp_probes {
 	/* nf_hook_slow(), [nf_lo, nf_hi): its caller names a netfilter drop's hook. 0, 0: unknown.
 	 */
 	__u64 nf_lo, nf_hi;
+	/* af_packet's receive functions: a tracked skb freed there is a tap's. 0, 0: unknown. */
+	__u64 tap_lo[PP_TAP_RANGES], tap_hi[PP_TAP_RANGES];
 	bool consume_at;
 	bool send_calls;	      /* --send-calls: the syscall tracepoints (send_calls.h) */
 	__u32 copies[PP_COPY_POINTS]; /* probe indexes of the copy points planned */

@@ -312,6 +312,17 @@ static int read_fate(struct ctx *c, json_object *obj, struct pp_skbref *f)
 	return ret < 0 ? ret : 0;
 }
 
+/* "tap": true, a packet socket's copy. */
+static int read_tap(struct ctx *c, json_object *obj, struct pp_skbref *s)
+{
+	json_object *v;
+	int ret = get(c, obj, "tap", false, json_type_boolean, &v);
+
+	if (ret > 0)
+		s->tap = json_object_get_boolean(v);
+	return ret;
+}
+
 /* One entry of "skbs": which skb, made from which, where and when it joined, its fate. */
 static int read_skb(struct ctx *c, json_object *obj, __u64 base, struct pp_skbref *s)
 {
@@ -332,6 +343,8 @@ static int read_skb(struct ctx *c, json_object *obj, __u64 base, struct pp_skbre
 	}
 	if (ret >= 0)
 		ret = read_fate(c, obj, s);
+	if (ret >= 0)
+		ret = read_tap(c, obj, s);
 	/* The first skb's first record is the packet's first hop. */
 	s->first_ts = base + t;
 	s->ended = s->fate != PP_FATE_UNSEEN;
@@ -381,7 +394,7 @@ static void mark_ends(struct pp_rdr *r)
 		for (size_t i = r->pkt.nhops; s->fate != PP_FATE_UNSEEN && i-- > 0;) {
 			struct pp_hop *h = &r->hops[i];
 
-			if (h->skb != s->skb)
+			if (pp_skb_index(r->skbs, r->pkt.nskbs, h->skb, h->ts) != k)
 				continue;
 			h->type = PP_REC_END;
 			h->fate = s->fate;

@@ -670,10 +670,16 @@ START_TEST(test_summary)
 				  "(skb_map full)\n");
 	pp_out_summary_json(&c.o, &sum);
 	t = out(&c);
-	ck_assert_str_eq(t,
-			 "{\"summary\":{\"packets\":4,\"consumed\":2,\"dropped\":1,"
-			 "\"merged\":0,\"segmented\":0,\"unseen\":1,\"lost\":4,\"map_full\":2}}\n");
+	ck_assert_str_eq(t, "{\"summary\":{\"packets\":4,\"consumed\":2,\"dropped\":1,"
+			    "\"merged\":0,\"segmented\":0,\"unseen\":1,\"taps\":0,\"lost\":4,"
+			    "\"map_full\":2}}\n");
 	ck_assert(json_line_ok(t));
+	/* Taps' copies are counted apart from the packets' fates. */
+	sum.taps = 3;
+	pp_out_summary_text(&c.o, &sum);
+	ck_assert_str_eq(out(&c), "pktpath: 4 packets (2 consumed, 1 dropped, 0 merged, "
+				  "1 end not seen), 3 tap copies, 4 records lost, 2 packets "
+				  "untracked (skb_map full)\n");
 	cap_close(&c);
 }
 END_TEST

@@ -26,7 +26,9 @@ struct seen {
 	enum pp_fate skb_fate[MAXH];
 	__u64 parent[MAXH];
 	__u32 join_probe[MAXH];
-	bool lingered;
+	bool tap[MAXH];
+	size_t hop_skb[MAXH]; /* pp_skb_index() of each hop */
+	bool lingered, by_tap;
 };
 
 struct collect {
@@ -49,7 +51,8 @@ static void collect_emit(const struct pp_packet *p, void *ctx)
 			   .reason = p->reason,
 			   .lost = p->lost,
 			   .location = p->location,
-			   .lingered = p->lingered};
+			   .lingered = p->lingered,
+			   .by_tap = p->by_tap};
 	s->nskbs = p->nskbs;
 	for (i = 0; i < p->nskbs && i < MAXH; i++) {
 		s->skb[i] = p->skbs[i].skb;
@@ -57,10 +60,12 @@ static void collect_emit(const struct pp_packet *p, void *ctx)
 		s->skb_fate[i] = p->skbs[i].fate;
 		s->parent[i] = p->skbs[i].parent;
 		s->join_probe[i] = p->skbs[i].probe;
+		s->tap[i] = p->skbs[i].tap;
 	}
 	for (i = 0; i < p->nhops && i < MAXH; i++) {
 		s->probe[i] = p->hops[i].probe;
 		s->type[i] = p->hops[i].type;
+		s->hop_skb[i] = pp_skb_index(p->skbs, p->nskbs, p->hops[i].skb, p->hops[i].ts);
 		if (i)
 			ck_assert_uint_le(p->hops[i - 1].ts, p->hops[i].ts);
 	}
@@ -491,6 +496,166 @@ START_TEST(test_copy_at_end_is_one_hop)
 }
 END_TEST
 
+/* A copy, made at TS from the first skb. */
+static struct pp_hop copy_of_a(__u64 ts, __u64 skb)
+{
+	struct pp_hop h = clone_hop(PP_REC_COPY, 20, ts, skb);
+
+	h.location = SKB_A;
+	return h;
+}
+
+/* An END at TS: FATE, and a tap's (PP_HOP_TAP) if TAP. */
+static struct pp_hop end_of(__u64 ts, __u64 skb, enum pp_fate fate, bool tap)
+{
+	struct pp_hop h = clone_hop(PP_REC_END, 20, ts, skb);
+
+	h.fate = fate;
+	h.reason = fate == PP_FATE_DROPPED ? 13 : 0;
+	h.flags = tap ? PP_HOP_TAP : 0;
+	return h;
+}
+
+/*
+ * tcpdump's copy consumed in its ring while nftables drops the packet: the
+ * tap observes, the drop is the packet's fate.
+ */
+START_TEST(test_tap_never_decides)
+{
+	struct collect c = {0};
+	struct pp_paths *pp = pp_paths_new(collect_emit, &c);
+
+	add_mark(pp, 20, 10);
+	add_hop(pp, copy_of_a(20, SKB_B), 20);
+	add_hop(pp, end_of(21, SKB_B, PP_FATE_CONSUMED, true), 21);
+	add_hop(pp, hop(PP_REC_HOP, 20, 5, 30, 0), 30);
+	add_hop(pp, end_of(40, SKB_A, PP_FATE_DROPPED, false), 40);
+	ck_assert_uint_eq(c.n, 1);
+	ck_assert_int_eq(c.p[0].fate, PP_FATE_DROPPED);
+	ck_assert_uint_eq(c.p[0].reason, 13);
+	ck_assert(!c.p[0].by_tap);
+	ck_assert_uint_eq(c.p[0].nskbs, 2);
+	ck_assert(!c.p[0].tap[0] && c.p[0].tap[1]);
+	ck_assert_int_eq(c.p[0].skb_fate[1], PP_FATE_CONSUMED);
+	pp_paths_free(pp);
+}
+END_TEST
+
+/* A packet whose end went unseen stays so, whatever its tap's copy did. */
+START_TEST(test_tap_no_end)
+{
+	struct collect c = {0};
+	struct pp_paths *pp = pp_paths_new(collect_emit, &c);
+
+	add_mark(pp, 20, 10);
+	add_hop(pp, copy_of_a(20, SKB_B), 20);
+	add_hop(pp, end_of(21, SKB_B, PP_FATE_CONSUMED, true), 21);
+	ck_assert_uint_eq(pp_paths_expire(pp, 200, 100), 1);
+	ck_assert_int_eq(c.p[0].fate, PP_FATE_UNSEEN);
+	pp_paths_free(pp);
+}
+END_TEST
+
+/* A frame that only a tap took (no protocol for it): its fate is the tap's, and says so. */
+START_TEST(test_tap_only)
+{
+	struct collect c = {0};
+	struct pp_paths *pp = pp_paths_new(collect_emit, &c);
+
+	add_mark(pp, 20, 10);
+	add_hop(pp, end_of(40, SKB_A, PP_FATE_CONSUMED, true), 40);
+	ck_assert_uint_eq(c.n, 1);
+	ck_assert_int_eq(c.p[0].fate, PP_FATE_CONSUMED);
+	ck_assert(c.p[0].by_tap);
+	pp_paths_free(pp);
+}
+END_TEST
+
+/*
+ * tcpdump's clone of an ICMP error freed, then ping's clone at the same
+ * address: two copies, each with its parent, hops and end, not one freed twice.
+ */
+START_TEST(test_address_two_lives)
+{
+	struct collect c = {0};
+	struct pp_paths *pp = pp_paths_new(collect_emit, &c);
+
+	add_mark(pp, 20, 10);
+	add_hop(pp, copy_of_a(20, SKB_B), 20);
+	add_hop(pp, end_of(21, SKB_B, PP_FATE_CONSUMED, true), 21);
+	add_hop(pp, copy_of_a(30, SKB_B), 30);
+	add_hop(pp, clone_hop(PP_REC_HOP, 20, 35, SKB_B), 35);
+	ck_assert_uint_eq(pp_paths_open(pp), 1);
+	add_hop(pp, end_of(40, SKB_A, PP_FATE_DROPPED, false), 40);
+	ck_assert_uint_eq(c.n, 0);
+	add_hop(pp, end_of(50, SKB_B, PP_FATE_CONSUMED, false), 50);
+	ck_assert_uint_eq(c.n, 1);
+	ck_assert_uint_eq(c.p[0].nskbs, 3);
+	ck_assert_uint_eq(c.p[0].skb[1], SKB_B);
+	ck_assert_uint_eq(c.p[0].skb[2], SKB_B);
+	ck_assert_uint_eq(c.p[0].parent[1], SKB_A);
+	ck_assert_uint_eq(c.p[0].parent[2], SKB_A);
+	ck_assert(c.p[0].ended[1] && c.p[0].ended[2]);
+	ck_assert(c.p[0].tap[1] && !c.p[0].tap[2]);
+	/* ping's copy was consumed: the packet was delivered. */
+	ck_assert_int_eq(c.p[0].fate, PP_FATE_CONSUMED);
+	/* mark, B's first END (its COPY is one step with it), B's COPY, hop, A's END, B's END */
+	ck_assert_uint_eq(c.p[0].nhops, 6);
+	ck_assert_uint_eq(c.p[0].hop_skb[1], 1);
+	ck_assert_uint_eq(c.p[0].hop_skb[2], 2);
+	ck_assert_uint_eq(c.p[0].hop_skb[3], 2);
+	ck_assert_uint_eq(c.p[0].hop_skb[4], 0);
+	ck_assert_uint_eq(c.p[0].hop_skb[5], 2);
+	pp_paths_free(pp);
+}
+END_TEST
+
+/*
+ * The second life's records from another CPU arrive before the first
+ * life's END: the times say whose each is.
+ */
+START_TEST(test_address_lives_interleaved)
+{
+	struct collect c = {0};
+	struct pp_paths *pp = pp_paths_new(collect_emit, &c);
+
+	add_mark(pp, 20, 10);
+	add_hop(pp, copy_of_a(20, SKB_B), 20);
+	add_hop(pp, copy_of_a(30, SKB_B), 30);
+	add_hop(pp, end_of(25, SKB_B, PP_FATE_DROPPED, false), 31);
+	add_hop(pp, end_of(40, SKB_A, PP_FATE_CONSUMED, false), 40);
+	ck_assert_uint_eq(c.n, 0);
+	add_hop(pp, end_of(50, SKB_B, PP_FATE_MERGED, false), 50);
+	ck_assert_uint_eq(c.n, 1);
+	ck_assert_uint_eq(c.p[0].nskbs, 3);
+	ck_assert_int_eq(c.p[0].skb_fate[1], PP_FATE_DROPPED);
+	ck_assert_int_eq(c.p[0].skb_fate[2], PP_FATE_MERGED);
+	pp_paths_free(pp);
+}
+END_TEST
+
+/* A hop after its address's END, whose COPY is late: the start of another life. */
+START_TEST(test_address_hop_after_end)
+{
+	struct collect c = {0};
+	struct pp_paths *pp = pp_paths_new(collect_emit, &c);
+
+	add_mark(pp, 20, 10);
+	add_hop(pp, copy_of_a(20, SKB_B), 20);
+	add_hop(pp, end_of(25, SKB_B, PP_FATE_CONSUMED, true), 25);
+	add_hop(pp, clone_hop(PP_REC_HOP, 20, 32, SKB_B), 32);
+	add_hop(pp, copy_of_a(30, SKB_B), 33);
+	add_hop(pp, end_of(40, SKB_A, PP_FATE_DROPPED, false), 40);
+	ck_assert_uint_eq(c.n, 0);
+	add_hop(pp, end_of(50, SKB_B, PP_FATE_CONSUMED, false), 50);
+	ck_assert_uint_eq(c.n, 1);
+	ck_assert_uint_eq(c.p[0].nskbs, 3);
+	ck_assert_uint_eq(c.p[0].parent[2], SKB_A);
+	ck_assert_int_eq(c.p[0].fate, PP_FATE_CONSUMED);
+	pp_paths_free(pp);
+}
+END_TEST
+
 /* Merged (GRO, TCP coalescing) only when nothing was consumed or dropped. */
 START_TEST(test_merged)
 {
@@ -760,6 +925,12 @@ Suite *path_suite(void)
 	tcase_add_test(tc, test_bad_records);
 	tcase_add_test(tc, test_many_interleaved);
 	tcase_add_test(tc, test_many_expire);
+	tcase_add_test(tc, test_tap_never_decides);
+	tcase_add_test(tc, test_tap_no_end);
+	tcase_add_test(tc, test_tap_only);
+	tcase_add_test(tc, test_address_two_lives);
+	tcase_add_test(tc, test_address_lives_interleaved);
+	tcase_add_test(tc, test_address_hop_after_end);
 	suite_add_tcase(s, tc);
 	return s;
 }
