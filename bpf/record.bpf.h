@@ -511,7 +511,11 @@ static __always_inline bool pp_is_tap(struct pp_skb_val *v, struct sk_buff *skb,
 	struct sock *sk = PP_READ(via, skb, sk);
 	__u8 type;
 
-	if ((long)sk < 0 && PP_READ(via, sk, __sk_common.skc_family) == PP_AF_PACKET)
+	if ((long)sk >= 0) {
+		sk = NULL;
+		barrier_var(sk); /* as in pp_skb_dev() */
+	}
+	if (sk && PP_READ(via, sk, __sk_common.skc_family) == PP_AF_PACKET)
 		return true;
 	if (!(v->flags & PP_SKB_COPY))
 		return false;

@@ -244,7 +244,8 @@ static void wb_u64(struct pp_wbuf *w, __u64 v)
 
 /*
  * After a copy's hop: " [copy K]"; where it joined: " [copy K of J]" (J: 0
- * for the first skb, the original). Hops of the first skb have none.
+ * for the first skb, the original); a tap's: " [tap copy K]". Hops of the
+ * first skb have none.
  */
 static void text_copy_tag(struct pp_wbuf *w, const struct pp_packet *p, const struct pp_hop *h)
 {
@@ -252,7 +253,10 @@ static void text_copy_tag(struct pp_wbuf *w, const struct pp_packet *p, const st
 
 	if (!k || k >= p->nskbs)
 		return;
-	pp_wb_lit(w, " [copy ");
+	if (p->skbs[k].tap)
+		pp_wb_lit(w, " [tap copy ");
+	else
+		pp_wb_lit(w, " [copy ");
 	wb_u64(w, k);
 	if (h->type == PP_REC_COPY) {
 		j = pp_out_parent_skb(p, &p->skbs[k]);
