@@ -496,9 +496,11 @@ static __always_inline struct pp_skb_val *pp_join_copy(struct pp_state *st, __u6
  * Whether SKB, being freed, is a packet socket's copy (PP_HOP_TAP): owned by
  * an AF_PACKET socket (packet_rcv() and tpacket_rcv()'s copy_thresh queue
  * their clone with skb_set_owner_r(); the reader frees it in
- * skb_free_datagram(), a close purges it); or a copy that
- * dev_queue_xmit_nit() made for the taps of the device the packet leaves by:
- * it sets PACKET_OUTGOING on that clone, never on the skb it sends. This
+ * skb_free_datagram(), a close purges it); or a copy owned by no socket
+ * that dev_queue_xmit_nit() made for the taps of the device the packet
+ * leaves by: it sets PACKET_OUTGOING on that clone, never on the skb it
+ * sends (a socket's error queue marks its skbs so too, skb_set_err_queue(),
+ * but those are owned by the socket: ping's clone of an ICMP error). This
  * holds where the free's location is unknown (Linux before 6.3, the kprobe
  * ends, af_packet a module loaded after the start); with one, the probe
  * also tells a free in af_packet itself (pp_tap_at()). skb->sk shares its
@@ -515,8 +517,8 @@ static __always_inline bool pp_is_tap(struct pp_skb_val *v, struct sk_buff *skb,
 		sk = NULL;
 		barrier_var(sk); /* as in pp_skb_dev() */
 	}
-	if (sk && PP_READ(via, sk, __sk_common.skc_family) == PP_AF_PACKET)
-		return true;
+	if (sk)
+		return PP_READ(via, sk, __sk_common.skc_family) == PP_AF_PACKET;
 	if (!(v->flags & PP_SKB_COPY))
 		return false;
 	if (via == PP_VIA_BTF)

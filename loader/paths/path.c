@@ -421,7 +421,7 @@ static int skb_note(struct pp_buf *b, const struct pp_hop *h)
 
 	if (!r)
 		return -ENOMEM;
-	if (h->ts < r->first_ts)
+	if (!r->copy && h->ts < r->first_ts)
 		r->first_ts = h->ts;
 	if (h->type == PP_REC_COPY && !r->copy) {
 		r->copy = true;

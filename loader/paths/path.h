@@ -20,7 +20,7 @@
 struct pp_skbref {
 	__u64 skb;
 	__u64 parent;	   /* a copy: the skb it came from; 0 for the first */
-	__u64 first_ts;	   /* its earliest record's ts; its COPY's if one came */
+	__u64 first_ts;	   /* its COPY's ts if one came, else its earliest record's */
 	__u64 end_ts;	   /* its END's ts, if ended */
 	__u32 probe;	   /* a copy: the probe that saw it join */
 	bool copy;	   /* it joined by a COPY record */

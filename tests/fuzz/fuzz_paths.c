@@ -72,6 +72,7 @@ struct fz_run {
 	size_t action;		      /* index of the action being run, for messages */
 	size_t rendered;	      /* packets written as text and JSON */
 	__u64 fates[PP_FATE_MAX + 1]; /* packets emitted by fate; [0]: all */
+	__u64 taps;		      /* skbs emitted that were taps' copies */
 	bool trace;
 };
 
@@ -176,12 +177,17 @@ static void check_hop_skbs(const struct fz_run *r, const struct pp_packet *p)
 	}
 }
 
-/* The packet's fate follows from its skbs' (path.h). */
+/* The packet's fate follows from its skbs' (path.h): taps' only if all are taps. */
 static void check_fates(const struct fz_run *r, const struct pp_packet *p)
 {
 	const struct pp_skbref *drop = NULL;
-	size_t live = 0, consumed = 0, merged = 0;
+	size_t live = 0, consumed = 0, merged = 0, taps = 0;
 
+	for (size_t s = 0; s < p->nskbs; s++)
+		taps += p->skbs[s].tap;
+	if (p->by_tap != (p->nskbs && taps == p->nskbs))
+		fail(r, "packet %llu: by_tap %d with %zu taps of %zu skbs",
+		     (unsigned long long)p->id, p->by_tap, taps, p->nskbs);
 	for (size_t s = 0; s < p->nskbs; s++) {
 		const struct pp_skbref *k = &p->skbs[s];
 		bool end_fate = k->fate == PP_FATE_CONSUMED || k->fate == PP_FATE_DROPPED ||
@@ -194,6 +200,8 @@ static void check_fates(const struct fz_run *r, const struct pp_packet *p)
 			fail(r, "packet %llu: skbs[%zu] has a parent but is no copy",
 			     (unsigned long long)p->id, s);
 		live += !k->ended;
+		if (k->tap != p->by_tap)
+			continue;
 		consumed += k->fate == PP_FATE_CONSUMED;
 		merged += k->fate == PP_FATE_MERGED;
 		if (!drop && k->fate == PP_FATE_DROPPED)
@@ -397,18 +405,24 @@ static void check_json_mark(const struct jctx *j, const struct fzj_node *top)
 }
 
 /* The last read of SKB's data (0: any skb's) by a process, NULL if none. */
-static const struct pp_hop *last_read(const struct pp_packet *p, __u64 skb)
+static const struct pp_hop *last_read(const struct pp_packet *p, const struct pp_skbref *k)
 {
-	for (size_t i = p->nhops; i-- > 0;)
-		if (FZ_READ_PROBE(p->hops[i].probe) && (!skb || p->hops[i].skb == skb))
-			return &p->hops[i];
+	for (size_t i = p->nhops; i-- > 0;) {
+		const struct pp_hop *h = &p->hops[i];
+
+		/* An address may hold several skbs in turn: the one whose life holds the hop. */
+		if (FZ_READ_PROBE(h->probe) &&
+		    (!k || &p->skbs[pp_skb_index(p->skbs, p->nskbs, h->skb, h->ts)] == k))
+			return h;
+	}
 	return NULL;
 }
 
-/* F's "read": who read the data, when (docs/json-schema.md). */
-static size_t check_json_read(const struct jctx *j, const struct fzj_node *f, __u64 skb)
+/* F's "read": who read the data of K (NULL: of any skb), when (docs/json-schema.md). */
+static size_t check_json_read(const struct jctx *j, const struct fzj_node *f,
+			      const struct pp_skbref *k)
 {
-	const struct pp_hop *h = last_read(j->p, skb);
+	const struct pp_hop *h = last_read(j->p, k);
 	const struct fzj_node *o = want_obj(j, f, "read", h, FZJ_OBJ);
 
 	if (!h)
@@ -443,10 +457,15 @@ static size_t check_json_hint(const struct jctx *j, const struct fzj_node *f, bo
 	return 1;
 }
 
-/* O's "fate": {kind, for a drop its reason, place and hint (TOP), the read of SKB (0: any)}. */
+/*
+ * O's "fate": {kind, for a drop its reason, place and hint (TOP), the read
+ * of K (NULL: any), by_tap (TOP: every skb a tap's)}.
+ */
 static void check_json_fate_of(const struct jctx *j, const struct fzj_node *o, enum pp_fate fate,
-			       __u32 reason_code, __u64 location, __u64 skb, bool top)
+			       __u32 reason_code, __u64 location, const struct pp_skbref *k,
+			       bool top)
 {
+	bool by_tap = top && j->p->by_tap;
 	static const char *const kinds[] = {"none",   "consumed", "dropped",
 					    "unseen", "merged",	  "segmented"};
 	const struct fzj_node *f = want_obj(j, o, "fate", true, FZJ_OBJ);
@@ -463,8 +482,10 @@ static void check_json_fate_of(const struct jctx *j, const struct fzj_node *o, e
 		sym = json_sym(location, NULL);
 	want_str(j, f, "func", sym, sym, SIZE_MAX);
 	want_addr(j, f, "location", drop && location, location);
+	want_obj(j, f, "by_tap", by_tap, FZJ_TRUE);
 	want_keys(j, f, "fate",
-		  1 + drop + !!reason + !!sym + (drop && location) + check_json_read(j, f, skb) +
+		  1 + drop + !!reason + !!sym + (drop && location) + by_tap +
+			  check_json_read(j, f, k) +
 			  check_json_hint(j, f, top, drop, reason, reason_code));
 }
 
@@ -476,7 +497,7 @@ static void check_json_fate(const struct jctx *j, const struct fzj_node *top)
 	const struct fzj_node *o = want_obj(j, top, "seen_last", unseen, FZJ_OBJ);
 	char pname[32];
 
-	check_json_fate_of(j, top, p->fate, p->reason, p->location, 0, true);
+	check_json_fate_of(j, top, p->fate, p->reason, p->location, NULL, true);
 	if (!unseen)
 		return;
 	/* Where it was seen last: its last hop. */
@@ -512,8 +533,9 @@ static void check_json_skbs(const struct jctx *j, const struct fzj_node *top)
 		/* A COPY taken out may be older than hops[0]: then 0. */
 		want_num(j, o, "t_ns", k->copy,
 			 k->first_ts > p->hops[0].ts ? k->first_ts - p->hops[0].ts : 0);
-		check_json_fate_of(j, o, k->fate, k->reason, k->location, k->skb, false);
-		want_keys(j, o, "an skb", 2 + (k->copy && k->parent) + 2 * k->copy);
+		check_json_fate_of(j, o, k->fate, k->reason, k->location, k, false);
+		want_obj(j, o, "tap", k->tap, FZJ_TRUE);
+		want_keys(j, o, "an skb", 2 + (k->copy && k->parent) + 2 * k->copy + k->tap);
 	}
 }
 
@@ -605,6 +627,8 @@ static void emit(const struct pp_packet *p, void *ctx)
 	pp_summary_add(&r->sum, p);
 	seen_packet(p);
 	r->fates[0]++;
+	for (size_t i = 0; i < p->nskbs; i++)
+		r->taps += p->skbs[i].tap;
 	if (p->fate <= PP_FATE_MAX && p->fate != PP_FATE_NONE)
 		r->fates[p->fate]++;
 }
@@ -702,6 +726,7 @@ static void check_summary(struct fz_run *r)
 		{"merged", r->fates[PP_FATE_MERGED]},
 		{"segmented", r->fates[PP_FATE_SEGMENTED]},
 		{"unseen", r->fates[PP_FATE_UNSEEN]},
+		{"taps", r->taps},
 		{"lost", 0},
 		{"map_full", 0},
 	};

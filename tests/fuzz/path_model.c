@@ -149,16 +149,63 @@ static struct fzm_pkt *open_pkt(struct fzm *m, __u64 id)
 	return &m->pkts[m->npkts - 1];
 }
 
-/* h's skb in k->skbs[], added (seen first at h) if new. */
-static struct pp_skbref *skb_of(struct fzm_pkt *k, const struct pp_hop *h)
+/* A new skb in k->skbs[], seen first at h. */
+static struct pp_skbref *skb_new(struct fzm_pkt *k, const struct pp_hop *h)
 {
-	for (size_t i = 0; i < k->nskbs; i++)
-		if (k->skbs[i].skb == h->skb)
-			return &k->skbs[i];
 	k->skbs = xrealloc(k->skbs, (k->nskbs + 1) * sizeof(*k->skbs));
 	k->skbs[k->nskbs] =
 		(struct pp_skbref){.skb = h->skb, .first_ts = h->ts, .fate = PP_FATE_UNSEEN};
 	return &k->skbs[k->nskbs++];
+}
+
+/* The END's skb: the last live one of its address begun by its time, else the last live one. */
+static struct pp_skbref *skb_of_end(struct fzm_pkt *k, const struct pp_hop *h)
+{
+	struct pp_skbref *begun = NULL, *live = NULL;
+
+	for (size_t i = 0; i < k->nskbs; i++) {
+		struct pp_skbref *r = &k->skbs[i];
+
+		if (r->skb != h->skb || r->ended)
+			continue;
+		live = r;
+		if (r->first_ts <= h->ts)
+			begun = r;
+	}
+	if (begun)
+		return begun;
+	return live ? live : skb_new(k, h);
+}
+
+/*
+ * h's skb in k->skbs[]: of the entries of its address, the last begun by
+ * h's time (a COPY: the last), else the first; a new one if none, or if h
+ * begins another life after that one: a COPY after one that joined by a
+ * COPY or began earlier, anything else after that one's END.
+ */
+static struct pp_skbref *skb_of(struct fzm_pkt *k, const struct pp_hop *h)
+{
+	struct pp_skbref *first = NULL, *at = NULL;
+	bool again;
+
+	if (h->type == PP_REC_END)
+		return skb_of_end(k, h);
+	for (size_t i = 0; i < k->nskbs; i++) {
+		struct pp_skbref *r = &k->skbs[i];
+
+		if (r->skb != h->skb)
+			continue;
+		first = first ? first : r;
+		if (h->type == PP_REC_COPY || r->first_ts <= h->ts)
+			at = r;
+	}
+	if (!at)
+		return first ? first : skb_new(k, h);
+	if (h->type == PP_REC_COPY)
+		again = at->copy || at->first_ts < h->ts;
+	else
+		again = at->ended && h->ts > at->end_ts;
+	return again ? skb_new(k, h) : at;
 }
 
 /* How many skbs have no END yet: counted afresh, no running total. */
@@ -176,6 +223,8 @@ static void note_skb(struct fzm_pkt *k, const struct pp_hop *h)
 {
 	struct pp_skbref *r = skb_of(k, h);
 
+	if (!r->copy && h->ts < r->first_ts)
+		r->first_ts = h->ts;
 	if (h->type == PP_REC_COPY && !r->copy) {
 		r->copy = true;
 		r->parent = h->location;
@@ -188,12 +237,12 @@ static void note_skb(struct fzm_pkt *k, const struct pp_hop *h)
 	if (h->type != PP_REC_END)
 		return;
 	k->lost += h->lost;
-	if (!r->ended) {
-		r->ended = true;
-		r->fate = (enum pp_fate)h->fate;
-		r->reason = h->reason;
-		r->location = h->location;
-	}
+	r->ended = true;
+	r->end_ts = h->ts;
+	r->tap = h->flags & PP_HOP_TAP;
+	r->fate = (enum pp_fate)h->fate;
+	r->reason = h->reason;
+	r->location = h->location;
 	if ((h->flags & PP_HOP_SHARED) && !nlive(k))
 		k->awaited++;
 }
@@ -237,11 +286,22 @@ static struct pp_hop *sorted_hops(const struct fzm_pkt *k, size_t *n)
 	return out;
 }
 
-/* The first skb whose fate is f, NULL if none. */
-static const struct pp_skbref *first_of(const struct fzm_pkt *k, enum pp_fate f)
+/* Every skb of k is a tap's copy. */
+static bool all_taps(const struct fzm_pkt *k)
 {
 	for (size_t i = 0; i < k->nskbs; i++)
-		if (k->skbs[i].fate == f)
+		if (!k->skbs[i].tap)
+			return false;
+	return k->nskbs > 0;
+}
+
+/* The first skb whose fate is f, NULL if none; taps' only if all are taps. */
+static const struct pp_skbref *first_of(const struct fzm_pkt *k, enum pp_fate f)
+{
+	bool taps = all_taps(k);
+
+	for (size_t i = 0; i < k->nskbs; i++)
+		if (k->skbs[i].fate == f && k->skbs[i].tap == taps)
 			return &k->skbs[i];
 	return NULL;
 }
@@ -281,7 +341,8 @@ static void close_pkt(struct fzm *m, struct fzm_pkt *k, bool timed, __u64 at)
 				  .nskbs = k->nskbs,
 				  .fate = fate,
 				  .lost = k->lost,
-				  .lingered = timed && !nlive(k) && k->awaited};
+				  .lingered = timed && !nlive(k) && k->awaited,
+				  .by_tap = all_taps(k)};
 	if (fate == PP_FATE_DROPPED) {
 		e->p.reason = drop->reason;
 		e->p.location = drop->location;
@@ -462,6 +523,8 @@ static int compare_skbs(const struct fzm_expect *e, const struct pp_packet *p, c
 		FZM_SKB_FIELD(parent, true);
 		FZM_SKB_FIELD(probe, a->copy);
 		FZM_SKB_FIELD(first_ts, true);
+		FZM_SKB_FIELD(end_ts, a->ended);
+		FZM_SKB_FIELD(tap, a->ended);
 #undef FZM_SKB_FIELD
 	}
 	return 0;
@@ -488,5 +551,7 @@ int fzm_compare(const struct fzm_expect *e, const struct pp_packet *p, char *why
 		return differ(why, len, "lost", w->lost, p->lost);
 	if (w->lingered != p->lingered)
 		return differ(why, len, "lingered", w->lingered, p->lingered);
+	if (w->by_tap != p->by_tap)
+		return differ(why, len, "by_tap", w->by_tap, p->by_tap);
 	return 0;
 }

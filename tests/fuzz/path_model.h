@@ -13,14 +13,19 @@
  *    returns 0); any other opens its packet or joins it (stats.records).
  *  - A packet's hops are all its records' hops (MARK, HOP, COPY, END),
  *    sorted by ts, ties in arrival order; its mark is its first MARK.
- *  - Its skbs are in order of first appearance (any record). Each: ended
- *    once an END of it came; fate, reason and location its first END's
- *    (UNSEEN, 0, 0 with none; reason and location are promised only for a
- *    drop, so they are compared only for a DROPPED skb or one with no END);
- *    copy if a COPY of it came, then parent (the COPY's location) and probe
- *    its first COPY's, else 0; first_ts its first COPY's ts if one came,
- *    else the ts of its first record to arrive.
- *  - A skb is live from its first record until its first END. Every END
+ *  - Its skbs are in order of first appearance (any record). An address
+ *    holds one skb a life: a COPY starts a new skb after an entry of its
+ *    address that joined by a COPY or began before it; a MARK or HOP starts
+ *    one after the END of the entry of its address that began by its time
+ *    (the last such, else the first of the address); an END ends the last
+ *    live entry of its address begun by its time, else the last live one,
+ *    else a new one. Each skb: ended once its END came; fate, reason,
+ *    location, end_ts and tap (PP_HOP_TAP) its END's (UNSEEN, 0, 0 with
+ *    none; reason and location are promised only for a drop, so they are
+ *    compared only for a DROPPED skb or one with no END); copy if a COPY of
+ *    it came, then parent (the COPY's location) and probe its COPY's, else
+ *    0; first_ts its COPY's ts if one came, else its earliest record's.
+ *  - A skb is live from its first record until its END. Every END
  *    with PP_HOP_SHARED after which no skb is live adds one to the awaited
  *    count; the first COPY of each skb takes one off, not below 0 (flags
  *    mean nothing on another record). An END after which no skb is live and
@@ -36,7 +41,8 @@
  *    probe is taken out. Its fate is CONSUMED if any skb's is; else UNSEEN
  *    if an skb is still live; else DROPPED by the first dropped skb (its
  *    reason and location); else MERGED if any is; reason and location are 0
- *    unless DROPPED; lost is the sum over all its END records.
+ *    unless DROPPED; lost is the sum over all its END records. Taps' skbs
+ *    count in none of these, unless every skb is a tap's (by_tap).
  */
 #ifndef PP_FUZZ_PATH_MODEL_H
 #define PP_FUZZ_PATH_MODEL_H
