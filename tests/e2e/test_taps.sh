@@ -52,8 +52,9 @@ pp_expect_none "SYNs whose fate is not the nftables drop" "$out" \
 pp_expect_none "SYNs without exactly one tap's copy" "$out" \
 	'packets[] | select([.skbs[]? | select(.tap)] | length != 1)
 	| "\(pkt_str): \([.skbs[]? | {tap, kind: .fate.kind}])"'
+# shellcheck disable=SC2016 # jq program
 pp_expect_none "tap copies not made on r-eth1" "$out" \
-	'packets[] | . as $p | [.skbs[] | select(.tap) | .skb] as $t
+	'packets[] | [.skbs[] | select(.tap) | .skb] as $t
 	| select([.hops[] | select(.skb == $t[0]) | .ifname] | unique != ["r-eth1"])
 	| "\(pkt_str): tap hops on \([.hops[] | select(.skb == $t[0]) | .ifname])"'
 pp_expect_eq "summary: dropped, consumed, taps" \
