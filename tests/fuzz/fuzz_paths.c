@@ -381,7 +381,11 @@ static void check_json_hop(const struct jctx *j, const struct fzj_node *o, const
 	want_str(j, o, "comm", h->comm[0], h->comm, sizeof(h->comm));
 	want_num(j, o, "len", true, h->len);
 	want_addr(j, o, "skb", true, h->skb);
-	want_keys(j, o, "a hop", 6 + !!h->netns + !!h->ifname[0] + !!h->ifindex + !!h->comm[0]);
+	/* A namespace taken from its skb's hop before (path.h). */
+	want_obj(j, o, "netns_carried", h->flags & PP_HOP_NETNS_CARRIED, FZJ_TRUE);
+	want_keys(j, o, "a hop",
+		  6 + !!h->netns + !!(h->flags & PP_HOP_NETNS_CARRIED) + !!h->ifname[0] +
+			  !!h->ifindex + !!h->comm[0]);
 }
 
 static void check_json_mark(const struct jctx *j, const struct fzj_node *top)
