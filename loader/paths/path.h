@@ -42,6 +42,8 @@ struct pp_hop_bytes {
 	__u32 cap_len;
 	__u8 data[PP_HDR_BYTES];
 };
+
+/*
  * The index in skbs[] of the skb at address SKB at time TS: of the entries
  * with that address, the last that began at or before TS, else the first;
  * nskbs if none has it.
