@@ -101,7 +101,7 @@ struct pp_packet {
 	bool lingered;	   /* closed by the timeout while waiting for a shared data's holder */
 	const struct pp_hop_bytes *bytes; /* in arrival order */
 	size_t nbytes;
-	bool by_tap;	   /* every skb was a tap's copy: the fate is theirs */
+	bool by_tap; /* every skb was a tap's copy: the fate is theirs */
 };
 
 /* The bytes that hop H of P carried, NULL if it carried none. */
