@@ -171,7 +171,8 @@ static int libpcap_verdict(const struct fz_case *c)
 /* The interpreter's verdict, for a translation already checked on another frame. */
 static int interp_verdict(const struct fz_case *c, unsigned int flags)
 {
-	struct pp_vm_pkt pkt = {c->frame, (uint32_t)c->frame_len, (uint32_t)c->wire_len};
+	struct pp_vm_pkt pkt = {
+		.data = c->frame, .caplen = (uint32_t)c->frame_len, .len = (uint32_t)c->wire_len};
 	uint64_t regs[MAX_BPF_REG];
 	struct bpf_insn *v = NULL;
 	size_t cnt = 0;
@@ -305,7 +306,8 @@ static int check_xlate(const struct fz_case *c, const struct fz_class *cl, unsig
 		       int *match)
 {
 	enum pp_vm_mode vm = flags & PP_XLATE_PROBE ? PP_VM_PROBE : PP_VM_TC;
-	struct pp_vm_pkt pkt = {c->frame, (uint32_t)c->frame_len, (uint32_t)c->wire_len};
+	struct pp_vm_pkt pkt = {
+		.data = c->frame, .caplen = (uint32_t)c->frame_len, .len = (uint32_t)c->wire_len};
 	uint64_t regs[MAX_BPF_REG];
 	struct bpf_insn *v = NULL;
 	size_t cnt = 0;
@@ -351,7 +353,10 @@ static int check_xlate(const struct fz_case *c, const struct fz_class *cl, unsig
 static void check_vlan_view(const struct fz_case *c, const struct fz_class *cl, int verdict)
 {
 	static uint8_t rest[FZ_FRAME_MAX];
-	struct pp_vm_pkt pkt = {rest, (uint32_t)c->frame_len - 4, (uint32_t)c->wire_len - 4, 1};
+	struct pp_vm_pkt pkt = {.data = rest,
+				.caplen = (uint32_t)c->frame_len - 4,
+				.len = (uint32_t)c->wire_len - 4,
+				.vlan_present = 1};
 	struct bpf_insn *v = NULL;
 	size_t cnt = 0;
 	char err[256];

@@ -286,6 +286,26 @@ static struct pp_hop *sorted_hops(const struct fzm_pkt *k, size_t *n)
 	return out;
 }
 
+/*
+ * A hop that read no namespace shows the namespace of the latest earlier hop
+ * of the same skb address that has one (flagged as carried), as the
+ * assembler promises; hops in time order.
+ */
+static void carry_netns(struct pp_hop *hops, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (hops[i].netns)
+			continue;
+		for (size_t j = i; j-- > 0;) {
+			if (hops[j].skb == hops[i].skb && hops[j].netns) {
+				hops[i].netns = hops[j].netns;
+				hops[i].flags |= PP_HOP_NETNS_CARRIED;
+				break;
+			}
+		}
+	}
+}
+
 /* Every skb of k is a tap's copy. */
 static bool all_taps(const struct fzm_pkt *k)
 {
@@ -334,6 +354,7 @@ static void close_pkt(struct fzm *m, struct fzm_pkt *k, bool timed, __u64 at)
 				 .skbs = k->skbs,
 				 .mark = k->mark,
 				 .has_mark = k->has_mark};
+	carry_netns(e->hops, n);
 	e->p = (struct pp_packet){.id = k->id,
 				  .hops = e->hops,
 				  .nhops = n,
