@@ -23,7 +23,10 @@ table inet pp_taps {
 }
 EOF
 
-pp_bg tcpdump "$PP_NS_R" tcpdump -i r-eth1 -n -U -w "$PP_TMP/taps.pcap" tcp dst port 8000
+# --immediate-mode: each SYN is written as it comes, not when a ring block
+# retires (up to a second later, after pktpath has already exited).
+pp_bg tcpdump "$PP_NS_R" tcpdump -i r-eth1 -n -U --immediate-mode -w "$PP_TMP/taps.pcap" \
+	tcp dst port 8000
 pp_wait_line tcpdump 'listening on' 20
 
 pp_pktpath_start taps "$PP_NS_R" --json --backend tracepoint -c 3 --filter "tcp and dst port 8000"
@@ -34,6 +37,10 @@ for _ in 1 2 3; do
 done
 pp_pktpath_wait taps 20
 pp_pktpath_wait text 20
+for _ in $(seq 50); do
+	[ "$(tcpdump -r "$PP_TMP/taps.pcap" 2>/dev/null | wc -l)" -ge 3 ] && break
+	sleep 0.1
+done
 pp_stop tcpdump
 pp_expect_eq "pktpath exit status" "$PP_RC" 0
 pp_expect_json_lines "$out" "pktpath --json output"
