@@ -407,6 +407,22 @@ static void name_netns(struct app *a, struct pp_out *out)
 	out->netns_inodes = verbose > 0;
 }
 
+/*
+ * The wall-clock times printed hold while CLOCK_REALTIME - CLOCK_MONOTONIC
+ * does: a step of the clock (or a suspend) while tracing moves them.
+ */
+static void clock_check(const struct pp_wallclock *c)
+{
+	__s64 d = pp_wallclock_moved(c);
+
+	if (d)
+		fprintf(stderr,
+			"pktpath: the wall clock moved by %+.6f s against CLOCK_MONOTONIC while "
+			"tracing (stepped, or the host slept): wall-clock times of packets after "
+			"that are off by up to that much\n",
+			(double)d / 1e9);
+}
+
 static int trace(struct app *a)
 {
 	struct pp_out out = {.f = stdout,
@@ -436,7 +452,7 @@ static int trace(struct app *a)
 	out.sym_arg = a->ksyms;
 	/* --json --snaplen: what `pktpath report` needs for the exports, the same clocks. */
 	out.head_bytes = a->env.json ? a->env.snaplen : 0;
-	out.real_off = a->exports.real_off;
+	out.real_off = a->exports.clock.off;
 	if (a->env.nstacks) {
 		a->stacks.fd = a->maps.stack_map;
 		a->stacks.ksyms = a->ksyms;
@@ -445,7 +461,12 @@ static int trace(struct app *a)
 	}
 	name_netns(a, &out);
 	a->exports.out = &out;
+	if (verbose)
+		fprintf(stderr, "pktpath: wall-clock times: CLOCK_REALTIME - CLOCK_MONOTONIC "
+				"measured to +-%llu ns\n",
+			(unsigned long long)a->exports.clock.err_ns);
 	ret = pp_trace_run(&a->maps, &cfg, &stop) ? EXIT_FAIL : EXIT_OK;
+	clock_check(&a->exports.clock);
 	if (pp_exports_close(&a->exports, stderr, a->err, sizeof(a->err))) {
 		fprintf(stderr, "pktpath: %s\n", a->err);
 		ret = EXIT_FAIL;

@@ -2,7 +2,6 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 #include <sys/types.h>
 #include "export_pcapng.h"
 #include "export_perfetto.h"
@@ -15,16 +14,6 @@
  */
 #define PP_PCAPNG_MODE	 0600
 #define PP_PERFETTO_MODE 0644
-
-/* CLOCK_REALTIME minus CLOCK_MONOTONIC (bpf_ktime_get_ns()), taken once. */
-static __s64 real_offset(void)
-{
-	struct timespec r, m;
-
-	clock_gettime(CLOCK_MONOTONIC, &m);
-	clock_gettime(CLOCK_REALTIME, &r);
-	return ((__s64)r.tv_sec - m.tv_sec) * 1000000000LL + (r.tv_nsec - m.tv_nsec);
-}
 
 static int create(struct pp_sf **sf, const char *opt, const char *path, mode_t mode, char *err,
 		  size_t errlen)
@@ -45,7 +34,7 @@ int pp_exports_open(struct pp_exports *x, const char *pcapng, const char *perfet
 	int ret = 0;
 
 	memset(x, 0, sizeof(*x));
-	x->real_off = real_offset();
+	pp_wallclock_measure(&x->clock);
 	x->pcapng_path = pcapng;
 	x->perfetto_path = perfetto;
 	if (pcapng)
@@ -54,7 +43,7 @@ int pp_exports_open(struct pp_exports *x, const char *pcapng, const char *perfet
 		ret = create(&x->perfetto_sf, "--perfetto", perfetto, PP_PERFETTO_MODE, err,
 			     errlen);
 	if (!ret && x->pcapng_sf) {
-		x->pcapng = pp_pcapng_out_new(pp_sf_file(x->pcapng_sf), snaplen, x->real_off, appl);
+		x->pcapng = pp_pcapng_out_new(pp_sf_file(x->pcapng_sf), snaplen, x->clock.off, appl);
 		ret = x->pcapng ? 0 : -ENOMEM;
 	}
 	if (!ret && x->perfetto_sf) {

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <linux/types.h>
 #include "output.h"
+#include "wallclock.h"
 
 struct pp_exports {
 	const char *pcapng_path, *perfetto_path;
@@ -19,7 +20,7 @@ struct pp_exports {
 	struct pp_pcapng_out *pcapng;
 	struct pp_perfetto_out *perfetto;
 	const struct pp_out *out; /* names, while tracing */
-	__s64 real_off;		  /* CLOCK_REALTIME - CLOCK_MONOTONIC, taken at the open */
+	struct pp_wallclock clock; /* CLOCK_REALTIME - CLOCK_MONOTONIC, taken at the open */
 };
 
 /*

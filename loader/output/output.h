@@ -27,12 +27,15 @@ struct pp_out {
 	size_t (*stack)(__u32 id, const char **frames, size_t max, void *arg);
 	void *stack_arg;
 	/*
-	 * --json --snaplen N: each packet line also carries the first hop's
-	 * time ("mono_ns", "real_ns": REAL_OFF, CLOCK_REALTIME - CLOCK_MONOTONIC,
-	 * added) and up to N bytes of the mark ("head"), for `pktpath report`.
-	 * 0: neither, the JSON of earlier versions.
+	 * --json --snaplen N: each packet line also carries up to N bytes of
+	 * the mark ("head"), for `pktpath report`'s pcapng. 0: none.
 	 */
 	__u32 head_bytes;
+	/*
+	 * CLOCK_REALTIME - CLOCK_MONOTONIC (wallclock.h): every packet's first
+	 * hop as a wall-clock time, in the text header line and in JSON
+	 * ("real_ns", beside "mono_ns").
+	 */
 	__s64 real_off;
 	/*
 	 * Network namespaces by name (names/netns_names.h): the name of inode

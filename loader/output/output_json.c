@@ -536,15 +536,20 @@ static void json_skbs(const struct pp_out *out, struct jobj *top, const struct p
 	pp_wb_putc(top->w, ']');
 }
 
-/* --json --snaplen: the first hop's time on both clocks and the mark's first bytes. */
-static void json_record(const struct pp_out *o, struct jobj *top, const struct pp_packet *p)
+/* The first hop's time on both clocks: to order lines, and to find them in logs. */
+static void json_time(const struct pp_out *o, struct jobj *top, const struct pp_packet *p)
+{
+	jnum(top, K("mono_ns"), p->hops[0].ts);
+	jnum(top, K("real_ns"), p->hops[0].ts + (__u64)o->real_off);
+}
+
+/* --json --snaplen: the mark's first bytes, for `pktpath report --pcapng`. */
+static void json_head(const struct pp_out *o, struct jobj *top, const struct pp_packet *p)
 {
 	static const char hex[] = "0123456789abcdef";
 	__u32 n = 0;
 	char *at;
 
-	jnum(top, K("mono_ns"), p->hops[0].ts);
-	jnum(top, K("real_ns"), p->hops[0].ts + (__u64)o->real_off);
 	if (!p->mark)
 		return;
 	n = p->mark->cap_len < o->head_bytes ? p->mark->cap_len : o->head_bytes;
@@ -581,8 +586,9 @@ void pp_out_json(const struct pp_out *o, const struct pp_packet *p)
 		jnum(&top, K("lost_hops"), p->lost);
 	if (!p->mark)
 		jbool(&top, K("mark_lost"), true);
+	json_time(o, &top, p);
 	if (o->head_bytes)
-		json_record(o, &top, p);
+		json_head(o, &top, p);
 	pp_wb_lit(&w, "}\n");
 	pp_wb_flush(&w);
 }

@@ -184,9 +184,11 @@ void pp_out_pathsum_text(const struct pp_out *o, const struct pp_pathsum *s,
 	if (!v)
 		return;
 	pp_pathsum_sorted_paths(s, v);
-	fprintf(o->f, "pktpath summary %s %.1f s: %llu packets, %zu distinct paths%s\n\n",
-		when->final ? "at exit, after" : "so far, after", when->elapsed,
-		(unsigned long long)s->packets, s->npaths, s->other_paths ? " and others" : "");
+	fprintf(o->f, "pktpath summary %s", when->final ? "at exit" : "so far");
+	if (!when->untimed)
+		fprintf(o->f, ", after %.1f s", when->elapsed);
+	fprintf(o->f, ": %llu packets, %zu distinct paths%s\n\n", (unsigned long long)s->packets,
+		s->npaths, s->other_paths ? " and others" : "");
 	for (size_t i = 0; i < s->npaths; i++)
 		text_path(o, s, v[i], i + 1);
 	if (s->other_paths) {
@@ -404,7 +406,8 @@ void pp_out_pathsum_json(const struct pp_out *o, const struct pp_pathsum *s,
 	top = jopen(&root, "path_summary", '{');
 	jraw(&top, "final", when->final ? "true" : "false");
 	snprintf(b, sizeof(b), "%.3f", when->elapsed);
-	jraw(&top, "elapsed_s", b);
+	if (!when->untimed)
+		jraw(&top, "elapsed_s", b);
 	jnum(&top, "packets", s->packets);
 	jnum(&top, "distinct", s->npaths);
 	jnum(&top, "dropped", s->dropped);

@@ -10,6 +10,7 @@
 struct pp_sum_when {
 	double elapsed; /* seconds since tracing began */
 	bool final;	/* at exit; false: an --interval report */
+	bool untimed;	/* elapsed is not known (`pktpath report` of a file without it) */
 };
 
 void pp_out_pathsum_text(const struct pp_out *o, const struct pp_pathsum *s,

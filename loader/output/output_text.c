@@ -2,17 +2,19 @@
 /*
  * Text output, one block per packet:
  *
- *   #7 len 98 icmp 198.18.0.1 > 198.18.1.2 echo request id 4242 seq 1 (marked at veth-a egress)
+ *   #7 10:22:28.123456 len 98 icmp 198.18.0.1 > 198.18.1.2 echo request id 4242 seq 1
+ *     (marked at veth-a egress)
  *           0.000    +0.000       host veth-a            1 tc:egress
  *           1.204    +1.204       host veth-a            1 veth_xmit
  *          45.210   +44.006          b veth-b            0 tp:skb:consume_skb
  *     consumed after 45.210 us
  *
- * (time since the first hop and since the previous one in us, netns name
- * (ns_label.c; its inode where it has none), device, CPU, probe), then a
- * blank line; and the helpers both formats
- * share. Device names are the kernel's bytes: anything unprintable becomes
- * '?', so a name cannot move the terminal.
+ * (the header line: the packet id, the local wall-clock time of its first
+ * hop, the packet as marked, where it was marked; the hop lines: time since
+ * the first hop and since the previous one in us, netns name (ns_label.c;
+ * its inode where it has none), device, CPU, probe), then a blank line; and
+ * the helpers both formats share. Device names are the kernel's bytes:
+ * anything unprintable becomes '?', so a name cannot move the terminal.
  */
 #include <stdio.h>
 #include <string.h>
@@ -21,6 +23,7 @@
 #include "life_points.h"
 #include "output.h"
 #include "pkt_decode.h"
+#include "wallclock.h"
 
 #define PP_LINE_MAX	 99 /* output lines stay under 100 columns */
 #define PP_DEV_BUF	 (PP_IFNAMSIZ + 8)
@@ -197,34 +200,56 @@ static size_t marked_at(const struct pp_out *o, const struct pp_hop *h, char *at
 	return f.pos < len ? f.pos : len - 1;
 }
 
-static void text_header(const struct pp_out *o, struct pp_wbuf *w, const struct pp_packet *p)
+/* "#ID HH:MM:SS.uuuuuu len N": the start of every packet's block. */
+static size_t header_start(const struct pp_out *o, const struct pp_packet *p, char *buf,
+			   size_t len)
 {
-	char line[256], at[96];
-	struct pp_sbuf f = {.buf = line, .len = sizeof(line)};
-	struct pp_pkt_summary s;
-	size_t n, at_len;
+	struct pp_sbuf f = {.buf = buf, .len = len};
+	char hms[PP_HMS_LEN];
 
+	pp_wallclock_hms(p->hops[0].ts + (__u64)o->real_off, hms);
 	pp_sb_lit(&f, "#");
 	pp_sb_u64(&f, p->id);
+	pp_sb_lit(&f, " ");
+	pp_sb_str(&f, hms);
 	pp_sb_lit(&f, " len ");
 	pp_sb_u64(&f, pp_out_pkt_len(p));
-	pp_sb_lit(&f, " ");
+	return f.pos < len ? f.pos : len - 1;
+}
+
+/* A space, or a new indented line if LEN more bytes would pass the line's end. */
+static size_t text_sep(struct pp_wbuf *w, size_t col, size_t len)
+{
+	if (col + 1 + len > PP_LINE_MAX) {
+		pp_wb_lit(w, "\n  ");
+		return 2;
+	}
+	pp_wb_putc(w, ' ');
+	return col + 1;
+}
+
+/*
+ * The header: start, the packet as marked, where. A long IPv6 summary takes
+ * a line of its own, and so may where it was marked: the start stays whole.
+ */
+static void text_header(const struct pp_out *o, struct pp_wbuf *w, const struct pp_packet *p)
+{
+	char start[64], sum[192], at[96];
+	size_t col = header_start(o, p, start, sizeof(start)), n, at_len;
+	struct pp_pkt_summary s;
+
+	pp_wb_write(w, start, col);
 	if (!p->mark) {
-		pp_wb_write(w, line, f.pos);
-		pp_wb_lit(w, "(packet bytes unknown)\n");
+		pp_wb_lit(w, " (packet bytes unknown)\n");
 		return;
 	}
 	pp_pkt_decode(p->mark->data, p->mark->cap_len, &s);
-	/* The id and length take at most 37 bytes: line[] has room for them. */
-	n = f.pos + pp_pkt_format(&s, line + f.pos, sizeof(line) - f.pos);
-	n = n < sizeof(line) ? n : sizeof(line) - 1;
+	n = pp_pkt_format(&s, sum, sizeof(sum));
+	n = n < sizeof(sum) ? n : sizeof(sum) - 1;
 	at_len = marked_at(o, &p->mark->hop, at, sizeof(at));
-	pp_wb_write(w, line, n);
-	/* A long IPv6 summary pushes where it was marked to a line of its own. */
-	if (n + 1 + at_len > PP_LINE_MAX)
-		pp_wb_lit(w, "\n  ");
-	else
-		pp_wb_putc(w, ' ');
+	col = text_sep(w, col, n) + n;
+	pp_wb_write(w, sum, n);
+	text_sep(w, col, at_len);
 	pp_wb_write(w, at, at_len);
 	pp_wb_putc(w, '\n');
 }

@@ -46,6 +46,7 @@ struct report {
 	double elapsed;
 	__u64 first_ns, last_ns; /* the span of the packets' times, when every line has them */
 	bool all_timed;
+	bool told_untimed; /* --perfetto of a file without times: said once */
 	char err[512];
 };
 
@@ -62,8 +63,7 @@ static void usage(FILE *f)
 	      "      --pcapng FILE        write the packets to FILE (pcapng), as --pcapng;\n"
 	      "                           needs a file recorded with --json --snaplen N\n"
 	      "      --snaplen N          keep N bytes of each packet in --pcapng (1 to 128)\n"
-	      "      --perfetto FILE      write a timeline to FILE, as --perfetto; needs a\n"
-	      "                           file recorded with --json --snaplen N\n"
+	      "      --perfetto FILE      write a timeline to FILE, as --perfetto\n"
 	      "  -h, --help               this text\n"
 	      "\n"
 	      "Examples:\n"
@@ -71,7 +71,8 @@ static void usage(FILE *f)
 	      "  pktpath report run.jsonl\n"
 	      "  pktpath report run.jsonl --pcapng run.pcapng --perfetto run.json\n"
 	      "\n"
-	      "Exit status: 0 done, 1 a file could not be written, 2 bad usage or input.\n",
+	      "Exit status: 0 done, 1 FILE holds no packet or a file could not be written,\n"
+	      "2 bad usage or input.\n",
 	      f);
 }
 
@@ -188,20 +189,31 @@ static void skip_line(struct report *r, const char *why)
 		fprintf(stderr, "pktpath report: %s:%llu: skipped: %s\n", r->file, r->lineno, why);
 }
 
-/* What the exports need that the line may not have: bad input, said once. */
+/*
+ * What the exports need that the line may not have: bad input, said once.
+ * A timeline needs no date: a packet line without times (written before
+ * every line had them) starts at 0, and stderr says so once.
+ */
 static int check_packet(struct report *r, const struct pp_rdr_item *it)
 {
 	const char *need = NULL;
 
 	if (r->pcapng && it->pkt->mark && !it->has_head)
 		need = "packet bytes (\"head\")";
-	else if ((r->pcapng || r->perfetto) && !it->has_time)
+	else if (r->pcapng && !it->has_time)
 		need = "packet times (\"mono_ns\", \"real_ns\")";
-	if (!need)
-		return 0;
-	return usage_error("%s:%llu: no %s: %s needs a file recorded with pktpath --json "
-			   "--snaplen N",
-			   r->file, r->lineno, need, r->pcapng ? "--pcapng" : "--perfetto");
+	if (need)
+		return usage_error("%s:%llu: no %s: --pcapng needs a file recorded with pktpath "
+				   "--json --snaplen N",
+				   r->file, r->lineno, need);
+	if (r->perfetto && !it->has_time && !r->told_untimed) {
+		r->told_untimed = true;
+		fprintf(stderr,
+			"pktpath report: %s:%llu: no packet times (\"mono_ns\"; an older pktpath's "
+			"file): in %s such packets all start at 0\n",
+			r->file, r->lineno, r->perfetto);
+	}
+	return 0;
 }
 
 static void span(struct report *r, const struct pp_rdr_item *it)
@@ -248,7 +260,7 @@ static int on_item(struct report *r, const struct pp_rdr_item *it)
 		r->sum.map_full += it->map_full;
 		return 0;
 	case PP_RDR_PATH_SUMMARY:
-		if (it->final) {
+		if (it->final && it->elapsed >= 0) {
 			r->has_elapsed = true;
 			r->elapsed = it->elapsed;
 		}
@@ -295,8 +307,11 @@ static void print_summary(struct report *r)
 {
 	struct pp_sum_when when = {.elapsed = r->elapsed, .final = true};
 
+	/* Else the first packet's first hop to the last one's last hop, if any time passed. */
 	if (!r->has_elapsed && r->all_timed && r->last_ns > r->first_ns)
 		when.elapsed = (double)(r->last_ns - r->first_ns) / 1e9;
+	else if (!r->has_elapsed)
+		when.untimed = true;
 	if (r->json)
 		pp_out_pathsum_json(&r->out, r->paths, &when);
 	else
@@ -347,10 +362,21 @@ static int open_all(struct report *r)
 	return 0;
 }
 
+/* A file with no packet has no paths, drops nor exports to give: said, status 1. */
+static int no_packet(struct report *r)
+{
+	if (r->has_totals)
+		return failure("%s holds no packet: the run it recorded printed none", r->file);
+	return failure("%s holds no packet%s", r->file,
+		       r->lineno ? " (is it the output of pktpath --json?)" : ": it is empty");
+}
+
 static int finish(struct report *r)
 {
 	if (!r->sum.packets && r->skipped)
 		return usage_error("%s: no line of it could be read as a packet", r->file);
+	if (!r->sum.packets)
+		return no_packet(r);
 	print_totals(r);
 	if (pp_exports_publish(&r->exports, r->err, sizeof(r->err)) ||
 	    pp_exports_close(&r->exports, stderr, r->err, sizeof(r->err)))

@@ -551,6 +551,7 @@ static int read_path_summary(struct ctx *c, json_object *top, struct pp_rdr_item
 	json_object *s, *v;
 	int ret = get(c, top, "path_summary", true, json_type_object, &s);
 
+	it->elapsed = -1.0;
 	if (ret >= 0 && json_object_object_get_ex(s, "elapsed_s", &v) &&
 	    (json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int)))
 		it->elapsed = json_object_get_double(v);

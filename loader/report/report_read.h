@@ -38,7 +38,7 @@ struct pp_rdr_item {
 	/* SUMMARY */
 	__u64 lost, map_full;
 	/* PATH_SUMMARY */
-	double elapsed;
+	double elapsed; /* PP_RDR_PATH_SUMMARY: "elapsed_s", -1 if the line has none */
 	bool final;
 };
 

@@ -31,6 +31,12 @@ static const char *sym_name(__u64 addr, void *arg)
 	return addr == LOC ? "nf_hook_slow" : NULL;
 }
 
+/*
+ * CLOCK_REALTIME - CLOCK_MONOTONIC: the samples' first hop, at 1 ms on
+ * CLOCK_MONOTONIC, is 2026-11-26 10:22:28.123456 UTC (main.c sets TZ=UTC).
+ */
+#define REAL_OFF 1795688548122456000LL
+
 /* Output into a string; out() returns it and starts over. */
 struct capture {
 	char *buf;
@@ -43,7 +49,8 @@ static void cap_open(struct capture *c)
 	c->o = (struct pp_out){.probe_names = probe_names,
 			       .nprobes = 5,
 			       .reason_name = reason_name,
-			       .sym_name = sym_name};
+			       .sym_name = sym_name,
+			       .real_off = REAL_OFF};
 	c->o.f = open_memstream(&c->buf, &c->len);
 	ck_assert_ptr_nonnull(c->o.f);
 }
@@ -275,8 +282,8 @@ START_TEST(test_json_reader)
 END_TEST
 
 static const char text_dropped[] =
-	"#7 len 98 icmp 198.18.0.1 > 198.18.1.2 echo request id 4242 seq 1 (marked at veth-a "
-	"egress)\n"
+	"#7 10:22:28.123456 len 98 icmp 198.18.0.1 > 198.18.1.2 echo request id 4242 seq 1\n"
+	"  (marked at veth-a egress)\n"
 	"        0.000    +0.000 4026531840 veth-a            1 tc:egress\n"
 	"        1.204    +1.204 4026531840 veth-a            1 veth_xmit\n"
 	"        3.000    +1.796 4026532001 veth-b            0 tp:net:netif_receive_skb\n"
@@ -338,8 +345,8 @@ START_TEST(test_copies)
 	t = out(&c);
 	ck_assert_str_eq(
 		t,
-		"#7 len 98 icmp 198.18.0.1 > 198.18.1.2 echo request id 4242 seq 1 (marked at "
-		"veth-a egress)\n"
+		"#7 10:22:28.123456 len 98 icmp 198.18.0.1 > 198.18.1.2 echo request id 4242 seq 1\n"
+		"  (marked at veth-a egress)\n"
 		"        0.000    +0.000 4026531840 veth-a            1 tc:egress\n"
 		"        1.204    +1.204 4026531840 veth-a            1 veth_xmit\n"
 		"        3.000    +1.796 4026532001 veth-b            0 tp:net:netif_receive_skb\n"
@@ -361,7 +368,7 @@ START_TEST(test_copies)
 		   "\"location\":\"0xffffffff81a2b3c4\"}},"
 		   "{\"skb\":\"0xffff888000008000\",\"from\":\"0xffff888000007000\","
 		   "\"func\":\"tc:ingress\",\"t_ns\":3500,\"fate\":{\"kind\":\"consumed\","
-		   "\"read\":{\"pid\":4321,\"comm\":\"ping\",\"t_ns\":12001}}}]}\n"));
+		   "\"read\":{\"pid\":4321,\"comm\":\"ping\",\"t_ns\":12001}}}],\"mono_ns\":"));
 	ck_assert(json_line_ok(t));
 	cap_close(&c);
 }
@@ -457,7 +464,8 @@ static const char json_dropped[] =
 	"\"fate\":{\"kind\":\"dropped\",\"reason\":\"NETFILTER_DROP\",\"reason_code\":5,"
 	"\"func\":\"nf_hook_slow\",\"location\":\"0xffffffff81a2b3c4\","
 	"\"hint\":\"netfilter's ipv4 forward hook dropped it: a rule or the chain's policy "
-	"(NETFILTER_DROP at nf_hook_slow called by ip_forward, on veth-b, netns 4026532001)\"}}\n";
+	"(NETFILTER_DROP at nf_hook_slow called by ip_forward, on veth-b, netns 4026532001)\"},"
+	"\"mono_ns\":1000000,\"real_ns\":1795688548123456000}\n";
 
 START_TEST(test_json_dropped)
 {
@@ -485,7 +493,7 @@ START_TEST(test_lost)
 	sample_lost(&s);
 	pp_out_text(&c.o, &s.p);
 	ck_assert_str_eq(out(&c),
-			 "#7 len 98 (packet bytes unknown)\n"
+			 "#7 10:22:28.123457 len 98 (packet bytes unknown)\n"
 			 "        0.000    +0.000 4026531840 veth-a            1 veth_xmit\n"
 			 "        1.796    +1.796 4026532001 if6               0 probe#3\n"
 			 "  end not seen: last seen at probe#3 on if6 after 1.796 us\n"
@@ -503,7 +511,8 @@ START_TEST(test_lost)
 			 "\"skb\":\"0xffff888000007000\"}],"
 			 "\"fate\":{\"kind\":\"unseen\"},"
 			 "\"seen_last\":{\"func\":\"probe#3\",\"t_ns\":1796,\"ifindex\":6},"
-			 "\"lost_hops\":3,\"mark_lost\":true}\n");
+			 "\"lost_hops\":3,\"mark_lost\":true,\"mono_ns\":1001204,"
+			 "\"real_ns\":1795688548123457204}\n");
 	ck_assert(json_line_ok(t));
 	s.p.lost = 1;
 	s.p.fate = PP_FATE_CONSUMED;
@@ -513,7 +522,7 @@ START_TEST(test_lost)
 	s.hops[1].ifindex = 0;
 	pp_out_text(&c.o, &s.p);
 	ck_assert_str_eq(out(&c),
-			 "#7 len 98 (packet bytes unknown)\n"
+			 "#7 10:22:28.123457 len 98 (packet bytes unknown)\n"
 			 "        0.000    +0.000          - -                 1 veth_xmit\n"
 			 "  consumed after 0.000 us\n"
 			 "  the mark record of this packet was lost (ring buffer full)\n"
@@ -539,8 +548,9 @@ START_TEST(test_no_names)
 	s.p.hops = &s.hops[3];
 	pp_out_text(&c.o, &s.p);
 	ck_assert_str_eq(out(&c),
-			 "#7 len 98 icmp 198.18.0.1 > 198.18.1.2 echo request id 4242 seq 1 "
-			 "(marked at veth-a egress)\n"
+			 "#7 10:22:28.123459 len 98 icmp 198.18.0.1 > 198.18.1.2 echo request id 4242 "
+			 "seq 1\n"
+			 "  (marked at veth-a egress)\n"
 			 "        0.000    +0.000 4026532001 veth-b            0 tc:ingress\n"
 			 "        8.501    +8.501 4026532001 veth-b            0 probe#2\n"
 			 "  dropped: reason 5 at 0xffffffff81a2b3c4 after 8.501 us\n"
@@ -554,7 +564,7 @@ START_TEST(test_no_names)
 	ck_assert_ptr_nonnull(strstr(t,
 				     "\"fate\":{\"kind\":\"dropped\",\"reason_code\":5,"
 				     "\"hint\":\"no explanation known to pktpath for this reason "
-				     "(reason 5)\"}}\n"));
+				     "(reason 5)\"},\"mono_ns\":"));
 	ck_assert_ptr_nonnull(strstr(t, "{\"func\":\"probe#2\",\"t_ns\":8501,"));
 	ck_assert(json_line_ok(t));
 	cap_close(&c);
@@ -586,7 +596,8 @@ START_TEST(test_nasty_names)
 			    "\"ifname\":\"\\\"\\\\\\n\\u0001\\u007f\\u00c3\\u00a9\\u00ffeth01234\","
 			    "\"ifindex\":5,\"cpu\":1,\"pid\":4321,\"comm\":\"a\\tb\\u001b[2J\","
 			    "\"len\":98,\"skb\":\"0xffff888000007000\"}],"
-			    "\"fate\":{\"kind\":\"consumed\"},\"mark_lost\":true}\n");
+			    "\"fate\":{\"kind\":\"consumed\"},\"mark_lost\":true,"
+			    "\"mono_ns\":1001204,\"real_ns\":1795688548123457204}\n");
 	ck_assert(json_line_ok(t));
 	pp_out_text(&c.o, &s.p);
 	t = out(&c);
@@ -621,7 +632,8 @@ START_TEST(test_long_header)
 	s.p.fate = PP_FATE_UNSEEN;
 	pp_out_text(&c.o, &s.p);
 	t = out(&c);
-	ck_assert_str_eq(t, "#7 len 98 tcp [fd00:1111:2222:3333::7777].41000 > "
+	ck_assert_str_eq(t, "#7 10:22:28.123456 len 98\n"
+			    "  tcp [fd00:1111:2222:3333::7777].41000 > "
 			    "[fd00:1111:2222:3333::8888].443 [S] seq 1 len 0\n"
 			    "  (marked at veth-a egress)\n"
 			    "        0.000    +0.000 4026531840 veth-a            1 tc:egress\n"
