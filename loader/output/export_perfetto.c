@@ -95,7 +95,8 @@ static void names(struct pp_perfetto_out *x, struct pp_wbuf *w, const struct pp_
 	pp_sb_lit(&f, "#");
 	pp_sb_u64(&f, p->id);
 	pp_sb_lit(&f, " ");
-	if (p->mark && !pp_pkt_decode(p->mark->data, p->mark->cap_len, &s)) {
+	/* No bytes: a report of a file recorded without --snaplen. */
+	if (p->mark && p->mark->cap_len && !pp_pkt_decode(p->mark->data, p->mark->cap_len, &s)) {
 		f.pos += pp_pkt_format(&s, line + f.pos, f.pos < f.len ? f.len - f.pos : 0);
 		pp_sb_lit(&f, ": ");
 	}

@@ -13,6 +13,13 @@
 #   Perfetto: tests/perfetto_check.sh's rules (times in us, no later than
 #   the clock now), a process per packet with a slice per hop, a flow per
 #   copy, and each packet's span in us the JSON's in ns.
+#   Times: without --snaplen every JSON line has its first hop's time on
+#   both clocks ("mono_ns", "real_ns": within the run's wall-clock window,
+#   the pcapng frame's time) and no "head"; `pktpath report --perfetto` of
+#   that plain recording writes the live run's timeline (the packets'
+#   names without their header line: no bytes); a
+#   text header line starts "#ID HH:MM:SS.uuuuuu len", a local time inside
+#   the run's window.
 #
 # Then where files may be written: an existing symlink is replaced, not
 # followed; a directory others may write to, a missing one, an existing
@@ -35,11 +42,13 @@ ln -s "$PP_TMP/victim" "$pcap"
 
 pp_pktpath_start exp "$PP_NS_R" --json --backend tracepoint --pcapng "$pcap" \
 	--perfetto "$perf" --filter "icmp or udp port 9"
+t_start=$(date +%s%N)
 pp_in "$PP_NS_A" ping -n -c 5 -i 0.2 -w 10 198.18.1.2 >"$PP_TMP/ping.out" 2>&1 ||
 	pp_fail "ping a -> b failed: $(pp_brief_tail 2 "$PP_TMP/ping.out")"
 ppr_udp_send "$PP_NS_A" 198.18.1.2 9 3
 pp_pktpath_settle exp 20
 pp_pktpath_stop exp
+t_end=$(date +%s%N)
 pp_expect_eq "pktpath exit status" "$PP_RC" 0
 pp_expect_json_lines "$out" "pktpath --json output"
 pp_expect_summary "$out"
@@ -125,6 +134,33 @@ copies=$(awk '{ s += $3 } END { print s + 0 }' "$PP_TMP/perf-want.txt")
 [ "$copies" -gt 0 ] || pp_fail "no copies (ping reads one of each reply): no flow tested"
 pp_log "perfetto: $copies copies as flows"
 
+# ---------------------------------------------------------------- times
+
+# shellcheck disable=SC2016 # jq program
+pp_expect_eq "lines with mono_ns and real_ns in the run's window, no head (of $n)" \
+	"$(pp_jq "$out" '[packets[] | select((.mono_ns | type) == "number"
+		and .real_ns >= $a and .real_ns <= $b and (has("head") | not))] | length' \
+		--argjson a "$t_start" --argjson b "$t_end")" "$n"
+# pcapng's frame time is its mark hop's (the first hop here: all marked at TC).
+# From the text: jq's numbers are doubles, 256 ns apart at today's dates.
+sed -nE 's/^\{"id":([0-9]+),.*,"real_ns":([0-9]+)[0-9]{3}[,}].*/\1 \2/p' "$out" |
+	sort -n >"$PP_TMP/t-want.txt"
+tshark -r "$pcap" -T fields -e frame.comment -e frame.time_epoch 2>/dev/null |
+	awk -F'\t' '{ split($1, c, /[#:]/); split($2, t, "."); print c[2], t[1] substr(t[2] "000000", 1, 6) }' |
+	sort -n >"$PP_TMP/t-got.txt"
+diff -u "$PP_TMP/t-want.txt" "$PP_TMP/t-got.txt" >"$PP_TMP/t.diff" ||
+	pp_fail "real_ns (us) differs from the pcapng frames' times: $(grep -E '^[-+][^-+]' \
+		"$PP_TMP/t.diff" | pp_brief 2)"
+# A plain --json recording is enough for the timeline.
+PP_RC=0
+"$PKTPATH" report "$out" --perfetto "$PP_TMP/rep.json" >"$(pp_out report)" 2>"$(pp_err report)" ||
+	PP_RC=$?
+pp_log "report --perfetto: $(pp_brief 2 "$(pp_err report)")"
+pp_expect_eq "report --perfetto of a plain --json recording: status" "$PP_RC" 0
+# The same but for the packets' names: no header line without the bytes (--snaplen).
+cmp -s <(grep -v '"process_name"' "$perf") <(grep -v '"process_name"' "$PP_TMP/rep.json") ||
+	pp_fail "report's timeline differs from the live run's"
+
 # ---------------------------------------------------------------- paths
 
 # bad_path WHAT ARGS...: exit 2 before attaching, a message naming the option.
@@ -161,9 +197,21 @@ chown 65534 "$PP_TMP/user"
 pp_bg user "$PP_NS_R" env SUDO_UID=65534 "$PKTPATH" --backend tracepoint -c 1 \
 	--pcapng "$PP_TMP/user/u.pcapng" --snaplen 60 icmp
 pp_wait_line user '^pktpath: ready' "$PP_READY_TIMEOUT"
+t_start=$(date +%s)
 pp_in "$PP_NS_A" ping -n -c 1 -w 5 198.18.1.2 >/dev/null 2>&1 || pp_fail "ping for 'user'"
 pp_pktpath_wait user 15
+t_end=$(date +%s)
 pp_expect_eq "sudo user's directory: exit status" "$PP_RC" 0
+# The text header's time: local, as date's; seconds of the day, unless midnight passed.
+hms=$(sed -nE 's/^#1 ([0-9]{2}:[0-9]{2}:[0-9]{2})\.[0-9]{6} len 98 icmp .*/\1/p' "$(pp_out user)")
+[ -n "$hms" ] || pp_fail "no '#1 HH:MM:SS.uuuuuu len 98 icmp' header: $(head -n 2 "$(pp_out user)" |
+	pp_brief 2)"
+sod() { awk -F: '{ print $1 * 3600 + $2 * 60 + $3 }' <<<"$1"; }
+a=$(sod "$(date -d "@$t_start" +%T)") b=$(sod "$(date -d "@$t_end" +%T)") t=$(sod "$hms")
+if [ "$a" -le "$b" ] && { [ "$t" -lt "$a" ] || [ "$t" -gt "$b" ]; }; then
+	pp_fail "header time $hms is not within the ping's $(date -d "@$t_start" +%T) to" \
+		"$(date -d "@$t_end" +%T)"
+fi
 pp_expect_eq "sudo user's directory: frames (captured, wire length)" \
 	"$(tshark -r "$PP_TMP/user/u.pcapng" -T fields -e frame.cap_len -e frame.len 2>/dev/null |
 		tr '\t\n' ',,')" "60,98,"

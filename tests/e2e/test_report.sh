@@ -15,6 +15,12 @@
 # damaged line are skipped and named by line number, the rest read; a key
 # of a later version is ignored; --pcapng of a file recorded without
 # --snaplen, a missing file, no file, a bad option: exit 2, nothing written.
+# --perfetto of a file recorded without --snaplen: the live run's timeline
+# (packet names without the header);
+# of an older file without times: written, and stderr says they start at 0.
+# A file with no packet (empty, or a run that printed none): said on
+# stderr, exit 1, nothing on stdout; a file that gives no run length: the
+# summary's header says no "after 0.0 s".
 #
 # The traffic is test_summary's: a flood through the router, a third each to
 # an open port, a port an nftables rule drops and a closed port.
@@ -151,7 +157,7 @@ pp_expect_eq "damaged lines: packets read" \
 	"$(jq 'select(has("summary")) | .summary.packets' "$(pp_out odd)")" $((n - 2))
 
 # Recorded without --snaplen: the summary works, --pcapng is bad input.
-sed -E 's/,"mono_ns":[0-9]+,"real_ns":[0-9]+,"head":"[0-9a-f]*"//' "$rec" >"$dir/plain.jsonl"
+sed -E 's/,"head":"[0-9a-f]*"//' "$rec" >"$dir/plain.jsonl"
 report plain plain.jsonl --json
 pp_expect_eq "without head: summary status" "$PP_RC" 0
 pp_expect_eq "without head: same path summary" \
@@ -163,6 +169,42 @@ pp_expect_grep "--pcapng without head: message" "$(pp_err nohead)" \
 	'^pktpath report: plain.jsonl:1: no packet bytes \("head"\): --pcapng needs'
 [ ! -e "$dir/no.pcapng" ] || pp_fail "--pcapng without head left no.pcapng"
 [ -z "$(find "$dir" -name '*no.pcapng*')" ] || pp_fail "--pcapng without head left a file"
+report plainperf plain.jsonl --perfetto plain.json
+pp_expect_eq "--perfetto without head: status" "$PP_RC" 0
+# The same timeline; a packet's name has no header line without its bytes.
+cmp -s <(grep -v '"process_name"' "$live_perf") <(grep -v '"process_name"' "$dir/plain.json") ||
+	pp_fail "plain.json differs from the live run's timeline"
+pp_expect_eq "--perfetto without head: packet names" \
+	"$(grep -c '"process_name"' "$dir/plain.json")" "$n"
+! grep -qE '"process_name".*"name":"#[0-9]+ udp ' "$dir/plain.json" ||
+	pp_fail "--perfetto without head: a packet name with a header line"
+
+# An older file: no times at all. The timeline is written from 0, and says so.
+sed -E 's/,"mono_ns":[0-9]+,"real_ns":[0-9]+//' "$dir/plain.jsonl" >"$dir/old.jsonl"
+report oldperf old.jsonl --perfetto old.json
+pp_expect_eq "--perfetto without times: status" "$PP_RC" 0
+pp_expect_grep "--perfetto without times: said" "$(pp_err oldperf)" \
+	'^pktpath report: old.jsonl:1: no packet times .*: in old.json such packets all start at 0$'
+pp_expect_eq "--perfetto without times: packets" \
+	"$(jq '[.traceEvents[].pid] | unique | length' "$dir/old.json")" "$n"
+# No path_summary line and no times: no run length to give.
+grep -v '"path_summary"' "$dir/old.jsonl" >"$dir/nolen.jsonl"
+report nolen nolen.jsonl
+pp_expect_eq "no run length: status" "$PP_RC" 0
+pp_expect_grep "no run length: header" "$(pp_out nolen)" \
+	"^pktpath summary at exit: $n packets, [0-9]+ distinct paths\$"
+
+# No packet: an empty file, a run that printed none.
+: >"$dir/empty.jsonl"
+printf '{"summary":{"packets":0,"consumed":0,"dropped":0,"merged":0,"segmented":0,%s}}\n' \
+	'"unseen":0,"lost":0,"map_full":0' >"$dir/none.jsonl"
+for f in "empty:it is empty" "none:the run it recorded printed none"; do
+	report "${f%%:*}" "${f%%:*}.jsonl"
+	pp_expect_eq "${f%%:*}: status" "$PP_RC" 1
+	pp_expect_grep "${f%%:*}: message" "$(pp_err "${f%%:*}")" \
+		"^pktpath report: ${f%%:*}.jsonl holds no packet: ${f#*:}\$"
+	[ ! -s "$(pp_out "${f%%:*}")" ] || pp_fail "${f%%:*}: printed $(pp_brief 1 "$(pp_out "${f%%:*}")")"
+done
 
 for bad in "missing file:nothere.jsonl" "no file:" "bad option:rec.jsonl --bogus" \
 	"two files:rec.jsonl rec.jsonl" "bad snaplen:rec.jsonl --pcapng x.pcapng --snaplen 0"; do
