@@ -26,6 +26,17 @@ struct {
 } head_map SEC(".maps");
 
 /*
+ * skb address -> an skb counted in map_full (pp_count_full()). LRU: an
+ * entry pushed out early only counts its packet again.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u64);
+	__type(value, struct pp_full_val);
+} full_map SEC(".maps");
+
+/*
  * Thread (pid_tgid) -> when its send system call (sendto, sendmsg, sendmmsg)
  * began, while it runs: a packet it sends starts there.
  */

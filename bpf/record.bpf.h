@@ -409,13 +409,52 @@ static __always_inline int pp_track_as(struct pp_state *st, __u64 skb, __u64 id,
 	val.first_ts = bpf_ktime_get_ns();
 	val.head = head;
 	val.tc_hook[0] = hook;
-	if (bpf_map_update_elem(&skb_map, &skb, &val, BPF_NOEXIST) != 0) {
-		__sync_fetch_and_add(&st->map_full, 1);
+	if (bpf_map_update_elem(&skb_map, &skb, &val, BPF_NOEXIST) != 0)
 		return -1;
-	}
 	/* Before the mark's pp_wake_flags(): see there. */
 	__sync_fetch_and_add(&st->inflight, 1);
 	return 0;
+}
+
+/*
+ * SKB, matching at HOOK, was counted in map_full already at another hook
+ * (HOOK is noted): it is that untracked packet, to count once and not to
+ * track from the middle of its path should room appear. A routed packet
+ * meets two TC hooks, a sent one ip_output and TC egress. As for tracked
+ * skbs (pp_cross_hook()), a hook crossed again means the address holds
+ * another packet now; so does an entry older than the packet timeout.
+ * Until skb_map was first full, no lookup.
+ */
+static __always_inline bool pp_full_again(struct pp_state *st, __u64 skb, __u32 hook)
+{
+	struct pp_full_val *f;
+
+	if (!READ_ONCE(st->map_full))
+		return false;
+	f = bpf_map_lookup_elem(&full_map, &skb);
+	if (!f)
+		return false;
+	if (bpf_ktime_get_ns() - f->ts <= READ_ONCE(st->orphan_ns)) {
+		for (int i = 0; i < PP_TC_HOOKS; i++) {
+			if (f->tc_hook[i] == hook)
+				break;
+			if (!f->tc_hook[i]) {
+				f->tc_hook[i] = hook;
+				return true;
+			}
+		}
+	}
+	bpf_map_delete_elem(&full_map, &skb);
+	return false;
+}
+
+/* A new packet that matched at HOOK and found skb_map full: counted, and noted. */
+static __always_inline void pp_count_full(struct pp_state *st, __u64 skb, __u32 hook)
+{
+	struct pp_full_val f = {.ts = bpf_ktime_get_ns(), .tc_hook = {hook}};
+
+	bpf_map_update_elem(&full_map, &skb, &f, BPF_ANY);
+	__sync_fetch_and_add(&st->map_full, 1);
 }
 
 /* Start tracking SKB as a new packet, first seen at TC HOOK (0: in a probe). */
@@ -423,10 +462,15 @@ static __always_inline int pp_track(struct pp_state *st, __u64 skb, __u32 hook, 
 				    const enum pp_via via)
 {
 	__u64 head = (__u64)PP_READ(via, (struct sk_buff *)skb, head);
+	__u32 at = hook ? hook : PP_HOOK_LOCAL;
 
-	*id = __sync_fetch_and_add(&st->next_id, 1) + 1;
-	if (pp_track_as(st, skb, *id, head, hook))
+	if (pp_full_again(st, skb, at))
 		return -1;
+	*id = __sync_fetch_and_add(&st->next_id, 1) + 1;
+	if (pp_track_as(st, skb, *id, head, hook)) {
+		pp_count_full(st, skb, at);
+		return -1;
+	}
 	__sync_fetch_and_add(&st->marked, 1);
 	pp_head_note(head, *id, (struct sk_buff *)skb, via);
 	return 0;

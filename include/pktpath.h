@@ -179,6 +179,18 @@ struct pp_skb_val {
 	__u64 tuple;
 };
 
+/*
+ * full_map: skb address -> an skb that matched while skb_map was full, so
+ * that its packet counts once in map_full, not at each hook it crosses.
+ */
+struct pp_full_val {
+	__u64 ts;		    /* when it was counted */
+	__u32 tc_hook[PP_TC_HOOKS]; /* as pp_skb_val's; PP_HOOK_LOCAL: marked in a probe */
+};
+
+/* ip_output's mark (pp_kmark), as a hook: no ifindex is 0, so no TC hook is 1. */
+#define PP_HOOK_LOCAL 1U
+
 /* pp_skb_val.flags */
 #define PP_SKB_SEND_LOOKED 1U /* its send call was looked for (locally sent packets) */
 #define PP_SKB_SEGMENTED   2U /* GSO made segments of it: its free is no delivery */
@@ -282,6 +294,10 @@ PP_ABI_AT(pp_skb_val, lost, 24);
 PP_ABI_AT(pp_skb_val, tc_hook, 28);
 PP_ABI_AT(pp_skb_val, flags, 44);
 PP_ABI_AT(pp_skb_val, tuple, 48);
+
+PP_ABI_SIZE(pp_full_val, 24);
+PP_ABI_AT(pp_full_val, ts, 0);
+PP_ABI_AT(pp_full_val, tc_hook, 8);
 
 PP_ABI_SIZE(pp_head_val, 40);
 PP_ABI_AT(pp_head_val, id, 0);
