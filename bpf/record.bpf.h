@@ -136,6 +136,8 @@ static __always_inline void pp_fill_hop(struct pp_hop *h, __u32 type, __u32 prob
 	h->flags = 0;
 	h->stack = 0;
 	h->caller = 0;
+	h->out_ifindex = 0;
+	h->out_mtu = 0;
 	h->pad = 0;
 	pp_ifname(h->ifname, dev, via);
 	if (task)
@@ -573,6 +575,35 @@ static __always_inline bool pp_is_tap(struct pp_skb_val *v, struct sk_buff *skb,
 }
 
 /*
+ * A drop for PKT_TOO_BIG (ip_forward(), ip6_forward(), the fragmenters):
+ * the skb still holds its route (kfree_skb's tracepoint runs before
+ * skb_dst_drop()); its device is the way out that the packet was too big
+ * for, and the MTU is the route's mtu metric if set, else that device's,
+ * as ip_dst_mtu_maybe_forward() takes it. Read with probes: the route is a
+ * tagged word (SKB_DST_NOREF), no pointer the verifier knows.
+ */
+static __always_inline void pp_too_big(struct pp_hop *h, struct sk_buff *skb, __u32 reason,
+				       const enum pp_via via)
+{
+	struct dst_entry *dst;
+	unsigned long metrics;
+	__u32 mtu = 0;
+
+	if (!bpf_core_enum_value_exists(enum skb_drop_reason, SKB_DROP_REASON_PKT_TOO_BIG) ||
+	    reason != bpf_core_enum_value(enum skb_drop_reason, SKB_DROP_REASON_PKT_TOO_BIG))
+		return;
+	dst = (struct dst_entry *)(PP_READ(via, skb, _skb_refdst) & ~1UL); /* SKB_DST_PTRMASK */
+	if (!dst)
+		return;
+	h->out_ifindex = BPF_CORE_READ(dst, dev, ifindex);
+	/* dst->_metrics: a u32 array behind 2 flag bits (DST_METRICS_FLAGS), RTAX_MTU at [1]. */
+	metrics = BPF_CORE_READ(dst, _metrics) & ~3UL;
+	if (metrics)
+		bpf_probe_read_kernel(&mtu, sizeof(mtu), (void *)(metrics + 4 * (RTAX_MTU - 1)));
+	h->out_mtu = mtu ? mtu : BPF_CORE_READ(dst, dev, mtu);
+}
+
+/*
  * The skb is being released: its END record, then forget it. DATA: the skb
  * still holds its data here, so a clone sharing it can be told.
  */
@@ -604,6 +635,8 @@ static __always_inline int pp_end(struct pp_state *st, __u64 skb, __u32 probe, _
 		h->flags = flags | (shared ? PP_HOP_SHARED : 0);
 		if (pp_is_tap(v, (struct sk_buff *)skb, via))
 			h->flags |= PP_HOP_TAP;
+		if (fate == PP_FATE_DROPPED)
+			pp_too_big(h, (struct sk_buff *)skb, reason, via);
 		pp_submit(st, h);
 	} else {
 		__u32 lost = v->lost + 1;

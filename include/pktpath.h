@@ -107,7 +107,7 @@ enum pp_fate {
 /* How many text ranges of af_packet's receive functions the probes know. */
 #define PP_TAP_RANGES 6
 
-/* One step of one packet. 120 bytes, no holes. */
+/* One step of one packet. 128 bytes, no holes. */
 struct pp_hop {
 	__u32 type;	/* enum pp_rec_type */
 	__u32 probe;	/* probe index, or PP_PROBE_TC_* */
@@ -133,9 +133,17 @@ struct pp_hop {
 	 * which no tracepoint argument does.
 	 */
 	__s32 caller;
-	__u32 pad;
+	/*
+	 * END for PKT_TOO_BIG: the way out the packet was too big for, from
+	 * its route (skb->dev is still the way in): that device's ifindex, and
+	 * the MTU the kernel held it to (the route's mtu metric, else the
+	 * device's: ip_dst_mtu_maybe_forward()). 0: not known.
+	 */
+	__u32 out_ifindex;
 	char ifname[PP_IFNAMSIZ];
 	char comm[PP_COMMLEN];
+	__u32 out_mtu;
+	__u32 pad;
 };
 
 /* The first record of a packet: its mark hop and its leading bytes. */
@@ -258,7 +266,7 @@ struct pp_state {
 #define PP_ABI_AT(type, field, off)                                                                \
 	_Static_assert(__builtin_offsetof(struct type, field) == (off), #type "." #field)
 
-PP_ABI_SIZE(pp_hop, 120);
+PP_ABI_SIZE(pp_hop, 128);
 PP_ABI_AT(pp_hop, type, 0);
 PP_ABI_AT(pp_hop, probe, 4);
 PP_ABI_AT(pp_hop, id, 8);
@@ -276,15 +284,17 @@ PP_ABI_AT(pp_hop, lost, 68);
 PP_ABI_AT(pp_hop, flags, 72);
 PP_ABI_AT(pp_hop, stack, 76);
 PP_ABI_AT(pp_hop, caller, 80);
-PP_ABI_AT(pp_hop, pad, 84);
+PP_ABI_AT(pp_hop, out_ifindex, 84);
 PP_ABI_AT(pp_hop, ifname, 88);
 PP_ABI_AT(pp_hop, comm, 104);
+PP_ABI_AT(pp_hop, out_mtu, 120);
+PP_ABI_AT(pp_hop, pad, 124);
 
-PP_ABI_SIZE(pp_mark, 120 + 8 + PP_HDR_BYTES);
+PP_ABI_SIZE(pp_mark, 128 + 8 + PP_HDR_BYTES);
 PP_ABI_AT(pp_mark, hop, 0);
-PP_ABI_AT(pp_mark, cap_len, 120);
-PP_ABI_AT(pp_mark, vlan, 124);
-PP_ABI_AT(pp_mark, data, 128);
+PP_ABI_AT(pp_mark, cap_len, 128);
+PP_ABI_AT(pp_mark, vlan, 132);
+PP_ABI_AT(pp_mark, data, 136);
 
 PP_ABI_SIZE(pp_skb_val, 56);
 PP_ABI_AT(pp_skb_val, id, 0);

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <net/if.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -408,6 +409,16 @@ static void name_netns(struct app *a, struct pp_out *out)
 }
 
 /*
+ * An interface of pktpath's own namespace by index (if_indextoname()), as
+ * it is named now; other namespaces' are not reachable from here. ARG: the
+ * inode of pktpath's namespace.
+ */
+static const char *if_name(__u32 netns, __u32 ifindex, char *buf, void *arg)
+{
+	return netns && netns == *(__u32 *)arg ? if_indextoname(ifindex, buf) : NULL;
+}
+
+/*
  * The wall-clock times printed hold while CLOCK_REALTIME - CLOCK_MONOTONIC
  * does: a step of the clock (or a suspend) while tracing moves them.
  */
@@ -428,7 +439,10 @@ static int trace(struct app *a)
 	struct pp_out out = {.f = stdout,
 			     .nprobes = a->list.n,
 			     .reason_name = reason_name,
-			     .sym_name = sym_name};
+			     .sym_name = sym_name,
+			     .if_name = if_name};
+	struct stat ns;
+	__u32 netns = stat("/proc/self/ns/net", &ns) ? 0 : (__u32)ns.st_ino;
 	struct pp_trace_cfg cfg = {.out = &out,
 				   .json = a->env.json,
 				   .summary = a->env.summary,
@@ -450,6 +464,7 @@ static int trace(struct app *a)
 	pp_drop_reasons_load(&a->reasons, a->btf);
 	out.reason_arg = a->reasons;
 	out.sym_arg = a->ksyms;
+	out.if_arg = &netns;
 	/* --json --snaplen: what `pktpath report` needs for the exports, the same clocks. */
 	out.head_bytes = a->env.json ? a->env.snaplen : 0;
 	out.real_off = a->exports.clock.off;

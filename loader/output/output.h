@@ -27,6 +27,12 @@ struct pp_out {
 	size_t (*stack)(__u32 id, const char **frames, size_t max, void *arg);
 	void *stack_arg;
 	/*
+	 * The name of interface IFINDEX of the namespace with inode NETNS,
+	 * written into buf (PP_IFNAMSIZ + 1 bytes); NULL if not known.
+	 */
+	const char *(*if_name)(__u32 netns, __u32 ifindex, char *buf, void *arg);
+	void *if_arg;
+	/*
 	 * --json --snaplen N: each packet line also carries up to N bytes of
 	 * the mark ("head"), for `pktpath report`'s pcapng. 0: none.
 	 */

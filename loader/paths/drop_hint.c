@@ -211,6 +211,64 @@ static void hint_qdisc(struct hint_ctx *c)
 	put_text(c, "): tc -s qdisc show dev {dev}");
 }
 
+/*
+ * PKT_TOO_BIG: the MTU that counts is the way out's (ip_forward() checks
+ * the route's), while skb->dev, the evidence's device, is the way in.
+ * ip_exceeds_mtu() drops only what may not be fragmented: IPv4 with DF
+ * (routers never fragment IPv6).
+ */
+static void hint_too_big(struct hint_ctx *c)
+{
+	const struct pp_drop_facts *d = c->d;
+
+	if (d->len) {
+		pp_sb_lit(c->f, "its ");
+		pp_sb_u64(c->f, d->len);
+		pp_sb_lit(c->f, " bytes are more than the MTU");
+	} else {
+		pp_sb_lit(c->f, "bigger than the MTU");
+	}
+	if (d->out_mtu) {
+		pp_sb_lit(c->f, " ");
+		pp_sb_u64(c->f, d->out_mtu);
+	}
+	if (d->out_dev && d->out_dev[0]) {
+		pp_sb_lit(c->f, " of ");
+		pp_sb_str(c->f, d->out_dev);
+		pp_sb_lit(c->f, ", its way out,");
+	} else if (d->out_ifindex) {
+		pp_sb_lit(c->f, " of its way out (ifindex ");
+		pp_sb_u64(c->f, d->out_ifindex);
+		pp_sb_lit(c->f, "),");
+	} else {
+		pp_sb_lit(c->f, " of its way out");
+	}
+	pp_sb_lit(c->f, " and it may not be fragmented (IPv4 with DF, or IPv6)");
+	if (d->icmp_sent)
+		put_text(c, "; an ICMP error (fragmentation needed, packet too big) went back to {src}");
+}
+
+/*
+ * OTHERHOST: __netif_receive_skb_core() marks a frame PACKET_OTHERHOST for
+ * its destination MAC address, or for a VLAN tag (id not 0) that no VLAN
+ * device of the receiving device takes (vlan_do_receive() found none);
+ * with one, the frame goes on untagged on that VLAN device, and a drop
+ * there is for the MAC address.
+ */
+static void hint_otherhost(struct hint_ctx *c)
+{
+	const struct pp_pkt_summary *s = c->d->pkt;
+
+	if (s && s->nvlan && s->vlan && c->d->on_mark_dev) {
+		pp_sb_lit(c->f, "a frame for VLAN ");
+		pp_sb_u64(c->f, s->vlan);
+		put_text(c, ", which no VLAN device on {dev} has: the kernel takes it as another "
+			    "host's");
+		return;
+	}
+	put_text(c, "not for this host: its destination MAC address is another host's (on {dev})");
+}
+
 static const struct hint_row rows[] = {
 	{"NETFILTER_DROP", NULL, NULL, hint_netfilter},
 	{"NO_SOCKET", NULL, NULL, hint_no_socket},
@@ -237,10 +295,9 @@ static const struct hint_row rows[] = {
 	{"IP_INVALID_DEST", NULL, "martian destination {dst} arriving on {dev} in netns {netns}",
 	 NULL},
 	{"IP_NOPROTO", NULL, "netns {netns} has no handler for IP protocol {ipproto}", NULL},
-	{"OTHERHOST", NULL,
-	 "not for this host: its destination MAC address is another host's (on {dev})", NULL},
+	{"OTHERHOST", NULL, NULL, hint_otherhost},
 	{"PKT_TOO_SMALL", NULL, "too short for the headers it claims", NULL},
-	{"PKT_TOO_BIG", NULL, "bigger than the path's MTU and not to be fragmented", NULL},
+	{"PKT_TOO_BIG", NULL, NULL, hint_too_big},
 	{"IP_CSUM", NULL, "bad IPv4 header checksum", NULL},
 	{"TCP_CSUM", NULL, "bad TCP checksum", NULL},
 	{"UDP_CSUM", NULL, "bad UDP checksum", NULL},
@@ -442,12 +499,22 @@ static void dev_of(const struct pp_hop *h, char *dev, size_t len)
 	}
 }
 
+/* PKT_TOO_BIG's way out, named by O's if_name (the live run's namespace only). */
+static void out_facts(const struct pp_out *o, const struct pp_hop *end, struct pp_drop_facts *d,
+		      char name[PP_IFNAMSIZ + 1])
+{
+	d->out_mtu = end->out_mtu;
+	d->out_ifindex = end->out_ifindex;
+	if (end->out_ifindex && o->if_name)
+		d->out_dev = o->if_name(end->netns, end->out_ifindex, name, o->if_arg);
+}
+
 size_t pp_out_drop_hint(const struct pp_out *o, const struct pp_packet *p, char *buf, size_t len)
 {
 	const struct pp_hop *end = drop_end(p);
 	struct pp_drop_facts d = {.reason_code = p->reason, .location = p->location};
 	struct pp_pkt_summary s;
-	char dev[PP_IFNAMSIZ + 16], ns[16];
+	char dev[PP_IFNAMSIZ + 16], ns[16], out_dev[PP_IFNAMSIZ + 1];
 
 	if (o->reason_name)
 		d.reason = o->reason_name(p->reason, o->reason_arg);
@@ -463,6 +530,10 @@ size_t pp_out_drop_hint(const struct pp_out *o, const struct pp_packet *p, char 
 		d.dev = dev;
 		d.netns = end->netns;
 		d.netns_name = end->netns ? pp_out_netns(o, end->netns, ns, sizeof(ns)) : NULL;
+		d.len = end->len;
+		d.on_mark_dev = p->mark && p->mark->hop.ifindex == end->ifindex &&
+				p->mark->hop.netns == end->netns;
+		out_facts(o, end, &d, out_dev);
 	}
 	icmp_facts(o, p, end, &d);
 	return pp_drop_hint(&d, buf, len);

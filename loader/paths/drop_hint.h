@@ -35,6 +35,12 @@ struct pp_drop_facts {
 	bool icmp_sent;			  /* the kernel sent an ICMP error about it */
 	bool icmp_traced; /* ICMP errors sent are traced (tp:icmp:icmp_send), so none seen means
 			     none */
+	__u32 len;	  /* skb->len at the drop */
+	bool on_mark_dev; /* dropped on the device where it was marked */
+	/* PKT_TOO_BIG: the way out it was too big for (pp_hop.out_*); 0, NULL: not known */
+	__u32 out_mtu;
+	__u32 out_ifindex;
+	const char *out_dev;
 };
 
 /*

@@ -165,6 +165,70 @@ START_TEST(test_route_errors)
 END_TEST
 
 /* A row for one function of a reason, another for the rest. */
+/* PKT_TOO_BIG: the MTU of the way out, not the way in (skb->dev, the evidence's). */
+START_TEST(test_too_big)
+{
+	struct pp_pkt_summary s = udp_pkt();
+	struct pp_drop_facts d = {.reason = "PKT_TOO_BIG",
+				  .func = "ip_forward",
+				  .pkt = &s,
+				  .dev = "r-eth0",
+				  .netns = NS,
+				  .len = 1478,
+				  .out_mtu = 1400,
+				  .out_ifindex = 7,
+				  .out_dev = "r-eth1",
+				  .icmp_sent = true};
+
+	ck_assert_str_eq(hint(&d), "its 1478 bytes are more than the MTU 1400 of r-eth1, its way "
+				   "out, and it may not be fragmented (IPv4 with DF, or IPv6); an "
+				   "ICMP error (fragmentation needed, packet too big) went back to "
+				   "198.18.0.1 (PKT_TOO_BIG at ip_forward on r-eth0, netns "
+				   "4026532616)");
+	/* Its name not known (another namespace): its index. */
+	d.out_dev = NULL;
+	d.icmp_sent = false;
+	ck_assert_ptr_nonnull(strstr(hint(&d), "more than the MTU 1400 of its way out (ifindex 7), "
+					       "and it may not"));
+	/* Nothing of the way out recorded: no number made up. */
+	d.out_ifindex = 0;
+	d.out_mtu = 0;
+	d.len = 0;
+	ck_assert_ptr_nonnull(strstr(hint(&d), "bigger than the MTU of its way out and it may not"));
+}
+END_TEST
+
+/* OTHERHOST: a VLAN no device has, where the tagged frame came in; else a MAC address. */
+START_TEST(test_otherhost)
+{
+	struct pp_pkt_summary s = udp_pkt();
+	struct pp_drop_facts d = {.reason = "OTHERHOST",
+				  .func = "ip_rcv_core",
+				  .pkt = &s,
+				  .dev = "r-eth0",
+				  .netns = NS,
+				  .on_mark_dev = true};
+
+	s.nvlan = 1;
+	s.vlan = 100;
+	ck_assert_str_eq(hint(&d), "a frame for VLAN 100, which no VLAN device on r-eth0 has: the "
+				   "kernel takes it as another host's (OTHERHOST at ip_rcv_core on "
+				   "r-eth0, netns 4026532616)");
+	/* Dropped on another device (a VLAN device took it, untagged): its MAC address. */
+	d.on_mark_dev = false;
+	d.dev = "r-eth0.100";
+	ck_assert_ptr_nonnull(strstr(hint(&d), "not for this host: its destination MAC address is "
+					       "another host's (on r-eth0.100)"));
+	/* A priority tag (VLAN 0) is no VLAN: the MAC address. */
+	d.on_mark_dev = true;
+	d.dev = "r-eth0";
+	s.vlan = 0;
+	ck_assert_ptr_nonnull(strstr(hint(&d), "its destination MAC address is another host's"));
+	s.nvlan = 0;
+	ck_assert_ptr_nonnull(strstr(hint(&d), "its destination MAC address is another host's"));
+}
+END_TEST
+
 START_TEST(test_func_rows)
 {
 	struct pp_drop_facts d = {.reason = "IP_INHDR", .func = "ip_forward", .netns = NS};
@@ -247,6 +311,8 @@ Suite *drop_hint_suite(void)
 	tcase_add_test(tc, test_no_socket);
 	tcase_add_test(tc, test_route_errors);
 	tcase_add_test(tc, test_func_rows);
+	tcase_add_test(tc, test_too_big);
+	tcase_add_test(tc, test_otherhost);
 	tcase_add_test(tc, test_unknown);
 	tcase_add_test(tc, test_every_row);
 	tcase_add_test(tc, test_short_buffer);
