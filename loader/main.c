@@ -477,8 +477,9 @@ static int trace(struct app *a)
 	name_netns(a, &out);
 	a->exports.out = &out;
 	if (verbose)
-		fprintf(stderr, "pktpath: wall-clock times: CLOCK_REALTIME - CLOCK_MONOTONIC "
-				"measured to +-%llu ns\n",
+		fprintf(stderr,
+			"pktpath: wall-clock times: CLOCK_REALTIME - CLOCK_MONOTONIC "
+			"measured to +-%llu ns\n",
 			(unsigned long long)a->exports.clock.err_ns);
 	ret = pp_trace_run(&a->maps, &cfg, &stop) ? EXIT_FAIL : EXIT_OK;
 	clock_check(&a->exports.clock);

@@ -43,7 +43,8 @@ int pp_exports_open(struct pp_exports *x, const char *pcapng, const char *perfet
 		ret = create(&x->perfetto_sf, "--perfetto", perfetto, PP_PERFETTO_MODE, err,
 			     errlen);
 	if (!ret && x->pcapng_sf) {
-		x->pcapng = pp_pcapng_out_new(pp_sf_file(x->pcapng_sf), snaplen, x->clock.off, appl);
+		x->pcapng =
+			pp_pcapng_out_new(pp_sf_file(x->pcapng_sf), snaplen, x->clock.off, appl);
 		ret = x->pcapng ? 0 : -ENOMEM;
 	}
 	if (!ret && x->perfetto_sf) {

@@ -19,7 +19,7 @@ struct pp_exports {
 	struct pp_sf *pcapng_sf, *perfetto_sf;
 	struct pp_pcapng_out *pcapng;
 	struct pp_perfetto_out *perfetto;
-	const struct pp_out *out; /* names, while tracing */
+	const struct pp_out *out;  /* names, while tracing */
 	struct pp_wallclock clock; /* CLOCK_REALTIME - CLOCK_MONOTONIC, taken at the open */
 };
 

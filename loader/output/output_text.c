@@ -201,8 +201,7 @@ static size_t marked_at(const struct pp_out *o, const struct pp_hop *h, char *at
 }
 
 /* "#ID HH:MM:SS.uuuuuu len N": the start of every packet's block. */
-static size_t header_start(const struct pp_out *o, const struct pp_packet *p, char *buf,
-			   size_t len)
+static size_t header_start(const struct pp_out *o, const struct pp_packet *p, char *buf, size_t len)
 {
 	struct pp_sbuf f = {.buf = buf, .len = len};
 	char hms[PP_HMS_LEN];

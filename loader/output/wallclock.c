@@ -24,7 +24,7 @@ void pp_wallclock_measure(struct pp_wallclock *w)
 		if ((__u64)(ns_of(&m2) - ns_of(&m1)) >= best)
 			continue;
 		best = (__u64)(ns_of(&m2) - ns_of(&m1));
-		/* REALTIME was read somewhere in [m1, m2]: the middle is off by best / 2 at most. */
+		/* REALTIME was read within [m1, m2]: the middle is off by best / 2 at most. */
 		w->off = ns_of(&r) - (ns_of(&m1) + (__s64)best / 2);
 		w->err_ns = (best + 1) / 2;
 	}
@@ -53,7 +53,8 @@ void pp_wallclock_hms(__u64 real_ns, char buf[PP_HMS_LEN])
 	if (sec != last && localtime_r(&sec, &tm))
 		last = sec;
 	if (sec != last) {
-		snprintf(buf, PP_HMS_LEN, "??:??:??.%06u", (unsigned int)(real_ns / 1000 % 1000000));
+		snprintf(buf, PP_HMS_LEN, "??:??:??.%06u",
+			 (unsigned int)(real_ns / 1000 % 1000000));
 		return;
 	}
 	/* The modulos only tell the compiler that each field has two digits. */

@@ -245,7 +245,8 @@ static void hint_too_big(struct hint_ctx *c)
 	}
 	pp_sb_lit(c->f, " and it may not be fragmented (IPv4 with DF, or IPv6)");
 	if (d->icmp_sent)
-		put_text(c, "; an ICMP error (fragmentation needed, packet too big) went back to {src}");
+		put_text(c, "; an ICMP error (fragmentation needed, packet too big) went back to "
+			    "{src}");
 }
 
 /*

@@ -194,7 +194,8 @@ START_TEST(test_too_big)
 	d.out_ifindex = 0;
 	d.out_mtu = 0;
 	d.len = 0;
-	ck_assert_ptr_nonnull(strstr(hint(&d), "bigger than the MTU of its way out and it may not"));
+	ck_assert_ptr_nonnull(
+		strstr(hint(&d), "bigger than the MTU of its way out and it may not"));
 }
 END_TEST
 

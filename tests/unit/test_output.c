@@ -345,7 +345,8 @@ START_TEST(test_copies)
 	t = out(&c);
 	ck_assert_str_eq(
 		t,
-		"#7 10:22:28.123456 len 98 icmp 198.18.0.1 > 198.18.1.2 echo request id 4242 seq 1\n"
+		"#7 10:22:28.123456 len 98 icmp 198.18.0.1 > 198.18.1.2 echo request id 4242 seq "
+		"1\n"
 		"  (marked at veth-a egress)\n"
 		"        0.000    +0.000 4026531840 veth-a            1 tc:egress\n"
 		"        1.204    +1.204 4026531840 veth-a            1 veth_xmit\n"
@@ -547,17 +548,18 @@ START_TEST(test_no_names)
 	s.p.nhops = 2;
 	s.p.hops = &s.hops[3];
 	pp_out_text(&c.o, &s.p);
-	ck_assert_str_eq(out(&c),
-			 "#7 10:22:28.123459 len 98 icmp 198.18.0.1 > 198.18.1.2 echo request id 4242 "
-			 "seq 1\n"
-			 "  (marked at veth-a egress)\n"
-			 "        0.000    +0.000 4026532001 veth-b            0 tc:ingress\n"
-			 "        8.501    +8.501 4026532001 veth-b            0 probe#2\n"
-			 "  dropped: reason 5 at 0xffffffff81a2b3c4 after 8.501 us\n"
-			 "  why: no explanation known to pktpath for this reason (reason 5 at "
-			 "0xffffffff81a2b3c4 on veth-b,\n"
-			 "       netns 4026532001)\n"
-			 "\n");
+	ck_assert_str_eq(
+		out(&c),
+		"#7 10:22:28.123459 len 98 icmp 198.18.0.1 > 198.18.1.2 echo request id 4242 "
+		"seq 1\n"
+		"  (marked at veth-a egress)\n"
+		"        0.000    +0.000 4026532001 veth-b            0 tc:ingress\n"
+		"        8.501    +8.501 4026532001 veth-b            0 probe#2\n"
+		"  dropped: reason 5 at 0xffffffff81a2b3c4 after 8.501 us\n"
+		"  why: no explanation known to pktpath for this reason (reason 5 at "
+		"0xffffffff81a2b3c4 on veth-b,\n"
+		"       netns 4026532001)\n"
+		"\n");
 	s.p.location = 0;
 	pp_out_json(&c.o, &s.p);
 	t = out(&c);
