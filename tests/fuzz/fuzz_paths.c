@@ -25,9 +25,10 @@
  *    each hop's skb, seen_last for an unseen packet, skbs[] (each skb's
  *    copy details and fate) for a packet of several skbs, each fate's read
  *    (the last hop at a socket read probe, of that skb for skbs[]), and no
- *    other key; the summary's counts by fate;
- *  - each packet's text block is printable ASCII, opens with "#ID len LEN ",
- *    and ends with a blank line.
+ *    other key but the first hop's times (mono_ns, real_ns); the summary's
+ *    counts by fate;
+ *  - each packet's text block is printable ASCII, opens with
+ *    "#ID HH:MM:SS.uuuuuu len LEN ", and ends with a blank line.
  *
  * PKTPATH_FUZZ_TRACE=1 prints each call on stderr, to read a failing input.
  */
@@ -274,21 +275,34 @@ static char *render(struct pp_out *o, const struct pp_packet *p,
 	return buf;
 }
 
+/* "HH:MM:SS.uuuuuu": digits and separators where they belong. */
+static bool is_hms(const char *s)
+{
+	static const char form[] = "00:00:00.000000";
+
+	for (size_t i = 0; i < sizeof(form) - 1; i++)
+		if (form[i] == '0' ? s[i] < '0' || s[i] > '9' : s[i] != form[i])
+			return false;
+	return true;
+}
+
 static void check_text(struct fz_run *r, const struct pp_packet *p)
 {
-	char head[64], *buf;
-	size_t len, n;
+	char head[64], tail[32], *buf;
+	size_t len, n, m;
 
 	buf = render(&r->text, p, pp_out_text, &len);
-	n = (size_t)snprintf(head, sizeof(head), "#%llu len %u ", (unsigned long long)p->id,
-			     pp_out_pkt_len(p));
+	n = (size_t)snprintf(head, sizeof(head), "#%llu ", (unsigned long long)p->id);
+	m = (size_t)snprintf(tail, sizeof(tail), " len %u ", pp_out_pkt_len(p));
 	for (size_t i = 0; i < len; i++)
 		if (buf[i] != '\n' && (buf[i] < 0x20 || buf[i] >= 0x7f))
 			fail(r, "text of packet %llu: byte 0x%02x at %zu",
 			     (unsigned long long)p->id, (unsigned char)buf[i], i);
-	if (len < n + 2 || memcmp(buf, head, n) || memcmp(buf + len - 2, "\n\n", 2))
-		fail(r, "text of packet %llu: not \"%s...\" ending in a blank line:\n%.*s",
-		     (unsigned long long)p->id, head, (int)len, buf);
+	if (len < n + 15 + m + 2 || memcmp(buf, head, n) || !is_hms(buf + n) ||
+	    memcmp(buf + n + 15, tail, m) || memcmp(buf + len - 2, "\n\n", 2))
+		fail(r, "text of packet %llu: not \"%sHH:MM:SS.uuuuuu%s...\" ending in a blank "
+			"line:\n%.*s",
+		     (unsigned long long)p->id, head, tail, (int)len, buf);
 	free(buf);
 }
 
@@ -563,8 +577,10 @@ static void check_json_doc(const struct jctx *j)
 	want_num(j, top, "lost_hops", p->lost, p->lost);
 	ml = want_obj(j, top, "mark_lost", !p->mark, FZJ_TRUE);
 	(void)ml;
+	want_num(j, top, "mono_ns", true, p->hops[0].ts);
+	want_num(j, top, "real_ns", true, p->hops[0].ts + (__u64)j->r->json.real_off);
 	want_keys(j, top, "the packet",
-		  4 + (p->mark ? 2 : 1) + (p->fate == PP_FATE_UNSEEN) + (p->nskbs > 1) + !!p->lost);
+		  6 + (p->mark ? 2 : 1) + (p->fate == PP_FATE_UNSEEN) + (p->nskbs > 1) + !!p->lost);
 }
 
 /* One line: a newline at the end and nowhere else. */
