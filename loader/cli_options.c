@@ -67,8 +67,8 @@ const struct pp_cli_opt pp_cli_opts[] = {
 		"when it marks it): \"%s\"",
 	 .help = "keep N bytes of each packet in --pcapng (1 to 128;\n"
 		 "default: all the mark copied, up to 128); with\n"
-		 "--json, also in each line, with its times, for\n"
-		 "pktpath report's exports"},
+		 "--json, also in each line, for pktpath report\n"
+		 "--pcapng"},
 	{"perfetto", 0, "FILE", PP_OPT_STR, AT(perfetto),
 	 .help = "also write a timeline to FILE (Trace Event Format\n"
 		 "JSON, for ui.perfetto.dev): a track per packet"},
