@@ -300,8 +300,9 @@ static void check_text(struct fz_run *r, const struct pp_packet *p)
 			     (unsigned long long)p->id, (unsigned char)buf[i], i);
 	if (len < n + 15 + m + 2 || memcmp(buf, head, n) || !is_hms(buf + n) ||
 	    memcmp(buf + n + 15, tail, m) || memcmp(buf + len - 2, "\n\n", 2))
-		fail(r, "text of packet %llu: not \"%sHH:MM:SS.uuuuuu%s...\" ending in a blank "
-			"line:\n%.*s",
+		fail(r,
+		     "text of packet %llu: not \"%sHH:MM:SS.uuuuuu%s...\" ending in a blank "
+		     "line:\n%.*s",
 		     (unsigned long long)p->id, head, tail, (int)len, buf);
 	free(buf);
 }
