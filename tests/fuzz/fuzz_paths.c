@@ -28,7 +28,8 @@
  *    other key but the first hop's times (mono_ns, real_ns); the summary's
  *    counts by fate;
  *  - each packet's text block is printable ASCII, opens with
- *    "#ID HH:MM:SS.uuuuuu len LEN ", and ends with a blank line.
+ *    "#ID HH:MM:SS.uuuuuu len LEN" and a space or a new line, and ends with
+ *    a blank line.
  *
  * PKTPATH_FUZZ_TRACE=1 prints each call on stderr, to read a failing input.
  */
@@ -293,13 +294,15 @@ static void check_text(struct fz_run *r, const struct pp_packet *p)
 
 	buf = render(&r->text, p, pp_out_text, &len);
 	n = (size_t)snprintf(head, sizeof(head), "#%llu ", (unsigned long long)p->id);
-	m = (size_t)snprintf(tail, sizeof(tail), " len %u ", pp_out_pkt_len(p));
+	/* Then a space, or a new line for a summary too long to follow. */
+	m = (size_t)snprintf(tail, sizeof(tail), " len %u", pp_out_pkt_len(p));
 	for (size_t i = 0; i < len; i++)
 		if (buf[i] != '\n' && (buf[i] < 0x20 || buf[i] >= 0x7f))
 			fail(r, "text of packet %llu: byte 0x%02x at %zu",
 			     (unsigned long long)p->id, (unsigned char)buf[i], i);
-	if (len < n + 15 + m + 2 || memcmp(buf, head, n) || !is_hms(buf + n) ||
-	    memcmp(buf + n + 15, tail, m) || memcmp(buf + len - 2, "\n\n", 2))
+	if (len < n + 15 + m + 3 || memcmp(buf, head, n) || !is_hms(buf + n) ||
+	    memcmp(buf + n + 15, tail, m) || !strchr(" \n", buf[n + 15 + m]) ||
+	    memcmp(buf + len - 2, "\n\n", 2))
 		fail(r,
 		     "text of packet %llu: not \"%sHH:MM:SS.uuuuuu%s...\" ending in a blank "
 		     "line:\n%.*s",
