@@ -4,10 +4,10 @@
 # to prove the kprobe, kprobe.multi and fentry backends, which the build
 # machines' own kernel cannot attach (see shared/ENVIRONMENT.md).
 #
-# Usage: scripts/vm-test.sh [KERNEL_PKG...]
-#   KERNEL_PKG  linux-image-* package names; by default what the meta packages
-#               of MATRIX below (generic, rt and cloud flavours of 6.1 and
-#               6.12) depend on today.
+# Usage: scripts/vm-test.sh [[SUITE/]KERNEL_PKG...]
+#   KERNEL_PKG  linux-image-* package names, of the host's suite or of SUITE
+#               (e.g. sid/linux-image-7.2.13+deb14-amd64); by default what the
+#               meta packages of MATRIX below depend on today.
 # Environment:
 #   BUILD_DIR        build directory (default: build); caches in $BUILD_DIR/vm
 #   PKTPATH_BIN      a pktpath to test as is (its libraries go in too); unset:
@@ -23,6 +23,13 @@
 #                    (default: 300); past that it counts as a failed boot
 #   VM_BOOT_RETRIES  boots again of a VM that died before its first scenario
 #                    (default: 2); see boot()
+#   VM_SILENCE_TIMEOUT  seconds a VM past @@START may write nothing on its
+#                    console and ports (default: 240; it writes a heartbeat
+#                    every 10 s) before it is stopped as silent
+#   VM_SILENCE_RETRIES  boots again of a VM stopped as silent (default: 1)
+#   VM_FORCE_SILENCE 1: the first boot of every VM goes silent after
+#                    @@START (tests the watchdog and its retry); all: every
+#                    boot does
 #   VM_SMP, VM_CPU, VM_TCG_THREAD  QEMU's -smp, -cpu and -accel tcg,thread=
 #                    (default: 2, max, single: see tests/vm/README.md)
 #   VM_ABSENT_MODULES  modules to leave out as if the kernel lacked them (to
@@ -34,7 +41,8 @@
 #   VM_EXTRA_TOOLS   more host binaries for the image, with their libraries
 #   PKTPATH_SKIP_VM  1: run nothing, exit 77 (a skip, for the test command)
 # Prints "PASS|FAIL|SKIP KERNEL BACKEND SCENARIO" lines (and a "RETRY KERNEL
-# vm boot" line for each boot that died before its first scenario), then
+# vm boot" line for each boot that died before its first scenario, a "RETRY
+# KERNEL vm silent" line for each VM stopped as silent and booted again), then
 # "N passed, N failed, N skipped, N boots retried"; exits 1 if anything failed.
 set -euo pipefail
 
@@ -56,40 +64,48 @@ PKTPATH_BIN=${PKTPATH_BIN:-$BUILD_DIR/vm-build/loader/pktpath}
 VM_TIMEOUT=${VM_TIMEOUT:-2700}
 VM_BOOT_TIMEOUT=${VM_BOOT_TIMEOUT:-300}
 VM_BOOT_RETRIES=${VM_BOOT_RETRIES:-2}
+VM_SILENCE_TIMEOUT=${VM_SILENCE_TIMEOUT:-240}
+VM_SILENCE_RETRIES=${VM_SILENCE_RETRIES:-1}
 VM_SMP=${VM_SMP:-2}
 VM_CPU=${VM_CPU:-max}
 VM_TCG_THREAD=${VM_TCG_THREAD:-single}
 # See qemu_once.
 SLOW_HOST_ARGS="watchdog_thresh=60 rcupdate.rcu_cpu_stall_timeout=300"
 
-# The kernel matrix: "META_PACKAGE BACKENDS", resolved to the versioned
-# package at run time. The generic kernels run every backend; of the
-# flavours, 6.12's cloud kernel runs every backend and auto (6.12 has all
-# four backends, and it is the cheapest flavour to run), the others the
-# default backend, auto: six kernels with every backend would not fit the
-# test command's 45 minutes on two cores, and the rt kernels detach kprobes
-# three to four times slower (tests/vm/README.md has the times).
+# The kernel matrix: "[SUITE/]META_PACKAGE BACKENDS", resolved to the
+# versioned package at run time, from the host's suite (bookworm) or from
+# SUITE (sid: Debian unstable, through a sources list of its own, see
+# apt_in). The generic kernels of each line (6.1, 6.12, 7.2) run every
+# backend and the packet-life scenarios (tests/vm/scenarios.sh); the rt and
+# cloud flavours run the default backend, auto, and the basic scenarios:
+# every backend on every flavour would not fit the test command's time on
+# two cores, and the rt kernels detach kprobes three to four times slower
+# (tests/vm/README.md has the times).
 # "|" splits a kernel's backends over VMs of their own: one VM runs its vCPUs
 # in one host thread (VM_TCG_THREAD), so the longest VM alone at the end
 # would leave the second core idle; split, the VMs are of similar length.
 # Longest first.
 ALL_BACKENDS="kprobe-multi kprobe fentry tracepoint"
 MATRIX=(
-	"linux-image-6.12-cloud-amd64 auto kprobe-multi | kprobe fentry tracepoint"
+	"sid/linux-image-amd64 kprobe-multi kprobe | fentry tracepoint"
 	"linux-image-6.12-amd64 kprobe-multi kprobe | fentry tracepoint"
 	"linux-image-amd64 kprobe-multi kprobe | fentry tracepoint"
 	"linux-image-rt-amd64 auto"
+	"sid/linux-image-rt-amd64 auto"
 	"linux-image-6.12-rt-amd64 auto"
+	"sid/linux-image-cloud-amd64 auto"
+	"linux-image-6.12-cloud-amd64 auto"
 	"linux-image-cloud-amd64 auto"
 )
-declare -A KBACKENDS
+declare -A KBACKENDS KSUITE
 # What the scenarios need beyond the kernel image; dependencies are added
 # from modules.dep. libcrc32c (for nf_tables) asks the crypto API for
 # "crc32c" at init, so crc32c_generic must be there first. The packet-life
 # scenarios add DNAT (nf_nat, nft_chain_nat for the chain, nft_nat for the
 # statement) and a bridge, loaded before pktpath starts so that its br_*
 # probes attach.
-MODULES=(veth sch_ingress cls_bpf crc32c_generic nf_tables nf_nat nft_chain_nat nft_nat bridge)
+# virtio_pci and virtio_console first: the results channel (init.sh).
+MODULES=(virtio_pci virtio_console veth sch_ingress cls_bpf crc32c_generic nf_tables nf_nat nft_chain_nat nft_nat bridge)
 # iproute2 (busybox ip has no netns or veth), nft, and bpftool for the
 # cleanup checks: dynamic, so copied with their libraries.
 TOOLS=(/usr/sbin/ip /usr/sbin/tc /usr/sbin/nft /usr/sbin/bpftool)
@@ -123,25 +139,34 @@ is_static() {
 
 # ---- kernels ----------------------------------------------------------------
 
+# meta_dep SUITE META: the versioned package META depends on.
 meta_dep() {
-	apt-cache depends "$1" 2>/dev/null | awk '/Depends: linux-image-/ { print $2; exit }'
+	apt_in "$1" apt-cache depends "$2" 2>/dev/null |
+		awk '/Depends: linux-image-/ { print $2; exit }'
 }
 
 # The versioned packages behind the meta packages, resolved now: the archive
 # moves on and a hard-coded name would go stale.
 resolve_kernels() {
-	local row meta dep n group groups words
+	local row meta dep n group groups words suite
 	KERNELS=()
 	# Lists a day old may name a kernel the archive no longer has.
-	if [ -z "$(meta_dep "${MATRIX[0]%% *}")" ] ||
+	if [ -z "$(meta_dep host linux-image-amd64)" ] ||
 		[ -z "$(find /var/lib/apt/lists -maxdepth 1 -name '*_Packages*' -mmin -1440)" ]; then
 		log "apt lists missing or old: apt-get update"
 		apt-get update -qq || log "apt-get update failed"
 	fi
 	for row in "${MATRIX[@]}"; do
 		meta=${row%% *}
-		dep=$(meta_dep "$meta")
+		suite=host
+		[[ $meta != */* ]] || {
+			suite=${meta%%/*}
+			meta=${meta#*/}
+			suite_lists "$suite"
+		}
+		dep=$(meta_dep "$suite" "$meta")
 		if [ -n "$dep" ]; then
+			KSUITE[$dep]=$suite
 			IFS='|' read -ra groups <<<"${row#* }"
 			n=0
 			for group in "${groups[@]}"; do
@@ -157,39 +182,97 @@ resolve_kernels() {
 				fi
 			done
 		else
-			result "FAIL $meta - resolve : apt-cache depends gives no linux-image package"
+			result "FAIL $meta - resolve : apt-cache depends ($suite) gives no linux-image package"
 		fi
 	done
 }
 
-# fetch_kernel PKG: download (once) and extract (once per .deb) into
-# $VMDIR/kernels/PKG; sets KDIR, KVER (the module directory) and LABEL.
-fetch_kernel() {
-	local pkg=$1 debs deb
-	mkdir -p "$VMDIR/debs"
-	debs=("$VMDIR/debs/${pkg}_"*.deb)
-	if [ ! -f "${debs[0]}" ]; then
-		log "downloading $pkg"
-		if ! (cd "$VMDIR/debs" && apt-get download "$pkg") >"$VMDIR/debs/$pkg.log" 2>&1; then
-			result "FAIL $pkg - download : $(grep -m1 '^E:' "$VMDIR/debs/$pkg.log" || true)"
-			return 1
-		fi
-		debs=("$VMDIR/debs/${pkg}_"*.deb)
+# apt_in SUITE CMD ARGS...: apt-get or apt-cache (CMD) on the host's sources
+# (SUITE "host"), or on a sources list of SUITE alone, with lists and cache
+# in $VMDIR/apt/SUITE: only for apt-cache depends and apt-get download, never
+# to install from another suite on the host.
+apt_in() {
+	local suite=$1 cmd=$2 dir=$VMDIR/apt/$1
+	shift 2
+	if [ "$suite" = host ]; then
+		"$cmd" "$@"
+		return
 	fi
-	deb=${debs[0]}
+	"$cmd" -o Dir::Etc::sourcelist="$dir/sources.list" -o Dir::Etc::sourceparts=- \
+		-o Dir::State::Lists="$dir/lists" -o Dir::Cache="$dir/cache" "$@"
+}
+
+# suite_lists SUITE: the package lists of SUITE, fetched when missing or a
+# day old (a kernel the archive no longer has would fail to download).
+suite_lists() {
+	local dir=$VMDIR/apt/$1 uri
+	[ "$1" != host ] || return 0
+	mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial"
+	[ -z "$(find "$dir/lists" -maxdepth 1 -name '*_Packages*' -mmin -1440)" ] || return 0
+	# The mirror the host uses, for the other suite.
+	uri=$(sed -n 's/^URIs: *\([^ ]*debian\)$/\1/p' /etc/apt/sources.list.d/*.sources \
+		2>/dev/null | head -n 1)
+	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg]" \
+		"${uri:-http://deb.debian.org/debian} $1 main" >"$dir/sources.list"
+	log "apt lists of $1: apt-get update"
+	apt_in "$1" apt-get update -qq || log "apt-get update of $1 failed"
+}
+
+# kernel_debs SUITE PKG: PKG and the packages it depends on that carry its
+# ABI name: since 7.x Debian splits a kernel into linux-image-ABI (empty),
+# linux-binary-ABI (vmlinuz), linux-modules-ABI and linux-base-ABI (config,
+# modules.builtin); 6.1 and 6.12 ship one package.
+kernel_debs() {
+	local abi=${2#linux-image-}
+	echo "$2"
+	apt_in "$1" apt-cache depends "$2" 2>/dev/null |
+		awk -v abi="$abi" '$1 == "Depends:" && $2 ~ /^linux-[a-z]+-/ &&
+			substr($2, length($2) - length(abi) + 1) == abi && $2 !~ /^linux-image-/ { print $2 }' |
+		sort -u
+}
+
+# fetch_kernel PKG: download (once) and extract (once per set of .debs) into
+# $VMDIR/kernels/PKG; sets KDIR, KVER (the module directory), VMLINUZ and
+# LABEL. PKG's suite is KSUITE[PKG] (default: the host's).
+fetch_kernel() {
+	local pkg=$1 suite=${KSUITE[$1]:-host} debs=() deb p stamp
+	mkdir -p "$VMDIR/debs"
+	for p in $(kernel_debs "$suite" "$pkg"); do
+		deb=$(find "$VMDIR/debs/" -maxdepth 1 -name "${p}_*.deb" | head -n 1)
+		if [ -z "$deb" ]; then
+			log "downloading $p ($suite)"
+			if ! (cd "$VMDIR/debs" && apt_in "$suite" apt-get download "$p") \
+				>"$VMDIR/debs/$p.log" 2>&1; then
+				result "FAIL $pkg - download : $p: $(grep -m1 '^E:' "$VMDIR/debs/$p.log" || true)"
+				return 1
+			fi
+			deb=$(find "$VMDIR/debs/" -maxdepth 1 -name "${p}_*.deb" | head -n 1)
+			[ -n "$deb" ] || {
+				result "FAIL $pkg - download : $p: no .deb after apt-get download"
+				return 1
+			}
+		fi
+		debs+=("$deb")
+	done
 	KDIR=$VMDIR/kernels/$pkg
-	if [ "$(cat "$KDIR/.stamp" 2>/dev/null)" != "${deb##*/}" ]; then
-		log "extracting ${deb##*/}"
+	stamp=$(printf '%s\n' "${debs[@]##*/}")
+	if [ "$(cat "$KDIR/.stamp" 2>/dev/null)" != "$stamp" ]; then
+		log "extracting ${debs[*]##*/}"
 		rm -rf "$KDIR"
 		mkdir -p "$KDIR"
-		dpkg-deb -x "$deb" "$KDIR/root"
+		for deb in "${debs[@]}"; do dpkg-deb -x "$deb" "$KDIR/root"; done
+		# 7.x ships /usr/lib/modules only: depmod -b and module_order
+		# read lib/modules.
+		[ -d "$KDIR/root/lib/modules" ] || ln -s usr/lib "$KDIR/root/lib"
 		KVER=$(ls "$KDIR/root/lib/modules")
 		# The package has no modules.dep: depmod writes it at install time.
 		depmod -b "$KDIR/root" "$KVER"
-		echo "${deb##*/}" >"$KDIR/.stamp"
+		echo "$stamp" >"$KDIR/.stamp"
 	fi
 	KVER=$(ls "$KDIR/root/lib/modules")
-	LABEL=$(dpkg-deb -f "$deb" Version)
+	VMLINUZ=$KDIR/root/boot/vmlinuz-$KVER
+	[ -f "$VMLINUZ" ] || VMLINUZ=$KDIR/root/lib/modules/$KVER/vmlinuz
+	LABEL=$(dpkg-deb -f "${debs[0]}" Version)
 	LABEL=${LABEL%%-*}
 	# The flavours share the version: the label names them.
 	case $pkg in
@@ -361,31 +444,56 @@ make_initramfs() {
 
 # ---- boot ----------------------------------------------------------------------
 
-# qemu_once CONSOLE: one boot, console to CONSOLE. TCG only: KVM hangs on
-# these machines. no_timer_check: a vCPU starved by the host fails the
-# kernel's IO-APIC timer check at boot and panics ("IO-APIC + timer doesn't
-# work!"), seen with several VMs on two cores. For the same starvation, the
-# lockup and RCU stall detectors get their longest limits (soft lockup after
-# 120 s instead of 20, RCU stall after 300 s instead of 21): a VM among nine
-# on two cores reported a 30 s soft lockup; a real lockup lasts for ever and
-# still shows, as a warning or as a scenario that never ends. A VM that has not printed @@START (tests/vm/init.sh, just
-# before the first scenario) within VM_BOOT_TIMEOUT is stopped: a kernel hung
-# at boot must not hold the run for VM_TIMEOUT. Returns 124 on a timeout.
+# qemu_once JOB SILENT: one boot. TCG only: KVM hangs on these machines.
+# no_timer_check: a vCPU starved by the host fails the kernel's IO-APIC
+# timer check at boot and panics ("IO-APIC + timer doesn't work!"), seen
+# with several VMs on two cores. For the same starvation, the lockup and RCU
+# stall detectors get their longest limits (soft lockup after 120 s instead
+# of 20, RCU stall after 300 s instead of 21): a VM among nine on two cores
+# reported a 30 s soft lockup; a real lockup lasts for ever and still shows,
+# as a warning or as a scenario that never ends.
+# Three files per VM in $VMDIR/logs: JOB.log, the serial console (the
+# kernel's messages, a panic); JOB.results, the virtio port init.sh writes
+# every result line to; JOB.beat, its heartbeat port (init.sh says why).
+# SILENT 1: the guest is told to go silent after @@START (VM_FORCE_SILENCE).
+# Returns 124 when the VM has not printed @@START (init.sh, just before the
+# first scenario) within VM_BOOT_TIMEOUT (a kernel hung at boot), 125 when
+# none of the three files grew for VM_SILENCE_TIMEOUT after @@START (a hung
+# channel or guest): neither holds the run for VM_TIMEOUT.
 qemu_once() {
-	local console=$1 qpid t0=$SECONDS rc=0
+	local job=$1 qpid t0=$SECONDS rc=0 size last=-1 quiet=$SECONDS append
+	local console=$VMDIR/logs/$1.log res=$VMDIR/logs/$1.results beat=$VMDIR/logs/$1.beat
+	append="console=ttyS0 quiet panic=-1 no_timer_check $SLOW_HOST_ARGS"
+	[ "$2" != 1 ] || append+=" pktpath.silence=1"
+	rm -f "$res" "$beat"
 	timeout "$VM_TIMEOUT" qemu-system-x86_64 \
 		-accel "tcg,thread=$VM_TCG_THREAD" -cpu "$VM_CPU" -m 1024 -smp "$VM_SMP" \
-		-kernel "$KDIR/root/boot/vmlinuz-$KVER" -initrd "$INITRD" \
-		-append "console=ttyS0 quiet panic=-1 no_timer_check $SLOW_HOST_ARGS" \
+		-kernel "$VMLINUZ" -initrd "$INITRD" -append "$append" \
+		-device virtio-serial-pci,id=vser \
+		-chardev "file,id=res,path=$res" \
+		-device virtserialport,bus=vser.0,chardev=res,name=pktpath.results \
+		-chardev "file,id=beat,path=$beat" \
+		-device virtserialport,bus=vser.0,chardev=beat,name=pktpath.beat \
 		-nographic -no-reboot \
 		</dev/null >"$console" 2>&1 &
 	qpid=$!
 	while kill -0 "$qpid" 2>/dev/null; do
-		if [ $((SECONDS - t0)) -gt "$VM_BOOT_TIMEOUT" ] && ! started "$console"; then
-			log "$LABEL: no first scenario after $VM_BOOT_TIMEOUT s: stopping the VM"
-			kill "$qpid" 2>/dev/null
-			wait "$qpid"
-			return 124
+		if ! started "$job"; then
+			if [ $((SECONDS - t0)) -gt "$VM_BOOT_TIMEOUT" ]; then
+				log "$LABEL: no first scenario after $VM_BOOT_TIMEOUT s: stopping the VM"
+				stop_vm "$qpid"
+				return 124
+			fi
+		else
+			size=$(($(stat -c %s "$console" "$res" "$beat" 2>/dev/null | paste -sd+) + 0))
+			if [ "$size" != "$last" ]; then
+				last=$size
+				quiet=$SECONDS
+			elif [ $((SECONDS - quiet)) -gt "$VM_SILENCE_TIMEOUT" ]; then
+				log "$LABEL: silent for $VM_SILENCE_TIMEOUT s: stopping the VM"
+				stop_vm "$qpid"
+				return 125
+			fi
 		fi
 		sleep 1
 	done
@@ -393,49 +501,106 @@ qemu_once() {
 	return $rc
 }
 
-started() { grep -q '^@@START' "$1" 2>/dev/null; }
+stop_vm() {
+	kill "$1" 2>/dev/null
+	wait "$1" || true
+}
+
+# started JOB: the VM printed @@START, on its results port or (no virtio
+# port) on the console.
+started() {
+	grep -qs '^@@START' "$VMDIR/logs/$1.results" ||
+		LC_ALL=C tr -d '\r' <"$VMDIR/logs/$1.log" 2>/dev/null | grep -q '^@@START'
+}
 
 # What a console says about a kernel that died: the panic, oops, BUG and
 # warning lines, else its last lines.
 death_lines() {
 	local lines
 	lines=$(LC_ALL=C tr -d '\000-\010\013-\037' <"$1" |
-		grep -E 'Kernel panic|Oops|BUG:|WARNING:|RIP:|general protection' | head -n 4)
+		grep -E 'Kernel panic|Oops|BUG:|WARNING:|RIP:|general protection|Disabling IRQ' |
+		head -n 4)
 	[ -n "$lines" ] || lines=$(LC_ALL=C tr -d '\000-\010\013-\037' <"$1" | grep -v '^$' | tail -n 3)
 	tr '\n' '|' <<<"$lines"
 }
 
-# boot PKG: the VM of one kernel, console in $VMDIR/logs/PKG.log, judged by
-# check.sh. A kernel that dies before the first scenario (TCG's cross-CPU
-# code patching has crashed Debian's kernels at boot under load; nothing of
-# pktpath has run then) is booted again, at most VM_BOOT_RETRIES times, and
-# every retry is a RETRY line in the results. From @@START on, nothing is
-# retried: a crash or a kernel warning then is a FAIL (check.sh).
+# silent_where JOB: what a silent VM last said: its last result line (cut)
+# and its last heartbeat (the scenario then running).
+silent_where() {
+	local last beat
+	last=$(LC_ALL=C tr -d '\000-\010\013-\037' <"$VMDIR/logs/$1.results" 2>/dev/null |
+		grep -v '^$' | tail -n 1 | cut -c1-80)
+	beat=$(grep -s '^@@BEAT' "$VMDIR/logs/$1.beat" | tail -n 1)
+	echo "last line '$last', last heartbeat '${beat:-none}'"
+}
+
+# force_silence ATTEMPT SILENT_BOOTS: 1 if this boot is to go silent
+# (VM_FORCE_SILENCE=1: the first boot only, =all: every boot).
+force_silence() {
+	case ${VM_FORCE_SILENCE:-0} in
+	all) echo 1 ;;
+	1) if [ "$1" -eq 0 ] && [ "$2" -eq 0 ]; then echo 1; else echo 0; fi ;;
+	*) echo 0 ;;
+	esac
+}
+
+# keep_logs JOB N: the files of a boot to be retried, as JOB.bootN.*.
+keep_logs() {
+	local f
+	for f in log results beat; do
+		[ ! -f "$VMDIR/logs/$1.$f" ] || cp "$VMDIR/logs/$1.$f" "$VMDIR/logs/$1.boot$2.$f"
+	done
+}
+
+# boot JOB: the VM of one kernel, judged by check.sh on its results port
+# followed by its console. A kernel that dies before the first scenario
+# (TCG's cross-CPU code patching has crashed Debian's kernels at boot under
+# load; nothing of pktpath has run then) is booted again, at most
+# VM_BOOT_RETRIES times. A VM that goes silent after @@START (no byte on its
+# console or ports for VM_SILENCE_TIMEOUT) is stopped and booted again, at
+# most VM_SILENCE_RETRIES times (a stuck channel must not cost the run).
+# Every retry is a RETRY line in the results, with why and where; a VM still
+# silent after its retries is a FAIL. Otherwise nothing is retried after
+# @@START: a crash or a kernel warning then is a FAIL (check.sh).
 boot() {
-	local console=$VMDIR/logs/$1.log attempt=0 rc why
+	local job=$1 attempt=0 silent=0 rc why
 	mkdir -p "$VMDIR/logs"
-	rm -f "$VMDIR/logs/$1".boot*.log
+	rm -f "$VMDIR/logs/$job".boot*.*
 	while :; do
 		if [ "$attempt" -eq 0 ]; then
-			log "booting $LABEL ($1)"
+			log "booting $LABEL ($job)"
 		else
-			log "booting $LABEL ($1) again, boot $((attempt + 1))"
+			log "booting $LABEL ($job) again, boot $((attempt + 1))"
 		fi
 		rc=0
-		qemu_once "$console" || rc=$?
+		qemu_once "$job" "$(force_silence "$attempt" "$silent")" || rc=$?
 		[ $rc -ne 124 ] || log "$LABEL: timed out"
-		started "$console" || [ "$attempt" -ge "$VM_BOOT_RETRIES" ] || {
+		if [ $rc -eq 125 ]; then
+			why="silent for $VM_SILENCE_TIMEOUT s after @@START, $(silent_where "$job")"
+			why+=", console: $(death_lines "$VMDIR/logs/$job.log")"
+			if [ "$silent" -lt "$VM_SILENCE_RETRIES" ]; then
+				silent=$((silent + 1))
+				attempt=$((attempt + 1))
+				keep_logs "$job" "$attempt"
+				result "RETRY $LABEL vm silent : $why; logs in logs/$job.boot$attempt.*"
+				continue
+			fi
+			result "FAIL $LABEL vm silent : $why"
+			break
+		fi
+		started "$job" || [ "$attempt" -ge "$VM_BOOT_RETRIES" ] || {
 			attempt=$((attempt + 1))
-			cp "$console" "$VMDIR/logs/$1.boot$attempt.log"
+			keep_logs "$job" "$attempt"
 			if [ $rc -eq 124 ]; then why="no first scenario within $VM_BOOT_TIMEOUT s"; else
 				why="died before the first scenario (qemu rc=$rc)"; fi
-			result "RETRY $LABEL vm boot : $why, console in logs/$1.boot$attempt.log:" \
-				"$(death_lines "$console")"
+			result "RETRY $LABEL vm boot : $why, console in logs/$job.boot$attempt.log:" \
+				"$(death_lines "$VMDIR/logs/$job.log")"
 			continue
 		}
 		break
 	done
-	bash tests/vm/check.sh "$LABEL" "$console" >>"$RESULTS" || true
+	cat "$VMDIR/logs/$job.results" "$VMDIR/logs/$job.log" >"$VMDIR/logs/$job.judged" 2>/dev/null
+	bash tests/vm/check.sh "$LABEL" "$VMDIR/logs/$job.judged" >>"$RESULTS" || true
 }
 
 # run_kernel JOB: everything for one VM (JOB: PKG or PKG@N, see
@@ -477,7 +642,18 @@ main() {
 	check_tools
 	mkdir -p "$VMDIR"
 	: >"$RESULTS"
-	if [ $# -gt 0 ]; then KERNELS=("$@"); else resolve_kernels; fi
+	if [ $# -gt 0 ]; then
+		KERNELS=()
+		for k in "$@"; do
+			KERNELS+=("${k#*/}")
+			[[ $k != */* ]] || {
+				KSUITE[${k#*/}]=${k%%/*}
+				suite_lists "${k%%/*}"
+			}
+		done
+	else
+		resolve_kernels
+	fi
 	build_vmhelper
 	if build_pktpath && [ ${#KERNELS[@]} -gt 0 ]; then
 		# Download and extract each package once, before its VMs start side

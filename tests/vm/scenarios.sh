@@ -582,6 +582,8 @@ run_scenario() {
 		return 0
 	fi
 	t0=$(uptime_s)
+	# For init.sh's heartbeat.
+	echo "$1 $2" >/tmp/scenario
 	: >"$KV"
 	PP_RC=-1
 	"scn_$(echo "$1" | tr - _)" "$2"
