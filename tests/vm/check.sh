@@ -674,8 +674,12 @@ chk_udp_send() {
 		echo "printed $printed datagrams, sent $n"
 		return 1
 	}
+	# The tracepoint backend may not see the end: 7.2 (not 6.12) frees a
+	# datagram read by recvmsg in skb_attempt_defer_free (7.2's kprobe
+	# backends end it there), which fires no tracepoint: "unseen" is true.
 	bad=$(first_bad '.hops[0].func != "syscall:send" or .hops[0].comm != "vmhelper"
-		or .fate.kind != "consumed"
+		or (.fate.kind != "consumed"
+			and ("'"$1"'" != "tracepoint" or .fate.kind != "unseen"))
 		or ("'"$1"'" != "tracepoint" and .fate.read.comm != "vmhelper")' \
 		'"\(brief) read \(.fate.read | tojson): path \(path)"')
 	[ -z "$bad" ] || {
@@ -698,7 +702,8 @@ chk_udp_send() {
 			| select(.func == "__dev_queue_xmit")] | length') such hops"
 		return 1
 	}
-	echo "$n datagrams from sendto() to the server, read at $(allp 'map(.fate.read.t_ns
+	echo "$n datagrams from sendto() to the server ($(allp 'map(select(.fate.kind
+		== "unseen")) | length') ending unseen), read at $(allp 'map(.fate.read.t_ns
 		// "-" | if type == "number" then (. / 1000 | floor | tostring) + " us" else . end)
 		| join(", ")') from the call"
 }
