@@ -39,11 +39,12 @@ TITLE="## Attach and detach time in QEMU kernels"
 
 log() { echo "vm_attach: $*" >&2; }
 
-# collect ID: the @@AB lines of every console log, tagged, onto OUT.
+# collect ID: the @@AB lines of every VM (results port and console, as
+# vm-test.sh keeps them for check.sh), tagged, onto OUT.
 collect() {
 	local id=$1 log label n=0
 	mkdir -p "$(dirname "$OUT")"
-	for log in "$BUILD_DIR"/vm/logs/*.log; do
+	for log in "$BUILD_DIR"/vm/logs/*.judged; do
 		# As tests/vm/check.sh: no CR, no firmware escape sequences.
 		LC_ALL=C tr -d '\000-\010\013-\037' <"$log" >"$log.txt"
 		label=$(sed -n 's/.*@@VM label=\([^ ]*\) .*/\1/p' "$log.txt" | head -n 1)

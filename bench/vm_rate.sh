@@ -68,10 +68,11 @@ kernels() {
 	done
 }
 
-# collect ID: the @@RB lines of every console log, tagged, onto OUT.
+# collect ID: the @@RB lines of every VM (results port and console, as
+# vm-test.sh keeps them for check.sh), tagged, onto OUT.
 collect() {
 	local id=$1 log label n=0
-	for log in "$BUILD_DIR"/vm/logs/*.log; do
+	for log in "$BUILD_DIR"/vm/logs/*.judged; do
 		LC_ALL=C tr -d '\000-\010\013-\037' <"$log" >"$log.txt"
 		label=$(sed -n 's/.*@@VM label=\([^ ]*\) release=\([^ ]*\) .*/\1 (\2)/p' "$log.txt" |
 			head -n 1)

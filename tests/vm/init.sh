@@ -65,10 +65,10 @@ vport_of() {
 # serial driver sends a process's writes on its TX interrupt; a 6.1 rt guest
 # on a starved host once gave up that line ("Disabling IRQ #4") and every
 # later write blocked, the VM silent until the 45-minute timeout. A
-# virtio-serial port has MSI-X vectors of its own, and QEMU's file chardev
-# takes each buffer while the guest kicks the queue, so the next write finds
-# it free without waiting for an interrupt. The kernel's own messages (a
-# panic) still go to the serial console, which the kernel polls.
+# virtio-serial port is another device, on MSI-X vectors of its own, not the
+# legacy IRQ 4; should it stall too, the host's watchdog sees the heartbeat
+# stop (below). The kernel's own messages (a panic) still go to the serial
+# console, which printk writes by polling.
 if RES=$(vport_of pktpath.results); then
 	echo "@@CHANNEL virtio $RES"
 	exec >"$RES" 2>&1
@@ -103,7 +103,8 @@ silence() {
 
 start=$(cut -d' ' -f1 /proc/uptime)
 # The boot is over, nothing of the tests has run yet: scripts/vm-test.sh
-# boots a VM that died before this line again, and never one after it.
+# boots a VM that died before this line again; after it, only a VM that
+# went silent (once, reported).
 echo "@@START"
 silence
 # VM_RUN (vm.conf): another script instead, e.g. tests/vm/attach_bench.sh.
