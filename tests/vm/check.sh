@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Judge one VM's serial console log (see tests/vm/scenarios.sh for the
-# protocol). Usage: check.sh LABEL CONSOLE_LOG
+# Judge one VM's log: its results port, then its serial console, in one file
+# (see tests/vm/scenarios.sh for the protocol). Usage: check.sh LABEL LOG
 # Prints one line per check: "PASS|FAIL|SKIP LABEL BACKEND SCENARIO[ : note]",
 # and exits 1 if any check failed.
 # The chk_* functions are called by name ("chk_$scenario"), which shellcheck
