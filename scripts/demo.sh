@@ -69,10 +69,11 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# wait_ready: pktpath (pp_pid, stderr in work/pktpath.err) says it is ready.
+# wait_ready [ERR]: pktpath (pp_pid, stderr in ERR, by default
+# work/pktpath.err) says it is ready.
 wait_ready() {
 	for ((i = 0; i < 1200; i++)); do
-		grep -q '^pktpath: ready' "$work/pktpath.err" 2>/dev/null && return 0
+		grep -q '^pktpath: ready' "${1:-$work/pktpath.err}" 2>/dev/null && return 0
 		alive "$pp_pid" || {
 			echo "demo: pktpath exited before it was ready" >&2
 			exit 1
@@ -124,11 +125,8 @@ step "Building the network: $NS_A -- $NS_R -- $NS_B"
 cat <<EOF
     $NS_A: a-eth0 198.18.0.1  --  r-eth0 198.18.0.254  $NS_R (router)
     $NS_R: r-eth1 198.18.1.254  --  b-eth0 198.18.1.2  $NS_B
-Each hop below names its network namespace by inode:
+Each hop below names its network namespace (-v adds the inodes).
 EOF
-for ns in "$NS_A" "$NS_R" "$NS_B"; do
-	printf '    %s = %s\n' "$ns" "$("${SUDO[@]}" stat -L -c %i "/run/netns/$ns")"
-done
 
 # Where pktpath runs decides where packets are marked: its classifier sits
 # on the interfaces of its own namespace, and the probes (tracepoints here)
@@ -156,10 +154,16 @@ echo "ping: $(grep 'packets transmitted' "$work/ping.out" || echo 'no summary')"
 step "Tracing 'tcp port 5201' in $NS_R: the first six packets of a TCP transfer"
 "${SUDO[@]}" ip netns exec "$NS_B" iperf3 -s -1 -p 5201 >"$work/iperf3-s.out" 2>&1 &
 iperf_pid=$!
+for ((i = 0; i < 100; i++)); do
+	"${SUDO[@]}" ip netns exec "$NS_B" ss -Hltn 'sport = 5201' | grep -q . && break
+	sleep 0.1
+done
+# A file of its own: the first run's "ready" line, still in the old file
+# until tee truncates it, let the transfer start before this run was ready.
 "${SUDO[@]}" ip netns exec "$NS_R" "$PKTPATH" -c 6 --filter "tcp port 5201" \
-	2> >(tee "$work/pktpath.err" >&2) &
+	2> >(tee "$work/pktpath-tcp.err" >&2) &
 pp_pid=$!
-wait_ready
+wait_ready "$work/pktpath-tcp.err"
 "${SUDO[@]}" ip netns exec "$NS_A" iperf3 -c 198.18.1.2 -p 5201 -n 64K >"$work/iperf3.out" 2>&1 ||
 	echo "demo: iperf3 failed: $(tail -n 1 "$work/iperf3.out")" >&2
 wait_done "the transfer"
