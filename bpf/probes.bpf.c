@@ -124,6 +124,18 @@ static __always_inline __u32 pp_learn_slot(void)
 	return cpu < PP_LEARN_CPUS ? cpu : PP_LEARN_CPUS;
 }
 
+/*
+ * SLOT, known to be below PP_LEARN_CPUS, as an index the verifier can bound:
+ * clang indexes with the copy of the CPU number it made before the check,
+ * whose bound Linux 6.1's verifier does not learn ("unbounded memory
+ * access"); the barrier keeps clang from dropping the mask it proved useless.
+ */
+static __always_inline __u32 pp_learn_index(__u32 slot)
+{
+	barrier_var(slot);
+	return slot & (PP_LEARN_CPUS - 1);
+}
+
 static __always_inline bool pp_caches_known(void)
 {
 	return READ_ONCE(pp_skb_cache) && READ_ONCE(pp_fclone_cache);
@@ -149,6 +161,7 @@ static __always_inline void pp_learn_skb(__u64 skb)
 	l = pp_learn_slot();
 	if (l >= PP_LEARN_CPUS)
 		return;
+	l = pp_learn_index(l);
 	pp_learn_fclone[l] = fclone != SKB_FCLONE_UNAVAILABLE;
 	/* The second skb of a pair lives right after the first, where the object starts. */
 	if (fclone == SKB_FCLONE_CLONE)
@@ -161,7 +174,10 @@ static __always_inline void pp_learn_cache(__u64 obj, __u64 s)
 {
 	__u32 l = pp_learn_slot();
 
-	if (l >= PP_LEARN_CPUS || !obj || pp_learn_obj[l] != obj)
+	if (l >= PP_LEARN_CPUS || !obj)
+		return;
+	l = pp_learn_index(l);
+	if (pp_learn_obj[l] != obj)
 		return;
 	if (pp_learn_fclone[l])
 		pp_fclone_cache = s;
