@@ -25,12 +25,19 @@ pp_in "$PP_NS_R" ip route add prohibit 198.19.10.0/24
 pp_in "$PP_NS_R" sysctl -q -w net.ipv4.icmp_ratelimit=0
 pp_in "$PP_NS_A" ip route add 198.19.0.0/16 via 198.18.0.254
 
-pp_bg tcpdump "$PP_NS_R" tcpdump -i r-eth0 -n -U -w "$PP_TMP/errors.pcap" "icmp[0] == 3"
+# --immediate-mode: each error is written as it comes, not when a ring block
+# retires (up to a second later, after pktpath has exited).
+pp_bg tcpdump "$PP_NS_R" tcpdump -i r-eth0 -n -U --immediate-mode -w "$PP_TMP/errors.pcap" \
+	"icmp[0] == 3"
 pp_wait_line tcpdump 'listening on' 20
 pp_pktpath_start errors "$PP_NS_R" --json --backend tracepoint -c 3 \
 	--filter "icmp and icmp[0] == 3"
 pp_in "$PP_NS_A" timeout 10 ping -n -c 3 -i 0.3 198.19.10.1 >"$PP_TMP/ping.out" 2>&1 || true
 pp_pktpath_wait errors 20
+for _ in $(seq 50); do
+	[ "$(tcpdump -r "$PP_TMP/errors.pcap" 2>/dev/null | wc -l)" -ge 3 ] && break
+	sleep 0.1
+done
 pp_stop tcpdump
 pp_expect_eq "pktpath exit status" "$PP_RC" 0
 pp_expect_json_lines "$out" "pktpath --json output"
