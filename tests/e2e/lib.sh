@@ -272,6 +272,15 @@ _pp_wait_exit() {
 # pp_stop NAME [SIG]: send SIG (default INT) to background process NAME and
 # wait, bounded. Not exiting in time is a failure (after a SIGKILL, so
 # nothing lingers). The exit status is left in PP_RC.
+# pp_wait_pcap FILE N: wait (up to 5 s) until tcpdump has written N packets
+# to FILE, so that stopping it loses none still in its capture ring.
+pp_wait_pcap() {
+	for _ in $(seq 50); do
+		[ "$(tcpdump -r "$1" 2>/dev/null | wc -l)" -ge "$2" ] && return 0
+		sleep 0.1
+	done
+}
+
 pp_stop() {
 	local name=$1 sig=${2:-INT} pid
 	pid=${PP_PIDS[$name]:?$1 not started}

@@ -34,10 +34,7 @@ pp_pktpath_start errors "$PP_NS_R" --json --backend tracepoint -c 3 \
 	--filter "icmp and icmp[0] == 3"
 pp_in "$PP_NS_A" timeout 10 ping -n -c 3 -i 0.3 198.19.10.1 >"$PP_TMP/ping.out" 2>&1 || true
 pp_pktpath_wait errors 20
-for _ in $(seq 50); do
-	[ "$(tcpdump -r "$PP_TMP/errors.pcap" 2>/dev/null | wc -l)" -ge 3 ] && break
-	sleep 0.1
-done
+pp_wait_pcap "$PP_TMP/errors.pcap" 3
 pp_stop tcpdump
 pp_expect_eq "pktpath exit status" "$PP_RC" 0
 pp_expect_json_lines "$out" "pktpath --json output"

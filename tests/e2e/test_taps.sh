@@ -37,10 +37,7 @@ for _ in 1 2 3; do
 done
 pp_pktpath_wait taps 20
 pp_pktpath_wait text 20
-for _ in $(seq 50); do
-	[ "$(tcpdump -r "$PP_TMP/taps.pcap" 2>/dev/null | wc -l)" -ge 3 ] && break
-	sleep 0.1
-done
+pp_wait_pcap "$PP_TMP/taps.pcap" 3
 pp_stop tcpdump
 pp_expect_eq "pktpath exit status" "$PP_RC" 0
 pp_expect_json_lines "$out" "pktpath --json output"
