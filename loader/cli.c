@@ -278,6 +278,11 @@ static int check_conflicts(const struct pp_env *env, FILE *err)
 		return bad(
 			err, "%s",
 			"--summary is for tracing: not with --test-pcap, --list-probes or --check");
+	if (env->detail && strcmp(env->detail, "short") && strcmp(env->detail, "full"))
+		return bad(err, "--detail wants short or full: \"%s\"", env->detail);
+	if (env->detail && env->funcs)
+		return bad(err, "%s",
+			   "--detail and --funcs both choose the probe list: one of them");
 	if (env->action == PP_ACT_LIST_PROBES && (env->count || env->duration))
 		return bad(err, "%s",
 			   "--list-probes attaches nothing: -c and --duration do not apply");

@@ -33,6 +33,7 @@ struct pp_env {
 	const char *ifaces[PP_MAX_IFACES];
 	int nifaces;
 	const char *funcs;		  /* --funcs, NULL: search */
+	const char *detail;		  /* --detail: "short" (NULL) or "full" */
 	const char *probes[PP_MAX_EXTRA]; /* --probe lines */
 	int nprobes;
 	const char *stacks[PP_MAX_EXTRA]; /* --stack: probe points whose hops carry a stack */

@@ -32,9 +32,13 @@ const struct pp_cli_opt pp_cli_opts[] = {
 	{"all-netns", 0, NULL, PP_OPT_FLAG, AT(all_netns),
 	 .help = "with kprobes, also mark packets that processes of\n"
 		 "other network namespaces send (default: this one)"},
+	{"detail", 0, "LEVEL", PP_OPT_STR, AT(detail),
+	 .help = "short (default): one step per layer, about a third\n"
+		 "of the probes per packet of full; full: every step\n"
+		 "of kp_func.list"},
 	{"funcs", 0, "FILE", PP_OPT_STR, AT(funcs),
-	 .help = "probe list (default ./kp_func.list, then the\n"
-		 "installed one)"},
+	 .help = "probe list instead of --detail's (kp_func.min.list\n"
+		 "or kp_func.list: ./, then the installed one)"},
 	{"probe", 0, "NAME", PP_OPT_LIST, AT(probes), AT(nprobes), .max = PP_MAX_EXTRA,
 	 .bad = "more than 256 --probe options",
 	 .help = "add a probe point, as a kp_func.list line (repeatable)"},

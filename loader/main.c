@@ -248,17 +248,28 @@ static int mark_stacks(struct app *a)
 	return 0;
 }
 
-/* Probe list: --funcs or the default, --probe lines, BTF matches, the end points. */
+static bool detail_full(const struct app *a)
+{
+	return a->env.detail && !strcmp(a->env.detail, "full");
+}
+
+/* The list --detail names: the short one unless "full". */
+static const char *detail_file(const struct app *a)
+{
+	return detail_full(a) ? PP_PROBE_LIST_FILE : PP_PROBE_SHORT_FILE;
+}
+
+/* Probe list: --funcs or --detail's, --probe lines, BTF matches, the end points. */
 static int load_list(struct app *a)
 {
-	const char *path = pp_probe_list_locate(a->env.funcs, PKTPATH_DATADIR);
+	const char *file = detail_file(a);
+	const char *path = pp_probe_list_locate(a->env.funcs, file, PKTPATH_DATADIR);
 	bool extra = a->env.nprobes || a->env.probe_regex || a->env.all_skb_funcs;
 	int ret = 0;
 
 	if (!path && !extra)
-		return usage_error("no probe list: no ./kp_func.list nor %s/kp_func.list "
-				   "(--funcs FILE)",
-				   PKTPATH_DATADIR);
+		return usage_error("no probe list: no ./%s nor %s/%s (--funcs FILE)", file,
+				   PKTPATH_DATADIR, file);
 	a->list_path = path;
 	if (path)
 		ret = pp_probe_list_load(&a->list, path, a->err, sizeof(a->err));
@@ -370,6 +381,16 @@ static void list_builtin_hooks(const struct app *a)
 
 static int list_probes(const struct app *a)
 {
+	if (a->env.funcs || !a->list_path)
+		printf("# list: %s\n", a->list_path ? a->list_path : "none (--probe only)");
+	else if (detail_full(a))
+		printf("# list: %s (--detail full: every step; short: %s, one step per "
+		       "layer, about a third of the probes a packet crosses)\n",
+		       a->list_path, PP_PROBE_SHORT_FILE);
+	else
+		printf("# list: %s (--detail short: one step per layer; full: %s, about "
+		       "three times the probes a packet crosses)\n",
+		       a->list_path, PP_PROBE_LIST_FILE);
 	for (size_t i = 0; i < a->list.n; i++) {
 		const struct pp_probe *pr = &a->list.v[i];
 

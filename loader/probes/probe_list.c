@@ -281,18 +281,18 @@ static bool exists(const char *path)
 	return access(path, F_OK) == 0;
 }
 
-const char *pp_probe_list_locate(const char *explicit_path, const char *datadir)
+const char *pp_probe_list_locate(const char *explicit_path, const char *file, const char *datadir)
 {
 	static char buf[PATH_MAX];
 	int n;
 
 	if (explicit_path)
 		return explicit_path;
-	if (exists(PP_PROBE_LIST_FILE))
-		return PP_PROBE_LIST_FILE;
+	if (exists(file))
+		return file;
 	if (!datadir)
 		return NULL;
-	n = snprintf(buf, sizeof(buf), "%s/%s", datadir, PP_PROBE_LIST_FILE);
+	n = snprintf(buf, sizeof(buf), "%s/%s", datadir, file);
 	if (n < 0 || (size_t)n >= sizeof(buf) || !exists(buf))
 		return NULL;
 	return buf;

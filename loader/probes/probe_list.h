@@ -12,8 +12,9 @@
 #include <linux/types.h>
 #include "plan.h"
 
-#define PP_PROBE_LIST_FILE "kp_func.list"
-#define PP_PROBE_NAME_MAX  127 /* longest entry as written, a kernel symbol's limit */
+#define PP_PROBE_LIST_FILE  "kp_func.list"     /* --detail full */
+#define PP_PROBE_SHORT_FILE "kp_func.min.list" /* --detail short, the default */
+#define PP_PROBE_NAME_MAX   127 /* longest entry as written, a kernel symbol's limit */
 
 enum pp_probe_kind {
 	PP_PROBE_FUNC,
@@ -60,11 +61,11 @@ int pp_probe_list_load(struct pp_probe_list *l, const char *path, char *errbuf, 
 
 /*
  * Which probe list to read: @explicit_path if given (even if missing, so
- * the caller reports it), else ./kp_func.list, else DATADIR/kp_func.list.
+ * the caller reports it), else ./FILE, else DATADIR/FILE.
  * NULL if none exists. A DATADIR result lives in a static buffer that the
  * next call overwrites.
  */
-const char *pp_probe_list_locate(const char *explicit_path, const char *datadir);
+const char *pp_probe_list_locate(const char *explicit_path, const char *file, const char *datadir);
 
 /* Number of entries with a skip reason. */
 size_t pp_probe_list_nskipped(const struct pp_probe_list *l);

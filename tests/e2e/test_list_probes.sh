@@ -47,26 +47,41 @@ pp_expect_eq "--list-probes (own list): exit status" "$PP_RC" 0
 check_listing own "tp:net:netif_receive_skb tp:net:net_dev_queue tp:skb:kfree_skb" \
 	"ip_rcv __dev_queue_xmit tp:net:pp_no_such_tracepoint"
 
-# The shipped list: its tp: lines that this kernel has must be attachable,
-# those it lacks and all function lines skipped. A tracepoint exists where
+# The shipped lists, as --detail names them: their tp: lines that this
+# kernel has must be attachable, those it lacks and all function lines
+# skipped, and the listing must name the file. A tracepoint exists where
 # BTF has its btf_trace_NAME typedef (what tp_btf attaches by). The first
 # word of each line is the probe; '#' starts a comment.
-list=$PP_ROOT/kp_func.list
-[ -r "$list" ] || pp_fail "$list is missing"
-entries=$(sed -e 's/#.*//' "$list" | awk 'NF { print $1 }')
-[ -n "$entries" ] || pp_fail "$list has no entries"
 bpftool btf dump file /sys/kernel/btf/vmlinux |
 	sed -n "s/.*TYPEDEF 'btf_trace_\([a-z0-9_]*\)'.*/\1/p" >"$PP_TMP/btf_trace.txt"
-have=() lack=()
-for e in $entries; do
-	if [[ $e == tp:* ]] && grep -qx -- "${e##*:}" "$PP_TMP/btf_trace.txt"; then
-		have+=("$e")
-	else
-		lack+=("$e")
-	fi
-done
-[ ${#have[@]} -gt 0 ] || pp_fail "no tp: line of $list exists on this kernel"
-pp_pktpath_run shipped "$PP_NS_A" 30 --list-probes --backend tracepoint --funcs "$list"
-pp_expect_eq "--list-probes (kp_func.list): exit status" "$PP_RC" 0
-check_listing shipped "${have[*]}" "${lack[*]}"
+
+# check_shipped LEVEL FILE [OPTION...]: the run with OPTIONs lists FILE.
+check_shipped() {
+	local level=$1 name=$2 list=$PP_ROOT/$2 entries e have=() lack=()
+	shift 2
+	[ -r "$list" ] || pp_fail "$list is missing"
+	entries=$(sed -e 's/#.*//' "$list" | awk 'NF { print $1 }')
+	[ -n "$entries" ] || pp_fail "$list has no entries"
+	for e in $entries; do
+		if [[ $e == tp:* ]] && grep -qx -- "${e##*:}" "$PP_TMP/btf_trace.txt"; then
+			have+=("$e")
+		else
+			lack+=("$e")
+		fi
+	done
+	[ ${#have[@]} -gt 0 ] || pp_fail "no tp: line of $list exists on this kernel"
+	pp_pktpath_run "$level" "$PP_NS_A" 30 --list-probes --backend tracepoint "$@"
+	pp_expect_eq "--list-probes ($level): exit status" "$PP_RC" 0
+	grep -q "^# list: .*$name (--detail $level" "$(pp_out "$level")" ||
+		pp_fail "--list-probes ($level) does not name $name: $(head -n 1 "$(pp_out "$level")")"
+	check_listing "$level" "${have[*]}" "${lack[*]}"
+}
+check_shipped short kp_func.min.list
+check_shipped full kp_func.list --detail full
+
+# A level that does not exist, or two ways of choosing the list: exit 2.
+pp_pktpath_run bad_level "$PP_NS_A" 30 --list-probes --detail most
+pp_expect_eq "--detail most: exit status" "$PP_RC" 2
+pp_pktpath_run two_lists "$PP_NS_A" 30 --list-probes --detail full --funcs "$funcs"
+pp_expect_eq "--detail with --funcs: exit status" "$PP_RC" 2
 pp_pass

@@ -100,7 +100,11 @@ START_TEST(test_conflicts_and_unknown)
 	char *backend[] = {"pktpath", "--backend", "ebpf", NULL};
 	char *opt[] = {"pktpath", "--frobnicate", NULL};
 	char *missing[] = {"pktpath", "-i", NULL};
+	char *detail[] = {"pktpath", "--detail", "most", NULL};
+	char *detail_funcs[] = {"pktpath", "--detail", "full", "--funcs", "x.list", NULL};
 
+	expect_usage(detail, "--detail wants short or full: \"most\"");
+	expect_usage(detail_funcs, "--detail and --funcs both");
 	expect_usage(both, "either with --filter or as arguments");
 	expect_usage(pcap, "--test-pcap traces nothing");
 	expect_usage(list, "--list-probes attaches nothing");
@@ -496,6 +500,8 @@ static void expect_arm(const struct pp_cli_opt *o, const char *body)
 		ck_assert_msg(strstr(body, "compgen -d"), "--%s: directories", o->name);
 	else if (!strcmp(o->metavar, "IFACE"))
 		ck_assert_msg(strstr(body, "/sys/class/net"), "--%s: interfaces", o->name);
+	else if (!strcmp(o->metavar, "LEVEL"))
+		ck_assert_msg(strstr(body, "short full"), "--%s: short and full", o->name);
 	else if (o->kind == PP_OPT_BACKEND)
 		for (int b = PP_BACKEND_AUTO; b <= PP_BACKEND_TRACEPOINT; b++)
 			ck_assert_msg(strstr(body, pp_backend_name(b)), "--%s: %s", o->name,

@@ -322,24 +322,30 @@ START_TEST(test_locate)
 	ck_assert_int_eq(chdir(cwd), 0);
 
 	/* Nothing anywhere. */
-	ck_assert_ptr_null(pp_probe_list_locate(NULL, data));
-	ck_assert_ptr_null(pp_probe_list_locate(NULL, NULL));
+	ck_assert_ptr_null(pp_probe_list_locate(NULL, PP_PROBE_LIST_FILE, data));
+	ck_assert_ptr_null(pp_probe_list_locate(NULL, PP_PROBE_LIST_FILE, NULL));
 	/* An explicit path wins even when it does not exist. */
-	ck_assert_str_eq(pp_probe_list_locate("/nonexistent/x.list", data), "/nonexistent/x.list");
+	ck_assert_str_eq(pp_probe_list_locate("/nonexistent/x.list", PP_PROBE_LIST_FILE, data),
+			 "/nonexistent/x.list");
 
 	snprintf(file, sizeof(file), "%s/kp_func.list", data);
 	write_file(file, "ip_rcv\n");
 	snprintf(want, sizeof(want), "%s/kp_func.list", data);
-	ck_assert_str_eq(pp_probe_list_locate(NULL, data), want);
+	ck_assert_str_eq(pp_probe_list_locate(NULL, PP_PROBE_LIST_FILE, data), want);
 
 	write_file("kp_func.list", "tcp_v4_rcv\n");
-	ck_assert_str_eq(pp_probe_list_locate(NULL, data), "kp_func.list");
-	ck_assert_str_eq(pp_probe_list_locate("mine.list", data), "mine.list");
-	ck_assert_str_eq(pp_probe_list_locate(NULL, NULL), "kp_func.list");
+	ck_assert_str_eq(pp_probe_list_locate(NULL, PP_PROBE_LIST_FILE, data), "kp_func.list");
+	ck_assert_str_eq(pp_probe_list_locate("mine.list", PP_PROBE_LIST_FILE, data), "mine.list");
+	ck_assert_str_eq(pp_probe_list_locate(NULL, PP_PROBE_LIST_FILE, NULL), "kp_func.list");
+	/* --detail short looks for its own file, never for the full one. */
+	ck_assert_ptr_null(pp_probe_list_locate(NULL, PP_PROBE_SHORT_FILE, data));
+	write_file("kp_func.min.list", "ip_rcv\n");
+	ck_assert_str_eq(pp_probe_list_locate(NULL, PP_PROBE_SHORT_FILE, data), "kp_func.min.list");
+	ck_assert_int_eq(unlink("kp_func.min.list"), 0);
 
 	ck_assert_int_eq(unlink("kp_func.list"), 0);
 	ck_assert_int_eq(unlink(file), 0);
-	ck_assert_ptr_null(pp_probe_list_locate(NULL, data));
+	ck_assert_ptr_null(pp_probe_list_locate(NULL, PP_PROBE_LIST_FILE, data));
 }
 END_TEST
 

@@ -304,8 +304,8 @@ chk_list_probes() {
 	}
 	# The hooks besides the list are not in the ready line's count: the send
 	# calls' ("besides the list", off without --send-calls) and the slab's
-	# ("built in", on with the tracepoint backend).
-	listed=$(grep '^LIST ' "$BLK/kv" | grep -vcE 'besides the list|built in:' || true)
+	# ("built in", on with the tracepoint backend); nor the "# list:" line.
+	listed=$(grep '^LIST ' "$BLK/kv" | grep -vcE 'besides the list|built in:|^LIST #' || true)
 	skipped=$(grep -ci '^LIST .*skip' "$BLK/kv" || true)
 	[ "$listed" -gt 0 ] || {
 		echo "--list-probes printed nothing"

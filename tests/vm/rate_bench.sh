@@ -23,8 +23,7 @@
 #   VM_BENCH_ROUNDS     rate rounds (default 3)
 #   VM_BENCH_SECS       seconds per flow measurement (default 3)
 #   VM_BENCH_BACKENDS   default "kprobe-multi kprobe fentry tracepoint"
-#   VM_BENCH_LISTS      probe lists for the rate: default "default min"
-#                       (min: only for the function backends)
+#   VM_BENCH_LISTS      --detail levels for the rate: default "full short"
 #   VM_BENCH_SU_ROUNDS  start-up rounds (default 2)
 #   VM_BENCH_SU_BINS    start-up binaries, "NAME=PATH ..." (default
 #                       "now=/usr/bin/pktpath")
@@ -37,12 +36,11 @@ set -u
 
 PP=/usr/bin/pktpath
 LIST_DEFAULT=/usr/share/pktpath/kp_func.list
-LIST_MIN=/usr/share/pktpath/kp_func.min.list
 JOBS=${VM_BENCH_JOBS:-"rate startup"}
 ROUNDS=${VM_BENCH_ROUNDS:-3}
 SECS=${VM_BENCH_SECS:-3}
 WANT=${VM_BENCH_BACKENDS:-"kprobe-multi kprobe fentry tracepoint"}
-LISTS=${VM_BENCH_LISTS:-"default min"}
+LISTS=${VM_BENCH_LISTS:-"full short"}
 SU_ROUNDS=${VM_BENCH_SU_ROUNDS:-2}
 SU_BINS=${VM_BENCH_SU_BINS:-"now=$PP"}
 SU_SLOW=${VM_BENCH_SU_SLOW:-0}
@@ -160,17 +158,16 @@ flow() {
 	FLOW_SENT=$(awk -v n="$sent" -v s="$secs" 'BEGIN { printf "%.0f", (s > 0 ? n / s : 0) }')
 }
 
-# rate_once ROUND BACKEND LIST: no tracing, then traced; one @@RB line.
+# rate_once ROUND BACKEND LEVEL: no tracing, then traced with --detail
+# LEVEL; one @@RB line.
 rate_once() {
-	local r=$1 be=$2 list=$3 file nu nt nu_runs nt_runs tu tt tu_runs tt_runs tsent
-	file=$LIST_DEFAULT
-	[ "$list" = default ] || file=$LIST_MIN
+	local r=$1 be=$2 list=$3 nu nt nu_runs nt_runs tu tt tu_runs tt_runs tsent
 	flow "$PORT_UNTRACKED"
 	nu=$FLOW_PPS nu_runs=$FLOW_RUNS
 	flow "$PORT_TRACKED"
 	nt=$FLOW_PPS nt_runs=$FLOW_RUNS
 	tu=null tt=null tu_runs=null tt_runs=null tsent=null
-	if pp_start "$PP" --backend "$be" --funcs "$file" "$RATE_FILTER"; then
+	if pp_start "$PP" --backend "$be" --detail "$list" "$RATE_FILTER"; then
 		flow "$PORT_UNTRACKED"
 		tu=$FLOW_PPS tu_runs=$FLOW_RUNS
 		flow "$PORT_TRACKED"
@@ -209,7 +206,6 @@ rate() {
 	local r cfgs="" be list c
 	for list in $LISTS; do
 		for be in $BACKENDS; do
-			[ "$list" = default ] || [ "$be" != tracepoint ] || continue
 			cfgs="$cfgs $be/$list"
 		done
 	done
