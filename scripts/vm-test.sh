@@ -388,11 +388,12 @@ build_pktpath() {
 	}
 }
 
-# cmake_pktpath: configure and build pktpath in $BUILD_DIR/vm-build.
+# cmake_pktpath: configure and build pktpath in $BUILD_DIR/vm-build, for
+# /usr as the image installs it: its lists in /usr/share/pktpath.
 cmake_pktpath() {
 	log "building pktpath in $BUILD_DIR/vm-build"
 	{
-		cmake -S . -B "$BUILD_DIR/vm-build" &&
+		cmake -S . -B "$BUILD_DIR/vm-build" -DCMAKE_INSTALL_PREFIX=/usr &&
 			cmake --build "$BUILD_DIR/vm-build" --target pktpath
 	} >"$VMDIR/build-vm.log" 2>&1
 }
