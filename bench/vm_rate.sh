@@ -150,7 +150,7 @@ frames) from a to c as fast as \`send()\` returns for $(meta cmd | sed -n 's/.*S
 (\`udp-sink\`); the rate is c's veth RX packets per second. On veth most
 of each datagram's path (a's output, r's receive, forwarding and output,
 c's receive up to the socket) runs in the softirq that follows the send,
-on the sender's CPU, so the rate is mostly what the path costs. pktpath runs in r: \`pktpath -v --backend B --funcs LIST
+on the sender's CPU, so the rate is mostly what the path costs. pktpath runs in r: \`pktpath -v --backend B --detail LEVEL
 "udp and dst port 7000"\`, text output to /dev/null. *Untracked*: the
 flood goes to port 7001, which the filter never matches: every packet
 still runs every probe on its path (the classifier on r's two veths and
@@ -164,8 +164,9 @@ ratio is traced over not traced of that round; each cell is the median
 *BPF runs per packet*: all BPF programs' \`run_cnt\` (kernel.bpf_stats_enabled)
 over the flood divided by the packets c received: how many probes each
 packet fires (the loader's own traffic is none). *probes*: attached, as
-\`-v\` reports. Lists: *default* is kp_func.list, *min* kp_func.min.list
-(one step per layer, below); the tracepoint backend ignores functions.
+\`-v\` reports. Levels: *full* is kp_func.list, *short* kp_func.min.list
+(the default, one step per layer, below); the tracepoint backend skips the
+function lines of both.
 
 $(part rate)
 
@@ -192,53 +193,60 @@ $(analysis)
 DOC
 }
 
-# What the tables show; the figures quoted are of the run of 2026-11-24
-# (commit e6a4f2a): rerunning changes the tables, not this text.
+# What the tables show; the figures quoted are of the rate run of
+# 2026-11-26 (commit 192981f) and the start-up run of 2026-11-24 (commit
+# e6a4f2a): rerunning changes the tables, not this text.
 analysis() {
 	cat <<'TEXT'
-### What the figures say (run of 2026-11-24)
+### What the figures say (rate: run of 2026-11-26; start-up: 2026-11-24)
 
-**Every probe on a packet's path costs it, tracked or not.** With the
-default list, an untracked forwarded datagram fires 69 BPF programs on
-the function backends (the classifier on r's two veths, and every listed
-function and tracepoint on its path: a's output, r's receive, forwarding
-and output, c's receive, socket and free), and the forwarded
-rate falls to 0.13-0.19 of no tracing under TCG; the tracepoint backend
-fires 15-16 and keeps 0.55. Each of those runs only checks that the
+**Every probe on a packet's path costs it, tracked or not.** With
+`--detail full` (kp_func.list), an untracked forwarded datagram fires 67
+BPF programs on the function backends (the classifier on r's two veths,
+and every listed function and tracepoint on its path: a's output, r's
+receive, forwarding and output, c's receive, socket and free); the
+tracepoint backend fires 13-14. Each of those runs only checks that the
 packet is not tracked: what costs is the number of probes crossed, the
 entry into each (ftrace, the kprobe or trampoline dispatch, the program
 call), not pktpath's work in them.
 
-**kp_func.min.list halves that cost.** One step per layer: 19 programs
-per packet instead of 69, and about twice the rate of the default list
-on the same backend (6.12: kprobe-multi 0.27 against 0.13, kprobe 0.40
-against 0.17, fentry 0.29 against 0.15; 6.1: kprobe 0.42 against 0.19,
-fentry 0.41 against 0.18). Of the 19, the ends of packets and the copy
-points are built in (they end paths: README, "The probe list"), so no
-list goes below them with the function backends.
+**The default, `--detail short`, fires a third of that: 21 programs per
+packet** on every function backend of both kernels, against 67 (the short
+list of before this level existed fired 19: the two more are
+`tp:net:netif_rx` on the two veths, a tracepoint the short list now keeps so
+that the tracepoint backend's path is the same at both levels). It keeps one
+step per layer, with tracepoints where the kernel has one at a layer's step.
+The rates in this run, taken while other work loaded the host, spread
+widely (one cell 0.35..1.31); their medians put short at 2-3 times full's
+forwarded rate on each function backend (6.12: kprobe-multi 0.64 against
+0.33, kprobe 0.79 against 0.27, fentry 0.63 against 0.26; 6.1: kprobe 0.73
+against 0.21, fentry 0.69 against 0.28). On the tracepoint backend the two
+levels attach the same tracepoints (the function lines are skipped): the
+same runs per packet. The ends of packets and the copy points are built
+in (they end paths: README, "The probe list"), so no list goes below them
+with the function backends.
 
 **Tracked packets cost their records.** Every hop of a tracked packet
-is a ring-buffer record the loader reads and prints: 0.04-0.07 of no
-tracing with the default list, 0.12-0.16 with the short list, 0.15 with
+is a ring-buffer record the loader reads and prints: 0.04-0.06 of no
+tracing with the full list, 0.10-0.20 with the short one, about 0.2 with
 tracepoints. No record was lost: the sender slowed down instead (under
-TCG the loader shares the guest's two vCPUs, in one host thread, with it). On a real host
-a narrow filter is what keeps this small.
+TCG the loader shares the guest's two vCPUs, in one host thread, with it).
+On a real host a narrow filter is what keeps this small.
 
-**Between the function backends**, under TCG, kprobe-multi's hits cost
-the most (6.12: 0.13 and 0.27 against single kprobes' 0.17 and 0.40),
-fentry's lie between. TCG emulates, and the backends' entry paths are
-different code (fprobe, a kprobe on ftrace, a BPF trampoline): this order
-is not a real CPU's, while the ratio between lists, a count of probes
+**Between the function backends**, under TCG, the order of their costs
+changes from run to run: the backends' entry paths are different code
+(fprobe, a kprobe on ftrace, a BPF trampoline) and TCG emulates, so their
+order is not a real CPU's, while the ratio between levels, a count of probes
 crossed, carries over. What does carry over is attach and detach time
 ("Attach and detach time in QEMU kernels"): kprobe-multi attaches and
 detaches a list at once, single kprobes and fentry pay per function, fentry
 the most on detach.
 
-**Choosing.** On a busy host: `--funcs /usr/share/pktpath/kp_func.min.list`
-(about twice the forwarded rate of the default list, the layers still
-shown), or `--backend tracepoint` (the fewest probes, the coarsest path),
-and a filter that matches only what is asked about; `--probe` adds single
-steps back to the short list.
+**Choosing.** The default is for busy hosts; `--detail full` for a
+question about the steps between layers (GRO, the IP layer's finish
+functions, neighbours, TCP's internals), `--probe` for a single step more,
+`--backend tracepoint` for the fewest probes, and a filter that matches
+only what is asked about.
 
 **Start-up: the index makes `--all-skb-funcs` start 2.5x sooner.** Before
 it, pktpath looked every name up with libbpf's `btf__find_by_name_kind()`,
