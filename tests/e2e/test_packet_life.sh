@@ -102,6 +102,7 @@ forwarded() {
 	# has (the sender's timer fired on a loaded machine) is dropped by it,
 	# TCP_OLD_DATA: true when the run holds a packet with its port and
 	# sequence number before it.
+	# shellcheck disable=SC2016 # jq program
 	pp_expect_none "$name: fate" "$out" \
 		'packets as $all | packets[] | . as $p
 		| select(.fate.kind != "consumed" and .fate.kind != "unseen"
