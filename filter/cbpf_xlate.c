@@ -814,12 +814,19 @@ static void emit_prologue(struct xl *x, const struct sock_filter *prog, size_t l
 	emit_mem_zero(x, prog, len);
 }
 
-/* A = the SIZE bytes at r2 = PP_R_X + OFF: no match if they are not there. */
+/*
+ * A = the SIZE bytes at PP_R_X + OFF: no match if they are not there.
+ * Through bpf_skb_load_bytes(), as the whole second pass: an offset that
+ * only a helper takes stays imprecise for the verifier, so the ways into
+ * the second pass (IPv4 or IPv6, VXLAN or Geneve, every header length) are
+ * one state to it, walked once; direct loads would make it walk the pass
+ * once per offset.
+ */
 static void emit_load_at_x(struct xl *x, int size, __s32 off)
 {
 	emit(x, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_2, PP_R_X, 0, 0);
 	emit(x, BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_2, 0, 0, off);
-	emit_load_r2_data(x, PP_R_A, size);
+	emit_slow_load(x, PP_R_A, size);
 }
 
 /* X = the UDP header's offset, IPv4 (not a later fragment) or IPv6; else no match. */
@@ -875,6 +882,15 @@ static void emit_inner_entry(struct xl *x, const struct sock_filter *prog, size_
 {
 	int vxlan = new_label(x), geneve = new_label(x), found = new_label(x);
 
+	/*
+	 * The first pass reaches here from every load that failed, each with
+	 * what it proved of the packet's bounds in PP_R_DATA: a fresh pointer
+	 * makes those states one for the verifier, which then walks the rest
+	 * once, not once per way in.
+	 */
+	if (x->direct)
+		emit(x, BPF_LDX | BPF_MEM | BPF_W, PP_R_DATA, PP_R_CTX,
+		     offsetof(struct __sk_buff, data), 0);
 	emit_inner_udp(x);
 	emit_load_at_x(x, BPF_H, 2);
 	emit_jmp(x, BPF_JMP32 | BPF_JEQ | BPF_K, PP_R_A, 0, PP_GENEVE_PORT, geneve);
@@ -927,6 +943,7 @@ static void emit_inner_pass(struct xl *x, const struct sock_filter *prog, size_t
 	x->lbase = (int)len;
 	x->inner = true;
 	x->vlan = false;
+	x->direct = false; /* see emit_load_at_x() */
 	emit_pass(x, prog, len, live);
 }
 

@@ -72,6 +72,9 @@ int pp_test_pcap(const char *expr, bool inner, const char *path, FILE *out, FILE
 		fprintf(errout, "pktpath: %s\n", err);
 		return ret == -EINVAL || ret == -E2BIG ? 2 : 1;
 	}
+	if (cls.outer_only)
+		fprintf(errout, "pktpath: the filter fits the verifier's limits only without the "
+				"inner view: it matches the outer headers only (as --no-inner)\n");
 	r.cls = &cls;
 	ret = pp_pcap_foreach(path, run_frame, &r, err, sizeof(err));
 	pp_cls_destroy(&cls);

@@ -553,6 +553,9 @@ static int prepare_marking(struct app *a)
 		fprintf(stderr, "pktpath: %s\n", a->err);
 		return ret == -EINVAL || ret == -E2BIG ? EXIT_USAGE : EXIT_FAIL;
 	}
+	if (a->cls.outer_only)
+		fprintf(stderr, "pktpath: the filter fits the verifier's limits only without the "
+				"inner view: it matches the outer headers only (as --no-inner)\n");
 	if (verbose)
 		fprintf(stderr,
 			"pktpath: filter: %zu classic instructions (%zu libpcap compile%s), %zu "
