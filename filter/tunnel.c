@@ -7,8 +7,8 @@
 #include "tunnel.h"
 
 #define ETH_HLEN  14
-#define IP4_PROTO 9  /* offset of the protocol in the IPv4 header */
-#define IP6_NH	  6  /* offset of the next header in the IPv6 header */
+#define IP4_PROTO 9 /* offset of the protocol in the IPv4 header */
+#define IP6_NH	  6 /* offset of the next header in the IPv6 header */
 #define IP6_HLEN  40
 #define UDP_HLEN  8
 #define PROTO_UDP 17

@@ -780,8 +780,9 @@ static int run(struct app *a)
 		return pp_check(stdout);
 	case PP_ACT_TEST_PCAP:
 		ret = check_caps();
-		return ret ? ret : pp_test_pcap(a->env.filter, !a->env.no_inner, a->env.test_pcap, stdout,
-						stderr);
+		return ret ? ret
+			   : pp_test_pcap(a->env.filter, !a->env.no_inner, a->env.test_pcap, stdout,
+					  stderr);
 	default:
 		break;
 	}

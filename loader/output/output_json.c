@@ -16,6 +16,7 @@
 #include "netns_names.h"
 #include "output.h"
 #include "pkt_decode.h"
+#include "tunnel.h"
 
 #define PP_PROBE_NAMELEN 32
 
@@ -253,28 +254,51 @@ static void json_l4(struct jobj *o, const struct pp_pkt_summary *s)
 	}
 }
 
-static void json_summary(struct jobj *top, const struct pp_pkt_summary *s)
+/* The keys of one frame's headers (docs/json-schema.md, pkt). */
+static void json_headers(struct jobj *o, const struct pp_pkt_summary *s)
+{
+	jarr(o, K("proto"), s->proto, sizeof(s->proto));
+	if (s->src[0]) {
+		jarr(o, K("src"), s->src, sizeof(s->src));
+		jarr(o, K("dst"), s->dst, sizeof(s->dst));
+	}
+	if (s->ip_ver)
+		jnum(o, K("ip_proto"), s->ip_proto);
+	json_l4(o, s);
+	if (s->has_arp)
+		jnum(o, K("arp_op"), s->arp_op);
+	if (s->is_frag)
+		json_frag(o, s);
+	if (s->nvlan)
+		jnum(o, K("vlan"), s->vlan);
+	if (s->nvlan > 1)
+		jnum(o, K("vlan_inner"), s->vlan_inner);
+	if (s->trunc)
+		jstr(o, K("truncated"), s->trunc, 8);
+}
+
+/* A tunnel's frame: its kind and VNI, and the inner frame's headers. */
+static void json_tunnel(struct jobj *o, const struct pp_pkt_summary *s, const struct pp_mark *m)
+{
+	struct pp_pkt_summary in;
+	struct jobj inner;
+	const char *kind = pp_tunnel_name(s->tunnel);
+
+	if (!m || !pp_pkt_decode_inner(m->data, m->cap_len, s, &in))
+		return;
+	jstr(o, K("tunnel"), kind, strlen(kind));
+	jnum(o, K("vni"), s->vni);
+	inner = jopen(o, K("inner"));
+	json_headers(&inner, &in);
+	jclose(&inner);
+}
+
+static void json_summary(struct jobj *top, const struct pp_pkt_summary *s, const struct pp_mark *m)
 {
 	struct jobj o = jopen(top, K("pkt"));
 
-	jarr(&o, K("proto"), s->proto, sizeof(s->proto));
-	if (s->src[0]) {
-		jarr(&o, K("src"), s->src, sizeof(s->src));
-		jarr(&o, K("dst"), s->dst, sizeof(s->dst));
-	}
-	if (s->ip_ver)
-		jnum(&o, K("ip_proto"), s->ip_proto);
-	json_l4(&o, s);
-	if (s->has_arp)
-		jnum(&o, K("arp_op"), s->arp_op);
-	if (s->is_frag)
-		json_frag(&o, s);
-	if (s->nvlan)
-		jnum(&o, K("vlan"), s->vlan);
-	if (s->nvlan > 1)
-		jnum(&o, K("vlan_inner"), s->vlan_inner);
-	if (s->trunc)
-		jstr(&o, K("truncated"), s->trunc, 8);
+	json_headers(&o, s);
+	json_tunnel(&o, s, m);
 	jclose(&o);
 }
 
@@ -283,7 +307,7 @@ static void json_pkt(struct jobj *top, const struct pp_mark *m)
 	struct pp_pkt_summary s;
 
 	pp_pkt_decode(m->data, m->cap_len, &s);
-	json_summary(top, &s);
+	json_summary(top, &s, m);
 }
 
 /* ifname and ifindex, each only when known. */
@@ -397,7 +421,7 @@ static void json_hop(const struct pp_out *out, struct pp_wbuf *w, const struct p
 	json_addr(&o, K("skb"), h->skb);
 	/* Its headers here, where NAT changed them since the mark. */
 	if (pp_out_hop_now(p, h, &now))
-		json_summary(&o, &now);
+		json_summary(&o, &now, NULL);
 	json_stack(out, &o, h);
 	jclose(&o);
 }

@@ -233,17 +233,15 @@ static size_t text_sep(struct pp_wbuf *w, size_t col, size_t len)
  */
 static void text_header(const struct pp_out *o, struct pp_wbuf *w, const struct pp_packet *p)
 {
-	char start[64], sum[192], at[96];
+	char start[64], sum[384], at[96];
 	size_t col = header_start(o, p, start, sizeof(start)), n, at_len;
-	struct pp_pkt_summary s;
 
 	pp_wb_write(w, start, col);
 	if (!p->mark) {
 		pp_wb_lit(w, " (packet bytes unknown)\n");
 		return;
 	}
-	pp_pkt_decode(p->mark->data, p->mark->cap_len, &s);
-	n = pp_pkt_format(&s, sum, sizeof(sum));
+	n = pp_pkt_format_frame(p->mark->data, p->mark->cap_len, sum, sizeof(sum));
 	n = n < sizeof(sum) ? n : sizeof(sum) - 1;
 	at_len = marked_at(o, &p->mark->hop, at, sizeof(at));
 	col = text_sep(w, col, n) + n;

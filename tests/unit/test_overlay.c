@@ -13,14 +13,15 @@
 #include "ebpf_interp.h"
 #include "filter.h"
 #include "kernel_run.h"
+#include "pkt_decode.h"
 #include "tunnel.h"
 
 #define FRAME_MAX 256
 
 /* An inner frame: IPv4 ICMP echo 10.244.1.2 > 10.244.2.3 (42 bytes). */
 static const unsigned char inner_icmp[] = {
-	0x02, 0, 0, 0, 0, 0x02, 0x02, 0, 0, 0, 0, 0x01, 0x08, 0x00, 0x45, 0, 0,   28,   0, 7, 0,
-	0,    64, 1, 0, 0, 10,   244,  1, 2, 10, 244, 2, 3,	  8,	0,    0, 0, 0,	 0x2a, 0, 1};
+	0x02, 0,  0, 0, 0, 0x02, 0x02, 0, 0, 0,	 0,   0x01, 0x08, 0x00, 0x45, 0, 0, 28, 0,    7, 0,
+	0,    64, 1, 0, 0, 10,	 244,  1, 2, 10, 244, 2,    3,	  8,	0,    0, 0, 0,	0x2a, 0, 1};
 
 struct frame_spec {
 	const char *name;
@@ -224,7 +225,8 @@ START_TEST(test_inner_view_in_kernel)
 		return;
 	for (size_t e = 0; e < sizeof(exprs) / sizeof(exprs[0]); e++) {
 		for (unsigned int mode = 0; mode <= PP_XLATE_NO_DIRECT; mode++) {
-			struct pp_cls_opts o = {.expr = exprs[e], .xlate_flags = mode | PP_XLATE_INNER};
+			struct pp_cls_opts o = {.expr = exprs[e],
+						.xlate_flags = mode | PP_XLATE_INNER};
 			struct pp_cls cls;
 			char err[256];
 
@@ -244,6 +246,33 @@ START_TEST(test_inner_view_in_kernel)
 }
 END_TEST
 
+/* The header line: the outer headers, the tunnel and its VNI, the inner headers. */
+START_TEST(test_header_line)
+{
+	unsigned char fr[FRAME_MAX];
+	char line[256];
+	size_t len = make_frame(fr, &specs[1]), n;
+
+	n = pp_pkt_format_frame(fr, (__u32)len, line, sizeof(line));
+	ck_assert_str_eq(line, "udp 192.168.50.1.40000 > 192.168.50.2.8472 vxlan 42: icmp "
+			       "10.244.1.2 > 10.244.2.3 echo request id 42 seq 1");
+	ck_assert_uint_eq(n, strlen(line));
+	ck_assert_uint_eq(pp_pkt_format_frame(fr, (__u32)len, line, 20), n); /* cut: as snprintf */
+	ck_assert_uint_eq(strlen(line), 19);
+	len = make_frame(fr, &specs[5]);
+	pp_pkt_format_frame(fr, (__u32)len, line, sizeof(line));
+	ck_assert_str_eq(line, "udp [fd00::1].40000 > [fd00::2].6081 geneve 42: icmp 10.244.1.2 > "
+			       "10.244.2.3 echo request id 42 seq 1");
+	/* Cut inside the inner frame: the inner headers say where. */
+	pp_pkt_format_frame(fr, (__u32)len - 4, line, sizeof(line));
+	ck_assert_str_eq(line, "udp [fd00::1].40000 > [fd00::2].6081 geneve 42: icmp 10.244.1.2 > "
+			       "10.244.2.3 echo request [|icmp]");
+	len = make_frame(fr, &specs[8]); /* another port: no tunnel */
+	pp_pkt_format_frame(fr, (__u32)len, line, sizeof(line));
+	ck_assert_str_eq(line, "udp 192.168.50.1.40000 > 192.168.50.2.4790");
+}
+END_TEST
+
 Suite *overlay_suite(void)
 {
 	Suite *s = suite_create("overlay");
@@ -254,6 +283,7 @@ Suite *overlay_suite(void)
 	tcase_add_test(tc, test_inner_view_equals_reference);
 	tcase_add_test(tc, test_inner_view_matters);
 	tcase_add_test(tc, test_inner_view_in_kernel);
+	tcase_add_test(tc, test_header_line);
 	suite_add_tcase(s, tc);
 	return s;
 }
