@@ -13,6 +13,7 @@
 #include <string.h>
 #include "drop_hint.h"
 #include "fmt.h"
+#include "hop_change.h"
 #include "netns_names.h"
 #include "output.h"
 #include "pkt_decode.h"
@@ -278,13 +279,14 @@ static void json_headers(struct jobj *o, const struct pp_pkt_summary *s)
 }
 
 /* A tunnel's frame: its kind and VNI, and the inner frame's headers. */
-static void json_tunnel(struct jobj *o, const struct pp_pkt_summary *s, const struct pp_mark *m)
+static void json_tunnel(struct jobj *o, const struct pp_pkt_summary *s, const __u8 *data,
+			__u32 cap_len)
 {
 	struct pp_pkt_summary in;
 	struct jobj inner;
 	const char *kind = pp_tunnel_name(s->tunnel);
 
-	if (!m || !pp_pkt_decode_inner(m->data, m->cap_len, s, &in))
+	if (!data || !pp_pkt_decode_inner(data, cap_len, s, &in))
 		return;
 	jstr(o, K("tunnel"), kind, strlen(kind));
 	jnum(o, K("vni"), s->vni);
@@ -293,12 +295,14 @@ static void json_tunnel(struct jobj *o, const struct pp_pkt_summary *s, const st
 	jclose(&inner);
 }
 
-static void json_summary(struct jobj *top, const struct pp_pkt_summary *s, const struct pp_mark *m)
+/* "pkt": the headers of S, decoded from DATA (NULL: no inner frame shown). */
+static void json_summary(struct jobj *top, const struct pp_pkt_summary *s, const __u8 *data,
+			 __u32 cap_len)
 {
 	struct jobj o = jopen(top, K("pkt"));
 
 	json_headers(&o, s);
-	json_tunnel(&o, s, m);
+	json_tunnel(&o, s, data, cap_len);
 	jclose(&o);
 }
 
@@ -307,7 +311,7 @@ static void json_pkt(struct jobj *top, const struct pp_mark *m)
 	struct pp_pkt_summary s;
 
 	pp_pkt_decode(m->data, m->cap_len, &s);
-	json_summary(top, &s, m);
+	json_summary(top, &s, m->data, m->cap_len);
 }
 
 /* ifname and ifindex, each only when known. */
@@ -396,12 +400,39 @@ static void json_netns_name(const struct pp_out *out, struct jobj *o, __u32 inod
 	jclose(&sub);
 }
 
+/*
+ * Its headers here, where they changed since the mark (NAT, an overlay),
+ * and "encap" or "decap" with the tunnel where an overlay's header was
+ * pushed or pulled.
+ */
+static void json_hop_change(struct jobj *o, const struct pp_packet *p, const struct pp_hop *h)
+{
+	const struct pp_hop_bytes *b = p->nbytes ? pp_packet_bytes(p, h) : NULL;
+	const char *kind;
+	struct pp_hop_change c;
+	struct jobj t;
+
+	pp_out_hop_change(p, h, &c);
+	if (c.kind == PP_CHANGE_NONE)
+		return;
+	if (c.has_now && b)
+		json_summary(o, &c.now, b->data, b->cap_len);
+	if (c.kind == PP_CHANGE_NOW)
+		return;
+	kind = pp_tunnel_name(c.tunnel);
+	t = c.kind == PP_CHANGE_ENCAP ? jopen(o, K("encap")) : jopen(o, K("decap"));
+	jstr(&t, K("tunnel"), kind, strlen(kind));
+	jnum(&t, K("vni"), c.vni);
+	if (c.kind == PP_CHANGE_ENCAP && h->ifname[0])
+		jarr(&t, K("via"), h->ifname, sizeof(h->ifname));
+	jclose(&t);
+}
+
 static void json_hop(const struct pp_out *out, struct pp_wbuf *w, const struct pp_packet *p,
 		     const struct pp_hop *h)
 {
 	struct jobj o = {.w = w, .first = true};
 	char pname[PP_PROBE_NAMELEN];
-	struct pp_pkt_summary now;
 	__u64 t0 = p->hops[0].ts;
 
 	pp_wb_putc(w, '{');
@@ -419,9 +450,7 @@ static void json_hop(const struct pp_out *out, struct pp_wbuf *w, const struct p
 		jarr(&o, K("comm"), h->comm, sizeof(h->comm));
 	jnum(&o, K("len"), h->len);
 	json_addr(&o, K("skb"), h->skb);
-	/* Its headers here, where NAT changed them since the mark. */
-	if (pp_out_hop_now(p, h, &now))
-		json_summary(&o, &now, NULL);
+	json_hop_change(&o, p, h);
 	json_stack(out, &o, h);
 	jclose(&o);
 }

@@ -13,6 +13,7 @@
 #include "ebpf_interp.h"
 #include "filter.h"
 #include "kernel_run.h"
+#include "hop_change.h"
 #include "pkt_decode.h"
 #include "tunnel.h"
 
@@ -273,6 +274,99 @@ START_TEST(test_header_line)
 }
 END_TEST
 
+/* A TC hop of skb 0x100 at time TS on DEV. */
+static struct pp_hop tc_hop(__u64 ts, __u32 probe, const char *dev)
+{
+	struct pp_hop h = {.type = PP_REC_HOP, .probe = probe, .ts = ts, .skb = 0x100};
+
+	snprintf(h.ifname, sizeof(h.ifname), "%s", dev);
+	return h;
+}
+
+static void keep_bytes(struct pp_hop_bytes *b, const struct pp_hop *h, const unsigned char *d,
+		       size_t len)
+{
+	*b = (struct pp_hop_bytes){.skb = h->skb, .ts = h->ts, .probe = h->probe};
+	b->cap_len = (__u32)len;
+	memcpy(b->data, d, len);
+}
+
+/*
+ * Pod 1's packet, marked bare: the vxlan device's egress (same), the
+ * underlay's egress in a VXLAN header (encap), the next node's underlay
+ * (outer still: now), its vxlan device's ingress (the mark's flow again,
+ * no bytes: decap).
+ */
+START_TEST(test_hop_encap_decap)
+{
+	static struct pp_mark mark;
+	unsigned char fr[FRAME_MAX];
+	size_t len = make_frame(fr, &specs[0]);
+	struct pp_hop hops[5];
+	struct pp_hop_bytes bytes[2];
+	struct pp_packet p = {
+		.id = 1, .mark = &mark, .hops = hops, .nhops = 5, .bytes = bytes, .nbytes = 2};
+	const enum pp_hop_change_kind want[5] = {PP_CHANGE_NONE, PP_CHANGE_NONE, PP_CHANGE_ENCAP,
+						 PP_CHANGE_NOW, PP_CHANGE_DECAP};
+	struct pp_hop_change c;
+
+	mark.hop = tc_hop(1, PP_PROBE_TC_INGRESS, "veth1");
+	mark.hop.type = PP_REC_MARK;
+	mark.cap_len = sizeof(inner_icmp);
+	memcpy(mark.data, inner_icmp, sizeof(inner_icmp));
+	hops[0] = mark.hop;
+	hops[1] = tc_hop(2, PP_PROBE_TC_EGRESS, "vxlan42");
+	hops[2] = tc_hop(3, PP_PROBE_TC_EGRESS, "u1");
+	hops[3] = tc_hop(4, PP_PROBE_TC_INGRESS, "u2");
+	hops[4] = tc_hop(5, PP_PROBE_TC_INGRESS, "vxlan42");
+	keep_bytes(&bytes[0], &hops[2], fr, len);
+	keep_bytes(&bytes[1], &hops[3], fr, len);
+	for (int i = 0; i < 5; i++) {
+		pp_out_hop_change(&p, &hops[i], &c);
+		ck_assert_msg(c.kind == want[i], "hop %d: %d", i, c.kind);
+	}
+	pp_out_hop_change(&p, &hops[2], &c);
+	ck_assert_int_eq(c.tunnel, PP_TUNNEL_VXLAN);
+	ck_assert_uint_eq(c.vni, 42);
+	ck_assert(c.has_now);
+	ck_assert_uint_eq(c.now.dport, 4789);
+	pp_out_hop_change(&p, &hops[4], &c);
+	ck_assert(!c.has_now);
+	ck_assert_uint_eq(c.vni, 42);
+}
+END_TEST
+
+/* The reply, marked in its VXLAN header: the inner frame at the vxlan device is decap, once. */
+START_TEST(test_hop_decap_of_outer_mark)
+{
+	static struct pp_mark mark;
+	unsigned char fr[FRAME_MAX];
+	size_t len = make_frame(fr, &specs[3]); /* geneve */
+	struct pp_hop hops[3];
+	struct pp_hop_bytes bytes[2];
+	struct pp_packet p = {
+		.id = 1, .mark = &mark, .hops = hops, .nhops = 3, .bytes = bytes, .nbytes = 2};
+	struct pp_hop_change c;
+
+	mark.hop = tc_hop(1, PP_PROBE_TC_INGRESS, "u1");
+	mark.hop.type = PP_REC_MARK;
+	mark.cap_len = (__u32)len;
+	memcpy(mark.data, fr, len);
+	hops[0] = mark.hop;
+	hops[1] = tc_hop(2, PP_PROBE_TC_INGRESS, "gnv0");
+	hops[2] = tc_hop(3, PP_PROBE_TC_EGRESS, "veth1");
+	keep_bytes(&bytes[0], &hops[1], inner_icmp, sizeof(inner_icmp));
+	keep_bytes(&bytes[1], &hops[2], inner_icmp, sizeof(inner_icmp));
+	pp_out_hop_change(&p, &hops[1], &c);
+	ck_assert_int_eq(c.kind, PP_CHANGE_DECAP);
+	ck_assert_int_eq(c.tunnel, PP_TUNNEL_GENEVE);
+	ck_assert(c.has_now);
+	ck_assert_str_eq(c.now.dst, "10.244.2.3");
+	pp_out_hop_change(&p, &hops[2], &c);
+	ck_assert_int_eq(c.kind, PP_CHANGE_NOW);
+}
+END_TEST
+
 Suite *overlay_suite(void)
 {
 	Suite *s = suite_create("overlay");
@@ -284,6 +378,8 @@ Suite *overlay_suite(void)
 	tcase_add_test(tc, test_inner_view_matters);
 	tcase_add_test(tc, test_inner_view_in_kernel);
 	tcase_add_test(tc, test_header_line);
+	tcase_add_test(tc, test_hop_encap_decap);
+	tcase_add_test(tc, test_hop_decap_of_outer_mark);
 	suite_add_tcase(s, tc);
 	return s;
 }
