@@ -854,6 +854,29 @@ static void emit_inner_udp(struct xl *x)
 	bind(x, udp);
 }
 
+/*
+ * A = the UDP destination port, X the UDP header's offset. Every UDP
+ * datagram the filter does not match gets here: where the header is where
+ * it nearly always is (IPv4 without options, IPv6), a direct load at a
+ * constant offset, which leaves X imprecise to the verifier as the helper
+ * does (emit_load_at_x()); the helper saves the other cases ~20 ns.
+ */
+static void emit_inner_port(struct xl *x)
+{
+	int v6 = new_label(x), other = new_label(x), done = new_label(x);
+
+	emit_jmp(x, BPF_JMP | BPF_JNE | BPF_K, PP_R_X, 0, 14 + 20, v6);
+	emit_load_abs_data(x, PP_R_A, BPF_H, 14 + 20 + 2);
+	emit_ja(x, done);
+	bind(x, v6);
+	emit_jmp(x, BPF_JMP | BPF_JNE | BPF_K, PP_R_X, 0, 14 + 40, other);
+	emit_load_abs_data(x, PP_R_A, BPF_H, 14 + 40 + 2);
+	emit_ja(x, done);
+	bind(x, other);
+	emit_load_at_x(x, BPF_H, 2);
+	bind(x, done);
+}
+
 /* X = the UDP header's offset: X = the Geneve options' length + X, or no match. */
 static void emit_inner_geneve(struct xl *x)
 {
@@ -892,7 +915,7 @@ static void emit_inner_entry(struct xl *x, const struct sock_filter *prog, size_
 		emit(x, BPF_LDX | BPF_MEM | BPF_W, PP_R_DATA, PP_R_CTX,
 		     offsetof(struct __sk_buff, data), 0);
 	emit_inner_udp(x);
-	emit_load_at_x(x, BPF_H, 2);
+	emit_inner_port(x);
 	emit_jmp(x, BPF_JMP32 | BPF_JEQ | BPF_K, PP_R_A, 0, PP_GENEVE_PORT, geneve);
 	emit_jmp(x, BPF_JMP32 | BPF_JEQ | BPF_K, PP_R_A, 0, PP_VXLAN_PORT, vxlan);
 	emit_jmp(x, BPF_JMP32 | BPF_JNE | BPF_K, PP_R_A, 0, PP_VXLAN_LINUX_PORT, x->l_nomatch);
@@ -903,8 +926,15 @@ static void emit_inner_entry(struct xl *x, const struct sock_filter *prog, size_
 	emit_inner_geneve(x);
 	emit(x, BPF_ALU64 | BPF_ADD | BPF_K, PP_R_X, 0, 0, 8 + PP_GENEVE_HLEN);
 	bind(x, found);
-	/* The inner frame starts inside the packet: its "len" is not negative. */
 	emit(x, BPF_LDX | BPF_MEM | BPF_W, BPF_REG_1, PP_R_CTX, offsetof(struct __sk_buff, len), 0);
+	/*
+	 * X + len - len: the same offset, but one the verifier no longer knows
+	 * from the way here (34 or 54 where emit_inner_port() compared it), so
+	 * that every way into the second pass is one state, walked once.
+	 */
+	emit(x, BPF_ALU64 | BPF_ADD | BPF_X, PP_R_X, BPF_REG_1, 0, 0);
+	emit(x, BPF_ALU64 | BPF_SUB | BPF_X, PP_R_X, BPF_REG_1, 0, 0);
+	/* The inner frame starts inside the packet: its "len" is not negative. */
 	emit_jmp(x, BPF_JMP | BPF_JGT | BPF_X, PP_R_X, BPF_REG_1, 0, x->l_nomatch);
 	emit(x, BPF_STX | BPF_MEM | BPF_DW, BPF_REG_10, PP_R_X, PP_INNER_OFF, 0);
 	emit(x, BPF_ALU | BPF_MOV | BPF_K, PP_R_A, 0, 0, 0);

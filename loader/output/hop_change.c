@@ -52,19 +52,28 @@ static void set_tunnel(struct pp_hop_change *c, enum pp_hop_change_kind kind,
 	c->vni = s->vni;
 }
 
-/* H carried bytes (C->now), other than the mark's M. */
+/*
+ * H carried bytes B (C->now), other than the mark's M. The skb's TC hop
+ * before it (BEFORE, if it carried bytes) tells a tunnel's header pushed
+ * onto a flow that NAT changed since the mark (a Kubernetes service's
+ * DNAT, then the overlay) or pulled off one.
+ */
 static void changed(const struct pp_packet *p, const struct pp_hop *h, const struct pp_hop_bytes *b,
 		    const struct pp_pkt_summary *m, struct pp_hop_change *c)
 {
-	const struct pp_hop *q = tc_before(p, h);
 	const struct pp_hop_bytes *qb;
 	struct pp_pkt_summary before, in;
-	bool had = hop_headers(p, q, &qb, &before);
+	bool had = hop_headers(p, tc_before(p, h), &qb, &before);
 
 	c->kind = PP_CHANGE_NOW;
-	if (wraps(b->data, b->cap_len, &c->now, m)) {
+	if (wraps(b->data, b->cap_len, &c->now, m) ||
+	    (had && wraps(b->data, b->cap_len, &c->now, &before))) {
 		if (!had || !pp_pkt_same_flow(&before, &c->now))
 			set_tunnel(c, PP_CHANGE_ENCAP, &c->now);
+		return;
+	}
+	if (had && wraps(qb->data, qb->cap_len, &before, &c->now)) {
+		set_tunnel(c, PP_CHANGE_DECAP, &before);
 		return;
 	}
 	if (pp_pkt_decode_inner(p->mark->data, p->mark->cap_len, m, &in) &&

@@ -29,11 +29,12 @@ struct pp_hop_change {
 
 /*
  * The change at hop H of P. ENCAP: its bytes are a tunnel's frame whose inner
- * flow is the mark's, and the skb's TC hop before it was not that already.
- * DECAP: the skb's TC hop before it carried such a frame and this one the
- * mark's flow again (then without bytes), or the mark was a tunnel's frame
- * and this hop carries its inner flow, which the TC hop before did not.
- * NOW: other addresses or ports than the mark's (NAT where it was seen).
+ * flow is the mark's or that of the skb's TC hop before, which was not that
+ * frame already. DECAP: the skb's TC hop before carried a tunnel's frame
+ * and this one its inner flow (without bytes when that is the mark's), or
+ * the mark was a tunnel's frame and this hop carries its inner flow, which
+ * the TC hop before did not. NOW: other addresses or ports than the mark's
+ * (NAT where it was seen).
  */
 void pp_out_hop_change(const struct pp_packet *p, const struct pp_hop *h, struct pp_hop_change *c);
 

@@ -367,6 +367,45 @@ START_TEST(test_hop_decap_of_outer_mark)
 }
 END_TEST
 
+/*
+ * A service's DNAT before the overlay: the hop after it carries the NATed
+ * flow (now), the underlay's the NATed flow in VXLAN (encap), the other
+ * node's vxlan device the NATed flow again (decap, with its bytes).
+ */
+START_TEST(test_hop_encap_after_nat)
+{
+	static struct pp_mark mark;
+	unsigned char fr[FRAME_MAX], natted[sizeof(inner_icmp)];
+	size_t len = make_frame(fr, &specs[0]);
+	struct pp_hop hops[4];
+	struct pp_hop_bytes bytes[3];
+	struct pp_packet p = {
+		.id = 1, .mark = &mark, .hops = hops, .nhops = 4, .bytes = bytes, .nbytes = 3};
+	const enum pp_hop_change_kind want[4] = {PP_CHANGE_NONE, PP_CHANGE_NOW, PP_CHANGE_ENCAP,
+						 PP_CHANGE_DECAP};
+	struct pp_hop_change c;
+
+	/* Marked to the service 10.96.0.10; fr's inner frame goes to 10.244.2.3. */
+	memcpy(natted, inner_icmp, sizeof(inner_icmp));
+	memcpy(mark.data, inner_icmp, sizeof(inner_icmp));
+	memcpy(mark.data + 30, (const unsigned char[]){10, 96, 0, 10}, 4);
+	mark.cap_len = sizeof(inner_icmp);
+	mark.hop = tc_hop(1, PP_PROBE_TC_INGRESS, "veth1");
+	mark.hop.type = PP_REC_MARK;
+	hops[0] = mark.hop;
+	hops[1] = tc_hop(2, PP_PROBE_TC_EGRESS, "vxlan42");
+	hops[2] = tc_hop(3, PP_PROBE_TC_EGRESS, "u1");
+	hops[3] = tc_hop(4, PP_PROBE_TC_INGRESS, "vxlan42");
+	keep_bytes(&bytes[0], &hops[1], natted, sizeof(natted));
+	keep_bytes(&bytes[1], &hops[2], fr, len);
+	keep_bytes(&bytes[2], &hops[3], natted, sizeof(natted));
+	for (int i = 0; i < 4; i++) {
+		pp_out_hop_change(&p, &hops[i], &c);
+		ck_assert_msg(c.kind == want[i], "hop %d: %d", i, c.kind);
+	}
+}
+END_TEST
+
 Suite *overlay_suite(void)
 {
 	Suite *s = suite_create("overlay");
@@ -380,6 +419,7 @@ Suite *overlay_suite(void)
 	tcase_add_test(tc, test_header_line);
 	tcase_add_test(tc, test_hop_encap_decap);
 	tcase_add_test(tc, test_hop_decap_of_outer_mark);
+	tcase_add_test(tc, test_hop_encap_after_nat);
 	suite_add_tcase(s, tc);
 	return s;
 }
