@@ -5,8 +5,17 @@
  * which is nearly all of it). Runs alternate between filters; each figure is the
  * median of ROUNDS, raw and net of a "ret #0" program measured in the same
  * rounds (the test-run harness's own cost per run).
+ *
+ *   cls_bench [ROUNDS [REPEAT]]
+ *   cls_bench --inner [ROUNDS [REPEAT]]
+ *
+ * --inner: each filter without and with the inner view (PP_XLATE_INNER,
+ * pktpath's default), on that frame and on the same frame inside a VXLAN
+ * header (UDP 8472), which none matches either: what the view adds to
+ * traffic pktpath ignores, bare and encapsulated.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +44,21 @@ static unsigned char frame[98] = {
 	0x40, 0, 64, 17, 0, 0, 198, 18, 0, 9, 198, 18, 1,    2,	   0x14, 0xe9, 0x14, 0xe9, 0, 64,
 };
 
+/* The frame above after an outer Ethernet, IPv4, UDP (to 8472) and VXLAN header. */
+static unsigned char vxlan_frame[50 + sizeof(frame)];
+
+static void make_vxlan_frame(void)
+{
+	static const unsigned char outer[50] = {
+		2,    0,    0,	0,    0,   0x12, 2,  0,	   0,	 0,    0,    0x11, 0x08,
+		0x00, 0x45, 0,	0,    134, 0,	 2,  0x40, 0,	 64,   17,   0,	   0,
+		192,  168,  50, 1,    192, 168,	 50, 2,	   0x9c, 0x40, 0x21, 0x18, 0,
+		114,  0,    0,	0x08, 0,   0,	 0,  0,	   0,	 42,   0};
+
+	memcpy(vxlan_frame, outer, sizeof(outer));
+	memcpy(vxlan_frame + sizeof(outer), frame, sizeof(frame));
+}
+
 static int cmp_u32(const void *a, const void *b)
 {
 	__u32 x = *(const __u32 *)a, y = *(const __u32 *)b;
@@ -48,10 +72,9 @@ static __u32 median(__u32 *v, int n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-static int run_once(const struct pp_cls *c, int repeat, __u32 *ns)
+static int run_on(const struct pp_cls *c, const void *data, __u32 len, int repeat, __u32 *ns)
 {
-	LIBBPF_OPTS(bpf_test_run_opts, t, .data_in = frame, .data_size_in = sizeof(frame),
-		    .repeat = repeat);
+	LIBBPF_OPTS(bpf_test_run_opts, t, .data_in = data, .data_size_in = len, .repeat = repeat);
 
 	if (bpf_prog_test_run_opts(pp_cls_prog_fd(c, 0), &t))
 		return -errno;
@@ -59,9 +82,16 @@ static int run_once(const struct pp_cls *c, int repeat, __u32 *ns)
 	return 0;
 }
 
-static int load(struct pp_cls *c, const char *expr, const struct sock_filter *cbpf)
+static int run_once(const struct pp_cls *c, int repeat, __u32 *ns)
 {
-	struct pp_cls_opts o = {.expr = expr, .cbpf = cbpf, .cbpf_len = cbpf ? 1 : 0};
+	return run_on(c, frame, sizeof(frame), repeat, ns);
+}
+
+static int load_flags(struct pp_cls *c, const char *expr, const struct sock_filter *cbpf,
+		      unsigned int flags)
+{
+	struct pp_cls_opts o = {
+		.expr = expr, .cbpf = cbpf, .cbpf_len = cbpf ? 1 : 0, .xlate_flags = flags};
 	char err[512];
 	int ret = pp_cls_load(c, &o, err, sizeof(err));
 
@@ -70,16 +100,74 @@ static int load(struct pp_cls *c, const char *expr, const struct sock_filter *cb
 	return ret;
 }
 
+static int load(struct pp_cls *c, const char *expr, const struct sock_filter *cbpf)
+{
+	return load_flags(c, expr, cbpf, 0);
+}
+
+/* cls[f][view], ns[f][view][frame][round]: each run in turn, every round. */
+static struct pp_cls inner_cls[NFILTERS][2];
+static __u32 inner_ns[NFILTERS][2][2][MAX_ROUNDS];
+
+static int inner_runs(int rounds, int repeat)
+{
+	const void *data[2] = {frame, vxlan_frame};
+	const __u32 len[2] = {sizeof(frame), sizeof(vxlan_frame)};
+	int err = 0;
+
+	for (int r = 0; r < rounds && !err; r++)
+		for (size_t f = 0; f < NFILTERS && !err; f++)
+			for (int v = 0; v < 2 && !err; v++)
+				for (int d = 0; d < 2 && !err; d++)
+					err = run_on(&inner_cls[f][v], data[d], len[d], repeat,
+						     &inner_ns[f][v][d][r]);
+	return err;
+}
+
+static int inner_main(int rounds, int repeat)
+{
+	int err = 0;
+
+	make_vxlan_frame();
+	for (size_t f = 0; f < NFILTERS && !err; f++)
+		for (int v = 0; v < 2 && !err; v++)
+			err = load_flags(&inner_cls[f][v], filters[f], NULL,
+					 v ? PP_XLATE_INNER : 0);
+	if (err || (err = inner_runs(rounds, repeat))) {
+		fprintf(stderr, "cls_bench: %s\n", err < 0 ? strerror(-err) : "load failed");
+		return 1;
+	}
+	printf("| filter | eBPF insns (without / with the view) | UDP frame: ns without | with "
+	       "| the same in VXLAN: ns without | with |\n");
+	printf("|---|---|---|---|---|---|\n");
+	for (size_t f = 0; f < NFILTERS; f++) {
+		printf("| `%s` | %zu / %zu", filters[f], inner_cls[f][0].filter.cnt,
+		       inner_cls[f][1].filter.cnt);
+		for (int d = 0; d < 2; d++)
+			for (int v = 0; v < 2; v++)
+				printf(" | %u", median(inner_ns[f][v][d], rounds));
+		printf(" |\n");
+		pp_cls_destroy(&inner_cls[f][0]);
+		pp_cls_destroy(&inner_cls[f][1]);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct sock_filter ret0 = {BPF_RET | BPF_K, 0, 0, 0};
-	int rounds = argc > 1 ? atoi(argv[1]) : 9, repeat = argc > 2 ? atoi(argv[2]) : 1000000;
+	bool inner = argc > 1 && !strcmp(argv[1], "--inner");
+	int a = inner ? 2 : 1;
+	int rounds = argc > a ? atoi(argv[a]) : 9,
+	    repeat = argc > a + 1 ? atoi(argv[a + 1]) : 1000000;
 	__u32 ns[NFILTERS + 1][MAX_ROUNDS], floor_ns;
 	struct pp_cls cls[NFILTERS + 1];
 	int err = 0;
 
 	if (rounds < 1 || rounds > MAX_ROUNDS || repeat < 1)
 		return 2;
+	if (inner)
+		return inner_main(rounds, repeat);
 	for (size_t f = 0; f < NFILTERS && !err; f++)
 		err = load(&cls[f], filters[f], NULL);
 	if (err || load(&cls[NFILTERS], NULL, &ret0))

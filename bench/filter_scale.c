@@ -8,8 +8,10 @@
  * ingress program, and the load (translation, and both classifier programs
  * through the verifier). One JSON line per N. A frame to the last host
  * must match and one to no host must not, or the exit status is 1.
+ * --inner: with the inner view (PP_XLATE_INNER), as pktpath loads it
+ * unless --no-inner.
  *
- *   filter_scale [--whole-max N] N...
+ *   filter_scale [--inner] [--whole-max N] N...
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -103,6 +105,8 @@ static double whole_compile(const char *expr)
 	return now_s() - t0;
 }
 
+static unsigned int xlate_flags;
+
 static int measure(size_t n, size_t whole_max)
 {
 	char *expr = chain(n), err[512] = "";
@@ -120,7 +124,7 @@ static int measure(size_t n, size_t whole_max)
 	if (n <= whole_max)
 		whole_s = whole_compile(expr);
 	if (!ret) {
-		struct pp_cls_opts o = {.cbpf = p, .cbpf_len = len};
+		struct pp_cls_opts o = {.cbpf = p, .cbpf_len = len, .xlate_flags = xlate_flags};
 
 		t0 = now_s();
 		ret = pp_cls_load(&cls, &o, err, sizeof(err));
@@ -163,12 +167,17 @@ int main(int argc, char **argv)
 	int i = 1, failed = 0;
 
 	libbpf_set_print(quiet);
+	if (argc > 1 && !strcmp(argv[1], "--inner")) {
+		xlate_flags = PP_XLATE_INNER;
+		argv++;
+		argc--;
+	}
 	if (argc > 2 && !strcmp(argv[1], "--whole-max")) {
 		whole_max = strtoul(argv[2], NULL, 10);
 		i = 3;
 	}
 	if (i >= argc) {
-		fprintf(stderr, "usage: filter_scale [--whole-max N] TERMS...\n");
+		fprintf(stderr, "usage: filter_scale [--inner] [--whole-max N] TERMS...\n");
 		return 2;
 	}
 	for (; i < argc; i++)

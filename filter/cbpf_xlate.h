@@ -31,6 +31,13 @@ enum pp_xlate_flags {
 	 * longer. TC mode only; the packet itself is never changed.
 	 */
 	PP_XLATE_VLAN_VIEW = 1 << 2,
+	/*
+	 * Match encapsulated frames too: where the program does not match a
+	 * VXLAN or Geneve frame (tunnel.h), run it again on the inner Ethernet
+	 * frame, its offsets and "len" from the inner header on; either match
+	 * is a match. TC mode only.
+	 */
+	PP_XLATE_INNER = 1 << 3,
 };
 
 /* Registers of the generated code; r1-r5 are scratch for helper calls. */

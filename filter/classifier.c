@@ -158,17 +158,20 @@ static int use_maps(struct pp_cls *c, const struct pp_maps *maps)
 	return ret ? ret : pp_maps_share(maps, c->skel->obj);
 }
 
-int pp_cls_load(struct pp_cls *c, const struct pp_cls_opts *o, char *err, size_t errlen)
+static int cls_load(struct pp_cls *c, const struct pp_cls_opts *o, unsigned int flags, char *err,
+		    size_t errlen)
 {
 	char msg[256];
 	int ret;
 
 	memset(c, 0, sizeof(*c));
 	if (o->cbpf)
-		ret = pp_filter_from_cbpf(&c->filter, o->cbpf, o->cbpf_len, o->xlate_flags, msg,
+		ret = pp_filter_from_cbpf(&c->filter, o->cbpf, o->cbpf_len, flags, msg,
 					  sizeof(msg));
 	else
-		ret = pp_filter_build(&c->filter, o->expr, o->xlate_flags, msg, sizeof(msg));
+		ret = pp_filter_build(&c->filter, o->expr, flags, msg, sizeof(msg));
+	if (ret == -E2BIG && (flags & PP_XLATE_INNER))
+		return ret; /* tried again without the inner view */
 	if (ret) {
 		snprintf(err, errlen, "bad filter \"%s\": %s", o->cbpf ? "(classic)" : o->expr,
 			 msg);
@@ -200,6 +203,22 @@ int pp_cls_load(struct pp_cls *c, const struct pp_cls_opts *o, char *err, size_t
 	return 0;
 fail:
 	pp_cls_destroy(c);
+	return ret;
+}
+
+/*
+ * The inner view about doubles the instructions and the verifier's walk
+ * (docs/PERFORMANCE.md): a filter that fits only without it loses it, and
+ * says so, rather than being refused.
+ */
+int pp_cls_load(struct pp_cls *c, const struct pp_cls_opts *o, char *err, size_t errlen)
+{
+	int ret = cls_load(c, o, o->xlate_flags, err, errlen);
+
+	if (ret != -E2BIG || !(o->xlate_flags & PP_XLATE_INNER))
+		return ret;
+	ret = cls_load(c, o, o->xlate_flags & ~PP_XLATE_INNER, err, errlen);
+	c->outer_only = !ret;
 	return ret;
 }
 

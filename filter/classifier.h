@@ -3,6 +3,7 @@
 #ifndef PP_CLASSIFIER_H
 #define PP_CLASSIFIER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>
 #include "filter.h"
@@ -16,6 +17,8 @@ struct pp_cls {
 	struct pp_filter filter;
 	const struct pp_maps *maps; /* the maps it runs on */
 	struct pp_maps own;	    /* made for a classifier that was given none */
+	/* PP_XLATE_INNER was asked for, but only the filter without it fit. */
+	bool outer_only;
 };
 
 struct pp_cls_opts {

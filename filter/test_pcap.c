@@ -59,9 +59,9 @@ static void report_user_space(const struct run_ctx *r)
 			cut, plural(cut), cut == 1 ? "its" : "their");
 }
 
-int pp_test_pcap(const char *expr, const char *path, FILE *out, FILE *errout)
+int pp_test_pcap(const char *expr, bool inner, const char *path, FILE *out, FILE *errout)
 {
-	struct pp_cls_opts o = {.expr = expr};
+	struct pp_cls_opts o = {.expr = expr, .xlate_flags = inner ? PP_XLATE_INNER : 0};
 	struct run_ctx r = {.out = out, .errout = errout};
 	struct pp_cls cls;
 	char err[512] = "";
@@ -72,6 +72,9 @@ int pp_test_pcap(const char *expr, const char *path, FILE *out, FILE *errout)
 		fprintf(errout, "pktpath: %s\n", err);
 		return ret == -EINVAL || ret == -E2BIG ? 2 : 1;
 	}
+	if (cls.outer_only)
+		fprintf(errout, "pktpath: the filter fits the verifier's limits only without the "
+				"inner view: it matches the outer headers only (as --no-inner)\n");
 	r.cls = &cls;
 	ret = pp_pcap_foreach(path, run_frame, &r, err, sizeof(err));
 	pp_cls_destroy(&cls);

@@ -58,6 +58,7 @@ struct pp_env {
 	const char *perfetto;  /* --perfetto FILE */
 	unsigned int snaplen;  /* --snaplen: bytes kept per packet in --pcapng, 0: all */
 	bool no_follow;	       /* --no-follow: no interface attached after start */
+	bool no_inner;	       /* --no-inner: the filter sees the outer headers only */
 	int verbose;
 };
 

@@ -36,6 +36,10 @@ const struct pp_cli_opt pp_cli_opts[] = {
 	 .help = "short (default): one step per layer, about a third\n"
 		 "of the probes per packet of full; full: every step\n"
 		 "of kp_func.list"},
+	{"no-inner", 0, NULL, PP_OPT_FLAG, AT(no_inner),
+	 .help = "match the filter on the outer headers only; by\n"
+		 "default a VXLAN (UDP 4789, 8472) or Geneve (6081)\n"
+		 "frame also matches when its inner frame does"},
 	{"funcs", 0, "FILE", PP_OPT_STR, AT(funcs),
 	 .help = "probe list instead of --detail's (kp_func.min.list\n"
 		 "or kp_func.list: ./, then the installed one)"},

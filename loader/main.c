@@ -527,7 +527,9 @@ static int prepare_marking(struct app *a)
 	struct pp_maps_opts sizes = {.max_packets = a->env.max_packets,
 				     .ring_size = a->env.ring_size,
 				     .stacks = a->env.nstacks ? PP_STACK_ENTRIES : 0};
-	struct pp_cls_opts o = {.expr = a->env.filter, .maps = &a->maps};
+	struct pp_cls_opts o = {.expr = a->env.filter,
+				.maps = &a->maps,
+				.xlate_flags = a->env.no_inner ? 0 : PP_XLATE_INNER};
 	double t0 = now_ms();
 	int ret;
 
@@ -551,6 +553,9 @@ static int prepare_marking(struct app *a)
 		fprintf(stderr, "pktpath: %s\n", a->err);
 		return ret == -EINVAL || ret == -E2BIG ? EXIT_USAGE : EXIT_FAIL;
 	}
+	if (a->cls.outer_only)
+		fprintf(stderr, "pktpath: the filter fits the verifier's limits only without the "
+				"inner view: it matches the outer headers only (as --no-inner)\n");
 	if (verbose)
 		fprintf(stderr,
 			"pktpath: filter: %zu classic instructions (%zu libpcap compile%s), %zu "
@@ -775,7 +780,9 @@ static int run(struct app *a)
 		return pp_check(stdout);
 	case PP_ACT_TEST_PCAP:
 		ret = check_caps();
-		return ret ? ret : pp_test_pcap(a->env.filter, a->env.test_pcap, stdout, stderr);
+		return ret ? ret
+			   : pp_test_pcap(a->env.filter, !a->env.no_inner, a->env.test_pcap, stdout,
+					  stderr);
 	default:
 		break;
 	}

@@ -113,9 +113,10 @@ TRIAL_SUITES=(bullseye)
 # "crc32c" at init, so crc32c_generic must be there first. The packet-life
 # scenarios add DNAT (nf_nat, nft_chain_nat for the chain, nft_nat for the
 # statement) and a bridge, loaded before pktpath starts so that its br_*
-# probes attach.
+# probes attach; the overlay scenarios, vxlan and geneve (their xmit and
+# rcv functions are kp_func.list entries).
 # virtio_pci and virtio_console first: the results channel (init.sh).
-MODULES=(virtio_pci virtio_console veth sch_ingress cls_bpf crc32c_generic nf_tables nf_nat nft_chain_nat nft_nat bridge)
+MODULES=(virtio_pci virtio_console veth sch_ingress cls_bpf crc32c_generic nf_tables nf_nat nft_chain_nat nft_nat bridge vxlan geneve)
 # iproute2 (busybox ip has no netns or veth), nft, and bpftool for the
 # cleanup checks: dynamic, so copied with their libraries.
 TOOLS=(/usr/sbin/ip /usr/sbin/tc /usr/sbin/nft /usr/sbin/bpftool)

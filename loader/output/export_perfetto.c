@@ -90,14 +90,14 @@ static void names(struct pp_perfetto_out *x, struct pp_wbuf *w, const struct pp_
 {
 	char line[512], sline[64];
 	struct pp_sbuf f = {.buf = line, .len = sizeof(line)};
-	struct pp_pkt_summary s;
 
 	pp_sb_lit(&f, "#");
 	pp_sb_u64(&f, p->id);
 	pp_sb_lit(&f, " ");
 	/* No bytes: a report of a file recorded without --snaplen. */
-	if (p->mark && p->mark->cap_len && !pp_pkt_decode(p->mark->data, p->mark->cap_len, &s)) {
-		f.pos += pp_pkt_format(&s, line + f.pos, f.pos < f.len ? f.len - f.pos : 0);
+	if (p->mark && p->mark->cap_len) {
+		f.pos += pp_pkt_format_frame(p->mark->data, p->mark->cap_len, line + f.pos,
+					     f.pos < f.len ? f.len - f.pos : 0);
 		pp_sb_lit(&f, ": ");
 	}
 	pp_line_fate(o, p, &f);

@@ -108,11 +108,6 @@ size_t pp_out_skb_index(const struct pp_packet *p, __u64 skb, __u64 ts);
 size_t pp_out_hop_skb(const struct pp_packet *p, const struct pp_hop *h);
 /* The index of copy R's parent, p->nskbs if unknown. */
 size_t pp_out_parent_skb(const struct pp_packet *p, const struct pp_skbref *r);
-/*
- * The packet's headers at hop H, into NOW, if H carried its bytes and its
- * addresses, protocol or ports differ from the mark's: NAT where it was seen.
- */
-bool pp_out_hop_now(const struct pp_packet *p, const struct pp_hop *h, struct pp_pkt_summary *now);
 /* The packet's length: the mark hop's skb->len, else the first hop's. */
 __u32 pp_out_pkt_len(const struct pp_packet *p);
 

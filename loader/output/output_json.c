@@ -13,9 +13,11 @@
 #include <string.h>
 #include "drop_hint.h"
 #include "fmt.h"
+#include "hop_change.h"
 #include "netns_names.h"
 #include "output.h"
 #include "pkt_decode.h"
+#include "tunnel.h"
 
 #define PP_PROBE_NAMELEN 32
 
@@ -253,28 +255,54 @@ static void json_l4(struct jobj *o, const struct pp_pkt_summary *s)
 	}
 }
 
-static void json_summary(struct jobj *top, const struct pp_pkt_summary *s)
+/* The keys of one frame's headers (docs/json-schema.md, pkt). */
+static void json_headers(struct jobj *o, const struct pp_pkt_summary *s)
+{
+	jarr(o, K("proto"), s->proto, sizeof(s->proto));
+	if (s->src[0]) {
+		jarr(o, K("src"), s->src, sizeof(s->src));
+		jarr(o, K("dst"), s->dst, sizeof(s->dst));
+	}
+	if (s->ip_ver)
+		jnum(o, K("ip_proto"), s->ip_proto);
+	json_l4(o, s);
+	if (s->has_arp)
+		jnum(o, K("arp_op"), s->arp_op);
+	if (s->is_frag)
+		json_frag(o, s);
+	if (s->nvlan)
+		jnum(o, K("vlan"), s->vlan);
+	if (s->nvlan > 1)
+		jnum(o, K("vlan_inner"), s->vlan_inner);
+	if (s->trunc)
+		jstr(o, K("truncated"), s->trunc, 8);
+}
+
+/* A tunnel's frame: its kind and VNI, and the inner frame's headers. */
+static void json_tunnel(struct jobj *o, const struct pp_pkt_summary *s, const __u8 *data,
+			__u32 cap_len)
+{
+	struct pp_pkt_summary in;
+	struct jobj inner;
+	const char *kind = pp_tunnel_name(s->tunnel);
+
+	if (!data || !pp_pkt_decode_inner(data, cap_len, s, &in))
+		return;
+	jstr(o, K("tunnel"), kind, strlen(kind));
+	jnum(o, K("vni"), s->vni);
+	inner = jopen(o, K("inner"));
+	json_headers(&inner, &in);
+	jclose(&inner);
+}
+
+/* "pkt": the headers of S, decoded from DATA (NULL: no inner frame shown). */
+static void json_summary(struct jobj *top, const struct pp_pkt_summary *s, const __u8 *data,
+			 __u32 cap_len)
 {
 	struct jobj o = jopen(top, K("pkt"));
 
-	jarr(&o, K("proto"), s->proto, sizeof(s->proto));
-	if (s->src[0]) {
-		jarr(&o, K("src"), s->src, sizeof(s->src));
-		jarr(&o, K("dst"), s->dst, sizeof(s->dst));
-	}
-	if (s->ip_ver)
-		jnum(&o, K("ip_proto"), s->ip_proto);
-	json_l4(&o, s);
-	if (s->has_arp)
-		jnum(&o, K("arp_op"), s->arp_op);
-	if (s->is_frag)
-		json_frag(&o, s);
-	if (s->nvlan)
-		jnum(&o, K("vlan"), s->vlan);
-	if (s->nvlan > 1)
-		jnum(&o, K("vlan_inner"), s->vlan_inner);
-	if (s->trunc)
-		jstr(&o, K("truncated"), s->trunc, 8);
+	json_headers(&o, s);
+	json_tunnel(&o, s, data, cap_len);
 	jclose(&o);
 }
 
@@ -283,7 +311,7 @@ static void json_pkt(struct jobj *top, const struct pp_mark *m)
 	struct pp_pkt_summary s;
 
 	pp_pkt_decode(m->data, m->cap_len, &s);
-	json_summary(top, &s);
+	json_summary(top, &s, m->data, m->cap_len);
 }
 
 /* ifname and ifindex, each only when known. */
@@ -372,12 +400,39 @@ static void json_netns_name(const struct pp_out *out, struct jobj *o, __u32 inod
 	jclose(&sub);
 }
 
+/*
+ * Its headers here, where they changed since the mark (NAT, an overlay),
+ * and "encap" or "decap" with the tunnel where an overlay's header was
+ * pushed or pulled.
+ */
+static void json_hop_change(struct jobj *o, const struct pp_packet *p, const struct pp_hop *h)
+{
+	const struct pp_hop_bytes *b = p->nbytes ? pp_packet_bytes(p, h) : NULL;
+	const char *kind;
+	struct pp_hop_change c;
+	struct jobj t;
+
+	pp_out_hop_change(p, h, &c);
+	if (c.kind == PP_CHANGE_NONE)
+		return;
+	if (c.has_now && b)
+		json_summary(o, &c.now, b->data, b->cap_len);
+	if (c.kind == PP_CHANGE_NOW)
+		return;
+	kind = pp_tunnel_name(c.tunnel);
+	t = c.kind == PP_CHANGE_ENCAP ? jopen(o, K("encap")) : jopen(o, K("decap"));
+	jstr(&t, K("tunnel"), kind, strlen(kind));
+	jnum(&t, K("vni"), c.vni);
+	if (c.kind == PP_CHANGE_ENCAP && h->ifname[0])
+		jarr(&t, K("via"), h->ifname, sizeof(h->ifname));
+	jclose(&t);
+}
+
 static void json_hop(const struct pp_out *out, struct pp_wbuf *w, const struct pp_packet *p,
 		     const struct pp_hop *h)
 {
 	struct jobj o = {.w = w, .first = true};
 	char pname[PP_PROBE_NAMELEN];
-	struct pp_pkt_summary now;
 	__u64 t0 = p->hops[0].ts;
 
 	pp_wb_putc(w, '{');
@@ -395,9 +450,7 @@ static void json_hop(const struct pp_out *out, struct pp_wbuf *w, const struct p
 		jarr(&o, K("comm"), h->comm, sizeof(h->comm));
 	jnum(&o, K("len"), h->len);
 	json_addr(&o, K("skb"), h->skb);
-	/* Its headers here, where NAT changed them since the mark. */
-	if (pp_out_hop_now(p, h, &now))
-		json_summary(&o, &now);
+	json_hop_change(&o, p, h);
 	json_stack(out, &o, h);
 	jclose(&o);
 }

@@ -20,9 +20,11 @@
 #include <string.h>
 #include "drop_hint.h"
 #include "fmt.h"
+#include "hop_change.h"
 #include "life_points.h"
 #include "output.h"
 #include "pkt_decode.h"
+#include "tunnel.h"
 #include "wallclock.h"
 
 #define PP_LINE_MAX	 99 /* output lines stay under 100 columns */
@@ -55,17 +57,6 @@ const char *pp_out_tc_dir(__u32 probe)
 	if (probe == PP_PROBE_TC_EGRESS)
 		return "egress";
 	return NULL;
-}
-
-bool pp_out_hop_now(const struct pp_packet *p, const struct pp_hop *h, struct pp_pkt_summary *now)
-{
-	const struct pp_hop_bytes *b = p->nbytes && p->mark ? pp_packet_bytes(p, h) : NULL;
-	struct pp_pkt_summary then;
-
-	if (!b || pp_pkt_decode(b->data, b->cap_len, now) ||
-	    pp_pkt_decode(p->mark->data, p->mark->cap_len, &then))
-		return false;
-	return !pp_pkt_same_flow(now, &then);
 }
 
 __u32 pp_out_pkt_len(const struct pp_packet *p)
@@ -233,17 +224,15 @@ static size_t text_sep(struct pp_wbuf *w, size_t col, size_t len)
  */
 static void text_header(const struct pp_out *o, struct pp_wbuf *w, const struct pp_packet *p)
 {
-	char start[64], sum[192], at[96];
+	char start[64], sum[384], at[96];
 	size_t col = header_start(o, p, start, sizeof(start)), n, at_len;
-	struct pp_pkt_summary s;
 
 	pp_wb_write(w, start, col);
 	if (!p->mark) {
 		pp_wb_lit(w, " (packet bytes unknown)\n");
 		return;
 	}
-	pp_pkt_decode(p->mark->data, p->mark->cap_len, &s);
-	n = pp_pkt_format(&s, sum, sizeof(sum));
+	n = pp_pkt_format_frame(p->mark->data, p->mark->cap_len, sum, sizeof(sum));
 	n = n < sizeof(sum) ? n : sizeof(sum) - 1;
 	at_len = marked_at(o, &p->mark->hop, at, sizeof(at));
 	col = text_sep(w, col, n) + n;
@@ -264,6 +253,11 @@ static void text_header(const struct pp_out *o, struct pp_wbuf *w, const struct 
 static void wb_u64(struct pp_wbuf *w, __u64 v)
 {
 	pp_wb_done(w, pp_fmt_u64(pp_wb_room(w, PP_FMT_U64), v));
+}
+
+static void wb_str(struct pp_wbuf *w, const char *s)
+{
+	pp_wb_write(w, s, strlen(s));
 }
 
 /*
@@ -314,23 +308,46 @@ static void text_stack(const struct pp_out *o, struct pp_wbuf *w, const struct p
 	}
 }
 
+/* "encap vxlan 42 via u1, ", "decap geneve 7, ": before the flow, if any. */
+static void text_tunnel(struct pp_wbuf *w, const struct pp_hop_change *c, const struct pp_hop *h)
+{
+	wb_str(w, c->kind == PP_CHANGE_ENCAP ? "encap " : "decap ");
+	wb_str(w, pp_tunnel_name(c->tunnel));
+	pp_wb_putc(w, ' ');
+	wb_u64(w, c->vni);
+	if (c->kind == PP_CHANGE_ENCAP && h->ifname[0]) {
+		pp_wb_lit(w, " via ");
+		pp_wb_write(w, h->ifname, strnlen(h->ifname, sizeof(h->ifname)));
+	}
+	if (c->has_now)
+		pp_wb_lit(w, ", ");
+}
+
 /*
  * Under the hop, "now 198.18.0.1.40312 > 198.18.0.2.8000": its headers
- * changed since the mark (NAT). In the probe name's column, less "now ".
+ * changed since the mark (NAT); "encap vxlan 42 via u1, now ..." where an
+ * overlay wrapped the packet as marked, "decap vxlan 42" where it came out.
+ * In the probe name's column, less "now ".
  */
 static void text_now(struct pp_wbuf *w, const struct pp_packet *p, const struct pp_hop *h)
 {
 	char flow[2 * INET6_ADDRSTRLEN + 32], *at;
-	struct pp_pkt_summary now;
+	struct pp_hop_change c;
 
-	if (!pp_out_hop_now(p, h, &now))
+	pp_out_hop_change(p, h, &c);
+	if (c.kind == PP_CHANGE_NONE)
 		return;
 	at = pp_wb_room(w, PP_STACK_INDENT - 1);
 	memset(at, ' ', PP_STACK_INDENT - 1);
 	pp_wb_done(w, at + PP_STACK_INDENT - 1);
-	pp_wb_lit(w, "now ");
-	pp_pkt_format_flow(&now, flow, sizeof(flow)); /* always fits: two addresses, two ports */
-	pp_wb_write(w, flow, strlen(flow));
+	if (c.kind != PP_CHANGE_NOW)
+		text_tunnel(w, &c, h);
+	if (c.has_now) {
+		pp_wb_lit(w, "now ");
+		/* always fits: two addresses, two ports */
+		pp_pkt_format_flow(&c.now, flow, sizeof(flow));
+		pp_wb_write(w, flow, strlen(flow));
+	}
 	pp_wb_putc(w, '\n');
 }
 
@@ -368,11 +385,6 @@ static void text_hop(const struct pp_out *o, struct pp_wbuf *w, const struct pp_
 	pp_wb_putc(w, '\n');
 	text_now(w, pk, h);
 	text_stack(o, w, h);
-}
-
-static void wb_str(struct pp_wbuf *w, const char *s)
-{
-	pp_wb_write(w, s, strlen(s));
 }
 
 static void text_drop(const struct pp_out *o, struct pp_wbuf *w, __u32 reason, __u64 location)

@@ -12,6 +12,7 @@
 #include "compat.h"
 #include "fmt.h"
 #include "pkt_decode.h"
+#include "tunnel.h"
 
 #define PP_VLAN_HLEN 4 /* an 802.1Q tag: TPID and TCI */
 
@@ -307,6 +308,22 @@ static bool decode_vlan(struct cur *c, struct pp_pkt_summary *s)
 	return true;
 }
 
+/*
+ * The overlay's header, as the classifier's inner view finds it; only for
+ * a frame without tags in its bytes (the parse reads the ethertype at 12).
+ */
+static void decode_tunnel(const __u8 *data, __u32 cap_len, struct pp_pkt_summary *s)
+{
+	struct pp_tunnel t;
+
+	if (s->nvlan || !s->has_ports || s->ip_proto != PROTO_UDP ||
+	    !pp_tunnel_parse(data, cap_len, &t))
+		return;
+	s->tunnel = (__u8)t.kind;
+	s->vni = t.vni;
+	s->inner_off = t.inner_off;
+}
+
 void pp_mark_put_tag(struct pp_mark *m)
 {
 	__u32 n = m->cap_len;
@@ -350,7 +367,17 @@ int pp_pkt_decode(const __u8 *data, __u32 cap_len, struct pp_pkt_summary *s)
 		decode_arp(&c, s);
 	else
 		snprintf(s->proto, sizeof(s->proto), "0x%04x", s->ethertype);
+	decode_tunnel(data, cap_len, s);
 	return 0;
+}
+
+bool pp_pkt_decode_inner(const __u8 *data, __u32 cap_len, const struct pp_pkt_summary *outer,
+			 struct pp_pkt_summary *inner)
+{
+	if (!outer->tunnel || outer->inner_off > cap_len)
+		return false;
+	pp_pkt_decode(data + outer->inner_off, cap_len - outer->inner_off, inner);
+	return true;
 }
 
 const char *pp_tcp_flags_str(__u8 flags, char buf[9])
@@ -550,6 +577,24 @@ size_t pp_pkt_format(const struct pp_pkt_summary *s, char *buf, size_t len)
 		pp_sb_lit(&f, "]");
 	}
 	return f.pos;
+}
+
+size_t pp_pkt_format_frame(const __u8 *data, __u32 cap_len, char *buf, size_t len)
+{
+	struct pp_pkt_summary s, in;
+	struct pp_sbuf f = {.buf = buf, .len = buf ? len : 0};
+
+	pp_pkt_decode(data, cap_len, &s);
+	f.pos = pp_pkt_format(&s, buf, len);
+	if (!pp_pkt_decode_inner(data, cap_len, &s, &in))
+		return f.pos;
+	pp_sb_lit(&f, " ");
+	pp_sb_str(&f, pp_tunnel_name(s.tunnel));
+	pp_sb_lit(&f, " ");
+	pp_sb_u64(&f, s.vni);
+	pp_sb_lit(&f, ": ");
+	return f.pos + pp_pkt_format(&in, f.pos < f.len ? buf + f.pos : NULL,
+				     f.pos < f.len ? f.len - f.pos : 0);
 }
 
 bool pp_pkt_same_flow(const struct pp_pkt_summary *a, const struct pp_pkt_summary *b)

@@ -43,6 +43,10 @@ struct pp_pkt_summary {
 	__u16 arp_op;	   /* 1 request, 2 reply */
 	__u8 arp_sha[6];   /* sender hardware address */
 	const char *trunc; /* layer the capture ended in ("tcp"), NULL if none */
+	/* A VXLAN or Geneve frame (filter/tunnel.h): its VNI and inner frame's offset. */
+	__u8 tunnel; /* enum pp_tunnel_kind */
+	__u32 vni;
+	__u32 inner_off;
 };
 
 /* TCP flag bits in the order tcpdump prints them: F S R P . U E W */
@@ -68,6 +72,21 @@ void pp_mark_put_tag(struct pp_mark *m);
  * the layer where they ran out. Returns 0, or -EINVAL if data or s is NULL.
  */
 int pp_pkt_decode(const __u8 *data, __u32 cap_len, struct pp_pkt_summary *s);
+
+/*
+ * The inner frame of OUTER, a tunnel's (outer->tunnel): decoded from
+ * DATA[outer->inner_off..CAP_LEN). Returns false for no tunnel.
+ */
+bool pp_pkt_decode_inner(const __u8 *data, __u32 cap_len, const struct pp_pkt_summary *outer,
+			 struct pp_pkt_summary *inner);
+
+/*
+ * The one-liner of a frame, outer and inner for a tunnel's: "udp
+ * 192.168.50.1.40000 > 192.168.50.2.4789 vxlan 42: icmp 10.244.1.2 >
+ * 10.244.2.3 echo request id 7 seq 1". Returns the length the whole line
+ * needs, as snprintf() does.
+ */
+size_t pp_pkt_format_frame(const __u8 *data, __u32 cap_len, char *buf, size_t len);
 
 /*
  * "icmp 198.18.0.1 > 198.18.1.2 echo request id 4242 seq 1",

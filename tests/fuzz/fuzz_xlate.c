@@ -33,6 +33,11 @@
  *  - The VLAN view (PP_XLATE_VLAN_VIEW) of a program libpcap can run, on the
  *    frame with its bytes 12..15 moved into metadata, decides as libpcap on
  *    the whole frame.
+ *  - The inner view (PP_XLATE_INNER) of a program libpcap can run decides as
+ *    libpcap on the frame or, for a tunnel's frame (filter/tunnel.h), on its
+ *    inner frame: on the frame itself, and on the frame wrapped in a VXLAN
+ *    header or a Geneve header with 0 to 3 words of options (the input's
+ *    length picks), in both TC load modes.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -48,6 +53,7 @@
 #include "cbpf_check.h"
 #include "cbpf_input.h"
 #include "ebpf_interp.h"
+#include "tunnel.h"
 
 #define FZ_ETH_HLEN	   14
 #define FZ_MIN_RUNNABLE_IP (FZ_ETH_HLEN + 40) /* shorter IP frames: test runs get -EINVAL */
@@ -69,6 +75,7 @@ static struct {
 	unsigned long inputs, valid, translated, vs_libpcap, kernel_loads, kernel_runs;
 	unsigned long kernel_classic; /* programs the kernel's classic checker accepted */
 	unsigned long vlan_views;     /* verdicts with the tag in metadata compared */
+	unsigned long inner_views;    /* inner view verdicts compared, frames wrapped or not */
 } seen;
 
 static void print_seen(void)
@@ -76,9 +83,10 @@ static void print_seen(void)
 	fprintf(stderr,
 		"fuzz_xlate: %lu inputs, %lu valid for libpcap, %lu translated, %lu verdicts "
 		"compared with libpcap's, %lu kernel loads, %lu kernel runs, %lu accepted by the "
-		"kernel's classic checker, %lu with a VLAN tag in metadata\n",
+		"kernel's classic checker, %lu with a VLAN tag in metadata, %lu with the inner "
+		"view\n",
 		seen.inputs, seen.valid, seen.translated, seen.vs_libpcap, seen.kernel_loads,
-		seen.kernel_runs, seen.kernel_classic, seen.vlan_views);
+		seen.kernel_runs, seen.kernel_classic, seen.vlan_views, seen.inner_views);
 }
 
 /* libbpf's messages (the verifier log among them) are kept for a failure. */
@@ -382,6 +390,87 @@ static void check_vlan_view(const struct fz_case *c, const struct fz_class *cl, 
 	free(v);
 }
 
+/* libpcap on DATA, else on its inner frame if it is a tunnel's: the inner view's reference. */
+static int inner_reference(const struct fz_case *c, const uint8_t *data, uint32_t caplen,
+			   uint32_t len)
+{
+	struct pp_tunnel t;
+
+	if (pp_pcap_offline_match(c->prog, c->len, data, caplen, len))
+		return 1;
+	if (!pp_tunnel_parse(data, caplen, &t))
+		return 0;
+	return pp_pcap_offline_match(c->prog, c->len, data + t.inner_off, caplen - t.inner_off,
+				     len - t.inner_off) != 0;
+}
+
+/* C's frame behind an outer Ethernet, IPv4, UDP and VXLAN or Geneve header: its length. */
+static uint32_t wrap_frame(const struct fz_case *c, uint8_t *w)
+{
+	static const uint8_t outer[42] = {
+		2, 0,  0,  0, 0, 2,   2,   0,  0, 0,   0,   1,	0x08, 0x00, 0x45, 0, 0, 0, 0, 1, 0,
+		0, 64, 17, 0, 0, 192, 168, 50, 1, 192, 168, 50, 2,    0x9c, 0x40, 0, 0, 0, 0, 0, 0};
+	uint32_t opts = c->frame_len % 5, n = sizeof(outer); /* 4: VXLAN, else Geneve's words */
+
+	memcpy(w, outer, sizeof(outer));
+	w[37] = opts == 4 ? 0xb5 : 0xc1; /* 4789 (0x12b5) or 6081 (0x17c1) */
+	w[36] = opts == 4 ? 0x12 : 0x17;
+	memset(w + n, 0, 8);
+	if (opts == 4) {
+		w[n] = 0x08;
+	} else {
+		w[n] = (uint8_t)opts;
+		w[n + 2] = 0x65;
+		w[n + 3] = 0x58;
+		memset(w + n + 8, 0xee, 4 * opts);
+	}
+	w[n + 6] = 42;
+	n += 8 + (opts == 4 ? 0 : 4 * opts);
+	memcpy(w + n, c->frame, c->frame_len);
+	return n;
+}
+
+/* The inner view on DATA in TC mode FLAGS: the reference's verdict, or a failure. */
+static void check_inner_on(const struct fz_case *c, unsigned int flags, const uint8_t *data,
+			   uint32_t caplen, uint32_t len, const char *what)
+{
+	struct pp_vm_pkt pkt = {.data = data, .caplen = caplen, .len = len};
+	struct bpf_insn *v = NULL;
+	size_t cnt = 0;
+	char err[256];
+	int match = -1, want = inner_reference(c, data, caplen, len);
+
+	if (pp_xlate(c->prog, c->len, flags | PP_XLATE_INNER, &v, &cnt, err, sizeof(err)))
+		return; /* about twice the code: -E2BIG */
+	if (pp_ebpf_check(v, cnt, PP_VM_TC, err, sizeof(err)))
+		fail(c, v, cnt, "inner view (flags %u): the verifier would refuse it: %s", flags,
+		     err);
+	if (pp_ebpf_run(v, cnt, PP_VM_TC, &pkt, &match, NULL, err, sizeof(err)))
+		fail(c, v, cnt, "inner view (flags %u): the translation faults on %s: %s", flags,
+		     what, err);
+	if (match != want)
+		fail(c, v, cnt, "inner view (flags %u) on %s: verdict %d, libpcap's %d", flags,
+		     what, match, want);
+	seen.inner_views++;
+	free(v);
+}
+
+static void check_inner_view(const struct fz_case *c, const struct fz_class *cl)
+{
+	static uint8_t w[FZ_FRAME_MAX + 64];
+	uint32_t off;
+
+	if (!libpcap_is_reference(cl))
+		return;
+	off = wrap_frame(c, w);
+	for (unsigned int flags = 0; flags <= PP_XLATE_NO_DIRECT; flags++) {
+		check_inner_on(c, flags, c->frame, (uint32_t)c->frame_len, (uint32_t)c->wire_len,
+			       "the frame");
+		check_inner_on(c, flags, w, off + (uint32_t)c->frame_len,
+			       off + (uint32_t)c->wire_len, "the frame in a tunnel");
+	}
+}
+
 /* The three translations: TC with direct loads, TC without, probe mode. */
 static const unsigned int fz_modes[FZ_NMODES] = {0, PP_XLATE_NO_DIRECT, PP_XLATE_PROBE};
 
@@ -469,8 +558,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	seen.valid += cl.valid;
 	check_modes(&c, &cl, ret, verdict);
 	check_kernel_classic(&c, ret[0]);
-	if (!ret[0])
+	if (!ret[0]) {
 		check_vlan_view(&c, &cl, libpcap_verdict(&c));
+		check_inner_view(&c, &cl);
+	}
 	if ((c.ctl & (FZ_CTL_ALU | FZ_CTL_RAW | FZ_CTL_TILE)) == FZ_CTL_ALU)
 		check_alu_prefixes(&c);
 	k = c.ctl & FZ_CTL_NO_DIRECT ? 1 : 0;

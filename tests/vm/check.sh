@@ -710,6 +710,46 @@ chk_udp_send() {
 		| join(", ")') from the call"
 }
 
+# overlay BACKEND KIND XMIT RCV: pod1's three pings across the overlay, traced
+# in node1: six packets; each request marked on vp1 and encapsulated on u1
+# ("encap"), each reply marked on u1 by its inner headers and decapsulated
+# on ov42 ("decap"); on the kprobe backends the tunnel's transmit function
+# XMIT on the requests' path and its receive function RCV on every path.
+overlay() {
+	local kind=$2 xmit=$3 rcv=$4 n bad
+	life_common "$1" || return 1
+	[ "$(kv ping_received)" = 3 ] || {
+		echo "ping got '$(kv ping_received)' of 3 replies (overlay_ping: $(kv overlay_ping))"
+		return 1
+	}
+	n=$(allp length)
+	[ "$n" = 6 ] || {
+		echo "printed $n packets, not 3 requests and 3 replies: $(allp 'map(brief) | join("; ")')"
+		return 1
+	}
+	bad=$(first_bad "if .pkt.tunnel then .marked_at.ifname != \"u1\"
+			or .pkt.vni != 42 or ([.hops[].decap | select(.)] | length) != 1
+		else .marked_at.ifname != \"vp1\" or ([.hops[].encap | select(.)]
+			!= [{tunnel: \"$kind\", vni: 42, via: \"u1\"}]) end" '"\(brief): path \(path)"')
+	[ -z "$bad" ] || {
+		echo "no encap on u1 (requests) or decap (replies): $bad"
+		return 1
+	}
+	[ "$1" != tracepoint ] || {
+		echo "3 requests encapsulated on u1, 3 replies marked on u1 and decapsulated"
+		return 0
+	}
+	bad=$(first_bad "(.pkt.tunnel == null and (any(.hops[]; .func == \"$xmit\") | not))
+		or (any(.hops[]; .func == \"$rcv\") | not)" '"\(brief): path \(path)"')
+	[ -z "$bad" ] || {
+		echo "$xmit (requests) or $rcv (all) not on the path: $bad"
+		return 1
+	}
+	echo "3 requests through $xmit, encapsulated on u1; 3 replies marked on u1, through $rcv"
+}
+chk_overlay_vxlan() { overlay "$1" vxlan vxlan_xmit_one vxlan_rcv; }
+chk_overlay_geneve() { overlay "$1" geneve geneve_xmit geneve_udp_encap_recv; }
+
 # ---- the VM as a whole ---------------------------------------------------------
 
 check_vm() {

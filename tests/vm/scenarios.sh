@@ -536,6 +536,49 @@ scn_bridge_flood() {
 	[ -z "$rx0" ] || kv pb1_rx $(($(rx_packets r pb1) - rx0))
 }
 
+# Pod to pod across a two-node overlay (tests/e2e/overlay.sh's, smaller):
+# node1 and node2 joined by u1 -- u2 (192.168.50.0/24), each with a bridge
+# and a tunnel device (ov42: VXLAN VNI 42 on port 8472, or Geneve VNI 42),
+# pod1 and pod2 on veths to the bridges (10.244.0.1, .2). Traced in node1.
+topo_overlay() {
+	local kind=$1 n peer
+	net_reset
+	for n in node1 node2 pod1 pod2; do ns_new "$n"; done
+	ip link add u1 netns node1 type veth peer name u2 netns node2
+	for n in 1 2; do
+		peer=$((3 - n))
+		ip -n "node$n" addr add "192.168.50.$n/24" dev "u$n"
+		ip -n "node$n" link set "u$n" up
+		ip -n "node$n" link add br0 type bridge
+		if [ "$kind" = vxlan ]; then
+			ip -n "node$n" link add ov42 type vxlan id 42 dstport 8472 \
+				local "192.168.50.$n" remote "192.168.50.$peer" dev "u$n"
+		else
+			ip -n "node$n" link add ov42 type geneve id 42 remote "192.168.50.$peer"
+		fi
+		ip -n "node$n" link add "vp$n" type veth peer name eth0 netns "pod$n"
+		ip -n "node$n" link set ov42 master br0 up
+		ip -n "node$n" link set "vp$n" master br0 up
+		ip -n "node$n" link set br0 up
+		ip -n "pod$n" addr add "10.244.0.$n/24" dev eth0
+		ip -n "pod$n" link set eth0 mtu 1400 up
+	done
+	# ARP through the tunnel, and the bridges' learning, before the trace.
+	ip netns exec pod1 ping -c 1 -W 30 10.244.0.2 >/dev/null 2>&1 || kv overlay_ping fail
+}
+
+overlay_traced() {
+	topo_overlay "$2"
+	if pp_start node1 "$1" --json "icmp and host 10.244.0.1 and host 10.244.0.2"; then
+		ip netns exec pod1 ping -c 3 -i 0.2 -W 30 10.244.0.2 >/tmp/pp.ping 2>&1
+		kv ping_received "$(sed -n 's/.* \([0-9]*\) packets received.*/\1/p' /tmp/pp.ping)"
+		sleep 2
+	fi
+	pp_wait 0
+}
+scn_overlay_vxlan() { overlay_traced "$1" vxlan; }
+scn_overlay_geneve() { overlay_traced "$1" geneve; }
+
 # ---- main -------------------------------------------------------------------
 
 # ---- what this kernel lacks --------------------------------------------------
@@ -576,6 +619,11 @@ lacks() {
 	if { [ "$1" = nft-drop ] || [ "$1" = nft-postrouting ]; } && absent nf_tables; then
 		echo "no nf_tables in this kernel (neither a module nor built in)"
 	fi
+	for m in vxlan geneve; do
+		if [ "$1" = "overlay-$m" ] && absent "$m"; then
+			echo "no $m in this kernel (neither a module nor built in)"
+		fi
+	done
 }
 
 run_scenario() {
