@@ -752,6 +752,10 @@ static __always_inline int pp_record_hop(void *ctx, __u64 skb, __u64 cookie, con
 		v = pp_join_copy(st, skb, probe, 0, via);
 	} else {
 		pp_head_follow(st, v, skb, via);
+		if (cookie & PP_COOKIE_QUEUES)
+			v->flags |= PP_SKB_QDISC;
+		else
+			v->flags &= ~PP_SKB_QDISC;
 		if (!(v->flags & PP_SKB_SEND_LOOKED))
 			pp_send_start(st, v, (struct sk_buff *)skb, via);
 		pp_emit_hop(st, v, PP_REC_HOP, probe, (struct sk_buff *)skb, 0,

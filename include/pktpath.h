@@ -59,6 +59,12 @@
  */
 #define PP_COOKIE_TAKES	 (1U << 28)
 #define PP_COOKIE_STARTS (1U << 29)
+/*
+ * A qdisc holds the skb after this point (tp:qdisc:qdisc_enqueue fires once
+ * the enqueue succeeded): it may wait there long, with no record; the next
+ * hop anywhere takes it out (loader/probes/life_points.c).
+ */
+#define PP_COOKIE_QUEUES (1U << 31)
 #define PP_STACK_DEPTH	 32 /* frames kept of a stack (stack_map's value) */
 
 /* In the placeholder body of pp_filter_l3(), which the loader replaces. */
@@ -200,10 +206,11 @@ struct pp_full_val {
 #define PP_HOOK_LOCAL 1U
 
 /* pp_skb_val.flags */
-#define PP_SKB_SEND_LOOKED 1U /* its send call was looked for (locally sent packets) */
-#define PP_SKB_SEGMENTED   2U /* GSO made segments of it: its free is no delivery */
-#define PP_SKB_TAKEN	   4U /* a socket took it (PP_COOKIE_TAKES) */
-#define PP_SKB_COPY	   8U /* it joined as a copy of a tracked skb */
+#define PP_SKB_SEND_LOOKED 1U  /* its send call was looked for (locally sent packets) */
+#define PP_SKB_SEGMENTED   2U  /* GSO made segments of it: its free is no delivery */
+#define PP_SKB_TAKEN	   4U  /* a socket took it (PP_COOKIE_TAKES) */
+#define PP_SKB_COPY	   8U  /* it joined as a copy of a tracked skb */
+#define PP_SKB_QDISC	   32U /* in a qdisc since its last hop (PP_COOKIE_QUEUES) */
 
 /*
  * head_map: data buffer (skb->head) -> the tracked skb that holds it. A clone

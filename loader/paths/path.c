@@ -56,6 +56,7 @@ struct pp_buf {
 struct pp_entry {
 	__u64 id;
 	__u64 last_ns;	    /* open: last record's arrival; closed: closing time */
+	__u64 held_ns;	    /* when a hold first kept it open past the timeout; 0: never */
 	struct pp_buf *buf; /* NULL unless open */
 	__u32 prev, next;   /* open list, closed list or free list */
 	enum pp_ent_state state;
@@ -73,6 +74,7 @@ struct pp_list {
 
 struct pp_paths {
 	pp_emit_fn emit;
+	pp_hold_fn hold;
 	void *ctx;
 	struct pp_slot *slots;
 	__u32 nslots, nused, shift;
@@ -309,6 +311,7 @@ static __u32 lookup(struct pp_paths *pp, __u64 id, __u64 now, int *err)
 		return PP_NIL;
 	}
 	pp->ents[i].last_ns = now;
+	pp->ents[i].held_ns = 0;
 	if (pp->open.tail != i) {
 		list_unlink(pp, &pp->open, i);
 		list_append(pp, &pp->open, i);
@@ -701,6 +704,27 @@ static bool older(__u64 then, __u64 now, __u64 timeout)
 	return now > then && now - then > timeout;
 }
 
+/*
+ * Open entry i is due to time out: if the hold callback says it waits where
+ * no record comes, it goes to the end of the open list as if a record had
+ * come, for at most PP_HOLD_MAX_NS from the first hold.
+ */
+static bool held(struct pp_paths *pp, __u32 i, __u64 now)
+{
+	struct pp_entry *e = &pp->ents[i];
+
+	if (!pp->hold || (e->held_ns && older(e->held_ns, now, PP_HOLD_MAX_NS)) ||
+	    !pp->hold(e->id, e->buf->skbs, e->buf->nskbs, pp->ctx))
+		return false;
+	if (!e->held_ns)
+		e->held_ns = now;
+	e->last_ns = now;
+	list_unlink(pp, &pp->open, i);
+	list_append(pp, &pp->open, i);
+	pp->st.held++;
+	return true;
+}
+
 size_t pp_paths_expire(struct pp_paths *pp, __u64 now_ns, __u64 timeout_ns)
 {
 	size_t n = 0;
@@ -724,6 +748,8 @@ size_t pp_paths_expire(struct pp_paths *pp, __u64 now_ns, __u64 timeout_ns)
 	if (pp->closed.head == PP_NIL)
 		pp->unsorted = false;
 	while ((i = pp->open.head) != PP_NIL && older(pp->ents[i].last_ns, now_ns, timeout_ns)) {
+		if (held(pp, i, now_ns))
+			continue;
 		close_packet(pp, i, now_ns);
 		n++;
 	}
@@ -741,6 +767,11 @@ size_t pp_paths_flush(struct pp_paths *pp)
 		n++;
 	}
 	return n;
+}
+
+void pp_paths_set_hold(struct pp_paths *pp, pp_hold_fn hold)
+{
+	pp->hold = hold;
 }
 
 struct pp_paths *pp_paths_new(pp_emit_fn emit, void *ctx)

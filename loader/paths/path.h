@@ -116,11 +116,23 @@ struct pp_paths_stats {
 	__u64 late;	 /* records for a packet already closed, dropped */
 	__u64 mark_lost; /* packets emitted without their mark */
 	__u64 emitted;	 /* packets handed to the emit callback */
+	__u64 held;	 /* times a packet due to time out was kept open (pp_hold_fn) */
 };
+
+/*
+ * Whether packet ID, due to time out, waits where no record comes for long
+ * (a qdisc's queue) and stays open: SKBS its skbs so far.
+ */
+typedef bool (*pp_hold_fn)(__u64 id, const struct pp_skbref *skbs, __u32 nskbs, void *ctx);
+
+/* How long past --packet-timeout a held packet stays open at most. */
+#define PP_HOLD_MAX_NS (60ULL * 1000000000ULL)
 
 struct pp_paths;
 
 struct pp_paths *pp_paths_new(pp_emit_fn emit, void *ctx);
+/* The packets HOLD keeps open past the timeout (up to PP_HOLD_MAX_NS). */
+void pp_paths_set_hold(struct pp_paths *pp, pp_hold_fn hold);
 /* Destroys the table; open packets are dropped without being emitted. */
 void pp_paths_free(struct pp_paths *pp);
 

@@ -74,6 +74,26 @@ static void forget_skbs(struct trace *t, const struct pp_packet *p)
 	}
 }
 
+/*
+ * Whether packet ID waits in a qdisc: one of its skbs not seen freed is still
+ * its in skb_map, and a qdisc took it at its last hop (PP_SKB_QDISC). A
+ * shaper may hold a packet for seconds with no record; the packet is not
+ * over, and letting go of its skb would lose the hops after the queue.
+ */
+static bool still_queued(__u64 id, const struct pp_skbref *skbs, __u32 nskbs, void *ctx)
+{
+	struct trace *t = ctx;
+
+	for (__u32 i = 0; i < nskbs; i++) {
+		struct pp_skb_val v;
+
+		if (!skbs[i].ended && !bpf_map_lookup_elem(t->skb_map_fd, &skbs[i].skb, &v) &&
+		    v.id == id && (v.flags & PP_SKB_QDISC))
+			return true;
+	}
+	return false;
+}
+
 /* A packet whose END record was lost to a full ring: BPF noted how many hops. */
 static __u32 end_lost(struct trace *t, __u64 id)
 {
@@ -332,6 +352,8 @@ int pp_trace_run(const struct pp_maps *maps, const struct pp_trace_cfg *cfg,
 	/* Copies may join a packet for as long as it may stay open. */
 	t.state->orphan_ns = timeout_ns(cfg);
 	t.paths = pp_paths_new(emit, &t);
+	if (t.paths)
+		pp_paths_set_hold(t.paths, still_queued);
 	rb = ring_buffer__new(maps->path_map, on_record, &t, NULL);
 	if (cfg->summary) {
 		t.paths_sum = pp_pathsum_new(PP_SUM_DEF_PATHS, PP_SUM_DEF_DROPS);

@@ -6,7 +6,7 @@
 
 struct life_point {
 	const char *name; /* as in the probe list */
-	__u32 bits;	  /* PP_COOKIE_TAKES, PP_COOKIE_STARTS */
+	__u32 bits;	  /* PP_COOKIE_TAKES, PP_COOKIE_STARTS, PP_COOKIE_QUEUES */
 	bool reads;	  /* the reader copies the data out */
 };
 
@@ -20,6 +20,8 @@ struct life_point {
  *           it), a reader's copy, UDP's reader done;
  *   starts: a device's transmit queue, the receive entries (GRO, the
  *           backlog, netif_receive_skb).
+ *   queues: a qdisc holds it, maybe for longer than --packet-timeout (a
+ *           shaper's queue): the loader keeps its packet open meanwhile.
  */
 static const struct life_point points[] = {
 	{"tp:tcp:tcp_probe", PP_COOKIE_TAKES, false},
@@ -28,6 +30,7 @@ static const struct life_point points[] = {
 	{"skb_copy_datagram_iter", PP_COOKIE_TAKES, true},
 	{"skb_consume_udp", PP_COOKIE_TAKES, true},
 	{"tp:net:net_dev_queue", PP_COOKIE_STARTS, false},
+	{"tp:qdisc:qdisc_enqueue", PP_COOKIE_QUEUES, false},
 	{"__dev_queue_xmit", PP_COOKIE_STARTS, false},
 	{"tp:net:napi_gro_receive_entry", PP_COOKIE_STARTS, false},
 	{"tp:net:napi_gro_frags_entry", PP_COOKIE_STARTS, false},

@@ -744,6 +744,49 @@ START_TEST(test_expire)
 }
 END_TEST
 
+/* The packet a hold callback keeps open (a qdisc holds its skb), 0: none. */
+static __u64 hold_id;
+
+static bool hold_one(__u64 id, const struct pp_skbref *skbs, __u32 nskbs, void *ctx)
+{
+	(void)ctx;
+	ck_assert_uint_ge(nskbs, 1);
+	ck_assert(!skbs[0].ended);
+	return id == hold_id;
+}
+
+START_TEST(test_hold)
+{
+	struct collect c = {0};
+	struct pp_paths *pp = pp_paths_new(collect_emit, &c);
+	struct pp_paths_stats st;
+	__u64 late = 2101 + PP_HOLD_MAX_NS;
+
+	pp_paths_set_hold(pp, hold_one);
+	hold_id = 1;
+	add_mark(pp, 1, 1000);
+	add_mark(pp, 2, 1000);
+	ck_assert_uint_eq(pp_paths_expire(pp, 1101, 100), 1); /* 2 closes, 1 is held */
+	ck_assert_uint_eq(c.p[0].id, 2);
+	ck_assert_uint_eq(pp_paths_expire(pp, 1202, 100), 0); /* held again */
+	pp_paths_stats(pp, &st);
+	ck_assert_uint_eq(st.held, 2);
+	hold_id = 0; /* out of the queue, and nothing came since */
+	ck_assert_uint_eq(pp_paths_expire(pp, 1303, 100), 1);
+	ck_assert_uint_eq(c.p[1].id, 1);
+	ck_assert_int_eq(c.p[1].fate, PP_FATE_UNSEEN);
+	/* Held no longer than PP_HOLD_MAX_NS after the first hold. */
+	hold_id = 3;
+	add_mark(pp, 3, 2000);
+	ck_assert_uint_eq(pp_paths_expire(pp, 2101, 100), 0);
+	ck_assert_uint_eq(pp_paths_expire(pp, late, 100), 0);
+	ck_assert_uint_eq(pp_paths_expire(pp, late + 101, 100), 1);
+	ck_assert_uint_eq(c.p[2].id, 3);
+	hold_id = 0;
+	pp_paths_free(pp);
+}
+END_TEST
+
 START_TEST(test_tombstone_forgotten)
 {
 	struct collect c = {0};
@@ -920,6 +963,7 @@ Suite *path_suite(void)
 	tcase_add_test(tc, test_merged);
 	tcase_add_test(tc, test_segmented);
 	tcase_add_test(tc, test_expire);
+	tcase_add_test(tc, test_hold);
 	tcase_add_test(tc, test_tombstone_forgotten);
 	tcase_add_test(tc, test_free_drops_open);
 	tcase_add_test(tc, test_bad_records);
