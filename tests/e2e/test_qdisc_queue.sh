@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# A shaper's queue longer than --packet-timeout: a tbf qdisc (10 mbit, 4 MB
+# limit) on the router's r-eth1 under a 20 Mbit/s iperf3 UDP flow from a to
+# b holds datagrams for seconds. pktpath (tracepoint backend, the default
+# --packet-timeout of 1 s) in r keeps each queued packet open: every
+# datagram that iperf3 received has its dequeue and transmit hops after the
+# enqueue, none ends "end not seen" at the enqueue, and no record is lost.
+# The kernel's own count: tc's "Sent N pkt" of the tbf qdisc.
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$(dirname "$0")/lib.sh"
+pp_begin iperf3
+
+out=$(pp_out queue)
+pp_in "$PP_NS_R" tc qdisc add dev r-eth1 root tbf rate 10mbit burst 32kbit limit 4mb
+pp_bg iperf3-b "$PP_NS_B" iperf3 -s -1 -J -p 5201
+pp_pktpath_start queue "$PP_NS_R" --json --backend tracepoint \
+	--filter "udp and dst port 5201 and dst host 198.18.1.2"
+pp_in "$PP_NS_A" iperf3 -u -b 20M -t 3 -l 1400 -c 198.18.1.2 -p 5201 -J \
+	>"$PP_TMP/iperf3-a.json" 2>&1 || pp_fail "iperf3 failed: $(pp_brief_tail 2 "$PP_TMP/iperf3-a.json")"
+# The queue drains at 10 mbit: about 3 s more. The server exits after its test.
+pp_pktpath_settle queue 30
+pp_pktpath_stop queue
+pp_expect_eq "pktpath exit status" "$PP_RC" 0
+pp_expect_json_lines "$out" "pktpath --json output"
+
+sent=$(jq '.end.sum.packets' "$PP_TMP/iperf3-a.json")
+lost=$(jq '.end.sum.lost_packets' "$PP_TMP/iperf3-a.json")
+qsent=$(pp_in "$PP_NS_R" tc -s qdisc show dev r-eth1 | awk '/Sent/ { print $4; exit }')
+pp_log "iperf3: $sent datagrams sent, $lost lost; tbf sent $qsent packets"
+[ "$sent" -gt 1000 ] || pp_fail "iperf3 sent only $sent datagrams"
+pp_expect_eq "datagrams iperf3 lost" "$lost" 0
+# The datagrams, as pktpath saw them; the queue is what made some wait seconds.
+n=$(pp_jq "$out" '[packets[] | select(any(.hops[]; .func == "tp:qdisc:qdisc_enqueue"))] | length')
+pp_expect_eq "packets enqueued on r-eth1 (iperf3 sent $sent)" "$n" "$sent"
+pp_expect_none "packets closed while queued" "$out" \
+	'packets[] | select(.hops[-1].func == "tp:qdisc:qdisc_enqueue")
+	| "#\(.id) \(.fate.kind) after \(.hops | length) hops"'
+pp_expect_none "packets without their hops after the queue" "$out" \
+	'packets[] | select([.hops[].func] | (index("tp:qdisc:qdisc_dequeue") == null
+		or index("tp:net:net_dev_start_xmit") == null))
+	| "#\(.id): \([.hops[].func] | join(" "))"'
+pp_expect_eq "records lost" "$(pp_jq "$out" 'summaries[0].lost')" 0
+# The kernel's count: tbf sent every datagram, and a few other frames at most (ARP).
+[ "$qsent" -ge "$sent" ] || pp_fail "tbf sent $qsent packets, fewer than $sent datagrams"
+pp_pass
