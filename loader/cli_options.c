@@ -98,7 +98,8 @@ const struct pp_cli_opt pp_cli_opts[] = {
 	{"packet-timeout", 0, "S", PP_OPT_SECONDS, AT(packet_timeout), .max = 3600,
 	 .bad = "--packet-timeout wants seconds, above 0, up to 3600: \"%s\"",
 	 .help = "close a packet whose free was not seen after S\n"
-		 "seconds; copies join it until then (default 1)"},
+		 "seconds, unless a qdisc holds it; copies join it\n"
+		 "until then (default 1)"},
 	{"max-packets", 0, "N", PP_OPT_UINT, AT(max_packets), .min = 1, .max = 1 << 22,
 	 .bad = "--max-packets wants 1 to 4194304: \"%s\"",
 	 .help = "packets tracked at once (default 16384)"},
