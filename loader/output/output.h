@@ -67,6 +67,7 @@ struct pp_summary {
 	__u64 dropped;
 	__u64 merged;
 	__u64 segmented;
+	__u64 left; /* --netns/--container: left the scope */
 	__u64 unseen;
 	__u64 taps;	/* packet sockets' copies (tcpdump's): observers, no fate of their own */
 	__u64 lost;	/* records lost to a full ring buffer */
@@ -89,7 +90,7 @@ void pp_out_summary_json(const struct pp_out *o, const struct pp_summary *s);
 const char *pp_out_probe_name(const struct pp_out *o, __u32 probe, char *buf, size_t len);
 /* The mark direction of a classifier probe, NULL for any other probe. */
 const char *pp_out_tc_dir(__u32 probe);
-/* "consumed", "dropped", "unseen", "merged", "segmented"; "none" for anything else. */
+/* "consumed", "dropped", "unseen", "merged", "segmented", "left"; "none" for anything else. */
 const char *pp_out_fate_kind(enum pp_fate fate);
 /*
  * The last hop at which a process copied the packet's data out of a socket

@@ -660,6 +660,7 @@ void pp_out_summary_json(const struct pp_out *o, const struct pp_summary *s)
 	jnum(&sum, K("dropped"), s->dropped);
 	jnum(&sum, K("merged"), s->merged);
 	jnum(&sum, K("segmented"), s->segmented);
+	jnum(&sum, K("left"), s->left);
 	jnum(&sum, K("unseen"), s->unseen);
 	jnum(&sum, K("taps"), s->taps);
 	jnum(&sum, K("lost"), s->lost);
