@@ -89,6 +89,8 @@ struct app {
 	struct pp_netns_cache *netns; /* namespaces by name */
 	struct pp_ns_told told;	      /* the namespaces the text has described */
 	double start_ms;	      /* main() entered */
+	char host[256];		      /* JSON's host.name */
+	char boot_id[40];	      /* and host.boot_id, "" if unreadable */
 	char err[512];
 };
 
@@ -461,6 +463,28 @@ static void clock_check(const struct pp_wallclock *c)
 			(double)d / 1e9);
 }
 
+/*
+ * Which host writes the JSON lines: --host-name, else this host's name;
+ * and which boot of it (packet ids and monotonic times restart with each).
+ */
+static void host_of(struct app *a, struct pp_out *out)
+{
+	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+
+	if (a->env.host_name)
+		snprintf(a->host, sizeof(a->host), "%s", a->env.host_name);
+	else if (gethostname(a->host, sizeof(a->host) - 1))
+		snprintf(a->host, sizeof(a->host), "unknown");
+	if (f) {
+		if (!fgets(a->boot_id, sizeof(a->boot_id), f))
+			a->boot_id[0] = 0;
+		a->boot_id[strcspn(a->boot_id, "\n")] = 0;
+		fclose(f);
+	}
+	out->host_name = a->host;
+	out->boot_id = a->boot_id[0] ? a->boot_id : NULL;
+}
+
 static int trace(struct app *a)
 {
 	struct pp_out out = {.f = stdout,
@@ -502,6 +526,7 @@ static int trace(struct app *a)
 		out.stack_arg = &a->stacks;
 	}
 	name_netns(a, &out);
+	host_of(a, &out);
 	a->exports.out = &out;
 	if (verbose)
 		fprintf(stderr,

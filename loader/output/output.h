@@ -52,6 +52,13 @@ struct pp_out {
 	/* Text: the namespaces described so far (pp_out_ns_legend()); -v: with inodes. */
 	struct pp_ns_told *told;
 	bool netns_inodes;
+	/*
+	 * JSON: the host that wrote the line ("host": its name, --host-name or
+	 * gethostname(), and /proc/sys/kernel/random/boot_id), for `pktpath
+	 * report`'s joins across hosts. NULL: no "host".
+	 */
+	const char *host_name;
+	const char *boot_id;
 };
 
 /* The set of namespace inodes whose legend line was printed. */
