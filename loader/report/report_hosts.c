@@ -70,6 +70,46 @@ static int host_of(struct hosts *s, json_object *o, const char *file)
 	return (int)s->nh++;
 }
 
+/* The boot id, hashed: inodes compare only within one boot. 0: none. */
+static __u64 boot_of(json_object *o)
+{
+	json_object *h;
+	const char *b;
+	__u64 x = 0xcbf29ce484222325ULL;
+
+	if (!json_object_object_get_ex(o, "host", &h) || !(b = str_at(h, "boot_id")) || !*b)
+		return 0;
+	for (; *b; b++)
+		x = (x ^ (unsigned char)*b) * 0x100000001b3ULL;
+	return x ? x : 1;
+}
+
+/* Hop I's netns inode (-1: the last), 0 if none. */
+static __u32 netns_at(json_object *o, long i)
+{
+	json_object *hops, *h;
+	size_t n;
+	__u64 v = 0;
+
+	if (!json_object_object_get_ex(o, "hops", &hops) ||
+	    !json_object_is_type(hops, json_type_array))
+		return 0;
+	n = json_object_array_length(hops);
+	if (!n)
+		return 0;
+	h = json_object_array_get_idx(hops, i < 0 ? n - 1 : (size_t)i);
+	return h && u64_at(h, "netns", &v) ? (__u32)v : 0;
+}
+
+static bool left_scope(json_object *o)
+{
+	json_object *f;
+	const char *k;
+
+	return json_object_object_get_ex(o, "fate", &f) && (k = str_at(f, "kind")) &&
+	       !strcmp(k, "left");
+}
+
 /* The wall-clock end: real_ns plus the last hop's t_ns. */
 static __u64 end_of(json_object *o, __u64 start)
 {
@@ -131,6 +171,9 @@ static int add_line(struct hosts *s, json_object *o, const char *file)
 			       .start_ns = real,
 			       .end_ns = end_of(o, real),
 			       .host = (__u32)host,
+			       .netns = netns_at(o, 0),
+			       .left_to = left_scope(o) ? netns_at(o, -1) : 0,
+			       .boot = boot_of(o),
 			       .src = s->n};
 	s->lines[s->n++] = o;
 	return 0;
@@ -195,7 +238,25 @@ static void text_part(struct hosts *s, const struct pp_jpart *p, __u64 t0)
 		fate && str_at(fate, "kind") ? str_at(fate, "kind") : "?");
 }
 
-static void text_joined(struct hosts *s, const struct pp_jpart *p, size_t n, __u64 skew, size_t at)
+static void text_skew(struct hosts *s, const struct pp_jpart *p, __u64 skew, size_t at,
+		      enum pp_skew_by by)
+{
+	const char *later = s->h[p[at].host].name, *before = s->h[p[at - 1].host].name;
+
+	if (by == PP_SKEW_ORDER)
+		fprintf(s->o->out,
+			"  clocks disagree: %s's part left into %s's namespace, so came first, but "
+			"ends %.3f us after %s's starts (tolerance %.3f us)\n",
+			later, before, (double)skew / 1e3, before, (double)s->o->tol_ns / 1e3);
+	else
+		fprintf(s->o->out,
+			"  clocks disagree: %s's part starts %.3f us before %s's part ends "
+			"(tolerance %.3f us): the order shown may not be the packet's\n",
+			later, (double)skew / 1e3, before, (double)s->o->tol_ns / 1e3);
+}
+
+static void text_joined(struct hosts *s, const struct pp_jpart *p, size_t n, __u64 skew, size_t at,
+			enum pp_skew_by by)
 {
 	fprintf(s->o->out, "key %016llx: %zu hosts, %.3f us from the first hop to the last\n",
 		(unsigned long long)p->key, n,
@@ -204,16 +265,13 @@ static void text_joined(struct hosts *s, const struct pp_jpart *p, size_t n, __u
 	for (size_t i = 0; i < n; i++)
 		text_part(s, &p[i], p[0].start_ns);
 	if (skew)
-		fprintf(s->o->out,
-			"  clocks disagree: %s's part starts %.3f us before %s's part ends "
-			"(tolerance %.3f us): the order shown may not be the packet's\n",
-			s->h[p[at].host].name, (double)skew / 1e3, s->h[p[at - 1].host].name,
-			(double)s->o->tol_ns / 1e3);
+		text_skew(s, p, skew, at, by);
 	fputc('\n', s->o->out);
 }
 
 /* JSON: {"joined":{"key":...,"parts":[{"host":...,the part's line...}],"clock_skew_ns":N}} */
-static void json_joined(struct hosts *s, const struct pp_jpart *p, size_t n, __u64 skew, size_t at)
+static void json_joined(struct hosts *s, const struct pp_jpart *p, size_t n, __u64 skew, size_t at,
+			enum pp_skew_by by)
 {
 	json_object *top = json_object_new_object(), *j = json_object_new_object();
 	json_object *parts = json_object_new_array();
@@ -228,6 +286,9 @@ static void json_joined(struct hosts *s, const struct pp_jpart *p, size_t n, __u
 	if (skew) {
 		json_object_object_add(j, "clock_skew_ns", json_object_new_uint64(skew));
 		json_object_object_add(j, "skew_at", json_object_new_int64((int64_t)at));
+		json_object_object_add(
+			j, "skew_by",
+			json_object_new_string(by == PP_SKEW_ORDER ? "path order" : "overlap"));
 	}
 	json_object_object_add(top, "joined", j);
 	fprintf(s->o->out, "%s\n", json_object_to_json_string_ext(top, JSON_C_TO_STRING_PLAIN));
@@ -241,6 +302,7 @@ struct totals {
 static void print_all(struct hosts *s, struct totals *t)
 {
 	for (size_t i = 0, j; i < s->n; i = j) {
+		enum pp_skew_by by = PP_SKEW_OVERLAP;
 		size_t at = 0;
 		__u64 skew;
 
@@ -251,12 +313,12 @@ static void print_all(struct hosts *s, struct totals *t)
 			continue;
 		}
 		t->joined++;
-		skew = pp_join_skew(s->parts + i, j - i, s->o->tol_ns, &at);
+		skew = pp_join_skew(s->parts + i, j - i, s->o->tol_ns, &at, &by);
 		t->skewed += skew != 0;
 		if (s->o->json)
-			json_joined(s, s->parts + i, j - i, skew, at);
+			json_joined(s, s->parts + i, j - i, skew, at, by);
 		else
-			text_joined(s, s->parts + i, j - i, skew, at);
+			text_joined(s, s->parts + i, j - i, skew, at, by);
 	}
 }
 

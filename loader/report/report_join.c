@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include "report_join.h"
 
@@ -82,16 +83,26 @@ long pp_join(struct pp_jpart *parts, size_t n, __u64 window_ns)
 	return (long)next_id;
 }
 
-__u64 pp_join_skew(const struct pp_jpart *parts, size_t n, __u64 tol_ns, size_t *at)
+/* B, after A in time, left its scope into A's namespace, on A's kernel: B came first. */
+static bool came_first(const struct pp_jpart *a, const struct pp_jpart *b)
+{
+	return b->left_to && b->left_to == a->netns && b->boot && b->boot == a->boot;
+}
+
+__u64 pp_join_skew(const struct pp_jpart *parts, size_t n, __u64 tol_ns, size_t *at,
+		   enum pp_skew_by *by)
 {
 	__u64 worst = 0;
 
 	for (size_t i = 1; i < n; i++) {
-		__u64 end = parts[i - 1].end_ns, start = parts[i].start_ns;
+		const struct pp_jpart *a = &parts[i - 1], *b = &parts[i];
+		bool order = came_first(a, b);
+		__u64 hi = order ? b->end_ns : a->end_ns, lo = order ? a->start_ns : b->start_ns;
 
-		if (end > start && end - start > tol_ns && end - start > worst) {
-			worst = end - start;
+		if (hi > lo && hi - lo > tol_ns && hi - lo > worst) {
+			worst = hi - lo;
 			*at = i;
+			*by = order ? PP_SKEW_ORDER : PP_SKEW_OVERLAP;
 		}
 	}
 	return worst;

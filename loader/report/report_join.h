@@ -19,8 +19,15 @@ struct pp_jpart {
 	__u64 key;
 	__u64 start_ns, end_ns; /* wall clock of its first and last hop */
 	__u32 host;		/* which host recorded it, below PP_JOIN_MAX_HOSTS */
-	size_t chain;		/* set by pp_join(): the joined packet it is part of */
-	size_t src;		/* the caller's: which record it is */
+	/*
+	 * Where it was: its first hop's netns inode, and with fate "left" its
+	 * last hop's (where it went); 0: not known. Inodes compare only on
+	 * one kernel: BOOT, its host's boot id hashed (0: not known).
+	 */
+	__u32 netns, left_to;
+	__u64 boot;
+	size_t chain; /* set by pp_join(): the joined packet it is part of */
+	size_t src;   /* the caller's: which record it is */
 };
 
 /*
@@ -33,12 +40,21 @@ struct pp_jpart {
  */
 long pp_join(struct pp_jpart *parts, size_t n, __u64 window_ns);
 
+enum pp_skew_by {
+	PP_SKEW_OVERLAP = 0, /* a part begins before the one before it ended */
+	PP_SKEW_ORDER = 1,   /* a part left the scope into the namespace of the one before it */
+};
+
 /*
  * The clocks of a joined packet's N parts (consecutive, in time order)
- * disagree when one part begins before the one before it ended: a packet
- * is on one host at a time. The largest such overlap beyond TOL_NS, and
- * at *AT the index of the later part; 0 if none.
+ * disagree when one part begins before the one before it ended (a packet
+ * is on one host at a time), or, for two parts of one kernel (scoped runs:
+ * the same boot id), when the later one left its scope into the earlier
+ * one's namespace: it came first, whatever the times say (then by its end
+ * past the other's start). The largest such disagreement beyond TOL_NS,
+ * with at *AT the index of the later part and in *BY which kind; 0 if none.
  */
-__u64 pp_join_skew(const struct pp_jpart *parts, size_t n, __u64 tol_ns, size_t *at);
+__u64 pp_join_skew(const struct pp_jpart *parts, size_t n, __u64 tol_ns, size_t *at,
+		   enum pp_skew_by *by);
 
 #endif /* PP_REPORT_JOIN_H */
