@@ -227,13 +227,14 @@ static void text_part(struct hosts *s, const struct pp_jpart *p, __u64 t0)
 		__u64 t = 0;
 
 		u64_at(h, "t_ns", &t);
-		fprintf(s->o->out, "  %-12s %+12.3f us  %-32s %-16s %s\n", host,
-			((double)(p->start_ns + t) - (double)t0) / 1e3,
+		/* In integers: a double holds a wall-clock time to 256 ns only. */
+		fprintf(s->o->out, "  %-10s %+11.3f us  %-28s %-12s %s\n", host,
+			(double)(__s64)(p->start_ns + t - t0) / 1e3,
 			str_at(h, "func") ? str_at(h, "func") : "?", dev ? dev : "-",
 			ns ? ns : "-");
 	}
 	json_object_object_get_ex(o, "fate", &fate);
-	fprintf(s->o->out, "  %-12s packet %s: %s\n", host,
+	fprintf(s->o->out, "  %-10s packet %s: %s\n", host,
 		json_object_to_json_string(json_object_object_get(o, "id")),
 		fate && str_at(fate, "kind") ? str_at(fate, "kind") : "?");
 }
@@ -332,8 +333,8 @@ static void print_totals(struct hosts *s, const struct totals *t)
 		return;
 	}
 	fprintf(s->o->out,
-		"pktpath report: %llu packets joined across %zu hosts, %llu parts alone, %llu "
-		"with clocks that disagree; %llu packet lines without a key or time\n",
+		"pktpath report: %llu joined packets (%zu hosts), %llu parts alone, %llu clocks "
+		"disagreeing, %llu lines unkeyed\n",
 		t->joined, s->nh, t->alone, t->skewed, s->unkeyed);
 }
 
