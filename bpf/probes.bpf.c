@@ -20,6 +20,7 @@ const volatile __u32 pp_kfree_probe = 0;
 /*
  * The network namespace (inode) whose sent packets pp_kmark marks, as TC
  * marks only on pktpath's own interfaces: one scope. 0 (--all-netns): all.
+ * With --netns/--container, the scope's namespaces instead (pp_scope_n).
  */
 const volatile __u32 pp_mark_netns = 0;
 
@@ -432,6 +433,8 @@ static __always_inline int pp_mark_local(struct sk_buff *skb, __u32 probe)
 	if (!skb || !st)
 		return 0;
 	v = bpf_map_lookup_elem(&skb_map, &key);
+	if (v && pp_out_of_scope(skb, PP_VIA_KPROBE))
+		return pp_leave_scope(st, key, probe, PP_VIA_KPROBE);
 	if (v) {
 		pp_head_follow(st, v, key, PP_VIA_KPROBE);
 		pp_emit_hop(st, v, PP_REC_HOP, probe, skb, 0, 0, PP_VIA_KPROBE);
@@ -439,8 +442,9 @@ static __always_inline int pp_mark_local(struct sk_buff *skb, __u32 probe)
 	}
 	if (pp_busy(st) && pp_join_copy(st, key, probe, 0, PP_VIA_KPROBE))
 		return 0;
-	if (pp_mark_netns &&
-	    pp_netns(skb, pp_skb_dev(skb, PP_VIA_KPROBE), PP_VIA_KPROBE) != pp_mark_netns)
+	if (pp_scope_n ? !pp_in_scope(pp_netns(skb, pp_skb_dev(skb, PP_VIA_KPROBE), PP_VIA_KPROBE))
+		       : pp_mark_netns && pp_netns(skb, pp_skb_dev(skb, PP_VIA_KPROBE),
+						   PP_VIA_KPROBE) != pp_mark_netns)
 		return 0;
 	data = BPF_CORE_READ(skb, data);
 	len = BPF_CORE_READ(skb, len);

@@ -649,6 +649,56 @@ static __always_inline int pp_end(struct pp_state *st, __u64 skb, __u32 probe, _
 	return 0;
 }
 
+/*
+ * --netns/--container: the namespaces (inodes) whose hops a scoped run
+ * records, set by the loader. Without a scope pp_scope_n is 0, a constant
+ * to the verifier, which prunes every test of it as dead code.
+ */
+const volatile __u32 pp_scope_n = 0;
+const volatile __u32 pp_scope_netns[PP_SCOPE_MAX] = {};
+
+static __always_inline bool pp_in_scope(__u32 netns)
+{
+#pragma unroll
+	for (__u32 i = 0; i < PP_SCOPE_MAX; i++) {
+		if (i >= pp_scope_n)
+			break;
+		if (pp_scope_netns[i] == netns)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * SKB is in a namespace outside the scope: its device's, else its
+ * socket's (pp_netns()). Where neither is known, it counts as inside: a
+ * hop that cannot be placed is recorded.
+ */
+static __always_inline bool pp_out_of_scope(struct sk_buff *skb, const enum pp_via via)
+{
+	__u32 netns;
+
+	if (!pp_scope_n)
+		return false;
+	netns = pp_netns(skb, pp_skb_dev(skb, via), via);
+	return netns && !pp_in_scope(netns);
+}
+
+/*
+ * A tracked SKB first met outside the scope (a veth's peer, a bridge of
+ * the host): its END there, fate LEFT, and tracking stops, as on a host of
+ * its own the packet would be gone. Should it come back into the scope
+ * (through a router namespace outside), the classifier marks it anew. An
+ * skb not tracked is not joined as a copy out there.
+ */
+static __always_inline int pp_leave_scope(struct pp_state *st, __u64 skb, __u32 probe,
+					  const enum pp_via via)
+{
+	if (pp_skb_entry(skb))
+		pp_end(st, skb, probe, PP_FATE_LEFT, 0, 0, 0, 0, false, via);
+	return 0;
+}
+
 /* The sock behind file descriptor FD of the current task, or 0. */
 static __always_inline __u64 pp_fd_sock(__u64 fd)
 {
@@ -743,6 +793,8 @@ static __always_inline int pp_record_hop(void *ctx, __u64 skb, __u64 cookie, con
 	st = pp_state();
 	if (!pp_busy(st))
 		return 0;
+	if (pp_out_of_scope((struct sk_buff *)skb, via))
+		return pp_leave_scope(st, skb, probe, via);
 	if (fate)
 		return pp_end(st, skb, probe, fate, 0, 0, 0, 0, cookie & PP_END_DATA, via);
 	v = pp_skb_entry(skb);
@@ -875,6 +927,8 @@ static __always_inline int pp_on_free(__u64 skb, __u32 probe, __u32 fate, __u32 
 	st = pp_state();
 	if (!pp_busy(st))
 		return 0;
+	if (pp_out_of_scope((struct sk_buff *)skb, via))
+		return pp_leave_scope(st, skb, probe, via);
 	return pp_end(st, skb, probe, fate, reason, location, caller, flags, true, via);
 }
 

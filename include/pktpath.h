@@ -66,6 +66,8 @@
  */
 #define PP_COOKIE_QUEUES (1U << 31)
 #define PP_STACK_DEPTH	 32 /* frames kept of a stack (stack_map's value) */
+/* --netns/--container: the namespaces (inodes) a scoped run records hops in, at most. */
+#define PP_SCOPE_MAX 16
 
 /* In the placeholder body of pp_filter_l3(), which the loader replaces. */
 #define PP_FILTER_MAGIC 0x5eadf117
@@ -96,7 +98,12 @@ enum pp_fate {
 	PP_FATE_UNSEEN = 3,    /* no free seen within --packet-timeout */
 	PP_FATE_MERGED = 4,    /* its data went on in another skb (GRO, TCP coalescing) */
 	PP_FATE_SEGMENTED = 5, /* freed after GSO cut its data into segments (its copies) */
-	PP_FATE_MAX = PP_FATE_SEGMENTED,
+	/*
+	 * --netns/--container: first seen in a namespace outside the scope,
+	 * where tracking stops; the END is that first hop outside.
+	 */
+	PP_FATE_LEFT = 6,
+	PP_FATE_MAX = PP_FATE_LEFT,
 };
 
 /* pp_hop.flags */

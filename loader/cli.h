@@ -40,8 +40,13 @@ struct pp_env {
 	int nstacks;
 	const char *probe_regex; /* --probe-regex: skb functions in BTF that match */
 	bool all_netns;		 /* --all-netns */
-	bool all_skb_funcs;	 /* --all-skb-funcs */
-	bool send_calls;	 /* --send-calls: the syscall tracepoints */
+	const char *netns[16];	 /* --netns: the scope's namespaces (PP_SCOPE_MAX) */
+	int nnetns;
+	const char *containers[16]; /* --container: the scope's containers */
+	int ncontainers;
+	const char *host_name; /* --host-name: JSON's host.name; NULL: gethostname() */
+	bool all_skb_funcs;    /* --all-skb-funcs */
+	bool send_calls;       /* --send-calls: the syscall tracepoints */
 	enum pp_backend backend;
 	bool json;
 	bool summary;		  /* --summary: distinct paths at exit */

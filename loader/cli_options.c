@@ -32,6 +32,21 @@ const struct pp_cli_opt pp_cli_opts[] = {
 	{"all-netns", 0, NULL, PP_OPT_FLAG, AT(all_netns),
 	 .help = "with kprobes, also mark packets that processes of\n"
 		 "other network namespaces send (default: this one)"},
+	{"netns", 0, "NS", PP_OPT_LIST, AT(netns), AT(nnetns), .max = PP_SCOPE_MAX,
+	 .bad = "more than 16 --netns options",
+	 .help = "a scope: mark packets only on the interfaces of\n"
+		 "network namespace NS (an `ip netns` name, a path\n"
+		 "such as /proc/PID/ns/net, or an inode) and record\n"
+		 "hops only there; a packet seen outside ends \"left\n"
+		 "the scope\" (repeatable; from any namespace)"},
+	{"container", 0, "CTR", PP_OPT_LIST, AT(containers), AT(ncontainers), .max = PP_SCOPE_MAX,
+	 .bad = "more than 16 --container options",
+	 .help = "as --netns, the namespace of container CTR (a\n"
+		 "name, an id of 12 or more hex digits, or a pod's\n"
+		 "name; podman, docker, containerd, CRI-O)"},
+	{"host-name", 0, "NAME", PP_OPT_STR, AT(host_name),
+	 .help = "the host name in --json lines (host.name) for\n"
+		 "pktpath report; default: this host's name"},
 	{"detail", 0, "LEVEL", PP_OPT_STR, AT(detail),
 	 .help = "short (default): one step per layer, about a third\n"
 		 "of the probes per packet of full; full: every step\n"

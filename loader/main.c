@@ -34,6 +34,7 @@
 #include "maps.h"
 #include "module_btf.h"
 #include "netns_names.h"
+#include "netns_scope.h"
 #include "plan.h"
 #include "privs.h"
 #include "probe_btf.h"
@@ -42,6 +43,7 @@
 #include "safe_file.h"
 #include "tc_attach.h"
 #include "tc_follow.h"
+#include "tc_scope.h"
 #include "tc_script.h"
 #include "test_pcap.h"
 #include "trace.h"
@@ -65,6 +67,10 @@ struct app {
 	struct pp_modules modules;
 	const char *list_path; /* where the list came from, NULL: command line only */
 	struct pp_tc tc;
+	/* --netns, --container: the scope's namespaces, and the classifier there. */
+	struct pp_scope_ns scope_ns[PP_SCOPE_MAX * 2];
+	size_t nscope;
+	struct pp_scope scope;
 	struct pp_follow follow; /* interfaces that come and go, if following */
 	bool following;
 	bool no_tcx;	     /* PKTPATH_NO_TCX */
@@ -83,6 +89,8 @@ struct app {
 	struct pp_netns_cache *netns; /* namespaces by name */
 	struct pp_ns_told told;	      /* the namespaces the text has described */
 	double start_ms;	      /* main() entered */
+	char host[256];		      /* JSON's host.name */
+	char boot_id[40];	      /* and host.boot_id, "" if unreadable */
 	char err[512];
 };
 
@@ -455,6 +463,28 @@ static void clock_check(const struct pp_wallclock *c)
 			(double)d / 1e9);
 }
 
+/*
+ * Which host writes the JSON lines: --host-name, else this host's name;
+ * and which boot of it (packet ids and monotonic times restart with each).
+ */
+static void host_of(struct app *a, struct pp_out *out)
+{
+	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+
+	if (a->env.host_name)
+		snprintf(a->host, sizeof(a->host), "%s", a->env.host_name);
+	else if (gethostname(a->host, sizeof(a->host) - 1))
+		snprintf(a->host, sizeof(a->host), "unknown");
+	if (f) {
+		if (!fgets(a->boot_id, sizeof(a->boot_id), f))
+			a->boot_id[0] = 0;
+		a->boot_id[strcspn(a->boot_id, "\n")] = 0;
+		fclose(f);
+	}
+	out->host_name = a->host;
+	out->boot_id = a->boot_id[0] ? a->boot_id : NULL;
+}
+
 static int trace(struct app *a)
 {
 	struct pp_out out = {.f = stdout,
@@ -496,6 +526,7 @@ static int trace(struct app *a)
 		out.stack_arg = &a->stacks;
 	}
 	name_netns(a, &out);
+	host_of(a, &out);
 	a->exports.out = &out;
 	if (verbose)
 		fprintf(stderr,
@@ -534,13 +565,17 @@ static int prepare_marking(struct app *a)
 	int ret;
 
 	/* Listening first: an interface that comes after the list is still seen. */
-	a->following = !a->env.tc_script && !a->env.no_follow;
+	a->following = !a->env.tc_script && !a->env.no_follow && !a->nscope;
 	if (a->following &&
 	    pp_follow_open(&a->follow, &a->tc, stderr, verbose, a->err, sizeof(a->err))) {
 		fprintf(stderr, "pktpath: %s\n", a->err);
 		return EXIT_FAIL;
 	}
-	ret = pp_tc_resolve(&a->tc, a->env.ifaces, a->env.nifaces, a->err, sizeof(a->err));
+	if (a->nscope)
+		ret = pp_scope_tc_open(&a->scope, a->scope_ns, a->nscope, a->env.ifaces,
+				       a->env.nifaces, a->err, sizeof(a->err));
+	else
+		ret = pp_tc_resolve(&a->tc, a->env.ifaces, a->env.nifaces, a->err, sizeof(a->err));
 	if (ret)
 		return usage_error("%s", a->err);
 	ret = pp_maps_create(&a->maps, &sizes);
@@ -585,6 +620,9 @@ static int attach_marking(struct app *a)
 {
 	if (a->env.tc_script)
 		return pp_tc_script_write(&a->script, &a->cls, &a->maps, &a->tc, a->err,
+					  sizeof(a->err));
+	if (a->nscope)
+		return pp_scope_tc_attach(&a->scope, &a->cls, !a->no_tcx, verbose, a->err,
 					  sizeof(a->err));
 	a->tc.tcx = !a->no_tcx;
 	return pp_tc_attach(&a->tc, &a->cls, verbose, a->err, sizeof(a->err));
@@ -671,9 +709,14 @@ static int attach_probes(struct app *a)
 static int drop_privileges(struct app *a)
 {
 	/* Removing clsact filters needs CAP_NET_ADMIN; so do the attaches to come. */
-	__u64 keep =
-		pp_privs_keep(!a->env.tc_script && (pp_tc_clsact_count(&a->tc) || a->following));
+	bool scope_clsact = pp_scope_tc_clsact(&a->scope) > 0;
+	__u64 keep = pp_privs_keep(!a->env.tc_script &&
+				   (pp_tc_clsact_count(&a->tc) || a->following || scope_clsact));
 	char names[128];
+
+	/* Removing them means entering their namespaces again (setns(2)). */
+	if (scope_clsact)
+		keep |= 1ULL << CAP_SYS_ADMIN;
 
 	if (pp_privs_drop(keep, a->err, sizeof(a->err)) ||
 	    pp_privs_seccomp(a->err, sizeof(a->err))) {
@@ -694,13 +737,31 @@ static void print_ready(struct app *a)
 	if (a->env.tc_script)
 		fprintf(stderr, "pktpath: packets are marked once %s/attach.sh has run\n",
 			a->env.tc_script);
+	size_t nif = a->tc.n + pp_scope_tc_ifaces(&a->scope);
+
+	if (a->nscope) {
+		fprintf(stderr,
+			"pktpath: ready: backend %s, %zu probes, %zu interface%s in %zu network "
+			"namespace%s (scope: hops elsewhere are not recorded)\n",
+			pp_backend_name(a->backend), a->probes.attached, nif, nif == 1 ? "" : "s",
+			a->scope.n, a->scope.n == 1 ? "" : "s");
+		return;
+	}
 	fprintf(stderr, "pktpath: ready: backend %s, %zu probes, %zu interface%s (%s)\n",
-		pp_backend_name(a->backend), a->probes.attached, a->tc.n, a->tc.n == 1 ? "" : "s",
+		pp_backend_name(a->backend), a->probes.attached, nif, nif == 1 ? "" : "s",
 		a->env.tc_script ? "tc script" : pp_tc_mode(&a->tc, mode, sizeof(mode)));
+}
+
+/* The scope's namespaces, for the probes: hops elsewhere are not recorded. */
+static void prepare_scope(struct app *a)
+{
+	for (size_t i = 0; i < a->scope.n && i < PP_SCOPE_MAX; i++)
+		a->probes.scope[a->probes.nscope++] = a->scope.v[i].ns.inode;
 }
 
 static int attach_and_trace(struct app *a)
 {
+	prepare_scope(a);
 	prepare_probe_marking(a);
 	prepare_gso_free(a);
 	catch_stop_signals();
@@ -747,6 +808,7 @@ static void cleanup(struct app *a)
 			"pktpath: interfaces while tracing: %lu came, %lu went, %lu "
 			"failed, %lu resyncs\n",
 			a->follow.added, a->follow.gone, a->follow.failed, a->follow.resyncs);
+	pp_scope_tc_free(&a->scope);
 	pp_tc_free(&a->tc);
 	pp_tc_script_done(&a->script);
 	pp_exports_discard(&a->exports);
@@ -763,6 +825,36 @@ static void cleanup(struct app *a)
 	pp_netns_cache_free(a->netns);
 	pp_ns_told_free(&a->told);
 	pp_env_free(&a->env);
+}
+
+/*
+ * --netns and --container: each argument's namespace, before anything is
+ * made or attached. The names come from the cache's first scan, which then
+ * serves the output too.
+ */
+static int resolve_scope(struct app *a)
+{
+	int n = a->env.nnetns + a->env.ncontainers;
+
+	if (!n)
+		return 0;
+	if (n > PP_SCOPE_MAX)
+		return usage_error("--netns and --container: at most %d namespaces in a scope",
+				   PP_SCOPE_MAX);
+	if (a->env.tc_script)
+		return usage_error("--tc-script and --netns/--container: the scripts attach in "
+				   "pktpath's own namespace only");
+	a->netns = pp_netns_cache_new("/");
+	for (int i = 0; i < n; i++) {
+		bool ctr = i >= a->env.nnetns;
+		const char *arg = ctr ? a->env.containers[i - a->env.nnetns] : a->env.netns[i];
+
+		if (pp_scope_resolve(a->netns, "", arg, ctr, &a->scope_ns[a->nscope], a->err,
+				     sizeof(a->err)))
+			return usage_error("%s", a->err);
+		a->nscope++;
+	}
+	return 0;
 }
 
 static int run(struct app *a)
@@ -788,6 +880,8 @@ static int run(struct app *a)
 	}
 	ret = check_caps();
 	if (!ret && a->env.action == PP_ACT_TRACE)
+		ret = resolve_scope(a);
+	if (!ret && a->env.action == PP_ACT_TRACE)
 		ret = check_outputs(a);
 	if (!ret)
 		ret = load_btf(a);
@@ -806,7 +900,8 @@ static int run(struct app *a)
 	 * a process with more capabilities than pktpath keeps is refused
 	 * (ptrace_may_access()); the rescans name what they can then.
 	 */
-	a->netns = pp_netns_cache_new("/");
+	if (!a->netns)
+		a->netns = pp_netns_cache_new("/");
 	return attach_and_trace(a);
 }
 

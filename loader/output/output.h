@@ -52,6 +52,13 @@ struct pp_out {
 	/* Text: the namespaces described so far (pp_out_ns_legend()); -v: with inodes. */
 	struct pp_ns_told *told;
 	bool netns_inodes;
+	/*
+	 * JSON: the host that wrote the line ("host": its name, --host-name or
+	 * gethostname(), and /proc/sys/kernel/random/boot_id), for `pktpath
+	 * report`'s joins across hosts. NULL: no "host".
+	 */
+	const char *host_name;
+	const char *boot_id;
 };
 
 /* The set of namespace inodes whose legend line was printed. */
@@ -67,6 +74,7 @@ struct pp_summary {
 	__u64 dropped;
 	__u64 merged;
 	__u64 segmented;
+	__u64 left; /* --netns/--container: left the scope */
 	__u64 unseen;
 	__u64 taps;	/* packet sockets' copies (tcpdump's): observers, no fate of their own */
 	__u64 lost;	/* records lost to a full ring buffer */
@@ -89,7 +97,7 @@ void pp_out_summary_json(const struct pp_out *o, const struct pp_summary *s);
 const char *pp_out_probe_name(const struct pp_out *o, __u32 probe, char *buf, size_t len);
 /* The mark direction of a classifier probe, NULL for any other probe. */
 const char *pp_out_tc_dir(__u32 probe);
-/* "consumed", "dropped", "unseen", "merged", "segmented"; "none" for anything else. */
+/* "consumed", "dropped", "unseen", "merged", "segmented", "left"; "none" for anything else. */
 const char *pp_out_fate_kind(enum pp_fate fate);
 /*
  * The last hop at which a process copied the packet's data out of a socket

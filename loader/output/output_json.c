@@ -17,6 +17,7 @@
 #include "netns_names.h"
 #include "output.h"
 #include "pkt_decode.h"
+#include "pkt_key.h"
 #include "tunnel.h"
 
 #define PP_PROBE_NAMELEN 32
@@ -617,6 +618,31 @@ static void json_head(const struct pp_out *o, struct jobj *top, const struct pp_
 	pp_wb_done(top->w, at);
 }
 
+/* Which host wrote the line, and the packet's key (pkt_key.h): what joins hosts' records. */
+static void json_host_key(const struct pp_out *o, struct jobj *top, const struct pp_packet *p)
+{
+	static const char hex[] = "0123456789abcdef";
+	__u64 key = p->mark ? pp_pkt_key(p->mark->data, p->mark->cap_len) : 0;
+	char *at;
+	struct jobj h;
+
+	if (o->host_name) {
+		h = jopen(top, K("host"));
+		jstr(&h, K("name"), o->host_name, 256);
+		if (o->boot_id)
+			jstr(&h, K("boot_id"), o->boot_id, 64);
+		jclose(&h);
+	}
+	if (!key)
+		return;
+	at = jkey(top, K("key"), 18);
+	*at++ = '"';
+	for (int i = 60; i >= 0; i -= 4)
+		*at++ = hex[(key >> i) & 0xf];
+	*at++ = '"';
+	pp_wb_done(top->w, at);
+}
+
 void pp_out_json(const struct pp_out *o, const struct pp_packet *p)
 {
 	struct jobj top = {.first = true};
@@ -640,6 +666,7 @@ void pp_out_json(const struct pp_out *o, const struct pp_packet *p)
 	if (!p->mark)
 		jbool(&top, K("mark_lost"), true);
 	json_time(o, &top, p);
+	json_host_key(o, &top, p);
 	if (o->head_bytes)
 		json_head(o, &top, p);
 	pp_wb_lit(&w, "}\n");
@@ -660,6 +687,8 @@ void pp_out_summary_json(const struct pp_out *o, const struct pp_summary *s)
 	jnum(&sum, K("dropped"), s->dropped);
 	jnum(&sum, K("merged"), s->merged);
 	jnum(&sum, K("segmented"), s->segmented);
+	if (s->left) /* only scoped runs (--netns) end packets so */
+		jnum(&sum, K("left"), s->left);
 	jnum(&sum, K("unseen"), s->unseen);
 	jnum(&sum, K("taps"), s->taps);
 	jnum(&sum, K("lost"), s->lost);

@@ -70,6 +70,7 @@ const char *pp_out_fate_kind(enum pp_fate fate)
 		[PP_FATE_NONE] = "none",       [PP_FATE_CONSUMED] = "consumed",
 		[PP_FATE_DROPPED] = "dropped", [PP_FATE_UNSEEN] = "unseen",
 		[PP_FATE_MERGED] = "merged",   [PP_FATE_SEGMENTED] = "segmented",
+		[PP_FATE_LEFT] = "left",
 	};
 
 	return (unsigned)fate <= PP_FATE_MAX ? kinds[fate] : "none";
@@ -122,6 +123,8 @@ void pp_summary_add(struct pp_summary *s, const struct pp_packet *p)
 		s->merged++;
 	else if (p->fate == PP_FATE_SEGMENTED)
 		s->segmented++;
+	else if (p->fate == PP_FATE_LEFT)
+		s->left++;
 	else if (p->fate == PP_FATE_UNSEEN)
 		s->unseen++;
 }
@@ -420,6 +423,8 @@ static void text_fate_of(const struct pp_out *o, struct pp_wbuf *w, enum pp_fate
 		pp_wb_lit(w, "merged into another skb");
 	else if (fate == PP_FATE_SEGMENTED)
 		pp_wb_lit(w, "segmented (GSO: its data went on in its segments)");
+	else if (fate == PP_FATE_LEFT)
+		pp_wb_lit(w, "left the scope (its last hop is the first outside it; not followed)");
 	else if (fate == PP_FATE_UNSEEN)
 		pp_wb_lit(w, "end not seen");
 	else
@@ -615,6 +620,8 @@ void pp_out_summary_text(const struct pp_out *o, const struct pp_summary *s)
 		(unsigned long long)s->dropped, (unsigned long long)s->merged);
 	if (s->segmented)
 		fprintf(o->f, "%llu segmented, ", (unsigned long long)s->segmented);
+	if (s->left)
+		fprintf(o->f, "%llu left the scope, ", (unsigned long long)s->left);
 	fprintf(o->f, "%llu end not seen), ", (unsigned long long)s->unseen);
 	if (s->taps)
 		fprintf(o->f, "%llu tap copies, ", (unsigned long long)s->taps);

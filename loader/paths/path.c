@@ -450,14 +450,15 @@ static int skb_note(struct pp_buf *b, const struct pp_hop *h)
 
 /*
  * Consumed if any skb was (a copy delivered is the packet delivered); else
- * the first drop (in skb order); else merged; else segmented; else its end
- * was not seen. A tap's copy observes: it counts only when every skb of the
- * packet was a tap's (a frame no protocol takes, handed to tcpdump alone).
+ * the first drop (in skb order); else merged; else segmented; else left the
+ * scope (--netns); else its end was not seen. A tap's copy observes: it
+ * counts only when every skb of the packet was a tap's (a frame no protocol
+ * takes, handed to tcpdump alone).
  */
 static const struct pp_skbref *decide_fate(const struct pp_buf *b, bool *by_tap)
 {
 	static const enum pp_fate order[] = {PP_FATE_CONSUMED, PP_FATE_DROPPED, PP_FATE_MERGED,
-					     PP_FATE_SEGMENTED};
+					     PP_FATE_SEGMENTED, PP_FATE_LEFT};
 	__u32 taps = 0;
 
 	for (__u32 i = 0; i < b->nskbs; i++)
@@ -667,7 +668,7 @@ static bool hop_ok(const struct pp_hop *h, size_t size)
 	if (size != sizeof(*h))
 		return false;
 	return h->type != PP_REC_END || h->fate == PP_FATE_CONSUMED || h->fate == PP_FATE_DROPPED ||
-	       h->fate == PP_FATE_MERGED || h->fate == PP_FATE_SEGMENTED;
+	       h->fate == PP_FATE_MERGED || h->fate == PP_FATE_SEGMENTED || h->fate == PP_FATE_LEFT;
 }
 
 int pp_paths_add(struct pp_paths *pp, const void *rec, size_t size, __u64 now_ns)

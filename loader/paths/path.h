@@ -60,7 +60,8 @@ size_t pp_skb_index(const struct pp_skbref *skbs, size_t nskbs, __u64 skb, __u64
  *
  * Its fate: consumed if any of its skbs was (delivered or sent: a copy
  * read by ping counts); else the first drop in skbs[] order (its reason and
- * location); else merged; else segmented; else unseen. An skb with no END has fate unseen;
+ * location); else merged; else segmented; else left (--netns); else
+ * unseen. An skb with no END has fate unseen;
  * a packet closed by the timeout with such an skb is unseen unless consumed.
  * Taps' copies (pp_skbref.tap) take no part, unless every skb is one (by_tap).
  *

@@ -453,6 +453,9 @@ static int open_load(struct pp_probes *p, const struct pp_maps *maps, struct pp_
 	p->skel->rodata->pp_consume_probe = (__u32)consume;
 	p->skel->rodata->pp_kfree_probe = (__u32)kfree;
 	p->skel->rodata->pp_mark_netns = p->mark_netns;
+	p->skel->rodata->pp_scope_n = p->nscope;
+	for (__u32 i = 0; i < p->nscope && i < PP_SCOPE_MAX; i++)
+		p->skel->rodata->pp_scope_netns[i] = p->scope[i];
 	p->skel->rodata->pp_gso_lo = p->gso_lo;
 	p->skel->rodata->pp_gso_hi = p->gso_hi;
 	p->skel->rodata->pp_nf_lo = p->nf_lo;

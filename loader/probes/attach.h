@@ -32,6 +32,9 @@ struct pp_probes {
 	size_t l3_cnt;
 	size_t marks;	  /* functions that mark packets (ip_output, ip6_output) */
 	__u32 mark_netns; /* the network namespace whose sent packets they mark; 0: all */
+	/* --netns/--container: the namespaces hops are recorded in; nscope 0: everywhere. */
+	__u32 scope[PP_SCOPE_MAX];
+	__u32 nscope;
 	/*
 	 * Where GSO's caller consumes the skb it cut up (validate_xmit_skb()),
 	 * [gso_lo, gso_hi); 0, 0: unknown. Needs the consume_skb tracepoint's

@@ -14,7 +14,8 @@
 # Then bad input as documented: a copy cut in mid-line (a killed run) and a
 # damaged line are skipped and named by line number, the rest read; a key
 # of a later version is ignored; --pcapng of a file recorded without
-# --snaplen, a missing file, no file, a bad option: exit 2, nothing written.
+# --snaplen, a missing file, no file, a bad option, an export of two files
+# (several files are joined, test hosts_join): exit 2, nothing written.
 # --perfetto of a file recorded without --snaplen: the live run's timeline
 # (packet names without the header);
 # of an older file without times: written, and stderr says they start at 0.
@@ -207,7 +208,8 @@ for f in "empty:it is empty" "none:the run it recorded printed none"; do
 done
 
 for bad in "missing file:nothere.jsonl" "no file:" "bad option:rec.jsonl --bogus" \
-	"two files:rec.jsonl rec.jsonl" "bad snaplen:rec.jsonl --pcapng x.pcapng --snaplen 0"; do
+	"two files and an export:rec.jsonl rec.jsonl --pcapng x.pcapng" \
+	"bad snaplen:rec.jsonl --pcapng x.pcapng --snaplen 0"; do
 	# shellcheck disable=SC2086 # the arguments are words
 	report bad ${bad#*:}
 	pp_expect_eq "${bad%%:*}: status" "$PP_RC" 2

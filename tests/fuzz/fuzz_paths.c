@@ -39,6 +39,7 @@
 #include <string.h>
 #include "output.h"
 #include "path.h"
+#include "pkt_key.h"
 #include "json_check.h"
 #include "path_model.h"
 #include "paths_input.h"
@@ -183,7 +184,7 @@ static void check_hop_skbs(const struct fz_run *r, const struct pp_packet *p)
 static void check_fates(const struct fz_run *r, const struct pp_packet *p)
 {
 	const struct pp_skbref *drop = NULL;
-	size_t live = 0, consumed = 0, merged = 0, taps = 0;
+	size_t live = 0, consumed = 0, merged = 0, segmented = 0, taps = 0;
 
 	for (size_t s = 0; s < p->nskbs; s++)
 		taps += p->skbs[s].tap;
@@ -193,7 +194,8 @@ static void check_fates(const struct fz_run *r, const struct pp_packet *p)
 	for (size_t s = 0; s < p->nskbs; s++) {
 		const struct pp_skbref *k = &p->skbs[s];
 		bool end_fate = k->fate == PP_FATE_CONSUMED || k->fate == PP_FATE_DROPPED ||
-				k->fate == PP_FATE_MERGED || k->fate == PP_FATE_SEGMENTED;
+				k->fate == PP_FATE_MERGED || k->fate == PP_FATE_SEGMENTED ||
+				k->fate == PP_FATE_LEFT;
 
 		if (k->ended ? !end_fate : k->fate != PP_FATE_UNSEEN)
 			fail(r, "packet %llu: skbs[%zu] ended %d with fate %u",
@@ -206,6 +208,7 @@ static void check_fates(const struct fz_run *r, const struct pp_packet *p)
 			continue;
 		consumed += k->fate == PP_FATE_CONSUMED;
 		merged += k->fate == PP_FATE_MERGED;
+		segmented += k->fate == PP_FATE_SEGMENTED;
 		if (!drop && k->fate == PP_FATE_DROPPED)
 			drop = k;
 	}
@@ -223,8 +226,10 @@ static void check_fates(const struct fz_run *r, const struct pp_packet *p)
 	case PP_FATE_DROPPED:
 	case PP_FATE_MERGED:
 	case PP_FATE_SEGMENTED:
+	case PP_FATE_LEFT:
 		if (consumed || live || !drop != (p->fate != PP_FATE_DROPPED) ||
-		    (p->fate == PP_FATE_SEGMENTED && merged))
+		    (p->fate == PP_FATE_SEGMENTED && merged) ||
+		    (p->fate == PP_FATE_LEFT && (merged || segmented)))
 			fail(r, "packet %llu: fate %u with %zu skbs consumed, %zu live, %s drop",
 			     (unsigned long long)p->id, p->fate, consumed, live, drop ? "a" : "no");
 		break;
@@ -488,8 +493,8 @@ static void check_json_fate_of(const struct jctx *j, const struct fzj_node *o, e
 			       bool top)
 {
 	bool by_tap = top && j->p->by_tap;
-	static const char *const kinds[] = {"none",   "consumed", "dropped",
-					    "unseen", "merged",	  "segmented"};
+	static const char *const kinds[] = {"none",   "consumed",  "dropped", "unseen",
+					    "merged", "segmented", "left"};
 	const struct fzj_node *f = want_obj(j, o, "fate", true, FZJ_OBJ);
 	bool drop = fate == PP_FATE_DROPPED;
 	const char *reason = drop ? json_reason(reason_code, NULL) : NULL, *sym = NULL;
@@ -565,6 +570,8 @@ static void check_json_doc(const struct jctx *j)
 {
 	const struct fzj_node *top = fzj_root(j->d), *hops, *ml;
 	const struct pp_packet *p = j->p;
+	char hex[17];
+	__u64 key;
 
 	if (!top || top->type != FZJ_OBJ)
 		jfail(j, "not an object");
@@ -583,8 +590,13 @@ static void check_json_doc(const struct jctx *j)
 	(void)ml;
 	want_num(j, top, "mono_ns", true, p->hops[0].ts);
 	want_num(j, top, "real_ns", true, p->hops[0].ts + (__u64)j->r->json.real_off);
+	/* The packet key across hosts, from the mark's bytes (docs/json-schema.md). */
+	key = p->mark ? pp_pkt_key(p->mark->data, p->mark->cap_len) : 0;
+	snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)key);
+	want_str(j, top, "key", key != 0, hex, 17);
 	want_keys(j, top, "the packet",
-		  6 + (p->mark ? 2 : 1) + (p->fate == PP_FATE_UNSEEN) + (p->nskbs > 1) + !!p->lost);
+		  6 + (p->mark ? 2 : 1) + (p->fate == PP_FATE_UNSEEN) + (p->nskbs > 1) + !!p->lost +
+			  (key != 0));
 }
 
 /* One line: a newline at the end and nowhere else. */
@@ -750,6 +762,7 @@ static void check_summary(struct fz_run *r)
 		{"merged", r->fates[PP_FATE_MERGED]},
 		{"segmented", r->fates[PP_FATE_SEGMENTED]},
 		{"unseen", r->fates[PP_FATE_UNSEEN]},
+		{"left", r->fates[PP_FATE_LEFT]}, /* present when not 0 */
 		{"taps", r->taps},
 		{"lost", 0},
 		{"map_full", 0},
@@ -768,13 +781,16 @@ static void check_summary(struct fz_run *r)
 	if (fzj_parse(&d, buf, len - 1, FZJ_CANONICAL, why, sizeof(why)))
 		fail(r, "JSON summary: invalid: %s\n%s", why, buf);
 	s = fzj_get(&d, fzj_root(&d), "summary");
-	if (!s || s->type != FZJ_OBJ || s->nchild != sizeof(counts) / sizeof(counts[0]) ||
+	if (!s || s->type != FZJ_OBJ ||
+	    s->nchild != sizeof(counts) / sizeof(counts[0]) - !r->fates[PP_FATE_LEFT] ||
 	    r->sum.packets != r->model.st.emitted || r->sum.packets != r->fates[0])
 		fail(r, "JSON summary: not one key per count, or packets not %llu\n%s",
 		     (unsigned long long)r->model.st.emitted, buf);
 	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
 		const struct fzj_node *n = fzj_get(&d, s, counts[i].key);
 
+		if (!n && !counts[i].want && !strcmp(counts[i].key, "left"))
+			continue;
 		if (!n || n->type != FZJ_NUM || !n->is_u64 || n->u64 != counts[i].want)
 			fail(r, "JSON summary: \"%s\" is not %llu\n%s", counts[i].key,
 			     (unsigned long long)counts[i].want, buf);

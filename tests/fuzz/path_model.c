@@ -75,6 +75,7 @@ static bool valid(const void *rec, size_t size)
 		case PP_FATE_DROPPED:
 		case PP_FATE_MERGED:
 		case PP_FATE_SEGMENTED:
+		case PP_FATE_LEFT:
 			return true;
 		default:
 			return false;
@@ -344,6 +345,8 @@ static void close_pkt(struct fzm *m, struct fzm_pkt *k, bool timed, __u64 at)
 		fate = PP_FATE_MERGED;
 	else if (first_of(k, PP_FATE_SEGMENTED))
 		fate = PP_FATE_SEGMENTED;
+	else if (first_of(k, PP_FATE_LEFT))
+		fate = PP_FATE_LEFT;
 
 	if (m->qn == m->qcap) {
 		m->qcap = m->qcap ? 2 * m->qcap : 16;

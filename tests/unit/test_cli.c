@@ -502,6 +502,8 @@ static void expect_arm(const struct pp_cli_opt *o, const char *body)
 		ck_assert_msg(strstr(body, "/sys/class/net"), "--%s: interfaces", o->name);
 	else if (!strcmp(o->metavar, "LEVEL"))
 		ck_assert_msg(strstr(body, "short full"), "--%s: short and full", o->name);
+	else if (!strcmp(o->metavar, "NS"))
+		ck_assert_msg(strstr(body, "ip netns list"), "--%s: namespaces", o->name);
 	else if (o->kind == PP_OPT_BACKEND)
 		for (int b = PP_BACKEND_AUTO; b <= PP_BACKEND_TRACEPOINT; b++)
 			ck_assert_msg(strstr(body, pp_backend_name(b)), "--%s: %s", o->name,

@@ -16,6 +16,7 @@
 #include "ctr_id.h"
 #include "ctr_meta.h"
 #include "netns_names.h"
+#include "netns_scope.h"
 
 #define DATA PP_SOURCE_DIR "/tests/unit/data/names"
 
@@ -238,6 +239,37 @@ START_TEST(test_cache_names)
 }
 END_TEST
 
+/* --netns and --container arguments: each to its inode and a file that enters it. */
+START_TEST(test_scope_resolve)
+{
+	__u32 blue = add_netns("blue");
+	struct pp_netns_cache *n = pp_netns_cache_new(host);
+	struct pp_scope_ns s;
+	char err[256], want[600];
+
+	ck_assert_int_eq(pp_scope_resolve(n, host, "ppn-web", true, &s, err, sizeof(err)), 0);
+	ck_assert_uint_eq(s.inode, 2000);
+	snprintf(want, sizeof(want), "%s/proc/200/ns/net", host);
+	ck_assert_str_eq(s.path, want);
+	ck_assert_str_eq(s.label, "ppn-web");
+	ck_assert_int_eq(pp_scope_resolve(n, host, "blue", false, &s, err, sizeof(err)), 0);
+	ck_assert_uint_eq(s.inode, blue);
+	snprintf(want, sizeof(want), "%s/run/netns/blue", host);
+	ck_assert_str_eq(s.path, want);
+	ck_assert_int_eq(pp_scope_resolve(n, host, "4000", false, &s, err, sizeof(err)), 0);
+	ck_assert_uint_eq(s.inode, 4000);
+	ck_assert_str_eq(s.label, "nginx-7c5d8bf9f7-k2x9z");
+	ck_assert_int_eq(pp_scope_resolve(n, host, "nope", false, &s, err, sizeof(err)), -ENOENT);
+	ck_assert_ptr_nonnull(strstr(err, "--netns nope: no network namespace"));
+	ck_assert_int_eq(pp_scope_resolve(n, host, "blue", true, &s, err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "not a container"));
+	ck_assert_int_eq(pp_scope_resolve(n, host, "99999", false, &s, err, sizeof(err)), -ENOENT);
+	ck_assert_int_eq(pp_scope_resolve(n, host, "/run/netns/blue", false, &s, err, sizeof(err)),
+			 -EINVAL); /* a plain file, no namespace */
+	pp_netns_cache_free(n);
+}
+END_TEST
+
 START_TEST(test_cache_miss_rate)
 {
 	struct pp_netns_cache *n = pp_netns_cache_new(host);
@@ -316,6 +348,7 @@ Suite *names_suite(void)
 	suite_add_tcase(s, tc);
 	tcase_add_checked_fixture(cache, host_setup, host_teardown);
 	tcase_add_test(cache, test_cache_names);
+	tcase_add_test(cache, test_scope_resolve);
 	tcase_add_test(cache, test_cache_miss_rate);
 	tcase_add_test(cache, test_cache_reused_inode);
 	tcase_add_test(cache, test_cache_many);

@@ -466,7 +466,7 @@ static const char json_dropped[] =
 	"\"func\":\"nf_hook_slow\",\"location\":\"0xffffffff81a2b3c4\","
 	"\"hint\":\"netfilter's ipv4 forward hook dropped it: a rule or the chain's policy "
 	"(NETFILTER_DROP at nf_hook_slow called by ip_forward, on veth-b, netns 4026532001)\"},"
-	"\"mono_ns\":1000000,\"real_ns\":1795688548123456000}\n";
+	"\"mono_ns\":1000000,\"real_ns\":1795688548123456000,\"key\":\"be5a56a22d53c9e4\"}\n";
 
 START_TEST(test_json_dropped)
 {
