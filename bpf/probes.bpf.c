@@ -4,7 +4,8 @@
  * record core in record.bpf.h. kprobe and kprobe.multi find their probe
  * index in the bpf cookie. fentry and tp_btf programs are bound to one
  * target each, so the loader loads a copy of a template per target, with
- * the probe index patched into the PP_PROBE_MAGIC immediate.
+ * the probe index patched into the PP_PROBE_MAGIC immediate; so it does
+ * with pp_kprobe_imm* where the kernel has no bpf cookies (before 5.15).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -42,6 +43,11 @@ static __always_inline __u32 pp_probe_imm(void)
 	int pp_kprobe##N(struct pt_regs *ctx)                                                      \
 	{                                                                                          \
 		return pp_on_hop(ctx, PT_REGS_PARM##N(ctx), bpf_get_attach_cookie(ctx));           \
+	}                                                                                          \
+	SEC("kprobe")                                                                              \
+	int pp_kprobe_imm##N(struct pt_regs *ctx)                                                  \
+	{                                                                                          \
+		return pp_on_hop(ctx, PT_REGS_PARM##N(ctx), pp_probe_imm());                       \
 	}                                                                                          \
 	SEC("fentry")                                                                              \
 	int pp_fentry##N(__u64 *ctx)                                                               \
@@ -299,11 +305,14 @@ static __always_inline __s32 pp_drop_caller(__u64 *ctx, __u64 skb, __u64 locatio
 	return at && off == (__s32)off ? (__s32)off : 0;
 }
 
-/* kfree_skb(skb, location, reason[, rx_sk]): reason since 5.17. */
-SEC("tp_btf/kfree_skb")
-int pp_tp_kfree(__u64 *ctx)
+/*
+ * kfree_skb(skb, location, reason[, rx_sk]): reason since 5.17. REASONS:
+ * the tracepoint passes one (pp_tp_kfree); without (pp_tp_kfree_noreason)
+ * the verifier refuses a read of ctx[2].
+ */
+static __always_inline int pp_kfree(__u64 *ctx, const bool reasons)
 {
-	__u32 reason = (__u32)ctx[2];
+	__u32 reason = reasons ? (__u32)ctx[2] : 0;
 	__u32 fate = PP_FATE_DROPPED;
 	__u32 flags = 0;
 	__s32 caller = 0;
@@ -319,6 +328,18 @@ int pp_tp_kfree(__u64 *ctx)
 		caller = pp_drop_caller(ctx, ctx[0], ctx[1], &flags);
 	return pp_on_free(ctx[0], pp_kfree_probe, fate, reason, ctx[1], caller,
 			  flags | pp_tap_at(ctx[1]), PP_VIA_BTF);
+}
+
+SEC("tp_btf/kfree_skb")
+int pp_tp_kfree(__u64 *ctx)
+{
+	return pp_kfree(ctx, true);
+}
+
+SEC("tp_btf/kfree_skb")
+int pp_tp_kfree_noreason(__u64 *ctx)
+{
+	return pp_kfree(ctx, false);
 }
 
 /*
@@ -494,9 +515,29 @@ PP_SEND_CALL(sendto)
 PP_SEND_CALL(sendmsg)
 PP_SEND_CALL(sendmmsg)
 
+/*
+ * Without bpf cookies (Linux before 5.15), pp_kmark's probe index: the
+ * loader's for ip_output and for ip6_output, told apart by the version in
+ * the IP header, where skb->data points when they are called.
+ */
+const volatile bool pp_no_cookie = false;
+const volatile __u32 pp_mark_probe4 = 0;
+const volatile __u32 pp_mark_probe6 = 0;
+
+static __always_inline __u32 pp_mark_probe(struct sk_buff *skb)
+{
+	__u8 ver = 0;
+
+	bpf_probe_read_kernel(&ver, 1, BPF_CORE_READ(skb, data));
+	return ver >> 4 == 6 ? pp_mark_probe6 : pp_mark_probe4;
+}
+
 SEC("pktpath_kmark")
 int pp_kmark(struct pt_regs *ctx)
 {
-	return pp_mark_local((struct sk_buff *)PT_REGS_PARM3(ctx),
-			     bpf_get_attach_cookie(ctx) & PP_COOKIE_PROBE);
+	struct sk_buff *skb = (struct sk_buff *)PT_REGS_PARM3(ctx);
+
+	if (pp_no_cookie)
+		return pp_mark_local(skb, pp_mark_probe(skb));
+	return pp_mark_local(skb, bpf_get_attach_cookie(ctx) & PP_COOKIE_PROBE);
 }

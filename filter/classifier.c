@@ -183,6 +183,8 @@ static int cls_load(struct pp_cls *c, const struct pp_cls_opts *o, unsigned int 
 		goto fail;
 	}
 	c->skel = classifier__open();
+	if (c->skel)
+		c->skel->rodata->pp_no_fetch = o->no_fetch;
 	ret = c->skel ? use_maps(c, o->maps) : -errno;
 	if (!ret)
 		ret = load_watched(c);

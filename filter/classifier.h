@@ -27,6 +27,7 @@ struct pp_cls_opts {
 	size_t cbpf_len;
 	unsigned int xlate_flags;   /* enum pp_xlate_flags */
 	const struct pp_maps *maps; /* the shared maps; NULL: its own (test runs) */
+	bool no_fetch; /* the kernel has no atomic fetch: packet ids per CPU (record.bpf.h) */
 };
 
 /*
