@@ -443,7 +443,7 @@ static __always_inline void pp_emit_l3_mark(struct pp_state *st, struct sk_buff 
 }
 
 /* ip_output / ip6_output: a hop for a tracked packet, a mark for a new match. */
-static __always_inline int pp_mark_local(struct sk_buff *skb, __u32 probe)
+static __always_inline int pp_mark_local(struct sk_buff *skb, __u32 probe, const bool fetch)
 {
 	struct pp_state *st = pp_state();
 	__u64 key = (__u64)skb, id, len, headlen;
@@ -468,7 +468,7 @@ static __always_inline int pp_mark_local(struct sk_buff *skb, __u32 probe)
 	headlen = len - BPF_CORE_READ(skb, data_len);
 	if (!pp_filter_l3(data, len, headlen))
 		return 0;
-	if (pp_track(st, key, 0, &id, PP_VIA_KPROBE) != 0)
+	if (pp_track(st, key, 0, &id, PP_VIA_KPROBE, fetch) != 0)
 		return 0;
 	pp_emit_l3_mark(st, skb, data, headlen, id, probe);
 	v = bpf_map_lookup_elem(&skb_map, &key);
@@ -532,12 +532,27 @@ static __always_inline __u32 pp_mark_probe(struct sk_buff *skb)
 	return ver >> 4 == 6 ? pp_mark_probe6 : pp_mark_probe4;
 }
 
+/* A helper call in dead code passes 5.10's verifier, unlike BPF_FETCH (pp_next_id()). */
+static __always_inline int pp_kmark_at(struct pt_regs *ctx, const bool fetch)
+{
+	struct sk_buff *skb = (struct sk_buff *)PT_REGS_PARM3(ctx);
+	__u32 probe;
+
+	if (pp_no_cookie)
+		probe = pp_mark_probe(skb);
+	else
+		probe = bpf_get_attach_cookie(ctx) & PP_COOKIE_PROBE;
+	return pp_mark_local(skb, probe, fetch);
+}
+
 SEC("pktpath_kmark")
 int pp_kmark(struct pt_regs *ctx)
 {
-	struct sk_buff *skb = (struct sk_buff *)PT_REGS_PARM3(ctx);
+	return pp_kmark_at(ctx, true);
+}
 
-	if (pp_no_cookie)
-		return pp_mark_local(skb, pp_mark_probe(skb));
-	return pp_mark_local(skb, bpf_get_attach_cookie(ctx) & PP_COOKIE_PROBE);
+SEC("pktpath_kmark")
+int pp_kmark_nofetch(struct pt_regs *ctx)
+{
+	return pp_kmark_at(ctx, false);
 }

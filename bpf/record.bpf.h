@@ -459,14 +459,6 @@ static __always_inline void pp_count_full(struct pp_state *st, __u64 skb, __u32 
 	__sync_fetch_and_add(&st->map_full, 1);
 }
 
-/*
- * Set by the loader where the verifier refuses atomics that return the old
- * value (BPF_FETCH, Linux 5.12; "BPF_STX uses reserved fields" on 5.10):
- * packet ids then come from per-CPU counters. Elsewhere the verifier drops
- * that path as dead code.
- */
-const volatile bool pp_no_fetch = false;
-
 #define PP_ID_CPU_BITS 13 /* CONFIG_NR_CPUS is 8192 at most on Debian's kernels */
 #define PP_ID_TRIES    4
 
@@ -494,23 +486,33 @@ static __always_inline __u64 pp_cpu_id(void)
 	return 0;
 }
 
-static __always_inline __u64 pp_next_id(struct pp_state *st)
+/*
+ * FETCH: the kernel has atomics that return the old value (BPF_FETCH, Linux
+ * 5.12). Older verifiers refuse a program that holds one at all, dead code
+ * or not (5.10: "BPF_STX uses reserved fields", before it looks at a path),
+ * so the programs that mark come in two builds (the *_nofetch ones), and
+ * the loader loads the one the kernel takes.
+ */
+static __always_inline __u64 pp_next_id(struct pp_state *st, const bool fetch)
 {
-	if (pp_no_fetch)
+	if (!fetch)
 		return pp_cpu_id();
 	return __sync_fetch_and_add(&st->next_id, 1) + 1;
 }
 
-/* Start tracking SKB as a new packet, first seen at TC HOOK (0: in a probe). */
+/*
+ * Start tracking SKB as a new packet, first seen at TC HOOK (0: in a probe).
+ * FETCH: see pp_next_id().
+ */
 static __always_inline int pp_track(struct pp_state *st, __u64 skb, __u32 hook, __u64 *id,
-				    const enum pp_via via)
+				    const enum pp_via via, const bool fetch)
 {
 	__u64 head = (__u64)PP_READ(via, (struct sk_buff *)skb, head);
 	__u32 at = hook ? hook : PP_HOOK_LOCAL;
 
 	if (pp_full_again(st, skb, at))
 		return -1;
-	*id = pp_next_id(st);
+	*id = pp_next_id(st, fetch);
 	if (!*id)
 		return -1;
 	if (pp_track_as(st, skb, *id, head, hook)) {

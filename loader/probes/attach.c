@@ -183,6 +183,12 @@ static int choose_returns(struct pp_probes *p, const struct pp_probe_list *l,
 	return err;
 }
 
+/* The marking program the kernel takes (bpf/record.bpf.h, pp_next_id()). */
+static struct bpf_program *kmark(const struct pp_probes *p)
+{
+	return p->no_fetch ? p->skel->progs.pp_kmark_nofetch : p->skel->progs.pp_kmark;
+}
+
 /* The slab's tracepoints: where no function probe sees frees, and they name the cache. */
 static bool kmem_hooks(const struct pp_probes *p, enum pp_backend backend)
 {
@@ -218,7 +224,7 @@ static int choose_programs(struct pp_probes *p, const struct pp_probe_list *l,
 		const struct pp_probe *pr = &l->v[i];
 
 		if (mark_point(p, pr)) {
-			bpf_program__set_autoload(s->progs.pp_kmark, true);
+			bpf_program__set_autoload(kmark(p), true);
 			continue;
 		}
 		prog = planned(pr) ? prog_for(p, pr, backend) : NULL;
@@ -340,7 +346,7 @@ static struct bpf_program *single_prog(const struct pp_probes *p, const struct p
 				       enum pp_backend backend)
 {
 	if (mark_point(p, pr))
-		return p->skel->progs.pp_kmark;
+		return kmark(p);
 	if (!planned(pr) || (pr->kind == PP_PROBE_FUNC && backend == PP_BACKEND_KPROBE_MULTI))
 		return NULL;
 	return prog_for(p, pr, backend);
@@ -502,7 +508,8 @@ static int attach_free_tps(struct pp_probes *p, enum pp_backend backend)
 /* pp_kmark's filter, where it marks (mark_point()); none otherwise. */
 static int load_marking(struct pp_probes *p)
 {
-	const struct pp_splice mark = {"pp_kmark", PP_SPLICE_SUBPROG, p->l3, p->l3_cnt};
+	const struct pp_splice mark = {bpf_program__name(kmark(p)), PP_SPLICE_SUBPROG, p->l3,
+				       p->l3_cnt};
 
 	return pp_splice_load(p->skel->skeleton, &mark, p->l3 ? 1 : 0);
 }
@@ -551,7 +558,6 @@ static int open_load(struct pp_probes *p, const struct pp_maps *maps, struct pp_
 	p->skel->rodata->pp_nf_lo = p->nf_lo;
 	p->skel->rodata->pp_nf_hi = p->nf_hi;
 	p->skel->rodata->pp_kmem_hooks = kmem_hooks(p, backend);
-	p->skel->rodata->pp_no_fetch = p->no_fetch;
 	set_no_cookie(p, l, backend);
 	for (int i = 0; i < PP_TAP_RANGES; i++) {
 		p->skel->rodata->pp_tap_lo[i] = p->tap_lo[i];
