@@ -326,6 +326,9 @@ static __always_inline int pp_kfree(__u64 *ctx, const bool reasons)
 	if (bpf_core_enum_value_exists(enum skb_drop_reason, SKB_DROP_REASON_NETFILTER_DROP) &&
 	    reason == bpf_core_enum_value(enum skb_drop_reason, SKB_DROP_REASON_NETFILTER_DROP))
 		caller = pp_drop_caller(ctx, ctx[0], ctx[1], &flags);
+	/* No reasons (before 5.17): nf_hook_slow() frees only on an NF_DROP verdict. */
+	if (!reasons && ctx[1] >= pp_nf_lo && ctx[1] < pp_nf_hi)
+		caller = pp_drop_caller(ctx, ctx[0], ctx[1], &flags);
 	return pp_on_free(ctx[0], pp_kfree_probe, fate, reason, ctx[1], caller,
 			  flags | pp_tap_at(ctx[1]), PP_VIA_BTF);
 }

@@ -677,7 +677,8 @@ static int drop_privileges(struct app *a)
 {
 	/* Removing clsact filters needs CAP_NET_ADMIN; so do the attaches to come. */
 	__u64 keep =
-		pp_privs_keep(!a->env.tc_script && (pp_tc_clsact_count(&a->tc) || a->following));
+		pp_privs_keep(!a->env.tc_script && (pp_tc_clsact_count(&a->tc) || a->following)) |
+		pp_privs_keep_bpf(a->maps.state_map);
 	char names[128];
 
 	if (pp_privs_drop(keep, a->err, sizeof(a->err)) ||
