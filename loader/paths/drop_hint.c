@@ -456,6 +456,8 @@ size_t pp_drop_hint(const struct pp_drop_facts *d, char *buf, size_t len)
 		r->fn(&c);
 	else if (r)
 		put_text(&c, r->text);
+	else if (!d->reason && !d->reason_code)
+		pp_sb_lit(&f, "the kernel gives no reason, and this place drops for more than one");
 	else
 		pp_sb_lit(&f, "no explanation known to pktpath for this reason");
 	pp_sb_lit(&f, " ");

@@ -650,6 +650,18 @@ vmhelper backends >/tmp/backends 2>&1
 sed 's/^backend /@@BACKEND /' /tmp/backends
 # What pktpath says this kernel lacks, for lacks().
 "$PP" --check >/tmp/boot.check 2>&1
+# What the kernel has, found without pktpath, for check.sh's kfact: drop
+# reasons in kfree_skb (their enum in BTF, 5.17+), BTF for modules (5.11+).
+if bpftool btf dump file /sys/kernel/btf/vmlinux 2>/dev/null | grep -q "ENUM 'skb_drop_reason'"; then
+	echo "@@KFACT drop_reasons yes"
+else
+	echo "@@KFACT drop_reasons no"
+fi
+if [ -e /sys/kernel/btf/veth ]; then
+	echo "@@KFACT module_btf yes"
+else
+	echo "@@KFACT module_btf no"
+fi
 
 # VM_TRIAL (vm.conf; the kernels scripts/vm-test.sh lists in TRIAL_SUITES,
 # older than what pktpath is made for): one icmp-veth on auto first, with
