@@ -513,7 +513,7 @@ static __always_inline int pp_track(struct pp_state *st, __u64 skb, __u32 hook, 
 	if (pp_full_again(st, skb, at))
 		return -1;
 	*id = pp_next_id(st, fetch);
-	if (!*id)
+	if (!fetch && !*id) /* pp_cpu_id() interrupted every time */
 		return -1;
 	if (pp_track_as(st, skb, *id, head, hook)) {
 		pp_count_full(st, skb, at);
