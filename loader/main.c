@@ -369,7 +369,7 @@ static void list_builtin_hooks(const struct app *a)
 		       " (sk_buff frees no skb tracepoint sees), an empty program's cost\n",
 		       "tp:kmem:kmem_cache_free");
 	} else if (a->backend == PP_BACKEND_TRACEPOINT) {
-		printf("%-36s -      built in, not attached: this kernel's slab tracepoints do not"
+		printf("%-36s -      built in: not attached, this kernel's slab tracepoints do not"
 		       " pass the cache (--check)\n",
 		       "tp:kmem:kmem_cache_*");
 	}
@@ -487,7 +487,8 @@ static int trace(struct app *a)
 		a->names[i] = a->list.v[i].name;
 	out.probe_names = a->names;
 	pp_drop_reasons_load(&a->reasons, a->btf);
-	out.reason_arg = a->reasons;
+	/* Where kfree_skb gives no reason (before 5.17), 0 is none, not a name (drop_hint.h). */
+	out.reason_arg = a->facts.reasons ? a->reasons : NULL;
 	out.sym_arg = a->ksyms;
 	out.if_arg = &netns;
 	/* --json --snaplen: what `pktpath report` needs for the exports, the same clocks. */
