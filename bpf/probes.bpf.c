@@ -404,6 +404,36 @@ int pp_tp_kmem_alloc(struct bpf_raw_tracepoint_args *ctx)
 }
 
 /*
+ * Slab tracepoints that pass no cache (before 6.1: kmem_cache_free(call_site,
+ * ptr), kmem_cache_alloc[_node](call_site, ptr, bytes_req, ...)): while
+ * packets are in flight, every object freed or handed out on the host is
+ * looked up. Only the skb at an object's start: without the cache's size,
+ * an fclone pair's second skb cannot be told from the next object.
+ */
+SEC("raw_tp/kmem_cache_free")
+int pp_tp_kmem_free_any(struct bpf_raw_tracepoint_args *ctx)
+{
+	struct pp_state *st = pp_state();
+	__u64 obj = ctx->args[1];
+
+	if (obj && pp_busy(st))
+		pp_end(st, obj, PP_PROBE_KMEM_FREE, PP_FATE_CONSUMED, 0, 0, 0, 0, false,
+		       PP_VIA_KPROBE);
+	return 0;
+}
+
+SEC("raw_tp/kmem_cache_alloc")
+int pp_tp_kmem_alloc_any(struct bpf_raw_tracepoint_args *ctx)
+{
+	struct pp_state *st = pp_state();
+	__u64 obj = ctx->args[1];
+
+	if (obj && pp_busy(st))
+		pp_forget(st, obj);
+	return 0;
+}
+
+/*
  * Marking in probes: a locally sent packet meets TC only after ip_output,
  * __dev_queue_xmit and the rest. The loader splices the filter, compiled
  * for packets that start at the IP header, over this placeholder's body;

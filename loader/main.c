@@ -369,8 +369,9 @@ static void list_builtin_hooks(const struct app *a)
 		       " (sk_buff frees no skb tracepoint sees), an empty program's cost\n",
 		       "tp:kmem:kmem_cache_free");
 	} else if (a->backend == PP_BACKEND_TRACEPOINT) {
-		printf("%-36s -      built in: not attached, this kernel's slab tracepoints do not"
-		       " pass the cache (--check)\n",
+		printf("%-36s -      built in: raw tracepoints on every slab allocation and free of"
+		       " the host; their objects looked up while packets are in flight (the"
+		       " tracepoints pass no cache: --check)\n",
 		       "tp:kmem:kmem_cache_*");
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(sends); i++) {

@@ -60,7 +60,7 @@ static void report(FILE *out, const struct pp_kfacts *f)
 	     "kprobe, fentry: copies (skb_copy, pskb_copy, GSO segments) not followed");
 	row2(out, "slab tracepoints with cache", f->slab,
 	     "tracepoint backend: frees no skb tracepoint sees",
-	     "tracepoint backend: those frees (TCP's pure ACKs) end 'unseen'");
+	     "tracepoint backend: every slab object looked up while packets are in flight");
 	row(out, "tracefs mounted", f->tracefs, "not needed: pktpath uses perf kprobes");
 	row(out, "bpffs mounted", f->bpffs, "not needed by pktpath");
 }

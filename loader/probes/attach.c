@@ -189,10 +189,19 @@ static struct bpf_program *kmark(const struct pp_probes *p)
 	return p->no_fetch ? p->skel->progs.pp_kmark_nofetch : p->skel->progs.pp_kmark;
 }
 
-/* The slab's tracepoints: where no function probe sees frees, and they name the cache. */
+/*
+ * The slab's tracepoints, where no function probe sees frees: those that
+ * pass the cache (pp_tp_kmem_*, which learn the skb caches), else those
+ * that look at every object (pp_tp_kmem_*_any).
+ */
 static bool kmem_hooks(const struct pp_probes *p, enum pp_backend backend)
 {
 	return backend == PP_BACKEND_TRACEPOINT && !p->no_slab;
+}
+
+static bool kmem_any_hooks(const struct pp_probes *p, enum pp_backend backend)
+{
+	return backend == PP_BACKEND_TRACEPOINT && p->no_slab;
 }
 
 /*
@@ -214,6 +223,8 @@ static int choose_programs(struct pp_probes *p, const struct pp_probe_list *l,
 	bpf_program__set_autoload(s->progs.pp_tp_kfree_noreason, p->no_reasons);
 	bpf_program__set_autoload(s->progs.pp_tp_kmem_free, kmem_hooks(p, backend));
 	bpf_program__set_autoload(s->progs.pp_tp_kmem_alloc, kmem_hooks(p, backend));
+	bpf_program__set_autoload(s->progs.pp_tp_kmem_free_any, kmem_any_hooks(p, backend));
+	bpf_program__set_autoload(s->progs.pp_tp_kmem_alloc_any, kmem_any_hooks(p, backend));
 	bpf_program__set_autoload(s->progs.pp_enter_sendto, p->send_calls);
 	bpf_program__set_autoload(s->progs.pp_exit_sendto, p->send_calls);
 	bpf_program__set_autoload(s->progs.pp_enter_sendmsg, p->send_calls);
@@ -485,6 +496,25 @@ static int attach_returns(struct pp_probes *p, struct pp_probe_list *l, enum pp_
 	return 0;
 }
 
+/*
+ * Without the cache: every object; kmem_cache_alloc_node, where the kernel
+ * has it (before 6.1), hands out most skbs (__alloc_skb()).
+ */
+static int attach_kmem_any(struct pp_probes *p)
+{
+	struct bpf_program *alloc = p->skel->progs.pp_tp_kmem_alloc_any;
+	struct bpf_link *link = bpf_program__attach(p->skel->progs.pp_tp_kmem_free_any);
+	int err = link ? pp_probes_keep_link(p, link) : -errno;
+
+	if (!err) {
+		link = bpf_program__attach(alloc);
+		err = link ? pp_probes_keep_link(p, link) : -errno;
+	}
+	/* Gone since 6.1 (kmem_cache_alloc took the node): none is no error. */
+	link = err ? NULL : bpf_program__attach_raw_tracepoint(alloc, "kmem_cache_alloc_node");
+	return link ? pp_probes_keep_link(p, link) : err;
+}
+
 /* The free tracepoints; the slab's too where no function probe sees frees. */
 static int attach_free_tps(struct pp_probes *p, enum pp_backend backend)
 {
@@ -502,7 +532,7 @@ static int attach_free_tps(struct pp_probes *p, enum pp_backend backend)
 		/* The two skb tracepoints are list entries; the slab's are not. */
 		p->attached += link != NULL && i < 2;
 	}
-	return err;
+	return err || !kmem_any_hooks(p, backend) ? err : attach_kmem_any(p);
 }
 
 /* pp_kmark's filter, where it marks (mark_point()); none otherwise. */

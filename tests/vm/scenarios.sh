@@ -628,7 +628,7 @@ lacks() {
 	# copying function's return, which walks the new skbs with bpf_loop().
 	if [ "$1" = gso ] && [ "$2" != tracepoint ] && [ "$2" != auto ] &&
 		grep -q '^@@KFACT bpf_loop no' /tmp/kfacts; then
-		echo "no bpf_loop in this kernel (bpftool feature probe, Linux 5.17): the segments" \
+		echo "no bpf_loop in this kernel (BPF_FUNC_loop not in its BTF, Linux 5.17): the segments" \
 			"of software GSO cannot be joined to their packet"
 	fi
 }
