@@ -49,7 +49,7 @@ struct pp_probes {
 	 * way around: atomic fetch (packet ids per CPU), bpf cookies (a
 	 * kprobe program per point, pp_kprobe_imm*), bpf_loop (no copy
 	 * returns), drop reasons in kfree_skb, slab tracepoints with the cache
-	 * (no slab hooks).
+	 * (the tracepoint backend's slab hooks look at every object).
 	 */
 	bool no_fetch, no_cookie, no_loop, no_reasons, no_slab;
 	bool send_calls;	      /* --send-calls: the syscall tracepoints (send_calls.h) */
