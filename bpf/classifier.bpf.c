@@ -163,7 +163,8 @@ static __always_inline void pp_tc_hop(struct pp_state *st, struct pp_skb_val *v,
  * another packet. A MATCH that is none of these is a new packet. Traffic
  * while nothing is tracked pays the filter and one array lookup.
  */
-static __always_inline int pp_classify(struct __sk_buff *ctx, bool match, __u32 probe)
+static __always_inline int pp_classify(struct __sk_buff *ctx, bool match, __u32 probe,
+				       const bool fetch)
 {
 	__u64 skb = (__u64)ctx, id; /* the kernel's struct sk_buff address */
 	__u32 hook = ctx->ifindex << 1 | (probe == PP_PROBE_TC_EGRESS);
@@ -183,7 +184,7 @@ static __always_inline int pp_classify(struct __sk_buff *ctx, bool match, __u32 
 		else if (pp_join_copy(st, skb, probe, hook, PP_VIA_TC))
 			return TC_ACT_UNSPEC;
 	}
-	if (!match || pp_track(st, skb, hook, &id, PP_VIA_TC))
+	if (!match || pp_track(st, skb, hook, &id, PP_VIA_TC, fetch))
 		return TC_ACT_UNSPEC;
 	v = pp_skb_entry(skb);
 	if (v)
@@ -195,11 +196,24 @@ static __always_inline int pp_classify(struct __sk_buff *ctx, bool match, __u32 
 SEC("pktpath_cls")
 int pp_cls_ingress(struct __sk_buff *ctx)
 {
-	return pp_classify(ctx, pp_filter_matched(), PP_PROBE_TC_INGRESS);
+	return pp_classify(ctx, pp_filter_matched(), PP_PROBE_TC_INGRESS, true);
 }
 
 SEC("pktpath_cls")
 int pp_cls_egress(struct __sk_buff *ctx)
 {
-	return pp_classify(ctx, pp_filter_matched(), PP_PROBE_TC_EGRESS);
+	return pp_classify(ctx, pp_filter_matched(), PP_PROBE_TC_EGRESS, true);
+}
+
+/* For kernels without atomic fetch (pp_next_id()): the loader loads these instead. */
+SEC("pktpath_cls")
+int pp_cls_ingress_nofetch(struct __sk_buff *ctx)
+{
+	return pp_classify(ctx, pp_filter_matched(), PP_PROBE_TC_INGRESS, false);
+}
+
+SEC("pktpath_cls")
+int pp_cls_egress_nofetch(struct __sk_buff *ctx)
+{
+	return pp_classify(ctx, pp_filter_matched(), PP_PROBE_TC_EGRESS, false);
 }

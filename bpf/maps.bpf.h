@@ -96,6 +96,16 @@ struct {
 	__type(value, __u32);
 } end_lost_map SEC(".maps");
 
+/*
+ * Per CPU, the packet ids given out there: used only where the kernel
+ * refuses atomics that return the old value (pp_next_id() in record.bpf.h).
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} id_map SEC(".maps");
 /* Records lost to a full ring buffer, per probe index. */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);

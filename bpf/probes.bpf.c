@@ -4,7 +4,8 @@
  * record core in record.bpf.h. kprobe and kprobe.multi find their probe
  * index in the bpf cookie. fentry and tp_btf programs are bound to one
  * target each, so the loader loads a copy of a template per target, with
- * the probe index patched into the PP_PROBE_MAGIC immediate.
+ * the probe index patched into the PP_PROBE_MAGIC immediate; so it does
+ * with pp_kprobe_imm* where the kernel has no bpf cookies (before 5.15).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -43,6 +44,11 @@ static __always_inline __u32 pp_probe_imm(void)
 	int pp_kprobe##N(struct pt_regs *ctx)                                                      \
 	{                                                                                          \
 		return pp_on_hop(ctx, PT_REGS_PARM##N(ctx), bpf_get_attach_cookie(ctx));           \
+	}                                                                                          \
+	SEC("kprobe")                                                                              \
+	int pp_kprobe_imm##N(struct pt_regs *ctx)                                                  \
+	{                                                                                          \
+		return pp_on_hop(ctx, PT_REGS_PARM##N(ctx), pp_probe_imm());                       \
 	}                                                                                          \
 	SEC("fentry")                                                                              \
 	int pp_fentry##N(__u64 *ctx)                                                               \
@@ -300,11 +306,14 @@ static __always_inline __s32 pp_drop_caller(__u64 *ctx, __u64 skb, __u64 locatio
 	return at && off == (__s32)off ? (__s32)off : 0;
 }
 
-/* kfree_skb(skb, location, reason[, rx_sk]): reason since 5.17. */
-SEC("tp_btf/kfree_skb")
-int pp_tp_kfree(__u64 *ctx)
+/*
+ * kfree_skb(skb, location, reason[, rx_sk]): reason since 5.17. REASONS:
+ * the tracepoint passes one (pp_tp_kfree); without (pp_tp_kfree_noreason)
+ * the verifier refuses a read of ctx[2].
+ */
+static __always_inline int pp_kfree(__u64 *ctx, const bool reasons)
 {
-	__u32 reason = (__u32)ctx[2];
+	__u32 reason = reasons ? (__u32)ctx[2] : 0;
 	__u32 fate = PP_FATE_DROPPED;
 	__u32 flags = 0;
 	__s32 caller = 0;
@@ -318,8 +327,23 @@ int pp_tp_kfree(__u64 *ctx)
 	if (bpf_core_enum_value_exists(enum skb_drop_reason, SKB_DROP_REASON_NETFILTER_DROP) &&
 	    reason == bpf_core_enum_value(enum skb_drop_reason, SKB_DROP_REASON_NETFILTER_DROP))
 		caller = pp_drop_caller(ctx, ctx[0], ctx[1], &flags);
+	/* No reasons (before 5.17): nf_hook_slow() frees only on an NF_DROP verdict. */
+	if (!reasons && ctx[1] >= pp_nf_lo && ctx[1] < pp_nf_hi)
+		caller = pp_drop_caller(ctx, ctx[0], ctx[1], &flags);
 	return pp_on_free(ctx[0], pp_kfree_probe, fate, reason, ctx[1], caller,
 			  flags | pp_tap_at(ctx[1]), PP_VIA_BTF);
+}
+
+SEC("tp_btf/kfree_skb")
+int pp_tp_kfree(__u64 *ctx)
+{
+	return pp_kfree(ctx, true);
+}
+
+SEC("tp_btf/kfree_skb")
+int pp_tp_kfree_noreason(__u64 *ctx)
+{
+	return pp_kfree(ctx, false);
 }
 
 /*
@@ -381,6 +405,36 @@ int pp_tp_kmem_alloc(struct bpf_raw_tracepoint_args *ctx)
 }
 
 /*
+ * Slab tracepoints that pass no cache (before 6.1: kmem_cache_free(call_site,
+ * ptr), kmem_cache_alloc[_node](call_site, ptr, bytes_req, ...)): while
+ * packets are in flight, every object freed or handed out on the host is
+ * looked up. Only the skb at an object's start: without the cache's size,
+ * an fclone pair's second skb cannot be told from the next object.
+ */
+SEC("raw_tp/kmem_cache_free")
+int pp_tp_kmem_free_any(struct bpf_raw_tracepoint_args *ctx)
+{
+	struct pp_state *st = pp_state();
+	__u64 obj = ctx->args[1];
+
+	if (obj && pp_busy(st))
+		pp_end(st, obj, PP_PROBE_KMEM_FREE, PP_FATE_CONSUMED, 0, 0, 0, 0, false,
+		       PP_VIA_KPROBE);
+	return 0;
+}
+
+SEC("raw_tp/kmem_cache_alloc")
+int pp_tp_kmem_alloc_any(struct bpf_raw_tracepoint_args *ctx)
+{
+	struct pp_state *st = pp_state();
+	__u64 obj = ctx->args[1];
+
+	if (obj && pp_busy(st))
+		pp_forget(st, obj);
+	return 0;
+}
+
+/*
  * Marking in probes: a locally sent packet meets TC only after ip_output,
  * __dev_queue_xmit and the rest. The loader splices the filter, compiled
  * for packets that start at the IP header, over this placeholder's body;
@@ -423,7 +477,7 @@ static __always_inline void pp_emit_l3_mark(struct pp_state *st, struct sk_buff 
 }
 
 /* ip_output / ip6_output: a hop for a tracked packet, a mark for a new match. */
-static __always_inline int pp_mark_local(struct sk_buff *skb, __u32 probe)
+static __always_inline int pp_mark_local(struct sk_buff *skb, __u32 probe, const bool fetch)
 {
 	struct pp_state *st = pp_state();
 	__u64 key = (__u64)skb, id, len, headlen;
@@ -451,7 +505,7 @@ static __always_inline int pp_mark_local(struct sk_buff *skb, __u32 probe)
 	headlen = len - BPF_CORE_READ(skb, data_len);
 	if (!pp_filter_l3(data, len, headlen))
 		return 0;
-	if (pp_track(st, key, 0, &id, PP_VIA_KPROBE) != 0)
+	if (pp_track(st, key, 0, &id, PP_VIA_KPROBE, fetch) != 0)
 		return 0;
 	pp_emit_l3_mark(st, skb, data, headlen, id, probe);
 	v = bpf_map_lookup_elem(&skb_map, &key);
@@ -498,9 +552,44 @@ PP_SEND_CALL(sendto)
 PP_SEND_CALL(sendmsg)
 PP_SEND_CALL(sendmmsg)
 
+/*
+ * Without bpf cookies (Linux before 5.15), pp_kmark's probe index: the
+ * loader's for ip_output and for ip6_output, told apart by the version in
+ * the IP header, where skb->data points when they are called.
+ */
+const volatile bool pp_no_cookie = false;
+const volatile __u32 pp_mark_probe4 = 0;
+const volatile __u32 pp_mark_probe6 = 0;
+
+static __always_inline __u32 pp_mark_probe(struct sk_buff *skb)
+{
+	__u8 ver = 0;
+
+	bpf_probe_read_kernel(&ver, 1, BPF_CORE_READ(skb, data));
+	return ver >> 4 == 6 ? pp_mark_probe6 : pp_mark_probe4;
+}
+
+/* A helper call in dead code passes 5.10's verifier, unlike BPF_FETCH (pp_next_id()). */
+static __always_inline int pp_kmark_at(struct pt_regs *ctx, const bool fetch)
+{
+	struct sk_buff *skb = (struct sk_buff *)PT_REGS_PARM3(ctx);
+	__u32 probe;
+
+	if (pp_no_cookie)
+		probe = pp_mark_probe(skb);
+	else
+		probe = bpf_get_attach_cookie(ctx) & PP_COOKIE_PROBE;
+	return pp_mark_local(skb, probe, fetch);
+}
+
 SEC("pktpath_kmark")
 int pp_kmark(struct pt_regs *ctx)
 {
-	return pp_mark_local((struct sk_buff *)PT_REGS_PARM3(ctx),
-			     bpf_get_attach_cookie(ctx) & PP_COOKIE_PROBE);
+	return pp_kmark_at(ctx, true);
+}
+
+SEC("pktpath_kmark")
+int pp_kmark_nofetch(struct pt_regs *ctx)
+{
+	return pp_kmark_at(ctx, false);
 }

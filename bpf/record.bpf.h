@@ -459,16 +459,62 @@ static __always_inline void pp_count_full(struct pp_state *st, __u64 skb, __u32 
 	__sync_fetch_and_add(&st->map_full, 1);
 }
 
-/* Start tracking SKB as a new packet, first seen at TC HOOK (0: in a probe). */
+#define PP_ID_CPU_BITS 13 /* CONFIG_NR_CPUS is 8192 at most on Debian's kernels */
+#define PP_ID_TRIES    4
+
+/*
+ * A packet id without BPF_FETCH: this CPU's count, then the CPU. A plain add
+ * (BPF_XADD, no fetch) and reads before and after: only a mark that
+ * interrupted this one on the same CPU (TC in a softirq over ip_output's
+ * kprobe) moves the count further, and it ran to its end meanwhile, so an
+ * increase of exactly one is this call's alone. 0: interrupted every time.
+ */
+static __always_inline __u64 pp_cpu_id(void)
+{
+	__u32 zero = 0;
+	__u64 *n = bpf_map_lookup_elem(&id_map, &zero), before;
+
+	if (!n)
+		return 0;
+	for (int i = 0; i < PP_ID_TRIES; i++) {
+		before = READ_ONCE(*n);
+		__sync_fetch_and_add(n, 1);
+		if (READ_ONCE(*n) == before + 1)
+			return (before + 1) << PP_ID_CPU_BITS |
+			       (bpf_get_smp_processor_id() & ((1U << PP_ID_CPU_BITS) - 1));
+	}
+	return 0;
+}
+
+/*
+ * FETCH: the kernel has atomics that return the old value (BPF_FETCH, Linux
+ * 5.12). Older verifiers refuse a program that holds one at all, dead code
+ * or not (5.10: "BPF_STX uses reserved fields", before it looks at a path),
+ * so the programs that mark come in two builds (the *_nofetch ones), and
+ * the loader loads the one the kernel takes.
+ */
+static __always_inline __u64 pp_next_id(struct pp_state *st, const bool fetch)
+{
+	if (!fetch)
+		return pp_cpu_id();
+	return __sync_fetch_and_add(&st->next_id, 1) + 1;
+}
+
+/*
+ * Start tracking SKB as a new packet, first seen at TC HOOK (0: in a probe).
+ * FETCH: see pp_next_id().
+ */
 static __always_inline int pp_track(struct pp_state *st, __u64 skb, __u32 hook, __u64 *id,
-				    const enum pp_via via)
+				    const enum pp_via via, const bool fetch)
 {
 	__u64 head = (__u64)PP_READ(via, (struct sk_buff *)skb, head);
 	__u32 at = hook ? hook : PP_HOOK_LOCAL;
 
 	if (pp_full_again(st, skb, at))
 		return -1;
-	*id = __sync_fetch_and_add(&st->next_id, 1) + 1;
+	*id = pp_next_id(st, fetch);
+	if (!fetch && !*id) /* pp_cpu_id() interrupted every time */
+		return -1;
 	if (pp_track_as(st, skb, *id, head, hook)) {
 		pp_count_full(st, skb, at);
 		return -1;

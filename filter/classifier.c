@@ -127,12 +127,11 @@ static int load_watched(struct pp_cls *c)
 	size_t cnt = 0;
 	int ret = with_verdict(&c->filter, &pre, &cnt);
 	const struct pp_splice edits[] = {
-		{"pp_cls_ingress", PP_SPLICE_PREPEND, pre, cnt},
-		{"pp_cls_egress", PP_SPLICE_PREPEND, pre, cnt},
+		{bpf_program__name(c->ingress), PP_SPLICE_PREPEND, pre, cnt},
+		{bpf_program__name(c->egress), PP_SPLICE_PREPEND, pre, cnt},
 	};
 
-	if (!ret && (!reads_verdict_first(c->skel->progs.pp_cls_ingress) ||
-		     !reads_verdict_first(c->skel->progs.pp_cls_egress)))
+	if (!ret && (!reads_verdict_first(c->ingress) || !reads_verdict_first(c->egress)))
 		ret = -ENOEXEC;
 	if (!ret) {
 		limit_line[0] = '\0';
@@ -142,6 +141,19 @@ static int load_watched(struct pp_cls *c)
 	}
 	free(pre);
 	return ret;
+}
+
+/* The two programs the kernel takes (bpf/record.bpf.h, pp_next_id()); the others stay out. */
+static void choose_pair(struct pp_cls *c, bool no_fetch)
+{
+	struct classifier *s = c->skel;
+
+	c->ingress = no_fetch ? s->progs.pp_cls_ingress_nofetch : s->progs.pp_cls_ingress;
+	c->egress = no_fetch ? s->progs.pp_cls_egress_nofetch : s->progs.pp_cls_egress;
+	bpf_program__set_autoload(s->progs.pp_cls_ingress, !no_fetch);
+	bpf_program__set_autoload(s->progs.pp_cls_egress, !no_fetch);
+	bpf_program__set_autoload(s->progs.pp_cls_ingress_nofetch, no_fetch);
+	bpf_program__set_autoload(s->progs.pp_cls_egress_nofetch, no_fetch);
 }
 
 /* The maps given, or (a classifier run alone) its own. */
@@ -183,6 +195,8 @@ static int cls_load(struct pp_cls *c, const struct pp_cls_opts *o, unsigned int 
 		goto fail;
 	}
 	c->skel = classifier__open();
+	if (c->skel)
+		choose_pair(c, o->no_fetch);
 	ret = c->skel ? use_maps(c, o->maps) : -errno;
 	if (!ret)
 		ret = load_watched(c);
@@ -233,8 +247,7 @@ void pp_cls_destroy(struct pp_cls *c)
 
 int pp_cls_prog_fd(const struct pp_cls *c, int egress)
 {
-	return bpf_program__fd(egress ? c->skel->progs.pp_cls_egress
-				      : c->skel->progs.pp_cls_ingress);
+	return bpf_program__fd(egress ? c->egress : c->ingress);
 }
 
 static int read_state(const struct pp_cls *c, struct pp_state *st)

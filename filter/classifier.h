@@ -12,8 +12,12 @@
 
 struct classifier;
 
+struct bpf_program;
+
 struct pp_cls {
 	struct classifier *skel;
+	/* The pair loaded: pp_cls_{ingress,egress}, or their *_nofetch builds. */
+	struct bpf_program *ingress, *egress;
 	struct pp_filter filter;
 	const struct pp_maps *maps; /* the maps it runs on */
 	struct pp_maps own;	    /* made for a classifier that was given none */
@@ -27,6 +31,7 @@ struct pp_cls_opts {
 	size_t cbpf_len;
 	unsigned int xlate_flags;   /* enum pp_xlate_flags */
 	const struct pp_maps *maps; /* the shared maps; NULL: its own (test runs) */
+	bool no_fetch; /* the kernel has no atomic fetch: the *_nofetch pair (record.bpf.h) */
 };
 
 /*

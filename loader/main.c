@@ -369,13 +369,18 @@ static void list_builtin_hooks(const struct app *a)
 	const char *state = a->env.send_calls ? "besides the list, --send-calls"
 					      : "besides the list, off (--send-calls)";
 
-	if (a->backend == PP_BACKEND_TRACEPOINT) {
+	if (a->backend == PP_BACKEND_TRACEPOINT && a->facts.slab) {
 		printf("%-36s -      built in: raw tracepoint on every slab allocation"
 		       " of the host (sk_buff reuse), an empty program's cost\n",
 		       "tp:kmem:kmem_cache_alloc");
 		printf("%-36s -      built in: raw tracepoint on every slab free of the host"
 		       " (sk_buff frees no skb tracepoint sees), an empty program's cost\n",
 		       "tp:kmem:kmem_cache_free");
+	} else if (a->backend == PP_BACKEND_TRACEPOINT) {
+		printf("%-36s -      built in: raw tracepoints on every slab allocation and free of"
+		       " the host; their objects looked up while packets are in flight (the"
+		       " tracepoints pass no cache: --check)\n",
+		       "tp:kmem:kmem_cache_*");
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(sends); i++) {
 		char enter[40], leave[40];
@@ -513,7 +518,8 @@ static int trace(struct app *a)
 		a->names[i] = a->list.v[i].name;
 	out.probe_names = a->names;
 	pp_drop_reasons_load(&a->reasons, a->btf);
-	out.reason_arg = a->reasons;
+	/* Where kfree_skb gives no reason (before 5.17), 0 is none, not a name (drop_hint.h). */
+	out.reason_arg = a->facts.reasons ? a->reasons : NULL;
 	out.sym_arg = a->ksyms;
 	out.if_arg = &netns;
 	/* --json --snaplen: what `pktpath report` needs for the exports, the same clocks. */
@@ -560,7 +566,8 @@ static int prepare_marking(struct app *a)
 				     .stacks = a->env.nstacks ? PP_STACK_ENTRIES : 0};
 	struct pp_cls_opts o = {.expr = a->env.filter,
 				.maps = &a->maps,
-				.xlate_flags = a->env.no_inner ? 0 : PP_XLATE_INNER};
+				.xlate_flags = a->env.no_inner ? 0 : PP_XLATE_INNER,
+				.no_fetch = !a->facts.fetch};
 	double t0 = now_ms();
 	int ret;
 
@@ -711,7 +718,8 @@ static int drop_privileges(struct app *a)
 	/* Removing clsact filters needs CAP_NET_ADMIN; so do the attaches to come. */
 	bool scope_clsact = pp_scope_tc_clsact(&a->scope) > 0;
 	__u64 keep = pp_privs_keep(!a->env.tc_script &&
-				   (pp_tc_clsact_count(&a->tc) || a->following || scope_clsact));
+				   (pp_tc_clsact_count(&a->tc) || a->following || scope_clsact)) |
+		     pp_privs_keep_bpf(a->maps.state_map);
 	char names[128];
 
 	/* Removing them means entering their namespaces again (setns(2)). */
@@ -767,6 +775,11 @@ static int attach_and_trace(struct app *a)
 	catch_stop_signals();
 	a->probes.verbose = verbose;
 	a->probes.send_calls = a->env.send_calls;
+	a->probes.no_fetch = !a->facts.fetch;
+	a->probes.no_cookie = !a->facts.cookie;
+	a->probes.no_loop = !a->facts.loop;
+	a->probes.no_reasons = !a->facts.reasons;
+	a->probes.no_slab = !a->facts.slab;
 	a->probes.stop = &stop;
 	if (attach_probes(a) || (!stop && attach_marking(a))) {
 		fprintf(stderr, "pktpath: %s\n", a->err);
@@ -885,6 +898,8 @@ static int run(struct app *a)
 		ret = check_outputs(a);
 	if (!ret)
 		ret = load_btf(a);
+	if (!ret)
+		pp_kfacts_programs(&a->facts, a->btf);
 	if (!ret && a->env.action == PP_ACT_TRACE)
 		ret = prepare_marking(a);
 	if (!ret)

@@ -15,6 +15,12 @@ static void row(FILE *out, const char *what, bool yes, const char *meaning)
 	fprintf(out, "%-30s %-4s %s\n", what, yes ? "yes" : "no", meaning);
 }
 
+/* A facility pktpath works around: what it gives, or what its absence costs. */
+static void row2(FILE *out, const char *what, bool yes, const char *gives, const char *without)
+{
+	row(out, what, yes, yes ? gives : without);
+}
+
 /* What --backend auto takes for the functions of the list. */
 static const char *auto_backend(const struct pp_kfacts *k)
 {
@@ -44,8 +50,17 @@ static void report(FILE *out, const struct pp_kfacts *f)
 	row(out, "kprobe", f->kprobe, "--backend kprobe");
 	row(out, "kprobe.multi", f->kmulti, "--backend kprobe-multi: fast attach of many");
 	row(out, "fentry", f->fentry, "--backend fentry");
-	row(out, "bpf cookies", f->cookie, "probe index of kprobe and kprobe.multi hops");
-	row(out, "drop reasons in kfree_skb", f->reasons, "why a packet was dropped");
+	row2(out, "bpf cookies", f->cookie, "probe index of kprobe and kprobe.multi hops",
+	     "kprobe: a program loaded per probe point (slower attach)");
+	row2(out, "drop reasons in kfree_skb", f->reasons, "why a packet was dropped",
+	     "drops show where, not why (the kernel gives no reason)");
+	row2(out, "atomic fetch", f->fetch, "packet ids in order",
+	     "packet ids from per-CPU counters (large, not in order)");
+	row2(out, "bpf_loop", f->loop, "copies (skb_copy, pskb_copy, GSO segments) followed",
+	     "kprobe, fentry: copies (skb_copy, pskb_copy, GSO segments) not followed");
+	row2(out, "slab tracepoints with cache", f->slab,
+	     "tracepoint backend: frees no skb tracepoint sees",
+	     "tracepoint backend: every slab object looked up while packets are in flight");
 	row(out, "tracefs mounted", f->tracefs, "not needed: pktpath uses perf kprobes");
 	row(out, "bpffs mounted", f->bpffs, "not needed by pktpath");
 }

@@ -4,6 +4,7 @@
  * or reading the kernel's own lists. Nothing stays attached.
  */
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <sys/vfs.h>
@@ -56,6 +57,42 @@ static bool drop_reasons(const struct btf *btf)
 	return t && btf_is_func_proto(t) && btf_vlen(t) >= 4; /* ctx, skb, location, reason */
 }
 
+/*
+ * The slab tracepoint NAME passes its kmem_cache as the third argument
+ * (Linux 6.1's kmem_cache_free(call_site, ptr, s)): the tracepoint backend
+ * learns the sk_buff caches from it. 5.10's pass (call_site, ptr) and
+ * (call_site, ptr, bytes_req, ...).
+ */
+static bool slab_cache_arg(const struct btf *btf, const char *name)
+{
+	char tname[64];
+	const struct btf_param *p;
+	const struct btf_type *t;
+	int id;
+
+	snprintf(tname, sizeof(tname), "btf_trace_%s", name);
+	id = btf__find_by_name_kind(btf, tname, BTF_KIND_TYPEDEF);
+	t = id < 0 ? NULL : btf__type_by_id(btf, btf__resolve_type(btf, id));
+	t = t ? btf__type_by_id(btf, t->type) : NULL;
+	if (!t || !btf_is_func_proto(t) || btf_vlen(t) < 4) /* ctx, call_site, ptr, s */
+		return false;
+	p = btf_params(t);
+	t = btf__type_by_id(btf, btf__resolve_type(btf, p[3].type));
+	t = t && btf_is_ptr(t) ? btf__type_by_id(btf, btf__resolve_type(btf, t->type)) : NULL;
+	return t && btf_is_struct(t) &&
+	       !strcmp(btf__name_by_offset(btf, t->name_off), "kmem_cache");
+}
+
+void pp_kfacts_programs(struct pp_kfacts *k, const struct btf *btf)
+{
+	k->fetch = pp_has_atomic_fetch();
+	k->cookie = pp_has_attach_cookie();
+	k->loop = pp_has_bpf_loop();
+	k->reasons = btf && drop_reasons(btf);
+	k->slab = btf && slab_cache_arg(btf, "kmem_cache_free") &&
+		  slab_cache_arg(btf, "kmem_cache_alloc");
+}
+
 void pp_kfacts_check(struct pp_kfacts *k, const struct btf *btf)
 {
 	int func = btf ? btf__find_by_name_kind(btf, PP_CHECK_FUNC, BTF_KIND_FUNC) : -1;
@@ -70,8 +107,7 @@ void pp_kfacts_check(struct pp_kfacts *k, const struct btf *btf)
 	k->kmulti = pp_has_kprobe_multi(PP_CHECK_FUNC);
 	k->fentry = func > 0 && pp_has_fentry((__u32)func);
 	k->tp_btf = tp > 0 && pp_has_tp_btf((__u32)tp);
-	k->cookie = pp_has_attach_cookie();
-	k->reasons = btf && drop_reasons(btf);
+	pp_kfacts_programs(k, btf);
 	k->tracefs = mounted("/sys/kernel/tracing", TRACEFS_MAGIC);
 	k->bpffs = mounted("/sys/fs/bpf", BPF_FS_MAGIC);
 }

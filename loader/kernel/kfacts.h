@@ -21,6 +21,11 @@ struct pp_kfacts {
 	bool mark_kprobe; /* ip_output takes a kprobe (pp_kmark) */
 	/* The rest of --check's table. */
 	bool caps, btf, ringbuf, tp_btf, tcx, clsact, cookie, reasons, tracefs, bpffs;
+	/*
+	 * What the programs use beyond the attach (pp_kfacts_programs()):
+	 * atomics that fetch, bpf_loop(), slab tracepoints that pass the cache.
+	 */
+	bool fetch, loop, slab;
 	/* Functions ftrace can trace, and kernel symbols; NULL: unknown. */
 	const struct pp_names *ftrace;
 	struct pp_ksyms *ksyms;
@@ -28,6 +33,12 @@ struct pp_kfacts {
 
 /* Everything --check shows, tried on consume_skb, which every kernel has. */
 void pp_kfacts_check(struct pp_kfacts *k, const struct btf *btf);
+
+/*
+ * What the BPF programs need besides an attach type, and each has a way
+ * around: fetch, cookie, loop, reasons, slab. Tried once per run.
+ */
+void pp_kfacts_programs(struct pp_kfacts *k, const struct btf *btf);
 
 /*
  * The attach facts that pp_plan_backend(WANT) reads, tried on function F

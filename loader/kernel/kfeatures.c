@@ -25,23 +25,30 @@ static const struct bpf_insn next[] = {
 	{.code = BPF_JMP | BPF_EXIT},
 };
 
-/* A kprobe through the perf PMU, the path libbpf takes; no BPF involved. */
-bool pp_has_kprobe(const char *func)
+int pp_kprobe_open(const char *func)
 {
 	struct perf_event_attr attr = {.size = sizeof(attr)};
 	FILE *f = fopen("/sys/bus/event_source/devices/kprobe/type", "r");
 	int type = -1, fd;
 
 	if (!f)
-		return false;
+		return -ENOENT;
 	if (fscanf(f, "%d", &type) != 1)
 		type = -1;
 	fclose(f);
 	if (type < 0)
-		return false;
+		return -ENOENT;
 	attr.type = (__u32)type;
 	attr.config1 = (__u64)(unsigned long)func;
 	fd = (int)syscall(__NR_perf_event_open, &attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+/* A kprobe through the perf PMU, the path libbpf takes; no BPF involved. */
+bool pp_has_kprobe(const char *func)
+{
+	int fd = pp_kprobe_open(func);
+
 	if (fd < 0)
 		return false;
 	close(fd);
@@ -116,6 +123,35 @@ bool pp_has_attach_cookie(void)
 		return false;
 	close(fd);
 	return true;
+}
+
+/* A fetch-and-add on the stack; 5.10's verifier: "BPF_XADD uses reserved fields". */
+bool pp_has_atomic_fetch(void)
+{
+	static const struct bpf_insn prog[] = {
+		{.code = BPF_ST | BPF_MEM | BPF_DW, .dst_reg = BPF_REG_10, .off = -8},
+		{.code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_1, .imm = 1},
+		{.code = BPF_STX | BPF_ATOMIC | BPF_DW,
+		 .dst_reg = BPF_REG_10,
+		 .src_reg = BPF_REG_1,
+		 .off = -8,
+		 .imm = BPF_ADD | BPF_FETCH},
+		{.code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0},
+		{.code = BPF_JMP | BPF_EXIT},
+	};
+	int fd = bpf_prog_load(BPF_PROG_TYPE_SCHED_CLS, "pp_feat_fetch", "GPL", prog,
+			       ARRAY_SIZE(prog), NULL);
+
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
+/* The helper's availability is the same in every program type: the base set. */
+bool pp_has_bpf_loop(void)
+{
+	return libbpf_probe_bpf_helper(BPF_PROG_TYPE_SCHED_CLS, BPF_FUNC_loop, NULL) == 1;
 }
 
 static int try_tcx(void)

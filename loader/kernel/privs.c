@@ -7,10 +7,12 @@
 #include <unistd.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <linux/audit.h>
 #include <linux/capability.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
+#include <bpf/bpf.h>
 #include "compat.h"
 #include "privs.h"
 
@@ -19,6 +21,48 @@
 __u64 pp_privs_keep(bool clsact)
 {
 	return clsact ? 1ULL << CAP_NET_ADMIN : 0;
+}
+
+static bool has_effective(const struct __user_cap_data_struct *d, int cap)
+{
+	return d[cap / 32].effective & (1U << (cap % 32));
+}
+
+/* The child of pp_privs_keep_bpf(): 0 if FD's info can be read without CAP_BPF and CAP_SYS_ADMIN.
+ */
+static int try_without_bpf_caps(int fd)
+{
+	struct __user_cap_header_struct h = {.version = _LINUX_CAPABILITY_VERSION_3};
+	struct __user_cap_data_struct d[2] = {0};
+	struct bpf_map_info info;
+	__u32 len = sizeof(info);
+
+	if (syscall(SYS_capget, &h, d))
+		return 2;
+	d[CAP_BPF / 32].effective &= ~(1U << (CAP_BPF % 32));
+	d[CAP_SYS_ADMIN / 32].effective &= ~(1U << (CAP_SYS_ADMIN % 32));
+	if (syscall(SYS_capset, &h, d))
+		return 2;
+	memset(&info, 0, sizeof(info));
+	return bpf_obj_get_info_by_fd(fd, &info, &len) ? 1 : 0;
+}
+
+__u64 pp_privs_keep_bpf(int fd)
+{
+	struct __user_cap_header_struct h = {.version = _LINUX_CAPABILITY_VERSION_3};
+	struct __user_cap_data_struct d[2] = {0};
+	pid_t pid;
+	int status;
+
+	if (syscall(SYS_capget, &h, d))
+		return 0;
+	pid = fork();
+	if (pid == 0)
+		_exit(try_without_bpf_caps(fd));
+	if (pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+	    WEXITSTATUS(status) == 0)
+		return 0;
+	return has_effective(d, CAP_BPF) ? 1ULL << CAP_BPF : 1ULL << CAP_SYS_ADMIN;
 }
 
 static int fail(char *err, size_t errlen, const char *what)
@@ -78,6 +122,7 @@ const char *pp_privs_names(__u64 keep, char *buf, size_t len)
 	static const char *const names[] = {
 		[CAP_NET_ADMIN] = "cap_net_admin",
 		[CAP_SYS_ADMIN] = "cap_sys_admin",
+		[CAP_BPF] = "cap_bpf",
 	};
 	size_t off = 0;
 

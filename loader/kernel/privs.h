@@ -21,6 +21,15 @@
 __u64 pp_privs_keep(bool clsact);
 
 /*
+ * What bpf() on the fds pktpath holds (FD: a map's) needs, found by trying
+ * in a child without CAP_BPF and CAP_SYS_ADMIN: none where the kernel
+ * checks capabilities only to create maps and load programs (5.16 or so);
+ * CAP_BPF (else CAP_SYS_ADMIN) where kernel.unprivileged_bpf_disabled
+ * makes it check every command (5.10: the ring buffer could not be read).
+ */
+__u64 pp_privs_keep_bpf(int fd);
+
+/*
  * Keep only KEEP in the effective and permitted sets and in the bounding
  * set; empty the inheritable and ambient sets; set no_new_privs, so that
  * nothing this process runs can have more. 0, or -errno with ERR filled.

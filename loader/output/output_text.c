@@ -398,6 +398,9 @@ static void text_drop(const struct pp_out *o, struct pp_wbuf *w, __u32 reason, _
 	pp_wb_lit(w, "dropped: ");
 	if (name) {
 		wb_str(w, name);
+	} else if (!reason) {
+		/* No name for 0: a kernel without drop reasons (before 5.17). */
+		pp_wb_lit(w, "no reason from the kernel");
 	} else {
 		pp_wb_lit(w, "reason ");
 		wb_u64(w, reason);

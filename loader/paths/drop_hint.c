@@ -271,6 +271,7 @@ static void hint_otherhost(struct hint_ctx *c)
 }
 
 static const struct hint_row rows[] = {
+	/* First: find_row_by_place() takes it. */
 	{"NETFILTER_DROP", NULL, NULL, hint_netfilter},
 	{"NO_SOCKET", NULL, NULL, hint_no_socket},
 	{"NOT_SPECIFIED", "ip_error", NULL, hint_ip_error},
@@ -377,8 +378,21 @@ const char *pp_drop_hint_reason(size_t i, const char **func)
 	return rows[i].reason;
 }
 
+/*
+ * Where the kernel gives no reason (before 5.17: no name, code 0), the
+ * places that drop for one cause only: nf_hook_slow() frees on NF_DROP.
+ */
+static const struct hint_row *find_row_by_place(const struct pp_drop_facts *d)
+{
+	if (d->reason || d->reason_code || !same_func(d->func, "nf_hook_slow"))
+		return NULL;
+	return &rows[0]; /* NETFILTER_DROP */
+}
+
 static const struct hint_row *find_row(const struct pp_drop_facts *d)
 {
+	if (!d->reason)
+		return find_row_by_place(d);
 	for (size_t i = 0; d->reason && i < ARRAY_SIZE(rows); i++) {
 		if (strcmp(rows[i].reason, d->reason))
 			continue;
@@ -394,6 +408,8 @@ static void put_evidence(struct pp_sbuf *f, const struct pp_drop_facts *d)
 	pp_sb_lit(f, "(");
 	if (d->reason) {
 		pp_sb_str(f, d->reason);
+	} else if (!d->reason_code) {
+		pp_sb_lit(f, "no reason from the kernel,");
 	} else {
 		pp_sb_lit(f, "reason ");
 		pp_sb_u64(f, d->reason_code);
@@ -440,6 +456,8 @@ size_t pp_drop_hint(const struct pp_drop_facts *d, char *buf, size_t len)
 		r->fn(&c);
 	else if (r)
 		put_text(&c, r->text);
+	else if (!d->reason && !d->reason_code)
+		pp_sb_lit(&f, "the kernel gives no reason, and this place drops for more than one");
 	else
 		pp_sb_lit(&f, "no explanation known to pktpath for this reason");
 	pp_sb_lit(&f, " ");

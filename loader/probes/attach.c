@@ -4,11 +4,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/ioctl.h>
+#include <linux/perf_event.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "pktpath.h"
 #include "attach.h"
 #include "end_points.h"
+#include "kfeatures.h"
 #include "life_points.h"
 #include "maps.h"
 #include "probe_btf.h"
@@ -72,16 +75,19 @@ static struct bpf_program *prog_by_name(struct probes *s, const char *fmt, int n
 }
 
 /* The program that takes probe PR under BACKEND; NULL if none does. */
-static struct bpf_program *prog_for(struct probes *s, const struct pp_probe *pr,
+static struct bpf_program *prog_for(const struct pp_probes *p, const struct pp_probe *pr,
 				    enum pp_backend backend)
 {
+	struct probes *s = p->skel;
+
 	if (pr->kind == PP_PROBE_TP)
 		return prog_by_name(s, "pp_tp%d", pr->argpos + 1);
 	switch (backend) {
 	case PP_BACKEND_KPROBE_MULTI:
 		return prog_by_name(s, "pp_kmulti%d", pr->argpos);
 	case PP_BACKEND_KPROBE:
-		return prog_by_name(s, "pp_kprobe%d", pr->argpos);
+		return prog_by_name(s, p->no_cookie ? "pp_kprobe_imm%d" : "pp_kprobe%d",
+				    pr->argpos);
 	case PP_BACKEND_FENTRY:
 		return prog_by_name(s, "pp_fentry%d", pr->argpos);
 	default:
@@ -113,17 +119,23 @@ size_t pp_probes_planned(const struct pp_probe_list *l)
 	return n;
 }
 
-/* The probe's cookie: its index, what an end point does to the skb, its part in a life. */
-static __u32 cookie_of(const struct pp_probe *pr, size_t index)
+/*
+ * The probe's cookie: its index, what an end point does to the skb, its part
+ * in a life. No copy returns without bpf_loop(): no copy noted at the entry.
+ */
+static __u32 cookie_of(const struct pp_probes *p, const struct pp_probe *pr, size_t index)
 {
-	return (__u32)index | pp_point_cookie(pr) | pp_life_point_bits(pr->name) |
+	__u32 point = pp_point_cookie(pr) & ~(p->no_loop ? PP_COOKIE_COPIES : 0);
+
+	return (__u32)index | point | pp_life_point_bits(pr->name) |
 	       (pr->stack ? PP_COOKIE_STACK : 0);
 }
 
-/* A copying function's entry, planned: its return is attached too. */
-static bool copy_point(const struct pp_probe *pr)
+/* A copying function's entry, planned: its return is attached too (needs bpf_loop()). */
+static bool copy_point(const struct pp_probes *p, const struct pp_probe *pr)
 {
-	return planned(pr) && pr->kind == PP_PROBE_FUNC && (pp_point_cookie(pr) & PP_COOKIE_COPIES);
+	return !p->no_loop && planned(pr) && pr->kind == PP_PROBE_FUNC &&
+	       (pp_point_cookie(pr) & PP_COOKIE_COPIES);
 }
 
 /*
@@ -156,19 +168,40 @@ static int choose_returns(struct pp_probes *p, const struct pp_probe_list *l,
 	int err = 0;
 
 	for (size_t i = 0; i < l->n && !err; i++) {
-		if (!copy_point(&l->v[i]))
+		if (!copy_point(p, &l->v[i]))
 			continue;
 		prog = return_prog(s, backend, p->ncopies);
 		if (!prog)
 			break;
 		bpf_program__set_autoload(prog, true);
 		if (backend == PP_BACKEND_FENTRY) {
-			s->rodata->pp_copy_cookie[p->ncopies] = cookie_of(&l->v[i], i);
+			s->rodata->pp_copy_cookie[p->ncopies] = cookie_of(p, &l->v[i], i);
 			err = bpf_program__set_attach_target(prog, 0, l->v[i].target);
 		}
 		p->copies[p->ncopies++] = (__u32)i;
 	}
 	return err;
+}
+
+/* The marking program the kernel takes (bpf/record.bpf.h, pp_next_id()). */
+static struct bpf_program *kmark(const struct pp_probes *p)
+{
+	return p->no_fetch ? p->skel->progs.pp_kmark_nofetch : p->skel->progs.pp_kmark;
+}
+
+/*
+ * The slab's tracepoints, where no function probe sees frees: those that
+ * pass the cache (pp_tp_kmem_*, which learn the skb caches), else those
+ * that look at every object (pp_tp_kmem_*_any).
+ */
+static bool kmem_hooks(const struct pp_probes *p, enum pp_backend backend)
+{
+	return backend == PP_BACKEND_TRACEPOINT && !p->no_slab;
+}
+
+static bool kmem_any_hooks(const struct pp_probes *p, enum pp_backend backend)
+{
+	return backend == PP_BACKEND_TRACEPOINT && p->no_slab;
 }
 
 /*
@@ -186,9 +219,12 @@ static int choose_programs(struct pp_probes *p, const struct pp_probe_list *l,
 		bpf_program__set_autoload(prog, false);
 	bpf_program__set_autoload(s->progs.pp_tp_consume, !p->consume_at);
 	bpf_program__set_autoload(s->progs.pp_tp_consume_at, p->consume_at);
-	bpf_program__set_autoload(s->progs.pp_tp_kfree, true);
-	bpf_program__set_autoload(s->progs.pp_tp_kmem_free, backend == PP_BACKEND_TRACEPOINT);
-	bpf_program__set_autoload(s->progs.pp_tp_kmem_alloc, backend == PP_BACKEND_TRACEPOINT);
+	bpf_program__set_autoload(s->progs.pp_tp_kfree, !p->no_reasons);
+	bpf_program__set_autoload(s->progs.pp_tp_kfree_noreason, p->no_reasons);
+	bpf_program__set_autoload(s->progs.pp_tp_kmem_free, kmem_hooks(p, backend));
+	bpf_program__set_autoload(s->progs.pp_tp_kmem_alloc, kmem_hooks(p, backend));
+	bpf_program__set_autoload(s->progs.pp_tp_kmem_free_any, kmem_any_hooks(p, backend));
+	bpf_program__set_autoload(s->progs.pp_tp_kmem_alloc_any, kmem_any_hooks(p, backend));
 	bpf_program__set_autoload(s->progs.pp_enter_sendto, p->send_calls);
 	bpf_program__set_autoload(s->progs.pp_exit_sendto, p->send_calls);
 	bpf_program__set_autoload(s->progs.pp_enter_sendmsg, p->send_calls);
@@ -199,10 +235,10 @@ static int choose_programs(struct pp_probes *p, const struct pp_probe_list *l,
 		const struct pp_probe *pr = &l->v[i];
 
 		if (mark_point(p, pr)) {
-			bpf_program__set_autoload(s->progs.pp_kmark, true);
+			bpf_program__set_autoload(kmark(p), true);
 			continue;
 		}
-		prog = planned(pr) ? prog_for(s, pr, backend) : NULL;
+		prog = planned(pr) ? prog_for(p, pr, backend) : NULL;
 		if (!prog || bpf_program__autoload(prog))
 			continue;
 		bpf_program__set_autoload(prog, true);
@@ -212,29 +248,40 @@ static int choose_programs(struct pp_probes *p, const struct pp_probe_list *l,
 	return err ? err : choose_returns(p, l, backend);
 }
 
+/*
+ * A copy of TMPL with PR's cookie in the PP_PROBE_MAGIC immediate, loaded
+ * as TYPE (a tracing program is bound to PR's BTF id as ATTACH): its fd, or
+ * -errno.
+ */
 static int load_copy(struct pp_probes *p, struct bpf_program *tmpl, const struct pp_probe *pr,
-		     __u32 index, enum bpf_attach_type type)
+		     __u32 index, enum bpf_prog_type type, enum bpf_attach_type attach)
 {
-	LIBBPF_OPTS(bpf_prog_load_opts, o, .expected_attach_type = type,
-		    .attach_btf_id = pr->btf_id, .attach_btf_obj_fd = pr->btf_obj_fd);
+	LIBBPF_OPTS(bpf_prog_load_opts, o);
 	size_t n = bpf_program__insn_cnt(tmpl);
 	struct bpf_insn *insns = malloc(n * sizeof(*insns));
 	char name[16];
-	int fd, link, err;
+	int fd, err;
 
 	if (!insns)
 		return -ENOMEM;
+	if (type == BPF_PROG_TYPE_TRACING) {
+		o.expected_attach_type = attach;
+		o.attach_btf_id = pr->btf_id;
+		o.attach_btf_obj_fd = pr->btf_obj_fd;
+	}
 	memcpy(insns, bpf_program__insns(tmpl), n * sizeof(*insns));
-	err = pp_splice_imm(insns, n, (__s32)PP_PROBE_MAGIC, (__s32)cookie_of(pr, index));
+	err = pp_splice_imm(insns, n, (__s32)PP_PROBE_MAGIC, (__s32)cookie_of(p, pr, index));
 	snprintf(name, sizeof(name), "pp_%s", pr->target);
-	fd = err ? -1 : bpf_prog_load(BPF_PROG_TYPE_TRACING, name, "GPL", insns, n, &o);
+	fd = err ? -1 : bpf_prog_load(type, name, "GPL", insns, n, &o);
 	free(insns);
-	if (fd < 0)
-		return err ? err : -errno;
-	link = bpf_raw_tracepoint_open(NULL, fd);
-	err = link < 0 ? -errno : 0;
-	if (!err)
-		err = push_fd(p, link);
+	return fd < 0 ? (err ? err : -errno) : fd;
+}
+
+/* Keep program FD and the fd that attaches it (ATTACHED: -errno if that failed). */
+static int keep_copy(struct pp_probes *p, int fd, int attached)
+{
+	int err = attached < 0 ? attached : push_fd(p, attached);
+
 	if (push_fd(p, fd)) {
 		close(fd);
 		return -ENOMEM;
@@ -242,10 +289,47 @@ static int load_copy(struct pp_probes *p, struct bpf_program *tmpl, const struct
 	return err;
 }
 
+/* fentry and tp_btf: a copy per point, bound to it at load. */
+static int attach_traced_copy(struct pp_probes *p, struct bpf_program *tmpl,
+			      const struct pp_probe *pr, __u32 index, enum bpf_attach_type attach)
+{
+	int fd = load_copy(p, tmpl, pr, index, BPF_PROG_TYPE_TRACING, attach), link;
+
+	if (fd < 0)
+		return fd;
+	link = bpf_raw_tracepoint_open(NULL, fd);
+	return keep_copy(p, fd, link < 0 ? -errno : link);
+}
+
+/*
+ * Without bpf cookies (Linux before 5.15): a copy of pp_kprobe_imm* per
+ * point, set on a kprobe perf event of its own, as libbpf does where the
+ * kernel has no perf links; closing the event detaches it.
+ */
+static int attach_kprobe_copy(struct pp_probes *p, struct bpf_program *tmpl,
+			      const struct pp_probe *pr, __u32 index)
+{
+	int fd = load_copy(p, tmpl, pr, index, BPF_PROG_TYPE_KPROBE, 0);
+	int ev = fd < 0 ? fd : pp_kprobe_open(pr->target);
+
+	if (fd < 0)
+		return fd;
+	if (ev >= 0 &&
+	    (ioctl(ev, PERF_EVENT_IOC_SET_BPF, fd) || ioctl(ev, PERF_EVENT_IOC_ENABLE, 0))) {
+		int err = -errno;
+
+		close(ev);
+		ev = err;
+	}
+	return keep_copy(p, fd, ev);
+}
+
 static int attach_kprobe(struct pp_probes *p, struct bpf_program *prog, const struct pp_probe *pr,
 			 __u32 index, bool retprobe)
 {
-	LIBBPF_OPTS(bpf_kprobe_opts, o, .bpf_cookie = cookie_of(pr, index), .retprobe = retprobe);
+	/* Without cookies only pp_kmark comes here: libbpf refuses a cookie then. */
+	LIBBPF_OPTS(bpf_kprobe_opts, o, .bpf_cookie = p->no_cookie ? 0 : cookie_of(p, pr, index),
+		    .retprobe = retprobe);
 	struct bpf_link *link = bpf_program__attach_kprobe_opts(prog, pr->target, &o);
 
 	if (!link)
@@ -273,10 +357,10 @@ static struct bpf_program *single_prog(const struct pp_probes *p, const struct p
 				       enum pp_backend backend)
 {
 	if (mark_point(p, pr))
-		return p->skel->progs.pp_kmark;
+		return kmark(p);
 	if (!planned(pr) || (pr->kind == PP_PROBE_FUNC && backend == PP_BACKEND_KPROBE_MULTI))
 		return NULL;
-	return prog_for(p->skel, pr, backend);
+	return prog_for(p, pr, backend);
 }
 
 /* One at a time: fentry and tracepoint copies, single kprobes, the markers. */
@@ -292,10 +376,14 @@ static int attach_singles(struct pp_probes *p, struct pp_probe_list *l, enum pp_
 		progress(p, i, l->n);
 		if (!prog)
 			continue;
-		err = kprobe ? attach_kprobe(p, prog, pr, (__u32)i, false)
-			     : load_copy(p, prog, pr, (__u32)i,
-					 pr->kind == PP_PROBE_TP ? BPF_TRACE_RAW_TP
-								 : BPF_TRACE_FENTRY);
+		if (kprobe && p->no_cookie && !mark_point(p, pr))
+			err = attach_kprobe_copy(p, prog, pr, (__u32)i);
+		else if (kprobe)
+			err = attach_kprobe(p, prog, pr, (__u32)i, false);
+		else
+			err = attach_traced_copy(p, prog, pr, (__u32)i,
+						 pr->kind == PP_PROBE_TP ? BPF_TRACE_RAW_TP
+									 : BPF_TRACE_FENTRY);
 		if (err == -ENOMEM)
 			return err;
 		if (err) {
@@ -339,7 +427,7 @@ static int attach_kmulti_pos(struct pp_probes *p, struct pp_probe_list *l, int p
 		    !mark_point(p, &l->v[i])) {
 			idx[n] = i;
 			syms[n] = l->v[i].target;
-			cookies[n++] = cookie_of(&l->v[i], i);
+			cookies[n++] = cookie_of(p, &l->v[i], i);
 		}
 	}
 	if (!n)
@@ -376,7 +464,7 @@ static int attach_return(struct pp_probes *p, struct bpf_program *prog, struct p
 			 __u32 index, enum pp_backend backend)
 {
 	const char *sym = pr->target;
-	__u64 cookie = cookie_of(pr, index);
+	__u64 cookie = cookie_of(p, pr, index);
 	struct bpf_link *link;
 
 	if (backend == PP_BACKEND_KPROBE)
@@ -408,14 +496,33 @@ static int attach_returns(struct pp_probes *p, struct pp_probe_list *l, enum pp_
 	return 0;
 }
 
+/*
+ * Without the cache: every object; kmem_cache_alloc_node, where the kernel
+ * has it (before 6.1), hands out most skbs (__alloc_skb()).
+ */
+static int attach_kmem_any(struct pp_probes *p)
+{
+	struct bpf_program *alloc = p->skel->progs.pp_tp_kmem_alloc_any;
+	struct bpf_link *link = bpf_program__attach(p->skel->progs.pp_tp_kmem_free_any);
+	int err = link ? pp_probes_keep_link(p, link) : -errno;
+
+	if (!err) {
+		link = bpf_program__attach(alloc);
+		err = link ? pp_probes_keep_link(p, link) : -errno;
+	}
+	/* Gone since 6.1 (kmem_cache_alloc took the node): none is no error. */
+	link = err ? NULL : bpf_program__attach_raw_tracepoint(alloc, "kmem_cache_alloc_node");
+	return link ? pp_probes_keep_link(p, link) : err;
+}
+
 /* The free tracepoints; the slab's too where no function probe sees frees. */
 static int attach_free_tps(struct pp_probes *p, enum pp_backend backend)
 {
-	struct bpf_program *progs[] = {p->consume_at ? p->skel->progs.pp_tp_consume_at
-						     : p->skel->progs.pp_tp_consume,
-				       p->skel->progs.pp_tp_kfree, p->skel->progs.pp_tp_kmem_free,
-				       p->skel->progs.pp_tp_kmem_alloc};
-	size_t n = backend == PP_BACKEND_TRACEPOINT ? 4 : 2;
+	struct bpf_program *progs[] = {
+		p->consume_at ? p->skel->progs.pp_tp_consume_at : p->skel->progs.pp_tp_consume,
+		p->no_reasons ? p->skel->progs.pp_tp_kfree_noreason : p->skel->progs.pp_tp_kfree,
+		p->skel->progs.pp_tp_kmem_free, p->skel->progs.pp_tp_kmem_alloc};
+	size_t n = kmem_hooks(p, backend) ? 4 : 2;
 	int err = 0;
 
 	for (size_t i = 0; i < n && !err; i++) {
@@ -425,15 +532,38 @@ static int attach_free_tps(struct pp_probes *p, enum pp_backend backend)
 		/* The two skb tracepoints are list entries; the slab's are not. */
 		p->attached += link != NULL && i < 2;
 	}
-	return err;
+	return err || !kmem_any_hooks(p, backend) ? err : attach_kmem_any(p);
 }
 
 /* pp_kmark's filter, where it marks (mark_point()); none otherwise. */
 static int load_marking(struct pp_probes *p)
 {
-	const struct pp_splice mark = {"pp_kmark", PP_SPLICE_SUBPROG, p->l3, p->l3_cnt};
+	const struct pp_splice mark = {bpf_program__name(kmark(p)), PP_SPLICE_SUBPROG, p->l3,
+				       p->l3_cnt};
 
 	return pp_splice_load(p->skel->skeleton, &mark, p->l3 ? 1 : 0);
+}
+
+/*
+ * Without bpf cookies, pp_kmark learns its probe index from rodata, and
+ * kretprobes would have none: no copy returns under the kprobe backends.
+ */
+static void set_no_cookie(struct pp_probes *p, const struct pp_probe_list *l,
+			  enum pp_backend backend)
+{
+	p->skel->rodata->pp_no_cookie = p->no_cookie;
+	if (!p->no_cookie)
+		return;
+	if (backend != PP_BACKEND_FENTRY)
+		p->no_loop = true;
+	for (size_t i = 0; i < l->n; i++) {
+		if (!mark_point(p, &l->v[i]))
+			continue;
+		if (!strcmp(l->v[i].target, "ip6_output"))
+			p->skel->rodata->pp_mark_probe6 = (__u32)i;
+		else
+			p->skel->rodata->pp_mark_probe4 = (__u32)i;
+	}
 }
 
 static int open_load(struct pp_probes *p, const struct pp_maps *maps, struct pp_probe_list *l,
@@ -460,7 +590,8 @@ static int open_load(struct pp_probes *p, const struct pp_maps *maps, struct pp_
 	p->skel->rodata->pp_gso_hi = p->gso_hi;
 	p->skel->rodata->pp_nf_lo = p->nf_lo;
 	p->skel->rodata->pp_nf_hi = p->nf_hi;
-	p->skel->rodata->pp_kmem_hooks = backend == PP_BACKEND_TRACEPOINT;
+	p->skel->rodata->pp_kmem_hooks = kmem_hooks(p, backend);
+	set_no_cookie(p, l, backend);
 	for (int i = 0; i < PP_TAP_RANGES; i++) {
 		p->skel->rodata->pp_tap_lo[i] = p->tap_lo[i];
 		p->skel->rodata->pp_tap_hi[i] = p->tap_hi[i];

@@ -47,6 +47,14 @@ struct pp_probes {
 	/* af_packet's receive functions: a tracked skb freed there is a tap's. 0, 0: unknown. */
 	__u64 tap_lo[PP_TAP_RANGES], tap_hi[PP_TAP_RANGES];
 	bool consume_at;
+	/*
+	 * What the kernel lacks (kfacts.h, pp_kfacts_programs()), each with a
+	 * way around: atomic fetch (packet ids per CPU), bpf cookies (a
+	 * kprobe program per point, pp_kprobe_imm*), bpf_loop (no copy
+	 * returns), drop reasons in kfree_skb, slab tracepoints with the cache
+	 * (the tracepoint backend's slab hooks look at every object).
+	 */
+	bool no_fetch, no_cookie, no_loop, no_reasons, no_slab;
 	bool send_calls;	      /* --send-calls: the syscall tracepoints (send_calls.h) */
 	__u32 copies[PP_COPY_POINTS]; /* probe indexes of the copy points planned */
 	int ncopies;

@@ -96,6 +96,37 @@ START_TEST(test_nf_unknown_hook)
 }
 END_TEST
 
+/*
+ * A kernel without drop reasons (5.10: no name, code 0): nf_hook_slow()
+ * frees on NF_DROP only, so its place names the cause; another place does
+ * not, and nothing is guessed.
+ */
+START_TEST(test_no_reason)
+{
+	struct pp_pkt_summary s = udp_pkt();
+	struct pp_drop_facts d = {.func = "nf_hook_slow",
+				  .caller = "ip_local_deliver",
+				  .nf_caller = true,
+				  .pkt = &s,
+				  .dev = "b-eth0",
+				  .netns = NS};
+
+	ck_assert_str_eq(hint(&d), "netfilter's ipv4 input hook dropped it: a rule or the chain's "
+				   "policy (no reason from the kernel, at nf_hook_slow called by "
+				   "ip_local_deliver, on b-eth0, netns 4026532616)");
+	d.func = "__udp4_lib_rcv";
+	d.caller = NULL;
+	d.nf_caller = false;
+	ck_assert_str_eq(hint(&d), "the kernel gives no reason, and this place drops for more "
+				   "than one (no reason from the kernel, at __udp4_lib_rcv on "
+				   "b-eth0, netns 4026532616)");
+	/* A code the kernel's BTF does not name is not "no reason". */
+	d.reason_code = 99;
+	ck_assert_ptr_nonnull(strstr(hint(&d), "no explanation known to pktpath for this reason "
+					       "(reason 99 at __udp4_lib_rcv"));
+}
+END_TEST
+
 START_TEST(test_no_socket)
 {
 	struct pp_pkt_summary s = udp_pkt();
@@ -309,6 +340,7 @@ Suite *drop_hint_suite(void)
 
 	tcase_add_test(tc, test_nf_hooks);
 	tcase_add_test(tc, test_nf_unknown_hook);
+	tcase_add_test(tc, test_no_reason);
 	tcase_add_test(tc, test_no_socket);
 	tcase_add_test(tc, test_route_errors);
 	tcase_add_test(tc, test_func_rows);

@@ -573,6 +573,30 @@ START_TEST(test_no_names)
 }
 END_TEST
 
+/* A kernel without drop reasons (before 5.17): code 0, no name: none given, none claimed. */
+START_TEST(test_no_reason)
+{
+	struct capture c;
+	struct sample s;
+	const char *t;
+
+	cap_open(&c);
+	c.o.reason_name = NULL;
+	sample(&s);
+	s.p.reason = 0;
+	s.hops[4].reason = 0;
+	pp_out_text(&c.o, &s.p);
+	t = out(&c);
+	ck_assert_ptr_nonnull(strstr(t, "  dropped: no reason from the kernel at nf_hook_slow"));
+	ck_assert_ptr_null(strstr(t, "reason 0"));
+	pp_out_json(&c.o, &s.p);
+	t = out(&c);
+	ck_assert_ptr_nonnull(strstr(t, "\"fate\":{\"kind\":\"dropped\",\"reason_code\":0,"));
+	ck_assert(json_line_ok(t));
+	cap_close(&c);
+}
+END_TEST
+
 /* Device names and comms are raw kernel bytes, up to 16 without a NUL. */
 START_TEST(test_nasty_names)
 {
@@ -874,6 +898,7 @@ Suite *output_suite(void)
 	tcase_add_test(tc, test_json_dropped);
 	tcase_add_test(tc, test_lost);
 	tcase_add_test(tc, test_no_names);
+	tcase_add_test(tc, test_no_reason);
 	tcase_add_test(tc, test_nasty_names);
 	tcase_add_test(tc, test_long_header);
 	tcase_add_test(tc, test_summary);

@@ -593,7 +593,7 @@ no_classifier_module() {
 	return 0
 }
 
-# lacks SCENARIO: why this kernel cannot run SCENARIO, or nothing. Only what
+# lacks SCENARIO BACKEND: why this kernel cannot run SCENARIO, or nothing. Only what
 # the kernel independently lacks (a module that is neither in the package
 # nor built in) makes a SKIP: a pktpath that wrongly reports a feature
 # missing still runs, and fails.
@@ -624,11 +624,18 @@ lacks() {
 			echo "no $m in this kernel (neither a module nor built in)"
 		fi
 	done
+	# The function backends join GSO's segments to their packet at the
+	# copying function's return, which walks the new skbs with bpf_loop().
+	if [ "$1" = gso ] && [ "$2" != tracepoint ] && [ "$2" != auto ] &&
+		grep -q '^@@KFACT bpf_loop no' /tmp/kfacts; then
+		echo "no bpf_loop in this kernel (BPF_FUNC_loop not in its BTF, Linux 5.17): the segments" \
+			"of software GSO cannot be joined to their packet"
+	fi
 }
 
 run_scenario() {
 	local t0 why
-	why=$(lacks "$1")
+	why=$(lacks "$1" "$2")
 	if [ -n "$why" ]; then
 		echo "@@SKIPPED $1 $2 $why"
 		return 0
@@ -650,6 +657,18 @@ vmhelper backends >/tmp/backends 2>&1
 sed 's/^backend /@@BACKEND /' /tmp/backends
 # What pktpath says this kernel lacks, for lacks().
 "$PP" --check >/tmp/boot.check 2>&1
+# What the kernel has, found without pktpath, for check.sh's kfact and for
+# lacks(): drop reasons in kfree_skb (their enum in BTF, 5.17+), the
+# bpf_loop helper (its id in enum bpf_func_id, 5.17+), BTF for modules (5.11+).
+yes_no() { if "$@"; then echo yes; else echo no; fi; }
+bpftool btf dump file /sys/kernel/btf/vmlinux 2>/dev/null |
+	grep -oE "ENUM 'skb_drop_reason'|'BPF_FUNC_loop'" | sort -u >/tmp/btf.facts
+{
+	echo "@@KFACT drop_reasons $(yes_no grep -q skb_drop_reason /tmp/btf.facts)"
+	echo "@@KFACT bpf_loop $(yes_no grep -q BPF_FUNC_loop /tmp/btf.facts)"
+	echo "@@KFACT module_btf $(yes_no test -e /sys/kernel/btf/veth)"
+} >/tmp/kfacts
+cat /tmp/kfacts
 
 # VM_TRIAL (vm.conf; the kernels scripts/vm-test.sh lists in TRIAL_SUITES,
 # older than what pktpath is made for): one icmp-veth on auto first, with
