@@ -8,6 +8,7 @@
 #include "output.h"
 
 struct pp_maps;
+struct pp_metrics;
 
 struct pp_trace_cfg {
 	const struct pp_out *out;
@@ -18,6 +19,8 @@ struct pp_trace_cfg {
 	unsigned long long count; /* stop after this many packets, 0: never */
 	double duration;	  /* seconds, 0: no limit */
 	double packet_timeout;	  /* seconds */
+	struct pp_metrics *metrics; /* --metrics: every packet counted there, NULL: none */
+	size_t probes, interfaces;  /* attached at start, for the metrics */
 	pp_emit_fn also;	  /* every packet printed goes here too (the exports), NULL: none */
 	void *also_ctx;
 };
