@@ -152,10 +152,16 @@ const struct pp_cli_opt *pp_cli_opt_find(const char *name)
 	return NULL;
 }
 
-/* HEAD in a 27-column field, then TEXT, its later lines indented as much. */
+/*
+ * HEAD in a 27-column field, then TEXT, its later lines indented as much;
+ * a HEAD that fills the field has TEXT start on the next line.
+ */
 static void usage_entry(FILE *f, const char *head, const char *text)
 {
-	fprintf(f, "%-27s", head);
+	if (strlen(head) >= 27)
+		fprintf(f, "%s\n%27s", head, "");
+	else
+		fprintf(f, "%-27s", head);
 	for (; *text; text++) {
 		fputc(*text, f);
 		if (*text == '\n')
