@@ -32,6 +32,7 @@ static void snap_free(struct snap *s)
 /* Memory first, outside the lock: the tables never hold more than top entries. */
 static int snap_take(struct pp_metrics *m, struct snap *s)
 {
+	struct pp_mlost *lost;
 	size_t nlost;
 
 	memset(s, 0, sizeof(*s));
@@ -40,8 +41,8 @@ static int snap_take(struct pp_metrics *m, struct snap *s)
 	pthread_mutex_lock(&m->lock);
 	nlost = m->health.nlost;
 	pthread_mutex_unlock(&m->lock);
-	s->health.lost = malloc((nlost + 1) * sizeof(*s->health.lost));
-	if (!s->paths || !s->drops || !s->health.lost)
+	lost = s->health.lost = malloc((nlost + 1) * sizeof(*lost));
+	if (!s->paths || !s->drops || !lost)
 		return -1;
 	pthread_mutex_lock(&m->lock);
 	s->sum = m->sum;
@@ -53,14 +54,11 @@ static int snap_take(struct pp_metrics *m, struct snap *s)
 	s->other_drops = m->other_drops;
 	s->evicted = m->evicted;
 	nlost = m->health.nlost < nlost ? m->health.nlost : nlost;
-	memcpy(s->health.lost, m->health.lost, nlost * sizeof(*s->health.lost));
-	{
-		struct pp_mlost *lost = s->health.lost;
-
-		s->health = m->health;
-		s->health.lost = lost;
-		s->health.nlost = nlost;
-	}
+	if (nlost) /* no list yet: m->health.lost is NULL */
+		memcpy(lost, m->health.lost, nlost * sizeof(*lost));
+	s->health = m->health;
+	s->health.lost = lost;
+	s->health.nlost = nlost;
 	s->build = m->build;
 	pthread_mutex_unlock(&m->lock);
 	return 0;
