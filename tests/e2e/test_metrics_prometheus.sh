@@ -151,5 +151,5 @@ pp_expect_eq "node b pktpath exit status" "$PP_RC" 0
 pp_stop sink
 # --metrics alone: the exit summary line, no packet.
 pp_expect_eq "node r stdout lines" "$(wc -l <"$(pp_out node_r)")" 1
-pp_expect_grep "node r summary" '^pktpath: [0-9]+ packets' "$(pp_out node_r)"
+pp_expect_grep "node r summary" "$(pp_out node_r)" '^pktpath: [0-9]+ packets'
 pp_pass
