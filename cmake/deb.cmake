@@ -22,6 +22,14 @@ add_custom_target(pkg_docs ALL DEPENDS ${PP_PKG_DOCS})
 
 install(FILES ${PP_PKG}/pktpath.8.gz DESTINATION share/man/man8)
 install(FILES packaging/copyright ${PP_PKG}/changelog.gz DESTINATION share/doc/pktpath)
+# The node agent: a systemd unit, not enabled (no maintainer script enables
+# it), its arguments in /etc/default, and Prometheus rules to start from.
+if(CMAKE_INSTALL_PREFIX STREQUAL "/usr")
+	install(FILES packaging/pktpath.service DESTINATION /lib/systemd/system)
+	install(FILES packaging/pktpath.default DESTINATION /etc/default RENAME pktpath)
+	set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA ${CMAKE_SOURCE_DIR}/packaging/conffiles)
+endif()
+install(FILES packaging/prometheus/pktpath-rules.yml DESTINATION share/pktpath/prometheus)
 # What lintian reports and cannot be fixed, each with its reason; lintian
 # reads it from the package, which installs in /usr (packaging/cpack-check.cmake).
 if(CMAKE_INSTALL_PREFIX STREQUAL "/usr")

@@ -271,8 +271,16 @@ static int check_conflicts(const struct pp_env *env, FILE *err)
 		return bad(err, "%s", "--snaplen is for --pcapng or --json");
 	if (env->pcapng && env->perfetto && !strcmp(env->pcapng, env->perfetto))
 		return bad(err, "%s", "--pcapng and --perfetto need two different files");
-	if ((env->interval || env->packets) && !env->summary)
-		return bad(err, "%s", "--interval and --packets go with --summary");
+	if (env->interval && !env->summary)
+		return bad(err, "%s", "--interval goes with --summary");
+	if (env->packets && !env->summary && !env->metrics)
+		return bad(err, "%s", "--packets goes with --summary or --metrics");
+	if ((env->metrics_top || env->metrics_idle) && !env->metrics)
+		return bad(err, "%s", "--metrics-top and --metrics-idle go with --metrics");
+	if (env->metrics && env->action != PP_ACT_TRACE)
+		return bad(err, "%s",
+			   "--metrics is for tracing: not with --test-pcap, --list-probes or "
+			   "--check");
 	if (env->summary && (env->action == PP_ACT_TEST_PCAP || env->action == PP_ACT_LIST_PROBES ||
 			     env->action == PP_ACT_CHECK))
 		return bad(

@@ -58,12 +58,15 @@ struct pp_env {
 	unsigned int max_packets; /* skb_map entries */
 	unsigned int ring_size;	  /* bytes */
 	const char *test_pcap;
-	const char *tc_script; /* --tc-script DIR */
-	const char *pcapng;    /* --pcapng FILE */
-	const char *perfetto;  /* --perfetto FILE */
-	unsigned int snaplen;  /* --snaplen: bytes kept per packet in --pcapng, 0: all */
-	bool no_follow;	       /* --no-follow: no interface attached after start */
-	bool no_inner;	       /* --no-inner: the filter sees the outer headers only */
+	const char *tc_script;	  /* --tc-script DIR */
+	const char *pcapng;	  /* --pcapng FILE */
+	const char *perfetto;	  /* --perfetto FILE */
+	unsigned int snaplen;	  /* --snaplen: bytes kept per packet in --pcapng, 0: all */
+	bool no_follow;		  /* --no-follow: no interface attached after start */
+	bool no_inner;		  /* --no-inner: the filter sees the outer headers only */
+	const char *metrics;	  /* --metrics [ADDR:]PORT */
+	unsigned int metrics_top; /* --metrics-top: paths, drop places with series; 0: default */
+	double metrics_idle; /* --metrics-idle: seconds before an idle series goes; 0: default */
 	int verbose;
 };
 

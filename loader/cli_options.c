@@ -103,7 +103,20 @@ const struct pp_cli_opt pp_cli_opts[] = {
 	 .bad = "--interval wants seconds, from 0.1 up to a year: \"%s\"",
 	 .help = "with --summary, also every S seconds (cumulative)"},
 	{"packets", 0, NULL, PP_OPT_FLAG, AT(packets),
-	 .help = "with --summary, print each packet too"},
+	 .help = "with --summary or --metrics, print each packet too"},
+	{"metrics", 0, "[ADDR:]PORT", PP_OPT_STR, AT(metrics),
+	 .help = "serve Prometheus metrics on http://ADDR:PORT/metrics\n"
+		 "(and /healthz); PORT alone: every address; no\n"
+		 "packet printed unless --packets or --json"},
+	{"metrics-top", 0, "N", PP_OPT_UINT, AT(metrics_top), .min = 1, .max = 10000,
+	 .bad = "--metrics-top wants 1 to 10000: \"%s\"",
+	 .help = "with --metrics, series for N paths and N drop\n"
+		 "places, the first seen; the rest summed as\n"
+		 "\"other\" (default 100: at most 21 N + 42 series)"},
+	{"metrics-idle", 0, "S", PP_OPT_SECONDS, AT(metrics_idle), .max = PP_MAX_SECONDS,
+	 .bad = "--metrics-idle wants seconds, above 0, up to a year: \"%s\"",
+	 .help = "with --metrics, a path or drop place without a\n"
+		 "packet for S seconds loses its series (default 900)"},
 	{"count", 'c', "N", PP_OPT_ULL, AT(count), .min = 1, .max = 0x1p62,
 	 .bad = "-c wants a whole number of packets, 1 or more: \"%s\"",
 	 .help = "exit after N packets"},
@@ -154,10 +167,16 @@ const struct pp_cli_opt *pp_cli_opt_find(const char *name)
 	return NULL;
 }
 
-/* HEAD in a 27-column field, then TEXT, its later lines indented as much. */
+/*
+ * HEAD in a 27-column field, then TEXT, its later lines indented as much;
+ * a HEAD that fills the field has TEXT start on the next line.
+ */
 static void usage_entry(FILE *f, const char *head, const char *text)
 {
-	fprintf(f, "%-27s", head);
+	if (strlen(head) >= 27)
+		fprintf(f, "%s\n%27s", head, "");
+	else
+		fprintf(f, "%-27s", head);
 	for (; *text; text++) {
 		fputc(*text, f);
 		if (*text == '\n')
@@ -217,6 +236,7 @@ void pp_cli_usage(FILE *f)
 	      "  pktpath --backend tracepoint --duration 5 udp\n"
 	      "  pktpath --pcapng paths.pcapng --perfetto paths.json -c 100 icmp\n"
 	      "  pktpath --summary --interval 10 'udp and dst 198.18.1.2'\n"
+	      "  pktpath --metrics 9464 --backend tracepoint\n"
 	      "  pktpath probes --probe-regex '^tcp_v4_'\n"
 	      "  pktpath check\n"
 	      "  pktpath filter test capture.pcap 'tcp[tcpflags] & tcp-syn != 0'\n"

@@ -16,6 +16,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <linux/capability.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
@@ -32,6 +33,8 @@
 #include "ksyms.h"
 #include "stacks.h"
 #include "maps.h"
+#include "metrics_http.h"
+#include "metrics_listen.h"
 #include "module_btf.h"
 #include "netns_names.h"
 #include "netns_scope.h"
@@ -89,8 +92,13 @@ struct app {
 	struct pp_netns_cache *netns; /* namespaces by name */
 	struct pp_ns_told told;	      /* the namespaces the text has described */
 	double start_ms;	      /* main() entered */
+	double start_real;	      /* the same, seconds since the epoch */
 	char host[256];		      /* JSON's host.name */
 	char boot_id[40];	      /* and host.boot_id, "" if unreadable */
+	int metrics_fd;		      /* --metrics: the listening socket */
+	struct pp_metrics *metrics;
+	struct pp_http *http;
+	struct utsname uts;
 	char err[512];
 };
 
@@ -508,7 +516,10 @@ static int trace(struct app *a)
 				   .duration = a->env.duration,
 				   .packet_timeout = a->env.packet_timeout,
 				   .also = pp_exports_packet,
-				   .also_ctx = &a->exports};
+				   .also_ctx = &a->exports,
+				   .metrics = a->metrics,
+				   .probes = a->probes.attached,
+				   .interfaces = a->tc.n};
 	int ret;
 
 	a->names = calloc(a->list.n, sizeof(*a->names));
@@ -616,6 +627,11 @@ static int check_outputs(struct app *a)
 	if (a->env.tc_script &&
 	    pp_tc_script_prepare(&a->script, a->env.tc_script, a->err, sizeof(a->err)))
 		return usage_error("--tc-script: %s", a->err);
+	if (a->env.metrics) {
+		a->metrics_fd = pp_metrics_listen(a->env.metrics, a->err, sizeof(a->err));
+		if (a->metrics_fd < 0)
+			return usage_error("%s", a->err);
+	}
 	if (pp_exports_open(&a->exports, a->env.pcapng, a->env.perfetto, a->env.snaplen,
 			    "pktpath " PKTPATH_VERSION, a->err, sizeof(a->err)))
 		return usage_error("%s", a->err);
@@ -737,6 +753,36 @@ static int drop_privileges(struct app *a)
 	return 0;
 }
 
+/*
+ * --metrics: the HTTP thread starts once privileges are dropped, so that
+ * it has no more capabilities than the reader and runs under its seccomp
+ * filter (both are per thread, and inherited by threads created after).
+ */
+static int start_metrics(struct app *a)
+{
+	struct pp_mbuild b = {.version = PKTPATH_VERSION,
+			      .backend = pp_backend_name(a->backend),
+			      .kernel = uname(&a->uts) ? "" : a->uts.release,
+			      .start_time = a->start_real};
+	size_t top = a->env.metrics_top ? a->env.metrics_top : PP_METRICS_DEF_TOP;
+	double idle = a->env.metrics_idle ? a->env.metrics_idle : PP_METRICS_DEF_IDLE;
+
+	if (!a->env.metrics)
+		return 0;
+	a->metrics = pp_metrics_new(top, idle, &b);
+	if (!a->metrics) {
+		fprintf(stderr, "pktpath: --metrics: out of memory\n");
+		return -1;
+	}
+	a->http = pp_http_start(a->metrics_fd, a->metrics, a->err, sizeof(a->err));
+	if (!a->http) {
+		fprintf(stderr, "pktpath: %s\n", a->err);
+		return -1;
+	}
+	a->metrics_fd = -1; /* the server's now */
+	return 0;
+}
+
 /* Before the follower starts: from then on its thread owns a->tc. */
 static void print_ready(struct app *a)
 {
@@ -792,7 +838,7 @@ static int attach_and_trace(struct app *a)
 		fprintf(stderr, "pktpath: %s\n", a->err);
 		return EXIT_FAIL;
 	}
-	if (drop_privileges(a))
+	if (drop_privileges(a) || start_metrics(a))
 		return EXIT_FAIL;
 	print_ready(a);
 	if (a->following && pp_follow_start(&a->follow, a->err, sizeof(a->err))) {
@@ -815,6 +861,10 @@ static void detach_probes(struct app *a)
 
 static void cleanup(struct app *a)
 {
+	pp_http_stop(a->http); /* no scrape reads the metrics past this */
+	pp_metrics_free(a->metrics);
+	if (a->metrics_fd >= 0)
+		close(a->metrics_fd);
 	pp_follow_close(&a->follow); /* its thread ends first: then the counts are final */
 	if (a->following && verbose)
 		fprintf(stderr,
@@ -936,8 +986,12 @@ static void raise_fd_limit(void)
 
 int main(int argc, char **argv)
 {
-	struct app a = {.start_ms = now_ms()};
+	struct app a = {.start_ms = now_ms(), .metrics_fd = -1};
+	struct timespec rt;
 	int ret;
+
+	clock_gettime(CLOCK_REALTIME, &rt);
+	a.start_real = (double)rt.tv_sec + (double)rt.tv_nsec / 1e9;
 
 	/* The environment is read here only: the rest of pktpath takes values. */
 	pp_sf_set_trusted_uid(pp_sf_invoking_uid(getenv("SUDO_UID")));

@@ -77,9 +77,15 @@ name=$(in_root dpkg-deb -f "$deb" Package)
 version=$(in_root dpkg-deb -f "$deb" Version)
 for f in /usr/sbin/pktpath /usr/share/pktpath/kp_func.list \
 	/usr/share/man/man8/pktpath.8.gz /usr/share/bash-completion/completions/pktpath \
-	/usr/share/doc/pktpath/copyright; do
+	/usr/share/doc/pktpath/copyright /lib/systemd/system/pktpath.service /etc/default/pktpath \
+	/usr/share/pktpath/prometheus/pktpath-rules.yml; do
 	in_root dpkg -S "$f" >/dev/null 2>&1 || fail "$f is not in the installed package"
 done
+# The node agent's service is off until someone enables it.
+[ -z "$(find "$root/etc/systemd/system" -name pktpath.service 2>/dev/null)" ] ||
+	fail "the install enabled pktpath.service"
+grep -qx /etc/default/pktpath "$root/var/lib/dpkg/info/$(in_root dpkg-deb -f "$deb" Package).conffiles" ||
+	fail "/etc/default/pktpath is not a conffile"
 [ "$(in_root sh -c 'command -v pktpath')" = /usr/sbin/pktpath ] ||
 	fail "pktpath is not /usr/sbin/pktpath on root's PATH"
 in_root gzip -t /usr/share/man/man8/pktpath.8.gz || fail "the man page is not gzip"

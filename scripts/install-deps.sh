@@ -7,12 +7,16 @@ set -euo pipefail
 PKGS=(
 	build-essential cmake pkg-config clang llvm clang-format
 	libbpf-dev bpftool libelf-dev zlib1g-dev libpcap-dev libmnl-dev libjson-c-dev
+	libmicrohttpd-dev
 	check shellcheck iproute2 iputils-ping nftables iperf3 bpftrace
 	tcpdump tshark libcap2-bin util-linux jq ethtool
 	qemu-system-x86 busybox-static cpio xz-utils kmod
 	debootstrap lintian
 	# tests/e2e/test_podman_names.sh: rootful podman with runc (crun refuses hybrid cgroups)
 	podman runc
+	# --metrics e2e and the rules' tests: a real Prometheus and promtool; the
+	# systemd unit's check; the DaemonSet manifest's YAML check
+	prometheus systemd python3-yaml
 )
 
 missing=()

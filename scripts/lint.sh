@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # The lint layer of the test command (scripts/test.sh; `ctest -L lint`),
-# five checks:
+# six checks:
 #   - format: clang-format --dry-run --Werror on every C file and header;
 #   - shellcheck: every shell script: *.sh, and any file whose first line is
 #     a sh or bash #! or that says "# shellcheck shell=" near its top;
@@ -10,9 +10,12 @@
 #     gcc's, which the test command's own build refuses;
 #   - usage: README's usage lines, options and commands are pktpath --help's;
 #   - asan: the unit tests again, built with ASan and UBSan
-#     (-DPKTPATH_SANITIZE=ON) in ${BUILD_DIR}-asan.
+#     (-DPKTPATH_SANITIZE=ON) in ${BUILD_DIR}-asan;
+#   - packaging: the Prometheus rules (promtool check rules, promtool test
+#     rules), the systemd unit (systemd-analyze verify), the Kubernetes
+#     DaemonSet manifest (scripts/check-packaging.py).
 #
-#   scripts/lint.sh [CHECK...]     default: all four
+#   scripts/lint.sh [CHECK...]     default: all six
 #
 # Prints what a check found, then "PASS CHECK" or "FAIL CHECK", and at the
 # end "N passed, N failed" alone on a line; exit status 1 if any failed.
@@ -21,7 +24,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 
 BUILD_DIR=${BUILD_DIR:-build}
-ALL=(format shellcheck werror usage asan)
+ALL=(format shellcheck werror usage asan packaging)
 CHECKS=("${ALL[@]}")
 [ $# -eq 0 ] || CHECKS=("$@")
 jobs=$(nproc)
@@ -110,6 +113,29 @@ check_usage() {
 check_asan() {
 	build "$BUILD_DIR-asan" -DPKTPATH_SANITIZE=ON -- pp_unit || return 1
 	UBSAN_OPTIONS=print_stacktrace=1 "$BUILD_DIR-asan/tests/pp_unit"
+}
+
+# The files the .deb and docs/ ship for running pktpath as a node agent.
+# systemd-analyze verify wants the ExecStart binary where the unit says: a
+# copy of the unit names the one just built. It exits 0 on an unknown key
+# (a typo in a hardening option): any line it prints is a failure.
+check_packaging() {
+	local c out unit ok=0
+	for c in promtool systemd-analyze python3; do
+		command -v "$c" >/dev/null ||
+			{ echo "lint: $c not installed (scripts/install-deps.sh)" && return 1; }
+	done
+	promtool check rules packaging/prometheus/pktpath-rules.yml >/dev/null || ok=1
+	(cd packaging/prometheus && promtool test rules pktpath-rules.test.yml) || ok=1
+	build "$BUILD_DIR-lint" -DCMAKE_C_COMPILER=clang -DPKTPATH_WERROR=ON -- pktpath || return 1
+	unit=$(mktemp -d)
+	sed "s|/usr/sbin/pktpath|$PWD/$BUILD_DIR-lint/loader/pktpath|" packaging/pktpath.service \
+		>"$unit/pktpath.service"
+	out=$(systemd-analyze verify --man=no "$unit/pktpath.service" 2>&1) || ok=1
+	rm -rf "$unit"
+	[ -z "$out" ] || { echo "lint: systemd-analyze verify pktpath.service: $out" && ok=1; }
+	python3 scripts/check-packaging.py || ok=1
+	return $ok
 }
 
 passed=0 failed=0

@@ -10,6 +10,7 @@
 #include <bpf/libbpf.h>
 #include "pktpath.h"
 #include "maps.h"
+#include "metrics.h"
 #include "output_summary.h"
 #include "path.h"
 #include "trace.h"
@@ -31,7 +32,9 @@ struct trace {
 	__u64 start, next_report;     /* --interval */
 	struct pp_state *state;	      /* mmap()ed state_map */
 	int skb_map_fd, end_lost_fd, head_map_fd;
-	__u64 swept; /* when head_map was last swept */
+	__u64 swept;  /* when head_map was last swept */
+	__u64 health; /* when the metrics last had the health figures */
+	int lost_fd;
 	__u64 now;
 	bool done;
 };
@@ -115,6 +118,19 @@ static void print_packet(struct trace *t, const struct pp_packet *p)
 	pp_out_text(t->cfg->out, p);
 }
 
+/*
+ * --summary and --metrics alone print no packet; with --packets they do,
+ * and --metrics --json writes the JSON lines.
+ */
+static bool prints_packets(const struct pp_trace_cfg *cfg)
+{
+	if (cfg->packets)
+		return true;
+	if (cfg->metrics)
+		return cfg->json;
+	return !cfg->summary;
+}
+
 static void emit(const struct pp_packet *pkt, void *ctx)
 {
 	struct pp_packet copy = *pkt, *p = &copy;
@@ -128,8 +144,9 @@ static void emit(const struct pp_packet *pkt, void *ctx)
 		return;
 	if (t->paths_sum)
 		pp_pathsum_add(t->paths_sum, p);
-	/* --summary alone prints no packet; --summary --packets both. */
-	if (!t->paths_sum || t->cfg->packets)
+	if (t->cfg->metrics)
+		pp_metrics_add(t->cfg->metrics, t->cfg->out, p, t->now);
+	if (prints_packets(t->cfg))
 		print_packet(t, p);
 	if (t->cfg->also)
 		t->cfg->also(p, t->cfg->also_ctx);
@@ -219,6 +236,51 @@ static void finish(struct trace *t, const struct pp_maps *maps)
 	if (t->state->map_full)
 		fprintf(stderr, "pktpath: %llu packets not tracked: skb_map full (--max-packets)\n",
 			(unsigned long long)t->state->map_full);
+}
+
+#define PP_HEALTH_NS 1000000000ULL /* the metrics' health figures: every second */
+
+/* The probes that lost records, into H (room for PP_METRICS_LOST_MAX). */
+static void lost_probes(const struct trace *t, struct pp_mhealth *h)
+{
+	const struct pp_out *o = t->cfg->out;
+	char buf[PP_METRICS_LABEL];
+
+	/* The list's probes, then the built-in ones (tc:ingress, ...). */
+	for (__u32 i = 0; i < PP_PROBES_ALL && h->nlost < PP_METRICS_LOST_MAX; i++) {
+		__u64 n = 0;
+
+		if (i == o->nprobes && i < PP_MAX_PROBES)
+			i = PP_MAX_PROBES;
+		if (bpf_map_lookup_elem(t->lost_fd, &i, &n) || !n)
+			continue;
+		h->lost[h->nlost].records = n;
+		snprintf(h->lost[h->nlost++].probe, PP_METRICS_LABEL, "%s",
+			 pp_out_probe_name(o, i, buf, sizeof(buf)));
+	}
+}
+
+/* --metrics: the reader's own figures, about once a second. */
+static void report_health(struct trace *t)
+{
+	static struct pp_mlost lost[PP_METRICS_LOST_MAX];
+	struct pp_mhealth h = {.lost = lost};
+	struct pp_paths_stats st;
+
+	if (!t->cfg->metrics || t->now - t->health < PP_HEALTH_NS)
+		return;
+	t->health = t->now;
+	pp_paths_stats(t->paths, &st);
+	h.ring_lost = t->state->ring_lost;
+	h.map_full = t->state->map_full;
+	h.tracked = __atomic_load_n(&t->state->inflight, __ATOMIC_RELAXED);
+	h.open = pp_paths_open(t->paths);
+	h.late = st.late;
+	h.bad = st.bad;
+	h.probes = t->cfg->probes;
+	h.interfaces = t->cfg->interfaces;
+	lost_probes(t, &h);
+	pp_metrics_health(t->cfg->metrics, &h, t->now);
 }
 
 /*
@@ -327,6 +389,7 @@ static int loop(struct trace *t, struct ring_buffer *rb, volatile sig_atomic_t *
 			return n;
 		pp_paths_expire(t->paths, t->now, timeout);
 		maybe_report(t);
+		report_health(t);
 		sweep_heads(t);
 		fflush(t->cfg->out->f);
 		if (end && t->now >= end)
@@ -346,6 +409,7 @@ int pp_trace_run(const struct pp_maps *maps, const struct pp_trace_cfg *cfg,
 	t.skb_map_fd = maps->skb_map;
 	t.end_lost_fd = maps->end_lost_map;
 	t.head_map_fd = maps->head_map;
+	t.lost_fd = maps->lost_map;
 	t.state = mmap(NULL, (size_t)page, PROT_READ | PROT_WRITE, MAP_SHARED, maps->state_map, 0);
 	if (t.state == MAP_FAILED)
 		return -errno;

@@ -153,8 +153,8 @@ START_TEST(test_summary_options)
 	ck_assert_str_eq(env.filter, "udp");
 	pp_env_free(&env);
 	expect_usage(iv0, "--interval wants seconds");
-	expect_usage(alone, "go with --summary");
-	expect_usage(pk, "go with --summary");
+	expect_usage(alone, "goes with --summary");
+	expect_usage(pk, "goes with --summary");
 	expect_usage(lp, "--summary is for tracing");
 }
 END_TEST

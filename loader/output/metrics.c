@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The --metrics model: paths and drop places in bounded tables, the
+ * packets by fate and the reader's health, all under one short lock
+ * (metrics.h). Rendering is in metrics_render.c.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "compat.h"
+#include "metrics.h"
+#include "drop_hint.h"
+#include "summary.h"
+
+#define FNV_OFF	  0xcbf29ce484222325ULL
+#define FNV_PRIME 0x100000001b3ULL
+
+static const double bounds[PP_METRICS_BUCKETS] = {
+	1e-6, 2.5e-6, 5e-6,   1e-5, 2.5e-5, 5e-5, 1e-4, 2.5e-4,
+	5e-4, 1e-3,   2.5e-3, 5e-3, 1e-2,   0.1,  1,
+};
+
+const double *pp_metrics_bounds(void)
+{
+	return bounds;
+}
+
+static __u64 fnv(__u64 h, const char *s)
+{
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * FNV_PRIME;
+	return (h ^ 0xff) * FNV_PRIME; /* a separator no name holds */
+}
+
+static int table_init(struct pp_mtable *t, size_t max, size_t size)
+{
+	t->max = max;
+	t->size = size;
+	t->nslots = 2;
+	while (t->nslots < 2 * max)
+		t->nslots <<= 1;
+	t->v = calloc(max, size);
+	t->slots = calloc(t->nslots, sizeof(*t->slots));
+	return t->v && t->slots ? 0 : -1;
+}
+
+static void *entry(const struct pp_mtable *t, size_t i)
+{
+	return (char *)t->v + i * t->size;
+}
+
+/* Both entry kinds begin with their id. */
+static __u64 entry_id(const struct pp_mtable *t, size_t i)
+{
+	return *(const __u64 *)entry(t, i);
+}
+
+/* The slot of ID: its entry's, or the empty one where it would go. */
+static __u32 *slot_of(const struct pp_mtable *t, __u64 id)
+{
+	size_t mask = t->nslots - 1, i = (size_t)(id ^ (id >> 29)) & mask;
+
+	while (t->slots[i] && entry_id(t, t->slots[i] - 1) != id)
+		i = (i + 1) & mask;
+	return &t->slots[i];
+}
+
+/* Entry of ID, a new one (zeroed, id set) if there is room, else NULL. */
+static void *table_get(struct pp_mtable *t, __u64 id, bool *fresh)
+{
+	__u32 *s = slot_of(t, id);
+	void *e;
+
+	*fresh = false;
+	if (*s)
+		return entry(t, *s - 1);
+	if (t->n == t->max)
+		return NULL;
+	e = entry(t, t->n);
+	memset(e, 0, t->size);
+	*(__u64 *)e = id;
+	*s = (__u32)++t->n;
+	*fresh = true;
+	return e;
+}
+
+/* Drops the entries idle since before CUTOFF; the index is rebuilt. Returns how many. */
+static size_t table_expire(struct pp_mtable *t, size_t last_off, __u64 cutoff)
+{
+	size_t kept = 0, n = t->n;
+
+	for (size_t i = 0; i < n; i++) {
+		void *e = entry(t, i);
+
+		if (*(const __u64 *)((const char *)e + last_off) < cutoff)
+			continue;
+		if (kept != i)
+			memcpy(entry(t, kept), e, t->size);
+		kept++;
+	}
+	if (kept == n)
+		return 0;
+	t->n = kept;
+	memset(t->slots, 0, t->nslots * sizeof(*t->slots));
+	for (size_t i = 0; i < kept; i++)
+		*slot_of(t, entry_id(t, i)) = (__u32)(i + 1);
+	return n - kept;
+}
+
+struct pp_metrics *pp_metrics_new(size_t top, double idle, const struct pp_mbuild *b)
+{
+	struct pp_metrics *m;
+
+	if (top < 1 || top > PP_METRICS_MAX_TOP || !(idle > 0))
+		return NULL;
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return NULL;
+	pthread_mutex_init(&m->lock, NULL);
+	m->top = top;
+	m->idle_ns = (__u64)(idle * 1e9);
+	m->build = *b;
+	snprintf(m->other_path.fate, sizeof(m->other_path.fate), "other");
+	if (table_init(&m->paths, top, sizeof(struct pp_mpath)) ||
+	    table_init(&m->drops, top, sizeof(struct pp_mdrop))) {
+		pp_metrics_free(m);
+		return NULL;
+	}
+	return m;
+}
+
+void pp_metrics_free(struct pp_metrics *m)
+{
+	if (!m)
+		return;
+	free(m->paths.v);
+	free(m->paths.slots);
+	free(m->drops.v);
+	free(m->drops.slots);
+	free(m->health.lost);
+	pthread_mutex_destroy(&m->lock);
+	free(m);
+}
+
+static const char *probe_name(const struct pp_out *o, __u32 probe, char *buf, size_t len)
+{
+	return pp_out_probe_name(o, probe, buf, len);
+}
+
+__u64 pp_metrics_path_id(const struct pp_out *o, const struct pp_packet *p)
+{
+	__u64 h = FNV_OFF;
+	char buf[32];
+
+	for (size_t i = 0; i < p->nhops; i++)
+		h = fnv(h, probe_name(o, p->hops[i].probe, buf, sizeof(buf)));
+	return fnv(h, pp_out_fate_kind(p->fate)) & 0xffffffffffffULL;
+}
+
+/* "a > b > c", cut with "..." where the label's room ends. */
+static void path_steps(const struct pp_out *o, const struct pp_packet *p, char *dst, size_t len)
+{
+	size_t at = 0;
+	char buf[32];
+
+	for (size_t i = 0; i < p->nhops && at < len; i++)
+		at += (size_t)snprintf(dst + at, len - at, "%s%s", i ? " > " : "",
+				       probe_name(o, p->hops[i].probe, buf, sizeof(buf)));
+	if (at >= len)
+		memcpy(dst + len - 4, "...", 4);
+}
+
+static void observe(struct pp_mpath *e, const struct pp_packet *p, __u64 now)
+{
+	double s = (double)(p->hops[p->nhops - 1].ts - p->hops[0].ts) / 1e9;
+	size_t b = 0;
+
+	while (b < PP_METRICS_BUCKETS && s > bounds[b])
+		b++;
+	if (b < PP_METRICS_BUCKETS)
+		e->buckets[b]++;
+	else
+		e->inf++;
+	e->count++;
+	e->sum += s;
+	e->last = now;
+}
+
+static void add_path(struct pp_metrics *m, const struct pp_out *o, const struct pp_packet *p,
+		     __u64 now)
+{
+	__u64 id = pp_metrics_path_id(o, p);
+	bool fresh;
+	struct pp_mpath *e = table_get(&m->paths, id, &fresh);
+
+	if (!e) {
+		observe(&m->other_path, p, now);
+		return;
+	}
+	if (fresh) {
+		snprintf(e->fate, sizeof(e->fate), "%s", pp_out_fate_kind(p->fate));
+		path_steps(o, p, e->steps, sizeof(e->steps));
+	}
+	observe(e, p, now);
+}
+
+static void label(char *dst, const char *s)
+{
+	snprintf(dst, PP_METRICS_LABEL, "%s", s ? s : "");
+}
+
+/* The labels of P's drop, named as the packet blocks name them. */
+static void drop_labels(const struct pp_out *o, const struct pp_packet *p, struct pp_mdrop *d)
+{
+	const struct pp_hop *end = pp_pathsum_drop_hop(p);
+	const char *reason = o->reason_name ? o->reason_name(p->reason, o->reason_arg) : NULL;
+	const char *func = p->location && o->sym_name ? o->sym_name(p->location, o->sym_arg) : NULL;
+	const char *caller = NULL, *family = NULL, *hook = NULL;
+	char buf[PP_METRICS_LABEL];
+
+	snprintf(buf, sizeof(buf), "%u", p->reason);
+	label(d->reason, reason ? reason : buf);
+	label(d->function, func);
+	if (end && end->caller && o->sym_name)
+		caller = o->sym_name(end->location + (__s64)end->caller, o->sym_arg);
+	if (caller && ((end->flags & PP_HOP_NF_CALLER) || (func && !strcmp(func, "nf_hook_slow"))))
+		hook = pp_nf_hook_of(caller, &family);
+	snprintf(d->hook, sizeof(d->hook), "%s%s%s", hook && family ? family : "",
+		 hook && family ? " " : "", hook ? hook : "");
+	label(d->netns, end && end->netns ? pp_out_netns(o, end->netns, buf, sizeof(buf)) : NULL);
+	if (end)
+		snprintf(d->device, sizeof(d->device), "%.*s", (int)sizeof(end->ifname),
+			 end->ifname);
+}
+
+static __u64 drop_id(const struct pp_mdrop *d)
+{
+	__u64 h = FNV_OFF;
+
+	h = fnv(fnv(h, d->reason), d->function);
+	return fnv(fnv(fnv(h, d->hook), d->netns), d->device);
+}
+
+static void add_drop(struct pp_metrics *m, const struct pp_mdrop *d, __u64 now)
+{
+	bool fresh;
+	struct pp_mdrop *e = table_get(&m->drops, d->id, &fresh);
+
+	if (!e) {
+		m->other_drops++;
+		return;
+	}
+	if (fresh)
+		*e = *d;
+	e->count++;
+	e->last = now;
+}
+
+void pp_metrics_add(struct pp_metrics *m, const struct pp_out *o, const struct pp_packet *p,
+		    __u64 now)
+{
+	struct pp_mdrop d = {0};
+	bool dropped = p->fate == PP_FATE_DROPPED;
+
+	/* Naming takes the symbol and namespace caches: outside the lock. */
+	if (dropped) {
+		drop_labels(o, p, &d);
+		d.id = drop_id(&d);
+	}
+	pthread_mutex_lock(&m->lock);
+	pp_summary_add(&m->sum, p);
+	add_path(m, o, p, now);
+	if (dropped)
+		add_drop(m, &d, now);
+	pthread_mutex_unlock(&m->lock);
+}
+
+static int copy_lost(struct pp_metrics *m, const struct pp_mhealth *h)
+{
+	if (h->nlost > m->lost_cap) {
+		struct pp_mlost *v = realloc(m->health.lost, h->nlost * sizeof(*v));
+
+		if (!v)
+			return -1;
+		m->health.lost = v;
+		m->lost_cap = h->nlost;
+	}
+	if (h->nlost)
+		memcpy(m->health.lost, h->lost, h->nlost * sizeof(*h->lost));
+	return 0;
+}
+
+void pp_metrics_health(struct pp_metrics *m, const struct pp_mhealth *h, __u64 now)
+{
+	__u64 cutoff = now > m->idle_ns ? now - m->idle_ns : 0;
+	struct pp_mlost *lost;
+	size_t nlost;
+
+	pthread_mutex_lock(&m->lock);
+	lost = m->health.lost;
+	nlost = m->health.nlost;
+	/* Out of memory: the per-probe losses keep their last values. */
+	if (!copy_lost(m, h)) {
+		lost = m->health.lost;
+		nlost = h->nlost;
+	}
+	m->health = *h;
+	m->health.lost = lost;
+	m->health.nlost = nlost;
+	m->health_at = now;
+	m->evicted += table_expire(&m->paths, offsetof(struct pp_mpath, last), cutoff);
+	m->evicted += table_expire(&m->drops, offsetof(struct pp_mdrop, last), cutoff);
+	pthread_mutex_unlock(&m->lock);
+}
+
+bool pp_metrics_alive(struct pp_metrics *m, __u64 now)
+{
+	__u64 at;
+
+	pthread_mutex_lock(&m->lock);
+	at = m->health_at;
+	pthread_mutex_unlock(&m->lock);
+	return at && now - at < 10000000000ULL;
+}
