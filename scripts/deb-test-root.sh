@@ -99,10 +99,12 @@ echo "deb: $out"
 # --check and --list-probes run from /, where there is no ./kp_func.list.
 t=$SECONDS
 lock_take
-check=0 list=0
+check=0 list=0 full=0
 in_root sh -c 'cd / && pktpath --check' >"$work/check.out" 2>&1 || check=$?
 in_root sh -c 'cd / && pktpath --list-probes' >"$work/list.out" 2>"$work/list.err" ||
 	list=$?
+in_root sh -c 'cd / && pktpath --list-probes --detail full' >"$work/full.out" \
+	2>"$work/full.err" || full=$?
 lock_give
 
 # --check: this machine can trace (tracepoints and TC), so exit 0.
@@ -112,15 +114,23 @@ grep -q '^pktpath can trace here' "$work/check.out" ||
 echo "deb: pktpath --check: $(grep -c ' yes ' "$work/check.out") yes," \
 	"$(grep -c ' no ' "$work/check.out") no; $(tail -n 1 "$work/check.out")"
 
-# --list-probes: every entry of the installed list must be there.
-[ "$list" -eq 0 ] || fail "pktpath --list-probes exited $list in the root: $(tail -n 1 "$work/list.err")"
-listed=$(awk '{ print $1 }' "$work/list.out" | sort -u)
-want=$(sed 's/#.*//' "$root/usr/share/pktpath/kp_func.list" | awk 'NF { print $1 }' | sort -u)
-missing=$(comm -13 <(echo "$listed") <(echo "$want"))
-[ -z "$missing" ] || fail "--list-probes lacks entries of the installed list: $missing"
-echo "deb: pktpath --list-probes: $(wc -l <"$work/list.out") probe points, all" \
-	"$(echo "$want" | wc -l) of /usr/share/pktpath/kp_func.list;" \
-	"$(grep -vc skipped "$work/list.out") to attach"
+# --list-probes: every entry of the installed lists must be there, the
+# short one by default, the full one with --detail full.
+# listed_all OUT RC LIST: OUT (exit status RC) names every entry of LIST.
+listed_all() {
+	local listed want missing
+	[ "$2" -eq 0 ] || fail "pktpath --list-probes ($3) exited $2 in the root"
+	listed=$(awk '{ print $1 }' "$1" | sort -u)
+	want=$(sed 's/#.*//' "$root/usr/share/pktpath/$3" | awk 'NF { print $1 }' | sort -u)
+	missing=$(comm -13 <(echo "$listed") <(echo "$want") | tr '\n' ' ')
+	[ -z "$missing" ] || fail "--list-probes lacks entries of the installed $3: $missing"
+	grep -q "^# list: /usr/share/pktpath/$3 " "$1" ||
+		fail "--list-probes does not name /usr/share/pktpath/$3: $(head -n 1 "$1")"
+	echo "deb: pktpath --list-probes: $(echo "$want" | wc -l) entries of" \
+		"/usr/share/pktpath/$3, $(grep -v '^#' "$1" | grep -vc skipped) to attach"
+}
+listed_all "$work/list.out" "$list" kp_func.min.list
+listed_all "$work/full.out" "$full" kp_func.list
 echo "deb: --check and --list-probes in $((SECONDS - t - lock_wait)) s" \
 	"(and $lock_wait s waiting for the lock)"
 

@@ -129,7 +129,8 @@ check_packaging() {
 	(cd packaging/prometheus && promtool test rules pktpath-rules.test.yml) || ok=1
 	build "$BUILD_DIR-lint" -DCMAKE_C_COMPILER=clang -DPKTPATH_WERROR=ON -- pktpath || return 1
 	unit=$(mktemp -d)
-	sed "s|/usr/sbin/pktpath|$PWD/$BUILD_DIR-lint/loader/pktpath|" packaging/pktpath.service \
+	# BUILD_DIR may be relative (the default) or absolute (scripts/test.sh's).
+	sed "s|/usr/sbin/pktpath|$(realpath "$BUILD_DIR-lint/loader/pktpath")|" packaging/pktpath.service \
 		>"$unit/pktpath.service"
 	out=$(systemd-analyze verify --man=no "$unit/pktpath.service" 2>&1) || ok=1
 	rm -rf "$unit"
