@@ -507,7 +507,7 @@ tcp_life() {
 		return 1
 	fi
 	printed=$(allp length)
-	[ "$printed" = "$rx" ] || {
+	[ "$printed" = "$rx" ] || short_ok "$1" "$printed" "$rx" || {
 		echo "printed $printed packets, $rx entered the router ($SUMMARY)"
 		return 1
 	}
@@ -518,6 +518,17 @@ tcp_life() {
 		return 1
 	}
 	echo "$printed packets = RX $rx = nft $matched; $(allp fates)"
+}
+
+# short_ok BACKEND PRINTED RX: a shortfall the tracepoint backend has where
+# the slab tracepoints pass no cache (Linux 5.10: kfact slab_cache): an skb
+# whose free no skb tracepoint saw, reused at once for the connection's next
+# segment, can be taken for the same packet (docs/kernels.md). At most 2% of
+# the packets, said on the result line; anywhere else, none.
+short_ok() {
+	[ "$1" = tracepoint ] && [ "$(kfact slab_cache)" = no ] && [ "$2" -lt "$3" ] &&
+		[ $(($3 - $2)) -le $(($3 / 50 + 1)) ] || return 1
+	echo "($(($3 - $2)) of $3 packets joined to the one before: no cache in the slab tracepoints)" >&2
 }
 
 chk_tcp_forward() { tcp_life "$1"; }
