@@ -665,23 +665,23 @@ yes_no() { if "$@"; then echo yes; else echo no; fi; }
 # fourth argument, struct kmem_cache *s, after __data, call_site and ptr).
 slab_cache() {
 	local p f n
-	bpftool btf dump file /sys/kernel/btf/vmlinux >/tmp/btf.txt 2>/dev/null || return 1
 	p=$(sed -n "s/.*TYPEDEF 'btf_trace_kmem_cache_free' type_id=\([0-9]*\).*/\1/p" /tmp/btf.txt)
 	[ -n "$p" ] || return 1
 	f=$(sed -n "s/^\[$p\] PTR .*type_id=\([0-9]*\).*/\1/p" /tmp/btf.txt)
 	[ -n "$f" ] || return 1
 	n=$(sed -n "s/^\[$f\] FUNC_PROTO .*vlen=\([0-9]*\).*/\1/p" /tmp/btf.txt)
-	rm -f /tmp/btf.txt
 	[ "${n:-0}" -ge 4 ]
 }
-bpftool btf dump file /sys/kernel/btf/vmlinux 2>/dev/null |
-	grep -oE "ENUM 'skb_drop_reason'|'BPF_FUNC_loop'" | sort -u >/tmp/btf.facts
+# One dump of the kernel's BTF serves every fact below.
+bpftool btf dump file /sys/kernel/btf/vmlinux >/tmp/btf.txt 2>/dev/null
+grep -oE "ENUM 'skb_drop_reason'|'BPF_FUNC_loop'" /tmp/btf.txt | sort -u >/tmp/btf.facts
 {
 	echo "@@KFACT drop_reasons $(yes_no grep -q skb_drop_reason /tmp/btf.facts)"
 	echo "@@KFACT bpf_loop $(yes_no grep -q BPF_FUNC_loop /tmp/btf.facts)"
 	echo "@@KFACT module_btf $(yes_no test -e /sys/kernel/btf/veth)"
 	echo "@@KFACT slab_cache $(yes_no slab_cache)"
 } >/tmp/kfacts
+rm -f /tmp/btf.txt
 cat /tmp/kfacts
 
 # VM_TRIAL (vm.conf; the kernels scripts/vm-test.sh lists in TRIAL_SUITES,
