@@ -408,16 +408,29 @@ int pp_tp_kmem_alloc(struct bpf_raw_tracepoint_args *ctx)
  * Slab tracepoints that pass no cache (before 6.1: kmem_cache_free(call_site,
  * ptr), kmem_cache_alloc[_node](call_site, ptr, bytes_req, ...)): while
  * packets are in flight, every object freed or handed out on the host is
- * looked up. Only the skb at an object's start: without the cache's size,
- * an fclone pair's second skb cannot be told from the next object.
+ * looked up. Without the cache's size, an fclone pair's second skb cannot be
+ * told from the next object: the skb right after OBJ counts only if its hops
+ * saw it to be a pair's second (pp_fclone_note), and then OBJ is its pair.
  */
+static __always_inline __u64 pp_fclone_noted(__u64 obj)
+{
+	__u64 skb = obj + bpf_core_type_size(struct sk_buff);
+	struct pp_skb_val *v = bpf_map_lookup_elem(&skb_map, &skb);
+
+	return v && (v->flags & PP_SKB_FCLONE2) ? skb : 0;
+}
+
 SEC("raw_tp/kmem_cache_free")
 int pp_tp_kmem_free_any(struct bpf_raw_tracepoint_args *ctx)
 {
 	struct pp_state *st = pp_state();
 	__u64 obj = ctx->args[1];
 
-	if (obj && pp_busy(st))
+	if (!obj || !pp_busy(st))
+		return 0;
+	pp_end(st, obj, PP_PROBE_KMEM_FREE, PP_FATE_CONSUMED, 0, 0, 0, 0, false, PP_VIA_KPROBE);
+	obj = pp_fclone_noted(obj);
+	if (obj)
 		pp_end(st, obj, PP_PROBE_KMEM_FREE, PP_FATE_CONSUMED, 0, 0, 0, 0, false,
 		       PP_VIA_KPROBE);
 	return 0;
@@ -429,7 +442,11 @@ int pp_tp_kmem_alloc_any(struct bpf_raw_tracepoint_args *ctx)
 	struct pp_state *st = pp_state();
 	__u64 obj = ctx->args[1];
 
-	if (obj && pp_busy(st))
+	if (!obj || !pp_busy(st))
+		return 0;
+	pp_forget(st, obj);
+	obj = pp_fclone_noted(obj);
+	if (obj)
 		pp_forget(st, obj);
 	return 0;
 }

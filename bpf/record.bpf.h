@@ -809,6 +809,28 @@ static __always_inline void pp_copy_enter(__u64 skb, __u32 probe)
 }
 
 /*
+ * Where the slab's tracepoints pass no cache (before 6.1), the free of an
+ * fclone pair names only the pair's object, which starts at its first skb;
+ * TCP sends the second. Set by the loader there: each hop notes whether its
+ * skb is a pair's second, so that the pair's free ends it too
+ * (pp_tp_kmem_free_any()); else a reused pair carries the next segment, or
+ * the peer's reply, into this packet.
+ */
+const volatile bool pp_fclone_note = false;
+
+static __always_inline void pp_note_fclone(struct pp_skb_val *v, struct sk_buff *skb,
+					   const enum pp_via via)
+{
+	__u8 fclone = via == PP_VIA_BTF ? BPF_CORE_READ_BITFIELD(skb, fclone)
+					: BPF_CORE_READ_BITFIELD_PROBED(skb, fclone);
+
+	if (fclone == SKB_FCLONE_CLONE)
+		v->flags |= PP_SKB_FCLONE2;
+	else
+		v->flags &= ~PP_SKB_FCLONE2;
+}
+
+/*
  * --stack: the current kernel stack's id in stack_map, plus 1; 0 if not
  * kept. A kprobe's stack starts at the probed function (its registers); a
  * tp_btf or fentry program's at itself: its own frame and the one that
@@ -850,6 +872,8 @@ static __always_inline int pp_record_hop(void *ctx, __u64 skb, __u64 cookie, con
 		v = pp_join_copy(st, skb, probe, 0, via);
 	} else {
 		pp_head_follow(st, v, skb, via);
+		if (pp_fclone_note)
+			pp_note_fclone(v, (struct sk_buff *)skb, via);
 		if (cookie & PP_COOKIE_QUEUES)
 			v->flags |= PP_SKB_QDISC;
 		else

@@ -218,6 +218,7 @@ struct pp_full_val {
 #define PP_SKB_TAKEN	   4U  /* a socket took it (PP_COOKIE_TAKES) */
 #define PP_SKB_COPY	   8U  /* it joined as a copy of a tracked skb */
 #define PP_SKB_QDISC	   32U /* in a qdisc since its last hop (PP_COOKIE_QUEUES) */
+#define PP_SKB_FCLONE2	   64U /* an fclone pair's second skb (pp_fclone_note) */
 
 /*
  * head_map: data buffer (skb->head) -> the tracked skb that holds it. A clone

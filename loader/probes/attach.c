@@ -591,6 +591,7 @@ static int open_load(struct pp_probes *p, const struct pp_maps *maps, struct pp_
 	p->skel->rodata->pp_nf_lo = p->nf_lo;
 	p->skel->rodata->pp_nf_hi = p->nf_hi;
 	p->skel->rodata->pp_kmem_hooks = kmem_hooks(p, backend);
+	p->skel->rodata->pp_fclone_note = kmem_any_hooks(p, backend);
 	set_no_cookie(p, l, backend);
 	for (int i = 0; i < PP_TAP_RANGES; i++) {
 		p->skel->rodata->pp_tap_lo[i] = p->tap_lo[i];
