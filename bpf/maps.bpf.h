@@ -70,6 +70,30 @@ struct {
 	__uint(value_size, PP_STACK_DEPTH * sizeof(__u64));
 } stack_map SEC(".maps");
 
+/* Thread (pid_tgid) -> the whole reads of its receive call in progress (struct pp_read_val). */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 512);
+	__type(key, __u64);
+	__type(value, struct pp_read_val);
+} read_map SEC(".maps");
+
+/* A zeroed pp_read_val: a thread's first entry in read_map, too large for the stack. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct pp_read_val);
+} read_zero SEC(".maps");
+
+/* A datagram socket -> the tracked skbs queued to it (struct pp_queue_val). */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 1024);
+	__type(key, __u64);
+	__type(value, struct pp_queue_val);
+} queue_map SEC(".maps");
+
 /* Every record, in one ring so that a packet's records stay in order. */
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);

@@ -265,6 +265,40 @@ int pp_tp_consume_at(__u64 *ctx)
 	return pp_on_free(ctx[0], pp_consume_probe, fate, 0, at, 0, pp_tap_at(at), PP_VIA_BTF);
 }
 
+/*
+ * The end of a receive call (Linux 6.3+: sock_recvmsg_nosec(), for every
+ * recvmsg, recvfrom, read and io_uring receive on a socket): the reader's
+ * copies so far are confirmed (pp_read_confirm()). Read-only: it sees the
+ * socket, the call's result and flags, and changes nothing.
+ */
+SEC("tp_btf/sock_recv_length")
+int pp_tp_recv_done(__u64 *ctx)
+{
+	return pp_on_recv_done((struct sock *)ctx[0], (int)ctx[1], (int)ctx[2]);
+}
+
+extern void *bpf_cast_to_kern_ctx(void *obj) __ksym __weak;
+
+/*
+ * Every skb that the kernel is about to queue to a socket of a cgroup under
+ * the root (cgroup v2, attached with BPF_F_ALLOW_MULTI semantics, a link):
+ * a tracked datagram's socket (pp_queue_note()). It returns 1, always: it
+ * never changes the verdict, and other programs attached there still run.
+ * __cgroup_bpf_run_filter_skb() sets skb->sk to the socket while it runs.
+ */
+SEC("cgroup_skb/ingress")
+int pp_cg_ingress(struct __sk_buff *ctx)
+{
+	struct pp_state *st = pp_state();
+	struct sk_buff *skb;
+
+	if (!pp_busy(st))
+		return 1;
+	skb = bpf_cast_to_kern_ctx(ctx);
+	pp_queue_note(st, skb, skb->sk);
+	return 1;
+}
+
 #define PP_DROP_FRAMES 24 /* the tracing frames above the dropper, and some */
 
 /* nf_hook_slow(), set by the loader from kallsyms: 0, 0 if not found. */

@@ -385,19 +385,56 @@ static __always_inline void pp_forget_reused(struct pp_state *st, struct pp_skb_
 }
 
 /*
- * A socket took SKB (V), and it is met where a packet's way starts: no
- * packet goes on from a socket, so this is another one in the same sk_buff
- * (see loader/probes/life_points.c). Otherwise notes a take.
+ * SKB, which a socket took as V's packet (PP_SKB_TAKEN), is another sk_buff
+ * now: a socket's skb keeps its data buffer (nothing reallocates a queued
+ * skb: TCP's coalescing appends to it, tcp_collapse() copies into new ones),
+ * stays in the socket's namespace, and is not shortened once read (TCP's
+ * partial reads move copied_seq, not the skb). Its free may go unseen
+ * (skb_attempt_defer_free(), the NAPI cache) and the address be handed out
+ * again: a kworker's skb in another namespace, with other data.
+ */
+static __always_inline bool pp_taken_other(struct pp_skb_val *v, struct sk_buff *skb,
+					   const enum pp_via via)
+{
+	__u32 netns;
+
+	if (!(v->flags & PP_SKB_TAKEN))
+		return false;
+	if ((__u64)PP_READ(via, skb, head) != v->head)
+		return true;
+	if (v->read_len && PP_READ(via, skb, len) < v->read_len)
+		return true;
+	netns = pp_netns(skb, pp_skb_dev(skb, via), via);
+	return netns && v->taken_netns && netns != v->taken_netns;
+}
+
+/* A socket takes SKB (V): what later records must find (pp_taken_other()). */
+static __always_inline void pp_note_take(struct pp_skb_val *v, struct sk_buff *skb, __u64 cookie,
+					 const enum pp_via via)
+{
+	v->flags |= PP_SKB_TAKEN;
+	if (!v->taken_netns)
+		v->taken_netns = pp_netns(skb, pp_skb_dev(skb, via), via);
+	if ((cookie & PP_COOKIE_READS) && !v->read_len)
+		v->read_len = PP_READ(via, skb, len);
+}
+
+/*
+ * A socket took SKB (V), and it is met where a packet's way starts (no
+ * packet goes on from a socket), or it is not the skb the socket took
+ * (pp_taken_other()): another packet in the same sk_buff (see
+ * loader/probes/life_points.c). Otherwise notes a take.
  */
 static __always_inline bool pp_reused_at(struct pp_state *st, struct pp_skb_val *v, __u64 skb,
 					 __u64 cookie, const enum pp_via via)
 {
-	if ((cookie & PP_COOKIE_STARTS) && (v->flags & PP_SKB_TAKEN)) {
+	if (((cookie & PP_COOKIE_STARTS) && (v->flags & PP_SKB_TAKEN)) ||
+	    pp_taken_other(v, (struct sk_buff *)skb, via)) {
 		pp_forget_reused(st, v, skb, via);
 		return true;
 	}
 	if (cookie & PP_COOKIE_TAKES)
-		v->flags |= PP_SKB_TAKEN;
+		pp_note_take(v, (struct sk_buff *)skb, cookie, via);
 	return false;
 }
 
@@ -666,6 +703,11 @@ static __always_inline int pp_end(struct pp_state *st, __u64 skb, __u32 probe, _
 		v = pp_join_copy(st, skb, probe, 0, via);
 	if (!v)
 		return 0;
+	/* Another sk_buff at a taken skb's address: its end is not this packet's. */
+	if (pp_taken_other(v, (struct sk_buff *)skb, via)) {
+		pp_forget_reused(st, v, skb, via);
+		return 0;
+	}
 	shared = pp_head_release(st, v, skb, data, via);
 	/* GSO's caller frees the skb it cut up: its data lives on in the segments. */
 	if (fate == PP_FATE_CONSUMED && (v->flags & PP_SKB_SEGMENTED))
@@ -742,6 +784,256 @@ static __always_inline int pp_leave_scope(struct pp_state *st, __u64 skb, __u32 
 {
 	if (pp_skb_entry(skb))
 		pp_end(st, skb, probe, PP_FATE_LEFT, 0, 0, 0, 0, false, via);
+	return 0;
+}
+
+/*
+ * Reads. A reader's copy of a tracked skb (PP_COOKIE_READS: the
+ * skb_copy_datagram_iovec tracepoint, skb_copy_datagram_iter()) that leaves
+ * nothing of it unread is its delivery. Where a socket frees a read skb no
+ * tracepoint fires (skb_consume_udp() and tcp_eat_recv_skb() hand it to
+ * skb_attempt_defer_free(), the NAPI cache), so without kprobes the read
+ * itself is the packet's end. Whether a copy delivered the data is known
+ * only once the receive call has gone on: udp_recvmsg() drops a datagram
+ * whose copy failed (kfree_skb(), an END of its own), and TCP moves the
+ * socket's copied_seq past the data that the call consumed, which a
+ * MSG_PEEK or a failed copy does not. So a copy fills its END in the
+ * thread's read_map entry, and the call's end (sock:sock_recv_length), or
+ * the thread's next copy, sends it if the skb is still that packet's and,
+ * for TCP, copied_seq is past it. Where a function probe sees the free
+ * first (kprobe backends), the skb is no longer tracked and nothing is sent.
+ */
+
+/* The END of slot S, if its read is confirmed; the skb is forgotten then. */
+static __always_inline void pp_read_end(struct pp_state *st, struct pp_read_slot *s)
+{
+	struct pp_skb_val *v = pp_skb_entry(s->skb);
+	struct tcp_sock *tp = (struct tcp_sock *)s->sk;
+	__u32 seq, lost;
+
+	if (!v || v->id != s->id)
+		return;
+	if (tp) {
+		seq = BPF_CORE_READ(tp, copied_seq);
+		if ((__s32)(seq - s->end_seq) < 0)
+			return;
+	}
+	s->end.lost = v->lost;
+	if (bpf_ringbuf_output(&path_map, &s->end, sizeof(s->end), pp_wake_flags(st, false))) {
+		/* The loader will time this skb out: tell it why it has no end. */
+		lost = v->lost + 1;
+		pp_count_lost(st, NULL, PP_PROBE_READ);
+		bpf_map_update_elem(&end_lost_map, &s->id, &lost, BPF_ANY);
+	}
+	/* Read: its data is the reader's; nothing still to come shares it. */
+	pp_head_drop(st, v->head, false, (struct sk_buff *)s->skb, PP_VIA_KPROBE);
+	pp_forget(st, s->skb);
+}
+
+/* The thread's copies so far are confirmed or let go (R: its read_map entry). */
+static __always_inline void pp_read_confirm(struct pp_state *st, struct pp_read_val *r)
+{
+	for (__u32 i = 0; i < PP_READ_SLOTS; i++) {
+		if (i >= r->n)
+			break;
+		pp_read_end(st, &r->slot[i]);
+	}
+	r->n = 0;
+}
+
+/* The current thread's read_map entry, made if new. */
+static __always_inline struct pp_read_val *pp_read_entry(__u64 tid)
+{
+	struct pp_read_val *r = bpf_map_lookup_elem(&read_map, &tid);
+	__u32 zero = 0;
+	void *z;
+
+	if (r)
+		return r;
+	z = bpf_map_lookup_elem(&read_zero, &zero);
+	if (!z || bpf_map_update_elem(&read_map, &tid, z, BPF_NOEXIST))
+		return NULL;
+	return bpf_map_lookup_elem(&read_map, &tid);
+}
+
+/*
+ * A reader copies SKB (V) out. A datagram is read whole by one copy unless
+ * peeked: __skb_try_recv_from_queue() takes a reference for MSG_PEEK and
+ * unlinks the skb otherwise, so a shared skb is a peek. A TCP segment is
+ * read when copied_seq reaches its end (TCP_SKB_CB(skb)->seq + len): its
+ * socket is skb->sk (skb_set_owner_r() in tcp_queue_rcv()).
+ */
+static __always_inline void pp_read_note(struct pp_state *st, struct pp_skb_val *v,
+					 struct sk_buff *skb, const enum pp_via via)
+{
+	struct pp_read_val *r = pp_read_entry(bpf_get_current_pid_tgid());
+	struct sock *sk = PP_READ(via, skb, sk);
+	struct pp_read_slot *s;
+	__u32 n, seq = 0;
+	bool tcp;
+
+	if (!r)
+		return;
+	tcp = sk && PP_READ(via, sk, sk_protocol) == IPPROTO_TCP;
+	if (!tcp && PP_READ(via, skb, users.refs.counter) != 1)
+		return;
+	if (r->n >= PP_READ_SLOTS)
+		pp_read_confirm(st, r); /* copied before this one: decided by now */
+	n = r->n;
+	if (n >= PP_READ_SLOTS)
+		return;
+	s = &r->slot[n];
+	s->skb = (__u64)skb;
+	s->id = v->id;
+	s->sk = tcp ? (__u64)sk : 0;
+	if (tcp)
+		bpf_core_read(&seq, sizeof(seq), &skb->cb);
+	s->end_seq = seq + PP_READ(via, skb, len);
+	s->pad = 0;
+	pp_fill_hop(&s->end, PP_REC_END, PP_PROBE_READ, v->id, skb, via);
+	s->end.fate = PP_FATE_CONSUMED;
+	r->n = n + 1;
+}
+
+/*
+ * A tracked SKB is being queued to a datagram socket (SK: the cgroup_skb
+ * ingress hook, in sk_filter_trim_cap(), which udp_queue_rcv_one_skb()
+ * calls before it queues): the socket took it, and a receive call on SK
+ * will find it (pp_queue_reads()). TCP's reads are copies (pp_read_note()).
+ */
+static __always_inline void pp_queue_note(struct pp_state *st, struct sk_buff *skb,
+					  struct sock *sk)
+{
+	struct pp_skb_val *v = pp_skb_entry((__u64)skb);
+	struct pp_queue_val *q, zero = {};
+	__u64 key = (__u64)sk;
+	__u32 slot;
+
+	if (!v || !sk || sk->sk_protocol == IPPROTO_TCP)
+		return;
+	if (pp_taken_other(v, skb, PP_VIA_BTF)) {
+		pp_forget_reused(st, v, (__u64)skb, PP_VIA_BTF);
+		return;
+	}
+	pp_note_take(v, skb, 0, PP_VIA_BTF);
+	q = bpf_map_lookup_elem(&queue_map, &key);
+	if (!q) {
+		bpf_map_update_elem(&queue_map, &key, &zero, BPF_NOEXIST);
+		q = bpf_map_lookup_elem(&queue_map, &key);
+	}
+	/* Full: this one's end is left to what sees its free. */
+	if (!q || q->tail - q->head >= PP_QUEUE_SLOTS)
+		return;
+	slot = q->tail % PP_QUEUE_SLOTS;
+	q->skb[slot] = (__u64)skb;
+	q->id[slot] = v->id;
+	q->len[slot] = skb->len;
+	q->tail++;
+}
+
+/*
+ * SKB still sits in a socket's queue: an sk_buff_head is a ring whose
+ * members' neighbours point back at them; __skb_unlink() clears both links
+ * (a deferred free then reuses next for its list, never prev).
+ */
+static __always_inline bool pp_still_queued(__u64 skb)
+{
+	struct sk_buff *prev = NULL, *next = NULL;
+
+	if (bpf_probe_read_kernel(&prev, sizeof(prev), &((struct sk_buff *)skb)->prev) || !prev)
+		return false;
+	if (bpf_probe_read_kernel(&next, sizeof(next), &prev->next))
+		return false;
+	return (__u64)next == skb;
+}
+
+/*
+ * The END of a datagram that the current task's receive call on SK took
+ * from the queue: the skb is gone (freed unseen), so the record says what
+ * the call shows: the socket's namespace, the reader, the length as queued.
+ */
+static __always_inline void pp_queue_end(struct pp_state *st, struct pp_skb_val *v, __u64 skb,
+					 __u32 len, struct sock *sk)
+{
+	struct pp_hop *h = bpf_ringbuf_reserve(&path_map, sizeof(*h), 0);
+	__u32 lost;
+
+	if (!h) {
+		lost = v->lost + 1;
+		pp_count_lost(st, NULL, PP_PROBE_READ);
+		bpf_map_update_elem(&end_lost_map, &v->id, &lost, BPF_ANY);
+		return;
+	}
+	__builtin_memset(h, 0, sizeof(*h));
+	h->type = PP_REC_END;
+	h->probe = PP_PROBE_READ;
+	h->id = v->id;
+	h->ts = bpf_ktime_get_ns();
+	h->skb = skb;
+	h->cpu = bpf_get_smp_processor_id();
+	h->netns = sk->__sk_common.skc_net.net->ns.inum;
+	h->pid = bpf_get_current_pid_tgid() >> 32;
+	h->fate = PP_FATE_CONSUMED;
+	h->len = len;
+	h->lost = v->lost;
+	bpf_get_current_comm(h->comm, sizeof(h->comm));
+	pp_submit(st, h);
+}
+
+/*
+ * A receive call on SK ended, neither failed nor a peek: the queued skbs
+ * that left the queue, oldest first, were read (by this call: each call
+ * takes one datagram, and the ones before were read by calls that ended
+ * before this one). One still queued stops the walk: those after it are too.
+ */
+static __always_inline void pp_queue_reads(struct pp_state *st, struct sock *sk)
+{
+	__u64 key = (__u64)sk, skb;
+	struct pp_queue_val *q = bpf_map_lookup_elem(&queue_map, &key);
+	struct pp_skb_val *v;
+	__u32 slot;
+
+	if (!q)
+		return;
+	for (__u32 i = 0; i < PP_QUEUE_SLOTS && q->head != q->tail; i++) {
+		slot = q->head % PP_QUEUE_SLOTS;
+		skb = q->skb[slot];
+		v = pp_skb_entry(skb);
+		/* Not the same packet any more: it ended where something saw it. */
+		if (v && v->id == q->id[slot]) {
+			if (pp_still_queued(skb))
+				break;
+			pp_queue_end(st, v, skb, q->len[slot], sk);
+			pp_head_drop(st, v->head, false, (struct sk_buff *)skb, PP_VIA_KPROBE);
+			pp_forget(st, skb);
+		}
+		q->head++;
+	}
+	if (q->head == q->tail)
+		bpf_map_delete_elem(&queue_map, &key);
+}
+
+#define PP_MSG_PEEK 2 /* include/linux/socket.h */
+
+/*
+ * The end of a receive call on SK (sock:sock_recv_length): RET, the
+ * call's result, FLAGS its flags. Its copies are confirmed, and its
+ * datagram found.
+ */
+static __always_inline int pp_on_recv_done(struct sock *sk, int ret, int flags)
+{
+	struct pp_state *st = pp_state();
+	__u64 tid;
+	struct pp_read_val *r;
+
+	if (!sk || !pp_busy(st))
+		return 0;
+	tid = bpf_get_current_pid_tgid();
+	r = bpf_map_lookup_elem(&read_map, &tid);
+	if (r && r->n)
+		pp_read_confirm(st, r);
+	if (ret >= 0 && !(flags & PP_MSG_PEEK))
+		pp_queue_reads(st, sk);
 	return 0;
 }
 
@@ -882,6 +1174,8 @@ static __always_inline int pp_record_hop(void *ctx, __u64 skb, __u64 cookie, con
 			pp_send_start(st, v, (struct sk_buff *)skb, via);
 		pp_emit_hop(st, v, PP_REC_HOP, probe, (struct sk_buff *)skb, 0,
 			    cookie & PP_COOKIE_STACK ? pp_stack(ctx, via) : 0, via);
+		if (cookie & PP_COOKIE_READS)
+			pp_read_note(st, v, (struct sk_buff *)skb, via);
 	}
 	if (v && (cookie & PP_COOKIE_COPIES))
 		pp_copy_enter(skb, probe);

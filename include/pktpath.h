@@ -21,7 +21,9 @@
 #define PP_PROBE_KMEM_ALLOC (PP_MAX_PROBES + 3)
 /* The send system call that made a locally sent packet (its entry's time). */
 #define PP_PROBE_SEND (PP_MAX_PROBES + 4)
-#define PP_PROBES_ALL (PP_MAX_PROBES + 5) /* probe indexes, the built-in ones too */
+/* The end of a reader's receive call (sock:sock_recv_length): a delivery's END. */
+#define PP_PROBE_READ (PP_MAX_PROBES + 5)
+#define PP_PROBES_ALL (PP_MAX_PROBES + 6) /* probe indexes, the built-in ones too */
 
 /*
  * Probe programs loaded once per attach point (fentry, tp_btf) carry their
@@ -59,6 +61,13 @@
  */
 #define PP_COOKIE_TAKES	 (1U << 28)
 #define PP_COOKIE_STARTS (1U << 29)
+/*
+ * A reader's copy of an skb's data to its process (a PP_COOKIE_TAKES point
+ * that reads): a copy that leaves nothing of the skb unread is its delivery,
+ * which the receive call's end confirms (read_map).
+ */
+#define PP_COOKIE_READS (1U << 30)
+#define PP_READ_SLOTS	8 /* skbs a receive call may read before its end confirms them */
 /*
  * A qdisc holds the skb after this point (tp:qdisc:qdisc_enqueue fires once
  * the enqueue succeeded): it may wait there long, with no record; the next
@@ -198,6 +207,14 @@ struct pp_skb_val {
 	 * that reads another sends the bytes it sees (PP_REC_HOP_BYTES).
 	 */
 	__u64 tuple;
+	/*
+	 * Once a socket took it (PP_SKB_TAKEN), the skb stays in that socket's
+	 * namespace and its length only grows (TCP coalescing appends to a
+	 * queued skb): what a record must find for the skb to be this packet's,
+	 * as its free may go unseen and the address be reused. 0: unknown.
+	 */
+	__u32 taken_netns;
+	__u32 read_len; /* skb->len at its first read (PP_COOKIE_READS) */
 };
 
 /*
@@ -239,6 +256,45 @@ struct pp_copy_key {
 	__u64 tid;   /* pid_tgid */
 	__u32 probe; /* the function's probe index: calls of two may nest */
 	__u32 pad;
+};
+
+/*
+ * read_map: a thread's receive call in progress -> the tracked skbs it
+ * copied out whole so far. Each END is made at the copy, where the skb is
+ * still the packet's, and sent when the call's end (or the thread's next
+ * copy) confirms the delivery: the skb still tracked as that packet (no
+ * drop after a failed copy), and for TCP the socket's copied_seq past the
+ * skb's data (MSG_PEEK copies without moving it).
+ */
+struct pp_read_slot {
+	__u64 skb;
+	__u64 id;	   /* the packet the skb was at the copy */
+	__u64 sk;	   /* TCP: the socket; 0: a datagram, read whole by one copy */
+	__u32 end_seq;	   /* TCP: the sequence number after the skb's data */
+	__u32 pad;
+	struct pp_hop end; /* the END record, as at the copy */
+};
+
+struct pp_read_val {
+	__u32 n; /* slots used */
+	__u32 pad;
+	struct pp_read_slot slot[PP_READ_SLOTS];
+};
+
+/*
+ * queue_map: a datagram socket -> the tracked skbs queued to it, oldest
+ * first (a ring: head and tail count up). UDP copies a linear datagram to
+ * its reader inline (copy_linear_skb()), where no tracepoint fires: a queued
+ * skb that the socket's queue no longer holds when a receive call on it
+ * ends was read by that call.
+ */
+#define PP_QUEUE_SLOTS 16
+
+struct pp_queue_val {
+	__u32 head, tail;
+	__u64 skb[PP_QUEUE_SLOTS];
+	__u64 id[PP_QUEUE_SLOTS];
+	__u32 len[PP_QUEUE_SLOTS]; /* skb->len as queued */
 };
 
 /* send_map: a thread's send call in progress. */
@@ -311,7 +367,7 @@ PP_ABI_AT(pp_mark, cap_len, 128);
 PP_ABI_AT(pp_mark, vlan, 132);
 PP_ABI_AT(pp_mark, data, 136);
 
-PP_ABI_SIZE(pp_skb_val, 56);
+PP_ABI_SIZE(pp_skb_val, 64);
 PP_ABI_AT(pp_skb_val, id, 0);
 PP_ABI_AT(pp_skb_val, first_ts, 8);
 PP_ABI_AT(pp_skb_val, head, 16);
@@ -319,6 +375,12 @@ PP_ABI_AT(pp_skb_val, lost, 24);
 PP_ABI_AT(pp_skb_val, tc_hook, 28);
 PP_ABI_AT(pp_skb_val, flags, 44);
 PP_ABI_AT(pp_skb_val, tuple, 48);
+PP_ABI_AT(pp_skb_val, taken_netns, 56);
+PP_ABI_AT(pp_skb_val, read_len, 60);
+
+PP_ABI_SIZE(pp_read_slot, 32 + 120);
+PP_ABI_AT(pp_read_slot, end, 32);
+PP_ABI_SIZE(pp_read_val, 8 + PP_READ_SLOTS * (32 + 120));
 
 PP_ABI_SIZE(pp_full_val, 24);
 PP_ABI_AT(pp_full_val, ts, 0);
@@ -336,6 +398,9 @@ PP_ABI_SIZE(pp_copy_key, 16);
 PP_ABI_AT(pp_copy_key, tid, 0);
 PP_ABI_AT(pp_copy_key, probe, 8);
 PP_ABI_AT(pp_copy_key, pad, 12);
+
+PP_ABI_SIZE(pp_queue_val, 8 + PP_QUEUE_SLOTS * 20);
+PP_ABI_AT(pp_queue_val, skb, 8);
 
 PP_ABI_SIZE(pp_send_val, 16);
 PP_ABI_AT(pp_send_val, ts, 0);

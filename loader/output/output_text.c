@@ -43,6 +43,8 @@ const char *pp_out_probe_name(const struct pp_out *o, __u32 probe, char *buf, si
 		return "tp:kmem:kmem_cache_free";
 	if (probe == PP_PROBE_SEND)
 		return "syscall:send";
+	if (probe == PP_PROBE_READ)
+		return "tp:sock:sock_recv_length";
 	if (probe < o->nprobes && o->probe_names && o->probe_names[probe])
 		return o->probe_names[probe];
 	pp_sb_lit(&f, "probe#");
@@ -79,6 +81,8 @@ const char *pp_out_fate_kind(enum pp_fate fate)
 /* Where a socket's reader copies the data out: the skb's delivery to a process. */
 static bool is_read_probe(const struct pp_out *o, __u32 probe)
 {
+	if (probe == PP_PROBE_READ)
+		return true; /* the END that a read confirmed */
 	return probe < o->nprobes && o->probe_names && pp_life_point_reads(o->probe_names[probe]);
 }
 

@@ -17,6 +17,7 @@
 #include "probe_btf.h"
 #include "probes.skel.h"
 #include "send_calls.h"
+#include "sock_reads.h"
 #include "splice.h"
 
 #define PP_FREE_CONSUME "tp:skb:consume_skb"
@@ -225,6 +226,8 @@ static int choose_programs(struct pp_probes *p, const struct pp_probe_list *l,
 	bpf_program__set_autoload(s->progs.pp_tp_kmem_alloc, kmem_hooks(p, backend));
 	bpf_program__set_autoload(s->progs.pp_tp_kmem_free_any, kmem_any_hooks(p, backend));
 	bpf_program__set_autoload(s->progs.pp_tp_kmem_alloc_any, kmem_any_hooks(p, backend));
+	bpf_program__set_autoload(s->progs.pp_tp_recv_done, p->recv_done);
+	bpf_program__set_autoload(s->progs.pp_cg_ingress, p->recv_done && p->kern_ctx);
 	bpf_program__set_autoload(s->progs.pp_enter_sendto, p->send_calls);
 	bpf_program__set_autoload(s->progs.pp_exit_sendto, p->send_calls);
 	bpf_program__set_autoload(s->progs.pp_enter_sendmsg, p->send_calls);
@@ -515,6 +518,20 @@ static int attach_kmem_any(struct pp_probes *p)
 	return link ? pp_probes_keep_link(p, link) : err;
 }
 
+/*
+ * The end of a receive call, where the kernel has its tracepoint: without
+ * it a read is confirmed by the thread's next copy only (bpf/record.bpf.h).
+ */
+static int attach_recv_done(struct pp_probes *p)
+{
+	struct bpf_link *link;
+
+	if (!p->recv_done)
+		return 0;
+	link = bpf_program__attach(p->skel->progs.pp_tp_recv_done);
+	return link ? pp_probes_keep_link(p, link) : -errno;
+}
+
 /* The free tracepoints; the slab's too where no function probe sees frees. */
 static int attach_free_tps(struct pp_probes *p, enum pp_backend backend)
 {
@@ -532,7 +549,9 @@ static int attach_free_tps(struct pp_probes *p, enum pp_backend backend)
 		/* The two skb tracepoints are list entries; the slab's are not. */
 		p->attached += link != NULL && i < 2;
 	}
-	return err || !kmem_any_hooks(p, backend) ? err : attach_kmem_any(p);
+	if (!err && kmem_any_hooks(p, backend))
+		err = attach_kmem_any(p);
+	return err ? err : attach_recv_done(p);
 }
 
 /* pp_kmark's filter, where it marks (mark_point()); none otherwise. */
@@ -616,6 +635,8 @@ int pp_probes_attach(struct pp_probes *p, const struct pp_maps *maps, struct pp_
 	ret = attach_free_tps(p, backend);
 	if (!ret && p->send_calls)
 		ret = pp_send_calls_attach(p) < 0 ? -ENOMEM : 0;
+	if (!ret)
+		ret = pp_sock_reads_attach(p) < 0 ? -ENOMEM : 0;
 	for (int pos = 1; !ret && backend == PP_BACKEND_KPROBE_MULTI && pos <= PP_MAX_ARGPOS; pos++)
 		ret = attach_kmulti_pos(p, l, pos);
 	if (!ret)

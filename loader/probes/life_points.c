@@ -17,7 +17,8 @@ struct life_point {
  * driver builds from the NAPI cache. A taken skb goes to no device again as
  * the same packet, so one met where a packet's way starts carries another.
  *   takes:  TCP's receive of an established connection (tcp_probe fires in
- *           it), a reader's copy, UDP's reader done;
+ *           it), a reader's copy (which reads: a copy that leaves nothing
+ *           unread ends the packet, bpf/record.bpf.h), UDP's reader done;
  *   starts: a device's transmit queue, the receive entries (GRO, the
  *           backlog, netif_receive_skb).
  *   queues: a qdisc holds it, maybe for longer than --packet-timeout (a
@@ -26,8 +27,8 @@ struct life_point {
 static const struct life_point points[] = {
 	{"tp:tcp:tcp_probe", PP_COOKIE_TAKES, false},
 	{"tcp_rcv_established", PP_COOKIE_TAKES, false},
-	{"tp:skb:skb_copy_datagram_iovec", PP_COOKIE_TAKES, true},
-	{"skb_copy_datagram_iter", PP_COOKIE_TAKES, true},
+	{"tp:skb:skb_copy_datagram_iovec", PP_COOKIE_TAKES | PP_COOKIE_READS, true},
+	{"skb_copy_datagram_iter", PP_COOKIE_TAKES | PP_COOKIE_READS, true},
 	{"skb_consume_udp", PP_COOKIE_TAKES, true},
 	{"tp:net:net_dev_queue", PP_COOKIE_STARTS, false},
 	{"tp:qdisc:qdisc_enqueue", PP_COOKIE_QUEUES, false},

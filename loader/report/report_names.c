@@ -37,6 +37,7 @@ static const struct {
 	{"tc:egress", PP_PROBE_TC_EGRESS},
 	{"tp:kmem:kmem_cache_free", PP_PROBE_KMEM_FREE},
 	{"syscall:send", PP_PROBE_SEND},
+	{"tp:sock:sock_recv_length", PP_PROBE_READ},
 };
 
 struct pp_rnames *pp_rnames_new(void)
