@@ -19,7 +19,8 @@ int pp_cgroup2_root(const char *mounts, const char *prefix, char *buf, size_t le
 		char dev[64], dir[256], type[32];
 		const char *next = strchr(line, '\n');
 
-		if (sscanf(line, "%63s %255s %31s", dev, dir, type) == 3 && !strcmp(type, "cgroup2")) {
+		if (sscanf(line, "%63s %255s %31s", dev, dir, type) == 3 &&
+		    !strcmp(type, "cgroup2")) {
 			if ((size_t)snprintf(buf, len, "%s%s", prefix, dir) >= len)
 				return -ENAMETOOLONG;
 			return 0;

@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Delivered means delivered, on the tracepoint backend (the host kernel has
+# no kprobes), traced in the receiver's namespace b:
+#   udp:   datagrams from a to a reader in b (udp_flood sink): each ends
+#          consumed, read by the reader, as many as it says it read;
+#          udp_recvmsg() copies a linear datagram inline, where no
+#          tracepoint fires, and frees it unseen (skb_attempt_defer_free());
+#   tcp:   a stream written in 300-byte pieces and read 100 bytes at a time
+#          (three reads a segment): each data segment ends consumed, read by
+#          the reader, as many as its bytes make; pure ACKs, which no
+#          process reads, never say "read by";
+#   flood: a minute of 2000 datagrams/s: no packet gains a hop it did not
+#          make: none in a namespace other than b's, none longer than the
+#          datagram was at its mark (an sk_buff that took a freed
+#          datagram's address is another packet, bpf/record.bpf.h).
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$(dirname "$0")/lib.sh"
+pp_begin taskset
+ppr_topo_quiet
+
+flood="" tcp=""
+pp_test_tool flood udp_flood
+pp_test_tool tcp tcp_reads
+nsb=$(pp_netns_inode "$PP_NS_B")
+
+# reads_start NAME FILTER: pktpath in b on the tracepoint backend, JSON. A
+# receiver the machine's load keeps from reading for a second must not turn
+# a queued packet into an end not seen: --packet-timeout 10.
+reads_start() {
+	pp_pktpath_start "$1" "$PP_NS_B" --json --backend tracepoint --packet-timeout 10 \
+		--filter "$2"
+}
+
+reads_stop() {
+	pp_pktpath_settle "$1" 60
+	pp_pktpath_stop "$1" INT
+	pp_expect_eq "$1: exit status" "$PP_RC" 0
+	pp_expect_json_lines "$(pp_out "$1")" "$1 output"
+	pp_expect_summary "$(pp_out "$1")"
+}
+
+# read_share NAME N COMM: of N packets the receiver counted, at least 99%
+# printed consumed and read by COMM, and no more printed than N.
+read_share() {
+	local name=$1 n=$2 comm=$3 out printed read
+	out=$(pp_out "$name")
+	printed=$(pp_jq "$out" "[packets[] | select(${4:-true})] | length")
+	read=$(pp_jq "$out" "[packets[] | select(${4:-true})
+		| select(.fate.kind == \"consumed\" and .fate.read.comm == \"$comm\")] | length")
+	pp_log "$name: receiver counted $n, pktpath printed $printed, consumed and read by $comm: $read"
+	pp_expect_eq "$name: packets printed" "$printed" "$n"
+	[ $((read * 100)) -ge $((n * 99)) ] ||
+		pp_fail "$name: only $read of $n consumed and read by $comm (< 99%):" \
+			"$(pp_jq "$out" "[packets[] | select(${4:-true}) | select(.fate.read.comm != \"$comm\")
+				| .fate.kind + \" at \" + .hops[-1].func] | group_by(.)
+				| map(\"\(length) \(.[0])\") | join(\", \")")"
+}
+
+# UDP: 4000 datagrams at 2000/s.
+pp_bg sink "$PP_NS_B" "$flood" sink 9000
+pp_wait_line sink '^udp_flood: listening' 10
+reads_start udp "udp port 9000"
+pp_in "$PP_NS_A" "$flood" send 198.18.1.2 4000 2000 9000 >/dev/null
+reads_stop udp
+pp_stop sink INT
+read_share udp "$(awk '/^received/ { print $2 }' "$(pp_out sink)")" udp_flood
+
+# TCP: 400 writes of 300 bytes, 2 ms apart, read 100 bytes at a time; the
+# reader on another CPU than the writer, as a server's would often be.
+pp_bg tsink "$PP_NS_B" taskset -c 1 "$tcp" sink 9001 100
+pp_wait_line tsink '^tcp_reads: listening' 10
+reads_start tcp "tcp port 9001"
+pp_in "$PP_NS_A" taskset -c 0 "$tcp" send 198.18.1.2 9001 400 300 2000 >/dev/null
+for ((i = 0; i < 100; i++)); do
+	pp_alive "${PP_PIDS[tsink]}" || break
+	sleep 0.1
+done
+reads_stop tcp
+pp_stop tsink INT
+bytes=$(awk '/^received/ { print $2 }' "$(pp_out tsink)")
+pp_expect_eq "tcp: bytes received" "$bytes" 120000
+read_share tcp $((bytes / 300)) tcp_reads '.marked_at.dir == "ingress" and .pkt.tcp_len > 0'
+pp_expect_none "tcp: a packet without data said read" "$(pp_out tcp)" '
+	packets[] | select(.pkt.tcp_len == 0 and .fate.read) | "\(pkt_str): \(path_str)"'
+
+# A minute of 2000 datagrams/s: no hop it did not make.
+pp_bg fsink "$PP_NS_B" "$flood" sink 9002
+pp_wait_line fsink '^udp_flood: listening' 10
+reads_start flood "udp port 9002"
+pp_in "$PP_NS_A" "$flood" send 198.18.1.2 120000 2000 9002 >/dev/null
+reads_stop flood
+pp_stop fsink INT
+pp_expect_none "flood: a hop in a namespace the datagram never entered" "$(pp_out flood)" '
+	packets[] | select(any(.hops[]; .netns and .netns != $ns)) | "\(pkt_str): \(path_str)"' \
+	--argjson ns "$nsb"
+pp_expect_none "flood: a hop longer than the datagram" "$(pp_out flood)" '
+	packets[] | .len as $l | select(any(.hops[]; .len > $l)) | "\(pkt_str): \(path_str)"'
+read_share flood "$(awk '/^received/ { print $2 }' "$(pp_out fsink)")" udp_flood
+pp_pass
