@@ -86,13 +86,21 @@ struct {
 	__type(value, struct pp_read_val);
 } read_zero SEC(".maps");
 
-/* A datagram socket -> the tracked skbs queued to it (struct pp_queue_val). */
+/* A socket -> the tracked skbs queued to it (struct pp_queue_val). */
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, 1024);
 	__type(key, __u64);
 	__type(value, struct pp_queue_val);
 } queue_map SEC(".maps");
+
+/* A zeroed pp_queue_val: a socket's first entry in queue_map, too large for the stack. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct pp_queue_val);
+} queue_zero SEC(".maps");
 
 /* Every record, in one ring so that a packet's records stay in order. */
 struct {

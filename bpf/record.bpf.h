@@ -687,6 +687,32 @@ static __always_inline void pp_too_big(struct pp_hop *h, struct sk_buff *skb, __
 }
 
 /*
+ * A TCP segment queued to its socket (V) is freed unread, and no drop said
+ * why (the slab's tracepoint: kfree_skb_partial() after tcp_try_coalesce(),
+ * tcp_collapse()): its data went on in another skb of the queue. Its ring
+ * slot ends it when the reader's copied_seq passes it; returns whether it
+ * is there.
+ */
+static __always_inline bool pp_queue_merged(struct pp_skb_val *v)
+{
+	struct pp_queue_val *q = bpf_map_lookup_elem(&queue_map, &v->sock);
+	__u32 i, k;
+
+	if (!q)
+		return false;
+	for (i = 0; i < PP_QUEUE_SLOTS; i++) {
+		k = (q->head + i) % PP_QUEUE_SLOTS;
+		if (q->head + i == q->tail)
+			break;
+		if (q->slot[k].id == v->id) {
+			q->slot[k].merged = 1;
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
  * The skb is being released: its END record, then forget it. DATA: the skb
  * still holds its data here, so a clone sharing it can be told.
  */
@@ -706,6 +732,13 @@ static __always_inline int pp_end(struct pp_state *st, __u64 skb, __u32 probe, _
 	/* Another sk_buff at a taken skb's address: its end is not this packet's. */
 	if (pp_taken_other(v, (struct sk_buff *)skb, via)) {
 		pp_forget_reused(st, v, skb, via);
+		return 0;
+	}
+	/* A queued TCP segment freed unread, no drop said why: its data goes on. */
+	if (probe == PP_PROBE_KMEM_FREE && (v->flags & PP_SKB_QUEUED) && !v->read_len &&
+	    pp_queue_merged(v)) {
+		pp_head_drop(st, v->head, false, (struct sk_buff *)skb, via);
+		pp_forget(st, skb);
 		return 0;
 	}
 	shared = pp_head_release(st, v, skb, data, via);
@@ -895,40 +928,88 @@ static __always_inline void pp_read_note(struct pp_state *st, struct pp_skb_val 
 	r->n = n + 1;
 }
 
+/* SK's queue_map ring, made if new. */
+static __always_inline struct pp_queue_val *pp_queue_of(__u64 sk)
+{
+	struct pp_queue_val *q = bpf_map_lookup_elem(&queue_map, &sk);
+	__u32 zero = 0;
+	void *z;
+
+	if (q)
+		return q;
+	z = bpf_map_lookup_elem(&queue_zero, &zero);
+	if (!z || bpf_map_update_elem(&queue_map, &sk, z, BPF_NOEXIST))
+		return NULL;
+	return bpf_map_lookup_elem(&queue_map, &sk);
+}
+
 /*
- * A tracked SKB is being queued to a datagram socket (SK: the cgroup_skb
- * ingress hook, in sk_filter_trim_cap(), which udp_queue_rcv_one_skb()
- * calls before it queues): the socket took it, and a receive call on SK
- * will find it (pp_queue_reads()). TCP's reads are copies (pp_read_note()).
+ * A TCP segment's data length and, in *END, the sequence number after it,
+ * from its headers (TCP_SKB_CB() is filled only after the socket's filter):
+ * 0 for a segment without data, which no reader reads.
+ */
+static __always_inline __u32 pp_tcp_data(struct sk_buff *skb, __u32 *end)
+{
+	__u64 head = (__u64)skb->head;
+	__u16 nh = skb->network_header, th = skb->transport_header;
+	__u8 ip[6] = {}, tcp[13] = {};
+	__u32 total, hdrs, seq;
+
+	if (bpf_probe_read_kernel(ip, sizeof(ip), (void *)(head + nh)) ||
+	    bpf_probe_read_kernel(tcp, sizeof(tcp), (void *)(head + th)) || th <= nh)
+		return 0;
+	if (ip[0] >> 4 == 4)
+		total = (__u32)ip[2] << 8 | ip[3];
+	else
+		total = 40 + ((__u32)ip[4] << 8 | ip[5]);
+	hdrs = (__u32)(th - nh) + (tcp[12] >> 4) * 4;
+	if (total <= hdrs)
+		return 0;
+	seq = (__u32)tcp[4] << 24 | (__u32)tcp[5] << 16 | (__u32)tcp[6] << 8 | tcp[7];
+	*end = seq + total - hdrs;
+	return total - hdrs;
+}
+
+/*
+ * A tracked SKB is being queued to socket SK (the cgroup_skb ingress hook,
+ * in sk_filter_trim_cap(), which udp_queue_rcv_one_skb() and tcp_filter()
+ * call before the socket queues it): the socket took it, and a receive
+ * call on SK will find it (pp_queue_reads()). A TCP segment without data
+ * is TCP's own (an ACK): no reader reads it.
  */
 static __always_inline void pp_queue_note(struct pp_state *st, struct sk_buff *skb,
 					  struct sock *sk)
 {
 	struct pp_skb_val *v = pp_skb_entry((__u64)skb);
-	struct pp_queue_val *q, zero = {};
-	__u64 key = (__u64)sk;
-	__u32 slot;
+	bool tcp = sk && sk->sk_protocol == IPPROTO_TCP;
+	struct pp_queue_slot *s;
+	struct pp_queue_val *q;
+	__u32 end = 0;
 
-	if (!v || !sk || sk->sk_protocol == IPPROTO_TCP)
+	if (!v || !sk)
 		return;
 	if (pp_taken_other(v, skb, PP_VIA_BTF)) {
 		pp_forget_reused(st, v, (__u64)skb, PP_VIA_BTF);
 		return;
 	}
 	pp_note_take(v, skb, 0, PP_VIA_BTF);
-	q = bpf_map_lookup_elem(&queue_map, &key);
-	if (!q) {
-		bpf_map_update_elem(&queue_map, &key, &zero, BPF_NOEXIST);
-		q = bpf_map_lookup_elem(&queue_map, &key);
-	}
+	if (tcp && !pp_tcp_data(skb, &end))
+		return;
+	q = pp_queue_of((__u64)sk);
 	/* Full: this one's end is left to what sees its free. */
 	if (!q || q->tail - q->head >= PP_QUEUE_SLOTS)
 		return;
-	slot = q->tail % PP_QUEUE_SLOTS;
-	q->skb[slot] = (__u64)skb;
-	q->id[slot] = v->id;
-	q->len[slot] = skb->len;
+	s = &q->slot[q->tail % PP_QUEUE_SLOTS];
+	s->skb = (__u64)skb;
+	s->id = v->id;
+	s->len = skb->len;
+	s->end_seq = end;
+	s->merged = 0;
 	q->tail++;
+	if (tcp) {
+		v->flags |= PP_SKB_QUEUED;
+		v->sock = (__u64)sk;
+	}
 }
 
 /*
@@ -948,69 +1029,81 @@ static __always_inline bool pp_still_queued(__u64 skb)
 }
 
 /*
- * The END of a datagram that the current task's receive call on SK took
- * from the queue: the skb is gone (freed unseen), so the record says what
- * the call shows: the socket's namespace, the reader, the length as queued.
+ * The END of a packet that the current task's receive call on SK read: the
+ * skb is gone (freed unseen), so the record says what the call shows: the
+ * socket's namespace, the reader, the length as queued.
  */
-static __always_inline void pp_queue_end(struct pp_state *st, struct pp_skb_val *v, __u64 skb,
-					 __u32 len, struct sock *sk)
+static __always_inline void pp_queue_end(struct pp_state *st, struct pp_queue_slot *s,
+					 __u32 lost, struct sock *sk)
 {
 	struct pp_hop *h = bpf_ringbuf_reserve(&path_map, sizeof(*h), 0);
-	__u32 lost;
 
 	if (!h) {
-		lost = v->lost + 1;
+		lost++;
 		pp_count_lost(st, NULL, PP_PROBE_READ);
-		bpf_map_update_elem(&end_lost_map, &v->id, &lost, BPF_ANY);
+		bpf_map_update_elem(&end_lost_map, &s->id, &lost, BPF_ANY);
 		return;
 	}
 	__builtin_memset(h, 0, sizeof(*h));
 	h->type = PP_REC_END;
 	h->probe = PP_PROBE_READ;
-	h->id = v->id;
+	h->id = s->id;
 	h->ts = bpf_ktime_get_ns();
-	h->skb = skb;
+	h->skb = s->skb;
 	h->cpu = bpf_get_smp_processor_id();
 	h->netns = sk->__sk_common.skc_net.net->ns.inum;
 	h->pid = bpf_get_current_pid_tgid() >> 32;
 	h->fate = PP_FATE_CONSUMED;
-	h->len = len;
-	h->lost = v->lost;
+	h->len = s->len;
+	h->lost = lost;
 	bpf_get_current_comm(h->comm, sizeof(h->comm));
 	pp_submit(st, h);
 }
 
 /*
+ * Slot S of SK's ring, after a receive call on SK ended: 1 if read (its
+ * END sent), 0 if not yet (the walk stops: those after it are not either),
+ * -1 if it ended otherwise (its skb is no longer its packet's).
+ */
+static __always_inline int pp_queue_read(struct pp_state *st, struct pp_queue_slot *s,
+					 struct sock *sk, bool tcp)
+{
+	struct pp_skb_val *v = pp_skb_entry(s->skb);
+	struct tcp_sock *tp = (struct tcp_sock *)sk;
+
+	if (!s->merged && (!v || v->id != s->id))
+		return -1;
+	if (tcp ? (__s32)(BPF_CORE_READ(tp, copied_seq) - s->end_seq) < 0
+		: pp_still_queued(s->skb))
+		return 0;
+	pp_queue_end(st, s, v && !s->merged ? v->lost : 0, sk);
+	if (v && !s->merged) {
+		pp_head_drop(st, v->head, false, (struct sk_buff *)s->skb, PP_VIA_KPROBE);
+		pp_forget(st, s->skb);
+	}
+	return 1;
+}
+
+/*
  * A receive call on SK ended, neither failed nor a peek: the queued skbs
- * that left the queue, oldest first, were read (by this call: each call
- * takes one datagram, and the ones before were read by calls that ended
- * before this one). One still queued stops the walk: those after it are too.
+ * it or the calls before it read, oldest first. A datagram is read once
+ * it left the queue (each call takes one; the ones before were read by
+ * calls that ended before this one), a TCP segment once copied_seq passed
+ * it. One not read yet stops the walk.
  */
 static __always_inline void pp_queue_reads(struct pp_state *st, struct sock *sk)
 {
-	__u64 key = (__u64)sk, skb;
+	__u64 key = (__u64)sk;
 	struct pp_queue_val *q = bpf_map_lookup_elem(&queue_map, &key);
-	struct pp_skb_val *v;
-	__u32 slot;
+	bool tcp = sk->sk_protocol == IPPROTO_TCP;
 
 	if (!q)
 		return;
 	for (__u32 i = 0; i < PP_QUEUE_SLOTS && q->head != q->tail; i++) {
-		slot = q->head % PP_QUEUE_SLOTS;
-		skb = q->skb[slot];
-		v = pp_skb_entry(skb);
-		/* Not the same packet any more: it ended where something saw it. */
-		if (v && v->id == q->id[slot]) {
-			if (pp_still_queued(skb))
-				break;
-			pp_queue_end(st, v, skb, q->len[slot], sk);
-			pp_head_drop(st, v->head, false, (struct sk_buff *)skb, PP_VIA_KPROBE);
-			pp_forget(st, skb);
-		}
+		if (!pp_queue_read(st, &q->slot[q->head % PP_QUEUE_SLOTS], sk, tcp))
+			break;
 		q->head++;
 	}
-	if (q->head == q->tail)
-		bpf_map_delete_elem(&queue_map, &key);
 }
 
 #define PP_MSG_PEEK 2 /* include/linux/socket.h */

@@ -215,6 +215,7 @@ struct pp_skb_val {
 	 */
 	__u32 taken_netns;
 	__u32 read_len; /* skb->len at its first read (PP_COOKIE_READS) */
+	__u64 sock;	/* PP_SKB_QUEUED: the TCP socket it was queued to */
 };
 
 /*
@@ -234,6 +235,7 @@ struct pp_full_val {
 #define PP_SKB_SEGMENTED   2U  /* GSO made segments of it: its free is no delivery */
 #define PP_SKB_TAKEN	   4U  /* a socket took it (PP_COOKIE_TAKES) */
 #define PP_SKB_COPY	   8U  /* it joined as a copy of a tracked skb */
+#define PP_SKB_QUEUED	   16U /* in its TCP socket's queue_map ring, with data */
 #define PP_SKB_QDISC	   32U /* in a qdisc since its last hop (PP_COOKIE_QUEUES) */
 #define PP_SKB_FCLONE2	   64U /* an fclone pair's second skb (pp_fclone_note) */
 
@@ -282,19 +284,28 @@ struct pp_read_val {
 };
 
 /*
- * queue_map: a datagram socket -> the tracked skbs queued to it, oldest
- * first (a ring: head and tail count up). UDP copies a linear datagram to
- * its reader inline (copy_linear_skb()), where no tracepoint fires: a queued
- * skb that the socket's queue no longer holds when a receive call on it
- * ends was read by that call.
+ * queue_map: a socket -> the tracked skbs queued to it, oldest first (a
+ * ring: head and tail count up). UDP copies a linear datagram to its reader
+ * inline (copy_linear_skb()), where no tracepoint fires: a queued datagram
+ * that the socket's queue no longer holds when a receive call on it ends
+ * was read by that call. TCP may coalesce a segment's data into the skb
+ * queued before it (tcp_try_coalesce()) and free it: a segment is read
+ * when the socket's copied_seq passes its end, whichever skb held it.
  */
-#define PP_QUEUE_SLOTS 16
+#define PP_QUEUE_SLOTS 32
+
+struct pp_queue_slot {
+	__u64 skb;
+	__u64 id;
+	__u32 len;     /* skb->len as queued */
+	__u32 end_seq; /* TCP: the sequence number after its data */
+	__u32 merged;  /* TCP: its skb was freed, its data coalesced into another */
+	__u32 pad;
+};
 
 struct pp_queue_val {
 	__u32 head, tail;
-	__u64 skb[PP_QUEUE_SLOTS];
-	__u64 id[PP_QUEUE_SLOTS];
-	__u32 len[PP_QUEUE_SLOTS]; /* skb->len as queued */
+	struct pp_queue_slot slot[PP_QUEUE_SLOTS];
 };
 
 /* send_map: a thread's send call in progress. */
@@ -367,7 +378,7 @@ PP_ABI_AT(pp_mark, cap_len, 128);
 PP_ABI_AT(pp_mark, vlan, 132);
 PP_ABI_AT(pp_mark, data, 136);
 
-PP_ABI_SIZE(pp_skb_val, 64);
+PP_ABI_SIZE(pp_skb_val, 72);
 PP_ABI_AT(pp_skb_val, id, 0);
 PP_ABI_AT(pp_skb_val, first_ts, 8);
 PP_ABI_AT(pp_skb_val, head, 16);
@@ -377,6 +388,7 @@ PP_ABI_AT(pp_skb_val, flags, 44);
 PP_ABI_AT(pp_skb_val, tuple, 48);
 PP_ABI_AT(pp_skb_val, taken_netns, 56);
 PP_ABI_AT(pp_skb_val, read_len, 60);
+PP_ABI_AT(pp_skb_val, sock, 64);
 
 PP_ABI_SIZE(pp_read_slot, 32 + 120);
 PP_ABI_AT(pp_read_slot, end, 32);
@@ -399,8 +411,8 @@ PP_ABI_AT(pp_copy_key, tid, 0);
 PP_ABI_AT(pp_copy_key, probe, 8);
 PP_ABI_AT(pp_copy_key, pad, 12);
 
-PP_ABI_SIZE(pp_queue_val, 8 + PP_QUEUE_SLOTS * 20);
-PP_ABI_AT(pp_queue_val, skb, 8);
+PP_ABI_SIZE(pp_queue_slot, 32);
+PP_ABI_SIZE(pp_queue_val, 8 + PP_QUEUE_SLOTS * 32);
 
 PP_ABI_SIZE(pp_send_val, 16);
 PP_ABI_AT(pp_send_val, ts, 0);
