@@ -977,8 +977,7 @@ static __always_inline __u32 pp_tcp_data(struct sk_buff *skb, __u32 *end)
  * call on SK will find it (pp_queue_reads()). A TCP segment without data
  * is TCP's own (an ACK): no reader reads it.
  */
-static __always_inline void pp_queue_note(struct pp_state *st, struct sk_buff *skb,
-					  struct sock *sk)
+static __always_inline void pp_queue_note(struct pp_state *st, struct sk_buff *skb, struct sock *sk)
 {
 	struct pp_skb_val *v = pp_skb_entry((__u64)skb);
 	bool tcp = sk && sk->sk_protocol == IPPROTO_TCP;
@@ -1033,8 +1032,8 @@ static __always_inline bool pp_still_queued(__u64 skb)
  * skb is gone (freed unseen), so the record says what the call shows: the
  * socket's namespace, the reader, the length as queued.
  */
-static __always_inline void pp_queue_end(struct pp_state *st, struct pp_queue_slot *s,
-					 __u32 lost, struct sock *sk)
+static __always_inline void pp_queue_end(struct pp_state *st, struct pp_queue_slot *s, __u32 lost,
+					 struct sock *sk)
 {
 	struct pp_hop *h = bpf_ringbuf_reserve(&path_map, sizeof(*h), 0);
 
@@ -1073,8 +1072,7 @@ static __always_inline int pp_queue_read(struct pp_state *st, struct pp_queue_sl
 
 	if (!s->merged && (!v || v->id != s->id))
 		return -1;
-	if (tcp ? (__s32)(BPF_CORE_READ(tp, copied_seq) - s->end_seq) < 0
-		: pp_still_queued(s->skb))
+	if (tcp ? (__s32)(BPF_CORE_READ(tp, copied_seq) - s->end_seq) < 0 : pp_still_queued(s->skb))
 		return 0;
 	pp_queue_end(st, s, v && !s->merged ? v->lost : 0, sk);
 	if (v && !s->merged) {

@@ -270,9 +270,9 @@ struct pp_copy_key {
  */
 struct pp_read_slot {
 	__u64 skb;
-	__u64 id;	   /* the packet the skb was at the copy */
-	__u64 sk;	   /* TCP: the socket; 0: a datagram, read whole by one copy */
-	__u32 end_seq;	   /* TCP: the sequence number after the skb's data */
+	__u64 id;      /* the packet the skb was at the copy */
+	__u64 sk;      /* TCP: the socket; 0: a datagram, read whole by one copy */
+	__u32 end_seq; /* TCP: the sequence number after the skb's data */
 	__u32 pad;
 	struct pp_hop end; /* the END record, as at the copy */
 };

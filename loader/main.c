@@ -697,7 +697,8 @@ static void prepare_gso_free(struct app *a)
 {
 	a->probes.consume_at = pp_btf_tp_nargs(a->btf, "consume_skb") >= 2;
 	a->probes.recv_done = pp_btf_tp_nargs(a->btf, "sock_recv_length") >= 3;
-	a->probes.kern_ctx = btf__find_by_name_kind(a->btf, "bpf_cast_to_kern_ctx", BTF_KIND_FUNC) > 0;
+	a->probes.kern_ctx =
+		btf__find_by_name_kind(a->btf, "bpf_cast_to_kern_ctx", BTF_KIND_FUNC) > 0;
 	if (a->probes.consume_at &&
 	    pp_ksym_range(a->ksyms, "validate_xmit_skb", &a->probes.gso_lo, &a->probes.gso_hi))
 		a->probes.gso_lo = a->probes.gso_hi = 0;

@@ -8,27 +8,9 @@
 #include <sys/mount.h>
 #include <bpf/libbpf.h>
 #include "attach.h"
+#include "cgroup2.h"
 #include "probes.skel.h"
 #include "sock_reads.h"
-
-int pp_cgroup2_root(const char *mounts, const char *prefix, char *buf, size_t len)
-{
-	const char *line = mounts;
-
-	while (line && *line) {
-		char dev[64], dir[256], type[32];
-		const char *next = strchr(line, '\n');
-
-		if (sscanf(line, "%63s %255s %31s", dev, dir, type) == 3 &&
-		    !strcmp(type, "cgroup2")) {
-			if ((size_t)snprintf(buf, len, "%s%s", prefix, dir) >= len)
-				return -ENAMETOOLONG;
-			return 0;
-		}
-		line = next ? next + 1 : NULL;
-	}
-	return -ENOENT;
-}
 
 /* A file's text, NUL-terminated, in *OUT (to free); 0 or -errno. */
 static int slurp(const char *path, char **out)

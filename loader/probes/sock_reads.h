@@ -8,15 +8,7 @@
 #ifndef PP_SOCK_READS_H
 #define PP_SOCK_READS_H
 
-#include <stddef.h>
-
 struct pp_probes;
-
-/*
- * The root of the cgroup v2 hierarchy in MOUNTS (/proc/PID/mounts' text),
- * PREFIX prepended, into BUF: 0, or -ENOENT if none is mounted.
- */
-int pp_cgroup2_root(const char *mounts, const char *prefix, char *buf, size_t len);
 
 /*
  * Attach pp_cg_ingress to the root cgroup v2 with a link (several programs

@@ -379,7 +379,7 @@ END_TEST
 START_TEST(test_life_points)
 {
 	struct pp_probe_list l = {0};
-	size_t takes = 0, starts = 0, reads = 0, queues = 0;
+	size_t takes = 0, starts = 0, reads = 0, queues = 0, copies = 0;
 	char err[256] = "";
 
 	ck_assert_int_eq(pp_probe_list_load(&l, PP_SOURCE_DIR "/kp_func.list", err, sizeof(err)),
@@ -387,16 +387,22 @@ START_TEST(test_life_points)
 	for (size_t i = 0; i < l.n; i++) {
 		__u32 bits = pp_life_point_bits(l.v[i].name);
 
-		ck_assert_uint_eq(bits & ~(PP_COOKIE_TAKES | PP_COOKIE_STARTS | PP_COOKIE_QUEUES),
+		ck_assert_uint_eq(bits & ~(PP_COOKIE_TAKES | PP_COOKIE_STARTS | PP_COOKIE_QUEUES |
+					   PP_COOKIE_READS),
 				  0);
 		ck_assert_msg(bits != (PP_COOKIE_TAKES | PP_COOKIE_STARTS), "%s", l.v[i].name);
 		takes += !!(bits & PP_COOKIE_TAKES);
 		queues += !!(bits & PP_COOKIE_QUEUES);
 		starts += !!(bits & PP_COOKIE_STARTS);
 		reads += pp_life_point_reads(l.v[i].name);
-		/* A read is a take. */
+		/* A read is a take; a copy that ends a read skb is a read. */
 		ck_assert(!pp_life_point_reads(l.v[i].name) || (bits & PP_COOKIE_TAKES));
+		ck_assert(!(bits & PP_COOKIE_READS) || pp_life_point_reads(l.v[i].name));
+		copies += !!(bits & PP_COOKIE_READS);
 	}
+	/* The copy tracepoint and skb_copy_datagram_iter(), not skb_consume_udp(). */
+	ck_assert_uint_eq(copies, 2);
+	ck_assert_uint_eq(pp_life_point_bits("skb_consume_udp"), PP_COOKIE_TAKES);
 	ck_assert_uint_eq(takes, 5);
 	ck_assert_uint_eq(queues, 1); /* tp:qdisc:qdisc_enqueue */
 	ck_assert_uint_eq(starts, 12);
