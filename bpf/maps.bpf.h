@@ -89,7 +89,7 @@ struct {
 /* A socket -> the tracked skbs queued to it (struct pp_queue_val). */
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 1024);
+	__uint(max_entries, 256);
 	__type(key, __u64);
 	__type(value, struct pp_queue_val);
 } queue_map SEC(".maps");

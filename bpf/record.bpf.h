@@ -1001,7 +1001,7 @@ static __always_inline void pp_queue_note(struct pp_state *st, struct sk_buff *s
 	s = &q->slot[q->tail % PP_QUEUE_SLOTS];
 	s->skb = (__u64)skb;
 	s->id = v->id;
-	s->len = skb->len;
+	s->len = skb->len & 0x7fffffff;
 	s->end_seq = end;
 	s->merged = 0;
 	q->tail++;

@@ -292,15 +292,14 @@ struct pp_read_val {
  * queued before it (tcp_try_coalesce()) and free it: a segment is read
  * when the socket's copied_seq passes its end, whichever skb held it.
  */
-#define PP_QUEUE_SLOTS 32
+#define PP_QUEUE_SLOTS 256 /* a default UDP receive buffer holds some 270 small datagrams */
 
 struct pp_queue_slot {
 	__u64 skb;
 	__u64 id;
-	__u32 len;     /* skb->len as queued */
-	__u32 end_seq; /* TCP: the sequence number after its data */
-	__u32 merged;  /* TCP: its skb was freed, its data coalesced into another */
-	__u32 pad;
+	__u32 len : 31;	   /* skb->len as queued */
+	__u32 merged : 1;  /* TCP: its skb was freed, its data coalesced into another */
+	__u32 end_seq;	   /* TCP: the sequence number after its data */
 };
 
 struct pp_queue_val {
@@ -411,8 +410,8 @@ PP_ABI_AT(pp_copy_key, tid, 0);
 PP_ABI_AT(pp_copy_key, probe, 8);
 PP_ABI_AT(pp_copy_key, pad, 12);
 
-PP_ABI_SIZE(pp_queue_slot, 32);
-PP_ABI_SIZE(pp_queue_val, 8 + PP_QUEUE_SLOTS * 32);
+PP_ABI_SIZE(pp_queue_slot, 24);
+PP_ABI_SIZE(pp_queue_val, 8 + PP_QUEUE_SLOTS * 24);
 
 PP_ABI_SIZE(pp_send_val, 16);
 PP_ABI_AT(pp_send_val, ts, 0);
