@@ -696,20 +696,15 @@ static __always_inline void pp_too_big(struct pp_hop *h, struct sk_buff *skb, __
 static __always_inline bool pp_queue_merged(struct pp_skb_val *v)
 {
 	struct pp_queue_val *q = bpf_map_lookup_elem(&queue_map, &v->sock);
-	__u32 i, k;
+	struct pp_queue_slot *s;
 
 	if (!q)
 		return false;
-	for (i = 0; i < PP_QUEUE_SLOTS; i++) {
-		k = (q->head + i) % PP_QUEUE_SLOTS;
-		if (q->head + i == q->tail)
-			break;
-		if (q->slot[k].id == v->id) {
-			q->slot[k].merged = 1;
-			return true;
-		}
-	}
-	return false;
+	s = &q->slot[v->qslot % PP_QUEUE_SLOTS];
+	if (s->id != v->id || q->tail - v->qslot > PP_QUEUE_SLOTS)
+		return false;
+	s->merged = 1;
+	return true;
 }
 
 /*
@@ -998,6 +993,7 @@ static __always_inline void pp_queue_note(struct pp_state *st, struct sk_buff *s
 	/* Full: this one's end is left to what sees its free. */
 	if (!q || q->tail - q->head >= PP_QUEUE_SLOTS)
 		return;
+	v->qslot = q->tail;
 	s = &q->slot[q->tail % PP_QUEUE_SLOTS];
 	s->skb = (__u64)skb;
 	s->id = v->id;
@@ -1082,6 +1078,26 @@ static __always_inline int pp_queue_read(struct pp_state *st, struct pp_queue_sl
 	return 1;
 }
 
+struct pp_queue_walk {
+	struct pp_state *st;
+	struct pp_queue_val *q;
+	struct sock *sk;
+	bool tcp;
+};
+
+static long pp_queue_step(__u64 i, void *arg)
+{
+	struct pp_queue_walk *w = arg;
+	struct pp_queue_val *q = w->q;
+
+	(void)i;
+	if (q->head == q->tail ||
+	    !pp_queue_read(w->st, &q->slot[q->head % PP_QUEUE_SLOTS], w->sk, w->tcp))
+		return 1;
+	q->head++;
+	return 0;
+}
+
 /*
  * A receive call on SK ended, neither failed nor a peek: the queued skbs
  * it or the calls before it read, oldest first. A datagram is read once
@@ -1092,16 +1108,11 @@ static __always_inline int pp_queue_read(struct pp_state *st, struct pp_queue_sl
 static __always_inline void pp_queue_reads(struct pp_state *st, struct sock *sk)
 {
 	__u64 key = (__u64)sk;
-	struct pp_queue_val *q = bpf_map_lookup_elem(&queue_map, &key);
-	bool tcp = sk->sk_protocol == IPPROTO_TCP;
+	struct pp_queue_walk w = {.st = st, .sk = sk, .tcp = sk->sk_protocol == IPPROTO_TCP};
 
-	if (!q)
-		return;
-	for (__u32 i = 0; i < PP_QUEUE_SLOTS && q->head != q->tail; i++) {
-		if (!pp_queue_read(st, &q->slot[q->head % PP_QUEUE_SLOTS], sk, tcp))
-			break;
-		q->head++;
-	}
+	w.q = bpf_map_lookup_elem(&queue_map, &key);
+	if (w.q)
+		bpf_loop(PP_QUEUE_SLOTS, pp_queue_step, &w, 0);
 }
 
 #define PP_MSG_PEEK 2 /* include/linux/socket.h */

@@ -216,6 +216,8 @@ struct pp_skb_val {
 	__u32 taken_netns;
 	__u32 read_len; /* skb->len at its first read (PP_COOKIE_READS) */
 	__u64 sock;	/* PP_SKB_QUEUED: the TCP socket it was queued to */
+	__u32 qslot;	/* PP_SKB_QUEUED: its index in that socket's queue_map ring */
+	__u32 pad;
 };
 
 /*
@@ -297,9 +299,9 @@ struct pp_read_val {
 struct pp_queue_slot {
 	__u64 skb;
 	__u64 id;
-	__u32 len : 31;	   /* skb->len as queued */
-	__u32 merged : 1;  /* TCP: its skb was freed, its data coalesced into another */
-	__u32 end_seq;	   /* TCP: the sequence number after its data */
+	__u32 len : 31;	  /* skb->len as queued */
+	__u32 merged : 1; /* TCP: its skb was freed, its data coalesced into another */
+	__u32 end_seq;	  /* TCP: the sequence number after its data */
 };
 
 struct pp_queue_val {
@@ -377,7 +379,7 @@ PP_ABI_AT(pp_mark, cap_len, 128);
 PP_ABI_AT(pp_mark, vlan, 132);
 PP_ABI_AT(pp_mark, data, 136);
 
-PP_ABI_SIZE(pp_skb_val, 72);
+PP_ABI_SIZE(pp_skb_val, 80);
 PP_ABI_AT(pp_skb_val, id, 0);
 PP_ABI_AT(pp_skb_val, first_ts, 8);
 PP_ABI_AT(pp_skb_val, head, 16);
@@ -388,6 +390,8 @@ PP_ABI_AT(pp_skb_val, tuple, 48);
 PP_ABI_AT(pp_skb_val, taken_netns, 56);
 PP_ABI_AT(pp_skb_val, read_len, 60);
 PP_ABI_AT(pp_skb_val, sock, 64);
+PP_ABI_AT(pp_skb_val, qslot, 72);
+PP_ABI_AT(pp_skb_val, pad, 76);
 
 PP_ABI_SIZE(pp_read_slot, 32 + 120);
 PP_ABI_AT(pp_read_slot, end, 32);
