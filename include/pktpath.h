@@ -394,8 +394,16 @@ PP_ABI_AT(pp_skb_val, qslot, 72);
 PP_ABI_AT(pp_skb_val, pad, 76);
 
 PP_ABI_SIZE(pp_read_slot, 32 + 120);
+PP_ABI_AT(pp_read_slot, skb, 0);
+PP_ABI_AT(pp_read_slot, id, 8);
+PP_ABI_AT(pp_read_slot, sk, 16);
+PP_ABI_AT(pp_read_slot, end_seq, 24);
+PP_ABI_AT(pp_read_slot, pad, 28);
 PP_ABI_AT(pp_read_slot, end, 32);
 PP_ABI_SIZE(pp_read_val, 8 + PP_READ_SLOTS * (32 + 120));
+PP_ABI_AT(pp_read_val, n, 0);
+PP_ABI_AT(pp_read_val, pad, 4);
+PP_ABI_AT(pp_read_val, slot, 8);
 
 PP_ABI_SIZE(pp_full_val, 24);
 PP_ABI_AT(pp_full_val, ts, 0);
@@ -415,7 +423,13 @@ PP_ABI_AT(pp_copy_key, probe, 8);
 PP_ABI_AT(pp_copy_key, pad, 12);
 
 PP_ABI_SIZE(pp_queue_slot, 24);
+PP_ABI_AT(pp_queue_slot, skb, 0);
+PP_ABI_AT(pp_queue_slot, id, 8);
+PP_ABI_AT(pp_queue_slot, end_seq, 20);
 PP_ABI_SIZE(pp_queue_val, 8 + PP_QUEUE_SLOTS * 24);
+PP_ABI_AT(pp_queue_val, head, 0);
+PP_ABI_AT(pp_queue_val, tail, 4);
+PP_ABI_AT(pp_queue_val, slot, 8);
 
 PP_ABI_SIZE(pp_send_val, 16);
 PP_ABI_AT(pp_send_val, ts, 0);
