@@ -393,14 +393,14 @@ PP_ABI_AT(pp_skb_val, sock, 64);
 PP_ABI_AT(pp_skb_val, qslot, 72);
 PP_ABI_AT(pp_skb_val, pad, 76);
 
-PP_ABI_SIZE(pp_read_slot, 32 + 120);
+PP_ABI_SIZE(pp_read_slot, 32 + 128);
 PP_ABI_AT(pp_read_slot, skb, 0);
 PP_ABI_AT(pp_read_slot, id, 8);
 PP_ABI_AT(pp_read_slot, sk, 16);
 PP_ABI_AT(pp_read_slot, end_seq, 24);
 PP_ABI_AT(pp_read_slot, pad, 28);
 PP_ABI_AT(pp_read_slot, end, 32);
-PP_ABI_SIZE(pp_read_val, 8 + PP_READ_SLOTS * (32 + 120));
+PP_ABI_SIZE(pp_read_val, 8 + PP_READ_SLOTS * (32 + 128));
 PP_ABI_AT(pp_read_val, n, 0);
 PP_ABI_AT(pp_read_val, pad, 4);
 PP_ABI_AT(pp_read_val, slot, 8);
