@@ -55,7 +55,7 @@ struct pp_probes {
 	 * (the tracepoint backend's slab hooks look at every object).
 	 */
 	bool no_fetch, no_cookie, no_loop, no_reasons, no_slab;
-	bool send_calls;	      /* --send-calls: the syscall tracepoints (send_calls.h) */
+	bool send_calls; /* --send-calls: the syscall tracepoints (send_calls.h) */
 	/*
 	 * The sock:sock_recv_length tracepoint (Linux 6.3+) exists: the end of
 	 * a receive call confirms its reads (bpf/record.bpf.h).
