@@ -365,6 +365,35 @@ static const char *probe_backend(const struct app *a, const struct pp_probe *pr)
 }
 
 /*
+ * The reads' hooks (sock_reads.h), where the kernel has them: the
+ * sock:sock_recv_length tracepoint (Linux 6.3+), and with it the cgroup_skb
+ * ingress program, which needs the bpf_cast_to_kern_ctx kfunc (6.2+).
+ */
+static void plan_reads(const struct btf *btf, bool *recv_done, bool *kern_ctx)
+{
+	*recv_done = pp_btf_tp_nargs(btf, "sock_recv_length") >= 3;
+	*kern_ctx = btf__find_by_name_kind(btf, "bpf_cast_to_kern_ctx", BTF_KIND_FUNC) > 0;
+}
+
+/* The reads' two hooks, as pp_sock_reads_attach() and attach_recv_done() attach them. */
+static void list_reads_hooks(const struct app *a)
+{
+	bool recv_done, kern_ctx;
+
+	plan_reads(a->btf, &recv_done, &kern_ctx);
+	if (!recv_done)
+		return;
+	printf("%-36s -      built in: raw tracepoint at the end of every receive call of"
+	       " every process (reads), some 90 ns each\n",
+	       "tp:sock:sock_recv_length");
+	if (kern_ctx)
+		printf("%-36s -      built in: on the root cgroup v2 (a link, beside any other"
+		       " program), every skb delivered to a socket (reads), some 75 ns each;"
+		       " always allows: never changes a verdict\n",
+		       "cgroup_skb:ingress");
+}
+
+/*
  * The hooks attached besides the list, and what each costs work that has
  * nothing to do with the packets tracked (bench/host_cost.sh measures it):
  * nothing pktpath attaches goes unnamed here.
@@ -390,6 +419,7 @@ static void list_builtin_hooks(const struct app *a)
 		       " tracepoints pass no cache: --check)\n",
 		       "tp:kmem:kmem_cache_*");
 	}
+	list_reads_hooks(a);
 	for (size_t i = 0; i < ARRAY_SIZE(sends); i++) {
 		char enter[40], leave[40];
 
@@ -696,9 +726,7 @@ static void prepare_tap_free(struct app *a)
 static void prepare_gso_free(struct app *a)
 {
 	a->probes.consume_at = pp_btf_tp_nargs(a->btf, "consume_skb") >= 2;
-	a->probes.recv_done = pp_btf_tp_nargs(a->btf, "sock_recv_length") >= 3;
-	a->probes.kern_ctx =
-		btf__find_by_name_kind(a->btf, "bpf_cast_to_kern_ctx", BTF_KIND_FUNC) > 0;
+	plan_reads(a->btf, &a->probes.recv_done, &a->probes.kern_ctx);
 	if (a->probes.consume_at &&
 	    pp_ksym_range(a->ksyms, "validate_xmit_skb", &a->probes.gso_lo, &a->probes.gso_hi))
 		a->probes.gso_lo = a->probes.gso_hi = 0;

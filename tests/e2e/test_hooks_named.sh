@@ -12,7 +12,8 @@ pp_begin bpftool
 
 # held_hooks NAME: "KIND NAME" per link of running pktpath NAME: "tp NAME"
 # for a raw tracepoint or tp_btf link, "perf PROG" for a perf event link
-# (its program's name), "tcx -" for the classifier.
+# (its program's name), "tcx -" for the classifier, "cgroup TYPE" for a
+# cgroup link (the reads' cgroup_skb program).
 held_hooks() {
 	local pid=${PP_PIDS[$1]} ids
 	ids=$(sed -n 's/^link_id:[[:space:]]*//p' /proc/"$pid"/fdinfo/* 2>/dev/null | jq -s -c .)
@@ -24,6 +25,7 @@ held_hooks() {
 		| if .type == "raw_tracepoint" then "tp \(.tp_name)"
 		  elif .type == "perf_event" then "perf \($n[0]["\(.prog_id)"])"
 		  elif .type == "tcx" or .type == 11 then "tcx -"
+		  elif .type == "cgroup" then "cgroup \(.attach_type)"
 		  else "other \(.type)" end'
 }
 
@@ -50,6 +52,14 @@ check() {
 				pp_fail "$name: $hook attached, its line names no option: $line"
 			;;
 		tcx) continue ;;
+		cgroup)
+			[ "$hook" = cgroup_inet_ingress ] ||
+				pp_fail "$name: a cgroup program attached at $hook, not ingress"
+			line=$(grep -E "^cgroup_skb:ingress " "$(pp_out "$name-list")") ||
+				pp_fail "$name: cgroup_skb ingress attached, not named by --list-probes"
+			grep -q 'never changes a verdict' <<<"$line" ||
+				pp_fail "$name: its line does not say it never changes a verdict: $line"
+			;;
 		*) pp_fail "$name: a link of kind $kind attached, which this test does not know" ;;
 		esac
 		! grep -Eqi 'skipped|off \(' <<<"$line" ||
@@ -63,6 +73,13 @@ check default --backend tracepoint --filter icmp
 		"$(grep '^perf ' "$PP_TMP/default.hooks" | tr '\n' ' ')"
 grep -q '^tp kmem_cache_free$' "$PP_TMP/default.hooks" ||
 	pp_fail "default: the tracepoint backend holds no kmem_cache_free hook"
+# The reads' hooks, where --list-probes names them (Linux 6.3+), are held.
+if grep -q '^cgroup_skb:ingress ' "$(pp_out default-list)"; then
+	grep -q '^cgroup ' "$PP_TMP/default.hooks" ||
+		pp_fail "default: cgroup_skb ingress named by --list-probes, not attached"
+	grep -q '^tp sock_recv_length$' "$PP_TMP/default.hooks" ||
+		pp_fail "default: sock_recv_length named by --list-probes, not attached"
+fi
 
 check send --backend tracepoint --send-calls --filter icmp
 grep -q '^perf pp_enter_sendto$' "$PP_TMP/send.hooks" ||
