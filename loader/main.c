@@ -365,28 +365,29 @@ static const char *probe_backend(const struct app *a, const struct pp_probe *pr)
 }
 
 /*
- * The reads' hooks (sock_reads.h), where the kernel has them: the
- * sock:sock_recv_length tracepoint (Linux 6.3+), and with it the cgroup_skb
- * ingress program, which needs the bpf_cast_to_kern_ctx kfunc (6.2+).
+ * The reads' hooks (sock_reads.h) that load: the kernel's
+ * sock:sock_recv_length tracepoint (Linux 6.3+) and bpf_cast_to_kern_ctx
+ * kfunc (6.2+), and bpf_loop() (pp_plan_reads()).
  */
-static void plan_reads(const struct btf *btf, bool *recv_done, bool *kern_ctx)
+static struct pp_reads_plan plan_reads(const struct app *a)
 {
-	*recv_done = pp_btf_tp_nargs(btf, "sock_recv_length") >= 3;
-	*kern_ctx = btf__find_by_name_kind(btf, "bpf_cast_to_kern_ctx", BTF_KIND_FUNC) > 0;
+	return pp_plan_reads(pp_btf_tp_nargs(a->btf, "sock_recv_length") >= 3,
+			     btf__find_by_name_kind(a->btf, "bpf_cast_to_kern_ctx", BTF_KIND_FUNC) >
+				     0,
+			     &a->facts);
 }
 
 /* The reads' two hooks, as pp_sock_reads_attach() and attach_recv_done() attach them. */
 static void list_reads_hooks(const struct app *a)
 {
-	bool recv_done, kern_ctx;
+	struct pp_reads_plan r = plan_reads(a);
 
-	plan_reads(a->btf, &recv_done, &kern_ctx);
-	if (!recv_done)
+	if (!r.recv_done)
 		return;
 	printf("%-36s -      built in: raw tracepoint at the end of every receive call of"
 	       " every process (reads), some 90 ns each\n",
 	       "tp:sock:sock_recv_length");
-	if (kern_ctx)
+	if (r.cg_ingress)
 		printf("%-36s -      built in: on the root cgroup v2 (a link, beside any other"
 		       " program), every skb delivered to a socket (reads), some 75 ns each;"
 		       " always allows: never changes a verdict\n",
@@ -725,8 +726,11 @@ static void prepare_tap_free(struct app *a)
  */
 static void prepare_gso_free(struct app *a)
 {
+	struct pp_reads_plan r = plan_reads(a);
+
 	a->probes.consume_at = pp_btf_tp_nargs(a->btf, "consume_skb") >= 2;
-	plan_reads(a->btf, &a->probes.recv_done, &a->probes.kern_ctx);
+	a->probes.recv_done = r.recv_done;
+	a->probes.cg_ingress = r.cg_ingress;
 	if (a->probes.consume_at &&
 	    pp_ksym_range(a->ksyms, "validate_xmit_skb", &a->probes.gso_lo, &a->probes.gso_hi))
 		a->probes.gso_lo = a->probes.gso_hi = 0;

@@ -227,7 +227,7 @@ static int choose_programs(struct pp_probes *p, const struct pp_probe_list *l,
 	bpf_program__set_autoload(s->progs.pp_tp_kmem_free_any, kmem_any_hooks(p, backend));
 	bpf_program__set_autoload(s->progs.pp_tp_kmem_alloc_any, kmem_any_hooks(p, backend));
 	bpf_program__set_autoload(s->progs.pp_tp_recv_done, p->recv_done);
-	bpf_program__set_autoload(s->progs.pp_cg_ingress, p->recv_done && p->kern_ctx);
+	bpf_program__set_autoload(s->progs.pp_cg_ingress, p->cg_ingress);
 	bpf_program__set_autoload(s->progs.pp_enter_sendto, p->send_calls);
 	bpf_program__set_autoload(s->progs.pp_exit_sendto, p->send_calls);
 	bpf_program__set_autoload(s->progs.pp_enter_sendmsg, p->send_calls);

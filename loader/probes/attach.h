@@ -57,12 +57,12 @@ struct pp_probes {
 	bool no_fetch, no_cookie, no_loop, no_reasons, no_slab;
 	bool send_calls; /* --send-calls: the syscall tracepoints (send_calls.h) */
 	/*
-	 * The sock:sock_recv_length tracepoint (Linux 6.3+) exists: the end of
-	 * a receive call confirms its reads (bpf/record.bpf.h).
+	 * The reads' programs that load (pp_plan_reads()): recv_done, at the
+	 * sock:sock_recv_length tracepoint, the end of a receive call confirms
+	 * its reads (bpf/record.bpf.h); cg_ingress, pp_cg_ingress notes the
+	 * datagrams queued to sockets. Neither without bpf_loop().
 	 */
-	bool recv_done;
-	/* The bpf_cast_to_kern_ctx kfunc (Linux 6.2+): pp_cg_ingress loads. */
-	bool kern_ctx;
+	bool recv_done, cg_ingress;
 	__u32 copies[PP_COPY_POINTS]; /* probe indexes of the copy points planned */
 	int ncopies;
 };

@@ -140,6 +140,15 @@ bool pp_plan_marks_in_probes(enum pp_backend backend, const struct pp_kfacts *k)
 	       (backend == PP_BACKEND_FENTRY && k->mark_kprobe);
 }
 
+struct pp_reads_plan pp_plan_reads(bool recv_tp, bool kern_ctx, const struct pp_kfacts *k)
+{
+	struct pp_reads_plan r = {.recv_done = recv_tp && k->loop};
+
+	/* What it notes is only ever read at the end of a receive call. */
+	r.cg_ingress = r.recv_done && kern_ctx;
+	return r;
+}
+
 bool pp_plan_can_trace(const struct pp_kfacts *k)
 {
 	return k->caps && k->btf && k->ringbuf && k->tp_btf && (k->tcx || k->clsact);

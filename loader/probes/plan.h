@@ -84,6 +84,21 @@ void pp_plan_backend_skips(struct pp_probe_list *l, enum pp_backend backend, con
  */
 bool pp_plan_marks_in_probes(enum pp_backend backend, const struct pp_kfacts *k);
 
+/*
+ * The reads' programs (sock_reads.h) that load. RECV_TP: BTF has the
+ * sock:sock_recv_length tracepoint (Linux 6.3+), the end of a receive call;
+ * KERN_CTX: the bpf_cast_to_kern_ctx kfunc (6.2+), which the cgroup_skb
+ * ingress program needs. The end of a call walks its socket's ring in
+ * bpf_loop() (5.17+, K->loop): without it neither loads, and a delivered
+ * packet ends where its free is seen, not at its reader.
+ */
+struct pp_reads_plan {
+	bool recv_done;	 /* tp:sock:sock_recv_length (pp_tp_recv_done) */
+	bool cg_ingress; /* cgroup_skb:ingress on the root cgroup v2 (pp_cg_ingress) */
+};
+
+struct pp_reads_plan pp_plan_reads(bool recv_tp, bool kern_ctx, const struct pp_kfacts *k);
+
 /* What --check needs to say "pktpath can trace here". */
 bool pp_plan_can_trace(const struct pp_kfacts *k);
 

@@ -243,6 +243,25 @@ START_TEST(test_marks_in_probes)
 }
 END_TEST
 
+/* 5.10 has no bpf_loop(): the reads' two programs stay out, whatever BTF says. */
+START_TEST(test_reads)
+{
+	struct pp_kfacts k = {.loop = true};
+	struct pp_reads_plan r = pp_plan_reads(true, true, &k);
+
+	ck_assert(r.recv_done && r.cg_ingress);
+	r = pp_plan_reads(true, false, &k); /* 6.2's kfunc missing: the tracepoint alone */
+	ck_assert(r.recv_done && !r.cg_ingress);
+	r = pp_plan_reads(false, true, &k); /* no sock_recv_length (before 6.3) */
+	ck_assert(!r.recv_done && !r.cg_ingress);
+	k.loop = false;
+	r = pp_plan_reads(true, true, &k);
+	ck_assert(!r.recv_done && !r.cg_ingress);
+	r = pp_plan_reads(false, false, &k);
+	ck_assert(!r.recv_done && !r.cg_ingress);
+}
+END_TEST
+
 START_TEST(test_can_trace)
 {
 	const struct pp_kfacts all = {
@@ -275,6 +294,7 @@ Suite *plan_suite(void)
 	tcase_add_test(tc, test_backend_skips);
 	tcase_add_test(tc, test_news);
 	tcase_add_test(tc, test_marks_in_probes);
+	tcase_add_test(tc, test_reads);
 	tcase_add_test(tc, test_can_trace);
 	suite_add_tcase(s, tc);
 	return s;
