@@ -57,7 +57,8 @@ static void report(FILE *out, const struct pp_kfacts *f)
 	row2(out, "atomic fetch", f->fetch, "packet ids in order",
 	     "packet ids from per-CPU counters (large, not in order)");
 	row2(out, "bpf_loop", f->loop, "copies (skb_copy, pskb_copy, GSO segments) followed",
-	     "kprobe, fentry: copies (skb_copy, pskb_copy, GSO segments) not followed");
+	     "kprobe, fentry: copies (skb_copy, pskb_copy, GSO segments) not followed;"
+	     " delivered packets not ended at the reader");
 	row2(out, "slab tracepoints with cache", f->slab,
 	     "tracepoint backend: frees no skb tracepoint sees",
 	     "tracepoint backend: every slab object looked up while packets are in flight");
