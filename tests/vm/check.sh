@@ -345,6 +345,14 @@ chk_list_probes() {
 		echo "--list-probes printed nothing"
 		return 1
 	}
+	# Without bpf_loop() the reads' programs are neither loaded nor named
+	# (pp_plan_reads()). 5.10 lacks sock:sock_recv_length (6.3) too, so
+	# there this holds on any code: it guards a kernel with a backport.
+	if [ "$(kfact bpf_loop)" = no ] &&
+		grep -qE '^LIST (tp:sock:sock_recv_length|cgroup_skb:ingress) ' "$BLK/kv"; then
+		echo "no bpf_loop, yet --list-probes names the reads' hooks"
+		return 1
+	fi
 	ready=$(grep -m1 '^pktpath: ready' "$BLK/err" || true)
 	[ -n "$ready" ] || {
 		echo "no ready line (rc=$(rc)): $(first_err)"
