@@ -44,13 +44,15 @@ static int do_send(int argc, char **argv)
 	int nports = argc - 5, fd;
 	char buf[64] = "pktpath summary";
 	struct timespec next;
+	int on = 1;
 
 	if (nports < 1 || nports > MAX_PORTS || inet_pton(AF_INET, argv[2], &to.sin_addr) != 1)
 		return 2;
 	count = strtoul(argv[3], NULL, 10);
 	pps = strtoul(argv[4], NULL, 10);
 	fd = socket(AF_INET, SOCK_DGRAM, 0);
-	if (fd < 0 || !pps) {
+	/* ADDR may be a broadcast address (test_broadcast.sh). */
+	if (fd < 0 || !pps || setsockopt(fd, SOL_SOCKET, SO_BROADCAST, &on, sizeof(on))) {
 		perror("socket");
 		return 1;
 	}
