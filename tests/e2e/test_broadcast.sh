@@ -41,6 +41,7 @@ port "$NS_C" c-h 198.18.30.3
 
 # h's count of UDP datagrams to a broadcast or multicast address no socket took.
 ignored() {
+	# shellcheck disable=SC2016 # an awk program
 	pp_in "$NS_H" awk '$1 == "Udp:" && !h { for (i = 2; i <= NF; i++) if ($i == "IgnoredMulti") c = i;
 		h = 1; next } $1 == "Udp:" { print $c }' /proc/net/snmp
 }
