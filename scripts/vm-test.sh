@@ -84,10 +84,10 @@ SLOW_HOST_ARGS="watchdog_thresh=60 rcupdate.rcu_cpu_stall_timeout=300"
 # "|" splits a kernel's backends over VMs of their own: one VM runs its vCPUs
 # in one host thread (VM_TCG_THREAD), so the longest VM alone at the end
 # would leave the second core idle; split, the VMs are of similar length.
-# 7.2's kprobe and fentry rounds have the second VM: its scenarios took 400
-# and 340 s in a VM alone, where the first VM's kprobe-multi and tracepoint
-# rounds took 1670 and 378 s in the test command's run beside the other VMs.
-# (All four in one VM, under load 15-24, once ran past VM_TIMEOUT.)
+# 7.2's kprobe and fentry rounds have the second VM (705 s alone on the
+# 2-core machine), apart from kprobe-multi's round (1670 s of scenarios in
+# the test command's run of 327361d). All four in one VM, under load 15-24,
+# once ran past VM_TIMEOUT.
 # Longest first.
 ALL_BACKENDS="kprobe-multi kprobe fentry tracepoint"
 MATRIX=(
