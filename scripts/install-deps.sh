@@ -12,7 +12,7 @@ PKGS=(
 	tcpdump tshark libcap2-bin util-linux jq ethtool
 	qemu-system-x86 busybox-static cpio xz-utils kmod
 	debootstrap lintian
-	# tests/e2e/test_podman_names.sh: rootful podman with runc (crun refuses hybrid cgroups)
+	# tests/e2e/podman.sh (test_podman_names, test_container_scope): rootful podman with runc (crun refuses hybrid cgroups)
 	podman runc
 	# --metrics e2e and the rules' tests: a real Prometheus and promtool; the
 	# systemd unit's check; the DaemonSet manifest's YAML check

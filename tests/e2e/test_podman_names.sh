@@ -7,46 +7,16 @@
 # after pktpath is ready, so that its namespace is named by a rescan, after
 # pktpath gave up its privileges (names/netns_names.c).
 #
-# Setup (idempotent, as docs/ENVIRONMENT says these machines need): runc as
-# the runtime (crun refuses their hybrid cgroups), default_ulimits = [] in
-# /etc/containers/containers.conf (the sandbox refuses to raise
-# RLIMIT_NOFILE), an image imported from a busybox-static root (no registry).
-# shellcheck source-path=SCRIPTDIR source=lib.sh
-. "$(dirname "$0")/lib.sh"
+# Podman's setup: podman.sh.
+# shellcheck source-path=SCRIPTDIR source=podman.sh
+. "$(dirname "$0")/podman.sh"
 pp_setup
 pp_require_pktpath
-command -v podman >/dev/null || pp_skip "podman not installed (scripts/install-deps.sh)"
-command -v runc >/dev/null || pp_skip "runc not installed (scripts/install-deps.sh)"
-[ -x /bin/busybox ] || pp_skip "busybox-static not installed (scripts/install-deps.sh)"
-
-conf=/etc/containers/containers.conf
-if ! grep -qs '^default_ulimits = \[\]' "$conf"; then
-	mkdir -p /etc/containers
-	if grep -qs '^\[containers\]' "$conf"; then
-		sed -i '/^\[containers\]/a default_ulimits = []' "$conf"
-	else
-		printf '[containers]\ndefault_ulimits = []\n' >>"$conf"
-	fi
-fi
-img=localhost/pktpath-bb:1
-if ! podman image exists "$img"; then
-	root=$PP_TMP/bbroot
-	mkdir -p "$root/bin" "$root/www" "$root/tmp"
-	cp /bin/busybox "$root/bin/"
-	for a in sh httpd wget sleep; do ln -s busybox "$root/bin/$a"; done
-	echo pktpath >"$root/www/index.html"
-	tar -C "$root" -cf "$PP_TMP/root.tar" .
-	podman import "$PP_TMP/root.tar" "$img" >"$PP_TMP/import.log" 2>&1 ||
-		pp_skip "podman import failed: $(_pp_last_line "$PP_TMP/import.log")"
-fi
+pod_setup
 
 web=pp-e2e-web-$$ cli=pp-e2e-cli-$$
-pp_defer podman rm -f -t 0 "$web" "$cli"
-podman --runtime runc run -d --name "$web" "$img" httpd -f -p 80 -h /www \
-	>"$PP_TMP/web.log" 2>&1 ||
-	pp_skip "podman cannot run a container here: $(_pp_last_line "$PP_TMP/web.log")"
-ip=$(podman inspect -f '{{.NetworkSettings.IPAddress}}' "$web")
-[ -n "$ip" ] || pp_fail "no address for $web"
+pod_web "$web"
+ip=$POD_IP
 
 # pktpath on the host: pp_bg runs in a named namespace, so by hand here.
 trace() {
@@ -59,17 +29,14 @@ trace() {
 	pp_defer _pp_reap "$name"
 	pp_wait_line "$name" '^pktpath: ready' "$PP_READY_TIMEOUT"
 }
-ps_of() { podman ps -a --no-trunc --filter "name=$1" --format '{{.ID}}'; }
 
 trace text -v
-podman --runtime runc create --name "$cli" "$img" sleep 30 >/dev/null
-podman start "$cli" >/dev/null
-cli_id=$(ps_of "$cli")
-podman exec "$cli" wget -q -O - "http://$ip/" >"$PP_TMP/wget.out" 2>&1 ||
-	pp_fail "wget failed: $(_pp_last_line "$PP_TMP/wget.out")"
+pod_client "$cli"
+cli_id=$(pod_id "$cli")
+pod_get "$cli" "$ip"
 pp_pktpath_settle text 20
 pp_stop text
-web_id=$(ps_of "$web")
+web_id=$(pod_id "$web")
 txt=$(pp_out text)
 for c in "$web:$web_id" "$cli:$cli_id"; do
 	name=${c%%:*} id=${c#*:}
@@ -83,11 +50,9 @@ podman rm "$cli" >/dev/null
 
 # JSON: the container objects equal podman's, for both ends.
 trace json --json
-podman --runtime runc create --name "$cli" "$img" sleep 30 >/dev/null
-podman start "$cli" >/dev/null
-cli_id=$(ps_of "$cli")
-podman exec "$cli" wget -q -O - "http://$ip/" >"$PP_TMP/wget.out" 2>&1 ||
-	pp_fail "wget failed: $(_pp_last_line "$PP_TMP/wget.out")"
+pod_client "$cli"
+cli_id=$(pod_id "$cli")
+pod_get "$cli" "$ip"
 pp_pktpath_settle json 20
 pp_stop json
 js=$(pp_out json)
