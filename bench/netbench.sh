@@ -17,6 +17,10 @@
 #   pp-a      pktpath 'icmp and host 198.19.9.9': matches nothing
 #   pp-b      pktpath 'icmp': the 10 pps ping below is tracked
 #   pp-c      pktpath 'udp': every packet of the UDP flow is tracked
+#   pp-cs     pp-c scoped to both namespaces (--netns NS-c --netns NS-s):
+#             the same hops, each paying the scope test (bpf/record.bpf.h,
+#             pp_out_of_scope()); its classifier also sits on veth-s. Not in
+#             the default lists: bench/scope.jq compares it with pp-c
 #   bpftrace  a bpftrace script on the same tracepoints doing the per-hit
 #             work of a tracer without a gate: look args->skbaddr up in a
 #             map, count when tracked (nothing is ever tracked)
@@ -251,14 +255,16 @@ start_tracer() {
 		spawn "$WORK/$tag.out" "$WORK/$tag.err" bpftrace -B none "$WORK/equiv.bt"
 		wait_ready "$WORK/$tag.out" '^ready' "$BG"
 		;;
-	pp-a | pp-b | pp-c)
+	pp-a | pp-b | pp-c | pp-cs)
+		local scope=()
 		case $cfg in
 		pp-a) filter=$FILTER_A ;;
 		pp-b) filter=$FILTER_B ;;
+		pp-cs) filter=$FILTER_C scope=(--netns "$NS_C" --netns "$NS_S") ;;
 		*) filter=$FILTER_C ;;
 		esac
 		spawn /dev/null "$WORK/$tag.err" ip netns exec "$NS_C" "$PKTPATH" \
-			--backend tracepoint "$filter"
+			--backend tracepoint "${scope[@]}" "$filter"
 		wait_ready "$WORK/$tag.err" 'pktpath: ready' "$BG"
 		;;
 	*) die "unknown configuration $cfg" ;;
