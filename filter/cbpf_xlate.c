@@ -27,9 +27,17 @@
 #define PP_VLAN_IMG_OFF	 (-104) /* VLAN view: wire bytes 8..19, the tag at 12 */
 #define PP_VLAN_HLEN	 4	/* an 802.1Q tag's bytes on the wire */
 #define PP_INNER_OFF	 (-112) /* inner view: the inner frame's offset (u64) */
-#define PP_DIRECT_MAXOFF 0x7fff /* eBPF load offsets are signed 16 bit */
-#define PP_IND_MAXOFF	 0xffff /* the verifier's MAX_PACKET_OFF */
-#define PP_TC_ACT_UNSPEC (-1)	/* also TCX_NEXT: let the next program decide */
+/*
+ * Inner view: an IP packet's made-up Ethernet type (u64; 0: the inner
+ * frame is a real one), and in the VLAN image's place, which the second
+ * pass does not use, the image of its frame's bytes 8..19 (tunnel.h).
+ */
+#define PP_INNER_TYPE_OFF (-120)
+#define PP_INNER_IMG_OFF  PP_VLAN_IMG_OFF
+#define PP_INNER_HEAD	  14	 /* PP_INNER_ETH_HLEN: the bytes of the made-up header */
+#define PP_DIRECT_MAXOFF  0x7fff /* eBPF load offsets are signed 16 bit */
+#define PP_IND_MAXOFF	  0xffff /* the verifier's MAX_PACKET_OFF */
+#define PP_TC_ACT_UNSPEC  (-1)	 /* also TCX_NEXT: let the next program decide */
 /*
  * An eBPF jump reaches 32767 instructions, a classic JA four billion. Past
  * this many instructions a long program gets an island: one JA per label
@@ -315,16 +323,10 @@ static void emit_vlan_flag(struct xl *x)
  * and the low 32 brought in, then the top SIZE bytes. The stack is read
  * only at fixed, aligned offsets, as the verifier wants.
  */
-static void emit_vlan_image_load(struct xl *x, __u8 dst, int size)
+static void emit_image_bytes(struct xl *x, __u8 dst, int size)
 {
 	int n = size_bytes(size);
 
-	/* Past the end of the frame on the wire: no match, as a plain load. */
-	emit(x, BPF_LDX | BPF_MEM | BPF_W, BPF_REG_3, PP_R_CTX, offsetof(struct __sk_buff, len), 0);
-	emit(x, BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_3, 0, 0, PP_VLAN_HLEN);
-	emit(x, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_4, BPF_REG_2, 0, 0);
-	emit(x, BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_4, 0, 0, n);
-	emit_jmp(x, BPF_JMP | BPF_JGT | BPF_X, BPF_REG_4, BPF_REG_3, 0, x->l_nomatch);
 	emit(x, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_1, BPF_REG_2, 0, 0);
 	emit(x, BPF_ALU64 | BPF_SUB | BPF_K, BPF_REG_1, 0, 0, 8);
 	emit(x, BPF_ALU64 | BPF_LSH | BPF_K, BPF_REG_1, 0, 0, 3);
@@ -344,6 +346,57 @@ static void emit_vlan_image_load(struct xl *x, __u8 dst, int size)
 	emit(x, BPF_ALU | BPF_MOV | BPF_X, dst, BPF_REG_3, 0, 0);
 }
 
+/* r3 = the length of the frame a load sees; no match if r2 + SIZE is past it. */
+static void emit_image_bound(struct xl *x, int size)
+{
+	emit(x, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_4, BPF_REG_2, 0, 0);
+	emit(x, BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_4, 0, 0, size_bytes(size));
+	emit_jmp(x, BPF_JMP | BPF_JGT | BPF_X, BPF_REG_4, BPF_REG_3, 0, x->l_nomatch);
+}
+
+/* The VLAN view's image load: past the end of the frame on the wire, no match. */
+static void emit_vlan_image_load(struct xl *x, __u8 dst, int size)
+{
+	emit(x, BPF_LDX | BPF_MEM | BPF_W, BPF_REG_3, PP_R_CTX, offsetof(struct __sk_buff, len), 0);
+	emit(x, BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_3, 0, 0, PP_VLAN_HLEN);
+	emit_image_bound(x, size);
+	emit_image_bytes(x, dst, size);
+}
+
+/*
+ * The second pass, an IP packet inside: DST = SIZE bytes at r2 (r2 < 14,
+ * relative to the inner frame) of its made-up header and the packet's
+ * first bytes, from the image the entry made (PP_INNER_IMG_OFF, bytes
+ * 8..19). Below 8 a load ends before the type (at most 4 bytes): zeros.
+ * The frame is at least the header long (the entry checked it).
+ */
+static void emit_inner_head_load(struct xl *x, __u8 dst, int size)
+{
+	int image = new_label(x), done = new_label(x);
+
+	emit_jmp(x, BPF_JMP | BPF_JGE | BPF_K, BPF_REG_2, 0, 8, image);
+	emit(x, BPF_ALU | BPF_MOV | BPF_K, dst, 0, 0, 0);
+	emit_ja(x, done);
+	bind(x, image);
+	emit(x, BPF_LDX | BPF_MEM | BPF_W, BPF_REG_3, PP_R_CTX, offsetof(struct __sk_buff, len), 0);
+	emit(x, BPF_LDX | BPF_MEM | BPF_DW, BPF_REG_4, BPF_REG_10, PP_INNER_OFF, 0);
+	emit(x, BPF_ALU64 | BPF_SUB | BPF_X, BPF_REG_3, BPF_REG_4, 0, 0);
+	emit_image_bound(x, size);
+	emit_image_bytes(x, dst, size);
+	bind(x, done);
+}
+
+/* The second pass: to HEAD if the inner frame is an IP packet's and r2 < 14. */
+static void emit_inner_head_test(struct xl *x, int head)
+{
+	int real = new_label(x);
+
+	emit(x, BPF_LDX | BPF_MEM | BPF_DW, BPF_REG_1, BPF_REG_10, PP_INNER_TYPE_OFF, 0);
+	emit_jmp(x, BPF_JMP | BPF_JEQ | BPF_K, BPF_REG_1, 0, 0, real);
+	emit_jmp(x, BPF_JMP | BPF_JLT | BPF_K, BPF_REG_2, 0, PP_INNER_HEAD, head);
+	bind(x, real);
+}
+
 /*
  * DST = P[k : size] of the frame as on the wire. A load that ends before
  * the tag reads the same bytes either way; with the tag in metadata, one
@@ -352,13 +405,23 @@ static void emit_vlan_image_load(struct xl *x, __u8 dst, int size)
  */
 static void emit_load_abs(struct xl *x, __u8 dst, int size, __u32 k)
 {
-	int data, done;
+	int data, done, head;
 
 	if (x->inner) {
+		head = new_label(x);
+		done = new_label(x);
 		emit(x, BPF_ALU | BPF_MOV | BPF_K, BPF_REG_2, 0, 0, (__s32)k);
+		if (k < PP_INNER_HEAD)
+			emit_inner_head_test(x, head);
 		emit(x, BPF_LDX | BPF_MEM | BPF_DW, BPF_REG_3, BPF_REG_10, PP_INNER_OFF, 0);
 		emit(x, BPF_ALU64 | BPF_ADD | BPF_X, BPF_REG_2, BPF_REG_3, 0, 0);
 		emit_load_r2_data(x, dst, size);
+		if (k < PP_INNER_HEAD) {
+			emit_ja(x, done);
+			bind(x, head);
+			emit_inner_head_load(x, dst, size);
+		}
+		bind(x, done);
 		return;
 	}
 	if (!x->vlan || (__u64)k + size_bytes(size) <= 12) {
@@ -452,11 +515,22 @@ static void emit_vlan_prologue(struct xl *x)
  */
 static void emit_load_ind(struct xl *x, __u8 dst, int size, __u32 k)
 {
+	int head, done;
+
 	emit(x, BPF_ALU | BPF_MOV | BPF_K, BPF_REG_2, 0, 0, (__s32)k);
 	emit(x, BPF_ALU64 | BPF_ADD | BPF_X, BPF_REG_2, PP_R_X, 0, 0);
 	if (x->inner) {
+		head = new_label(x);
+		done = new_label(x);
+		emit_inner_head_test(x, head);
 		emit(x, BPF_LDX | BPF_MEM | BPF_DW, BPF_REG_3, BPF_REG_10, PP_INNER_OFF, 0);
 		emit(x, BPF_ALU64 | BPF_ADD | BPF_X, BPF_REG_2, BPF_REG_3, 0, 0);
+		emit_load_r2(x, dst, size);
+		emit_ja(x, done);
+		bind(x, head);
+		emit_inner_head_load(x, dst, size);
+		bind(x, done);
+		return;
 	}
 	if (x->probe) {
 		emit_probe_load(x, dst, size);
@@ -829,8 +903,12 @@ static void emit_load_at_x(struct xl *x, int size, __s32 off)
 	emit_slow_load(x, PP_R_A, size);
 }
 
-/* X = the UDP header's offset, IPv4 (not a later fragment) or IPv6; else no match. */
-static void emit_inner_udp(struct xl *x)
+/*
+ * X = the transport header's offset, IPv4 (not a later fragment) or IPv6:
+ * UDP falls through; over IPv4, IP-in-IP goes to IPIP and GRE to GRE;
+ * anything else is no match.
+ */
+static void emit_inner_l4(struct xl *x, int ipip, int gre)
 {
 	int v4 = new_label(x), udp = new_label(x);
 
@@ -845,13 +923,82 @@ static void emit_inner_udp(struct xl *x)
 	emit_load_abs_data(x, PP_R_A, BPF_H, 14 + 6);
 	emit(x, BPF_ALU | BPF_AND | BPF_K, PP_R_A, 0, 0, 0x1fff);
 	emit_jmp(x, BPF_JMP32 | BPF_JNE | BPF_K, PP_R_A, 0, 0, x->l_nomatch);
-	emit_load_abs_data(x, PP_R_A, BPF_B, 14 + 9);
-	emit_jmp(x, BPF_JMP32 | BPF_JNE | BPF_K, PP_R_A, 0, 17, x->l_nomatch);
 	emit_load_abs_data(x, PP_R_X, BPF_B, 14);
 	emit(x, BPF_ALU64 | BPF_AND | BPF_K, PP_R_X, 0, 0, 0xf);
 	emit(x, BPF_ALU64 | BPF_LSH | BPF_K, PP_R_X, 0, 0, 2);
 	emit(x, BPF_ALU64 | BPF_ADD | BPF_K, PP_R_X, 0, 0, 14);
+	emit_load_abs_data(x, PP_R_A, BPF_B, 14 + 9);
+	emit_jmp(x, BPF_JMP32 | BPF_JEQ | BPF_K, PP_R_A, 0, 17, udp);
+	emit_jmp(x, BPF_JMP32 | BPF_JEQ | BPF_K, PP_R_A, 0, PP_IPPROTO_IPIP, ipip);
+	emit_jmp(x, BPF_JMP32 | BPF_JEQ | BPF_K, PP_R_A, 0, PP_IPPROTO_GRE, gre);
+	emit_ja(x, x->l_nomatch);
 	bind(x, udp);
+}
+
+/*
+ * X = the GRE header's offset: past the header (tunnel.h), to FRAME with
+ * Ethernet inside, to IP with IPv4 or IPv6 (A = its type); else no match.
+ * Its length without a branch: 4, and 4 for each of the checksum (flag
+ * bit 15), key (13) and sequence number (12).
+ */
+static void emit_inner_gre(struct xl *x, int frame, int ip)
+{
+	emit_load_at_x(x, BPF_W, 0);
+	emit(x, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_1, PP_R_A, 0, 0);
+	emit(x, BPF_ALU64 | BPF_RSH | BPF_K, BPF_REG_1, 0, 0, 16);
+	emit(x, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_2, BPF_REG_1, 0, 0);
+	emit(x, BPF_ALU64 | BPF_AND | BPF_K, BPF_REG_2, 0, 0, PP_GRE_BAD);
+	emit_jmp(x, BPF_JMP | BPF_JNE | BPF_K, BPF_REG_2, 0, 0, x->l_nomatch);
+	emit(x, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_2, BPF_REG_1, 0, 0);
+	emit(x, BPF_ALU64 | BPF_RSH | BPF_K, BPF_REG_2, 0, 0, 15);
+	for (int bit = 13; bit >= 12; bit--) {
+		emit(x, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_3, BPF_REG_1, 0, 0);
+		emit(x, BPF_ALU64 | BPF_RSH | BPF_K, BPF_REG_3, 0, 0, bit);
+		emit(x, BPF_ALU64 | BPF_AND | BPF_K, BPF_REG_3, 0, 0, 1);
+		emit(x, BPF_ALU64 | BPF_ADD | BPF_X, BPF_REG_2, BPF_REG_3, 0, 0);
+	}
+	emit(x, BPF_ALU64 | BPF_LSH | BPF_K, BPF_REG_2, 0, 0, 2);
+	emit(x, BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_2, 0, 0, 4);
+	emit(x, BPF_ALU64 | BPF_ADD | BPF_X, PP_R_X, BPF_REG_2, 0, 0);
+	emit(x, BPF_ALU64 | BPF_AND | BPF_K, PP_R_A, 0, 0, 0xffff);
+	emit_jmp(x, BPF_JMP32 | BPF_JEQ | BPF_K, PP_R_A, 0, PP_ETH_P_TEB, frame);
+	emit_jmp(x, BPF_JMP32 | BPF_JEQ | BPF_K, PP_R_A, 0, 0x0800, ip);
+	emit_jmp(x, BPF_JMP32 | BPF_JNE | BPF_K, PP_R_A, 0, 0x86dd, x->l_nomatch);
+	emit_ja(x, ip);
+}
+
+/*
+ * The inner frame is an IP packet's (A, its type): the image of its
+ * made-up header's bytes 8..19 for the second pass's loads below 14
+ * (emit_inner_head_load()): zeros, the type, then the packet's first six
+ * bytes, one at a time, so that a short packet still gives those it has
+ * (bpf_skb_load_bytes() leaves zeros where it fails). R1 holds the length.
+ * The image is written on every way here with values the verifier does not
+ * know, so that its bytes are of one kind on all of them.
+ */
+static void emit_inner_image(struct xl *x)
+{
+	int frame = new_label(x);
+
+	emit(x, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_2, BPF_REG_1, 0, 0);
+	emit(x, BPF_ALU64 | BPF_SUB | BPF_X, BPF_REG_2, BPF_REG_1, 0, 0);
+	emit(x, BPF_STX | BPF_MEM | BPF_W, BPF_REG_10, BPF_REG_2, PP_INNER_IMG_OFF, 0);
+	emit(x, BPF_STX | BPF_MEM | BPF_H, BPF_REG_10, BPF_REG_2, PP_INNER_IMG_OFF + 6, 0);
+	emit(x, BPF_STX | BPF_MEM | BPF_W, BPF_REG_10, BPF_REG_2, PP_INNER_IMG_OFF + 8, 0);
+	emit(x, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_3, PP_R_A, 0, 0);
+	emit(x, BPF_ALU | BPF_END | BPF_TO_BE, BPF_REG_3, 0, 0, 16);
+	emit(x, BPF_STX | BPF_MEM | BPF_H, BPF_REG_10, BPF_REG_3, PP_INNER_IMG_OFF + 4, 0);
+	emit_jmp(x, BPF_JMP | BPF_JEQ | BPF_K, PP_R_A, 0, 0, frame);
+	for (int i = 0; i < 6; i++) {
+		emit(x, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_1, PP_R_CTX, 0, 0);
+		emit(x, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_2, PP_R_X, 0, 0);
+		emit(x, BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_2, 0, 0, PP_INNER_HEAD + i);
+		emit(x, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_3, BPF_REG_10, 0, 0);
+		emit(x, BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_3, 0, 0, PP_INNER_IMG_OFF + 6 + i);
+		emit(x, BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_4, 0, 0, 1);
+		emit(x, BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_skb_load_bytes);
+	}
+	bind(x, frame);
 }
 
 /*
@@ -904,6 +1051,8 @@ static void emit_inner_geneve(struct xl *x)
 static void emit_inner_entry(struct xl *x, const struct sock_filter *prog, size_t len)
 {
 	int vxlan = new_label(x), geneve = new_label(x), found = new_label(x);
+	int ipip = new_label(x), gre = new_label(x), ip = new_label(x);
+	int common = new_label(x);
 
 	/*
 	 * The first pass reaches here from every load that failed, each with
@@ -914,7 +1063,7 @@ static void emit_inner_entry(struct xl *x, const struct sock_filter *prog, size_
 	if (x->direct)
 		emit(x, BPF_LDX | BPF_MEM | BPF_W, PP_R_DATA, PP_R_CTX,
 		     offsetof(struct __sk_buff, data), 0);
-	emit_inner_udp(x);
+	emit_inner_l4(x, ipip, gre);
 	emit_inner_port(x);
 	emit_jmp(x, BPF_JMP32 | BPF_JEQ | BPF_K, PP_R_A, 0, PP_GENEVE_PORT, geneve);
 	emit_jmp(x, BPF_JMP32 | BPF_JEQ | BPF_K, PP_R_A, 0, PP_VXLAN_PORT, vxlan);
@@ -925,18 +1074,36 @@ static void emit_inner_entry(struct xl *x, const struct sock_filter *prog, size_
 	bind(x, geneve);
 	emit_inner_geneve(x);
 	emit(x, BPF_ALU64 | BPF_ADD | BPF_K, PP_R_X, 0, 0, 8 + PP_GENEVE_HLEN);
+	emit_ja(x, found);
+	bind(x, gre);
+	emit_inner_gre(x, found, ip);
+	bind(x, ipip);
+	emit(x, BPF_ALU | BPF_MOV | BPF_K, PP_R_A, 0, 0, 0x0800);
+	/* An IP packet at X: the inner frame starts 14 bytes before it, its made-up header. */
+	bind(x, ip);
+	emit(x, BPF_LDX | BPF_MEM | BPF_W, BPF_REG_1, PP_R_CTX, offsetof(struct __sk_buff, len), 0);
+	emit_jmp(x, BPF_JMP | BPF_JGT | BPF_X, PP_R_X, BPF_REG_1, 0, x->l_nomatch);
+	emit(x, BPF_ALU64 | BPF_SUB | BPF_K, PP_R_X, 0, 0, PP_INNER_HEAD);
+	emit_ja(x, common);
 	bind(x, found);
+	emit(x, BPF_ALU | BPF_MOV | BPF_K, PP_R_A, 0, 0, 0);
+	bind(x, common);
 	emit(x, BPF_LDX | BPF_MEM | BPF_W, BPF_REG_1, PP_R_CTX, offsetof(struct __sk_buff, len), 0);
 	/*
 	 * X + len - len: the same offset, but one the verifier no longer knows
 	 * from the way here (34 or 54 where emit_inner_port() compared it), so
-	 * that every way into the second pass is one state, walked once.
+	 * that every way into the second pass is one state, walked once; the
+	 * same for the type (A: 0, IPv4 or IPv6).
 	 */
 	emit(x, BPF_ALU64 | BPF_ADD | BPF_X, PP_R_X, BPF_REG_1, 0, 0);
 	emit(x, BPF_ALU64 | BPF_SUB | BPF_X, PP_R_X, BPF_REG_1, 0, 0);
+	emit(x, BPF_ALU64 | BPF_ADD | BPF_X, PP_R_A, BPF_REG_1, 0, 0);
+	emit(x, BPF_ALU64 | BPF_SUB | BPF_X, PP_R_A, BPF_REG_1, 0, 0);
 	/* The inner frame starts inside the packet: its "len" is not negative. */
 	emit_jmp(x, BPF_JMP | BPF_JGT | BPF_X, PP_R_X, BPF_REG_1, 0, x->l_nomatch);
 	emit(x, BPF_STX | BPF_MEM | BPF_DW, BPF_REG_10, PP_R_X, PP_INNER_OFF, 0);
+	emit(x, BPF_STX | BPF_MEM | BPF_DW, BPF_REG_10, PP_R_A, PP_INNER_TYPE_OFF, 0);
+	emit_inner_image(x);
 	emit(x, BPF_ALU | BPF_MOV | BPF_K, PP_R_A, 0, 0, 0);
 	emit(x, BPF_ALU | BPF_MOV | BPF_K, PP_R_X, 0, 0, 0);
 	emit_mem_zero(x, prog, len);

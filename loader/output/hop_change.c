@@ -49,6 +49,7 @@ static void set_tunnel(struct pp_hop_change *c, enum pp_hop_change_kind kind,
 {
 	c->kind = kind;
 	c->tunnel = s->tunnel;
+	c->key = s->tunnel_key;
 	c->vni = s->vni;
 }
 

@@ -24,6 +24,7 @@ struct pp_hop_change {
 	bool has_now;		   /* the hop carried its bytes: NOW holds its headers */
 	struct pp_pkt_summary now; /* outer ones for a tunnel's frame */
 	__u8 tunnel;		   /* ENCAP, DECAP: enum pp_tunnel_kind */
+	bool key;		   /* GRE with a key (in vni) */
 	__u32 vni;
 };
 

@@ -279,7 +279,18 @@ static void json_headers(struct jobj *o, const struct pp_pkt_summary *s)
 		jstr(o, K("truncated"), s->trunc, 8);
 }
 
-/* A tunnel's frame: its kind and VNI, and the inner frame's headers. */
+/* "vni" (VXLAN, Geneve) or "key" (GRE with one): none for the others. */
+static void json_tunnel_id(struct jobj *o, __u8 kind, bool key, __u32 id)
+{
+	const char *name = pp_tunnel_id_name(kind, key);
+
+	if (!strcmp(name, "vni"))
+		jnum(o, K("vni"), id);
+	else if (*name)
+		jnum(o, K("key"), id);
+}
+
+/* A tunnel's frame: its kind and VNI or GRE key, and the inner frame's headers. */
 static void json_tunnel(struct jobj *o, const struct pp_pkt_summary *s, const __u8 *data,
 			__u32 cap_len)
 {
@@ -290,7 +301,7 @@ static void json_tunnel(struct jobj *o, const struct pp_pkt_summary *s, const __
 	if (!data || !pp_pkt_decode_inner(data, cap_len, s, &in))
 		return;
 	jstr(o, K("tunnel"), kind, strlen(kind));
-	jnum(o, K("vni"), s->vni);
+	json_tunnel_id(o, s->tunnel, s->tunnel_key, s->vni);
 	inner = jopen(o, K("inner"));
 	json_headers(&inner, &in);
 	jclose(&inner);
@@ -423,7 +434,7 @@ static void json_hop_change(struct jobj *o, const struct pp_packet *p, const str
 	kind = pp_tunnel_name(c.tunnel);
 	t = c.kind == PP_CHANGE_ENCAP ? jopen(o, K("encap")) : jopen(o, K("decap"));
 	jstr(&t, K("tunnel"), kind, strlen(kind));
-	jnum(&t, K("vni"), c.vni);
+	json_tunnel_id(&t, c.tunnel, c.key, c.vni);
 	if (c.kind == PP_CHANGE_ENCAP && h->ifname[0])
 		jarr(&t, K("via"), h->ifname, sizeof(h->ifname));
 	jclose(&t);

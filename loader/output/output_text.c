@@ -315,13 +315,22 @@ static void text_stack(const struct pp_out *o, struct pp_wbuf *w, const struct p
 	}
 }
 
-/* "encap vxlan 42 via u1, ", "decap geneve 7, ": before the flow, if any. */
+/*
+ * "encap vxlan 42 via u1, ", "decap geneve 7, ", "encap gre key 5 via g1",
+ * "decap ipip": before the flow, if any.
+ */
 static void text_tunnel(struct pp_wbuf *w, const struct pp_hop_change *c, const struct pp_hop *h)
 {
+	const char *id = pp_tunnel_id_name(c->tunnel, c->key);
+
 	wb_str(w, c->kind == PP_CHANGE_ENCAP ? "encap " : "decap ");
 	wb_str(w, pp_tunnel_name(c->tunnel));
-	pp_wb_putc(w, ' ');
-	wb_u64(w, c->vni);
+	if (*id) {
+		if (c->tunnel == PP_TUNNEL_GRE)
+			pp_wb_lit(w, " key");
+		pp_wb_putc(w, ' ');
+		wb_u64(w, c->vni);
+	}
 	if (c->kind == PP_CHANGE_ENCAP && h->ifname[0]) {
 		pp_wb_lit(w, " via ");
 		pp_wb_write(w, h->ifname, strnlen(h->ifname, sizeof(h->ifname)));

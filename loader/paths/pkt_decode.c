@@ -316,10 +316,11 @@ static void decode_tunnel(const __u8 *data, __u32 cap_len, struct pp_pkt_summary
 {
 	struct pp_tunnel t;
 
-	if (s->nvlan || !s->has_ports || s->ip_proto != PROTO_UDP ||
-	    !pp_tunnel_parse(data, cap_len, &t))
+	if (s->nvlan || !s->ip_ver || !pp_tunnel_parse(data, cap_len, &t))
 		return;
 	s->tunnel = (__u8)t.kind;
+	s->tunnel_key = t.has_key;
+	s->inner_type = t.inner_type;
 	s->vni = t.vni;
 	s->inner_off = t.inner_off;
 }
@@ -374,9 +375,21 @@ int pp_pkt_decode(const __u8 *data, __u32 cap_len, struct pp_pkt_summary *s)
 bool pp_pkt_decode_inner(const __u8 *data, __u32 cap_len, const struct pp_pkt_summary *outer,
 			 struct pp_pkt_summary *inner)
 {
-	if (!outer->tunnel || outer->inner_off > cap_len)
+	struct pp_tunnel t = {.kind = outer->tunnel,
+			      .inner_type = outer->inner_type,
+			      .inner_off = outer->inner_off};
+	__u8 buf[PP_HDR_BYTES + PP_VLAN_HLEN];
+	const __u8 *frame;
+	__u32 n;
+
+	/* The headers are in the first bytes: no more than a mark's. */
+	if (cap_len > sizeof(buf))
+		cap_len = sizeof(buf);
+	if (!outer->tunnel ||
+	    outer->inner_off + (outer->inner_type ? PP_INNER_ETH_HLEN : 0) > cap_len)
 		return false;
-	pp_pkt_decode(data + outer->inner_off, cap_len - outer->inner_off, inner);
+	n = pp_tunnel_inner(data, cap_len, &t, buf, &frame);
+	pp_pkt_decode(frame, n, inner);
 	return true;
 }
 
@@ -579,6 +592,19 @@ size_t pp_pkt_format(const struct pp_pkt_summary *s, char *buf, size_t len)
 	return f.pos;
 }
 
+/* " 42" (a VNI), " key 42" (a GRE key), or nothing. */
+static void pp_sb_tunnel_id(struct pp_sbuf *f, const struct pp_pkt_summary *s)
+{
+	const char *id = pp_tunnel_id_name(s->tunnel, s->tunnel_key);
+
+	if (!*id)
+		return;
+	if (s->tunnel == PP_TUNNEL_GRE)
+		pp_sb_lit(f, " key");
+	pp_sb_lit(f, " ");
+	pp_sb_u64(f, s->vni);
+}
+
 size_t pp_pkt_format_frame(const __u8 *data, __u32 cap_len, char *buf, size_t len)
 {
 	struct pp_pkt_summary s, in;
@@ -590,8 +616,7 @@ size_t pp_pkt_format_frame(const __u8 *data, __u32 cap_len, char *buf, size_t le
 		return f.pos;
 	pp_sb_lit(&f, " ");
 	pp_sb_str(&f, pp_tunnel_name(s.tunnel));
-	pp_sb_lit(&f, " ");
-	pp_sb_u64(&f, s.vni);
+	pp_sb_tunnel_id(&f, &s);
 	pp_sb_lit(&f, ": ");
 	return f.pos + pp_pkt_format(&in, f.pos < f.len ? buf + f.pos : NULL,
 				     f.pos < f.len ? f.len - f.pos : 0);

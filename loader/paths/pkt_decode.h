@@ -43,8 +43,13 @@ struct pp_pkt_summary {
 	__u16 arp_op;	   /* 1 request, 2 reply */
 	__u8 arp_sha[6];   /* sender hardware address */
 	const char *trunc; /* layer the capture ended in ("tcp"), NULL if none */
-	/* A VXLAN or Geneve frame (filter/tunnel.h): its VNI and inner frame's offset. */
-	__u8 tunnel; /* enum pp_tunnel_kind */
+	/*
+	 * A tunnel's frame (filter/tunnel.h): its VNI or GRE key, the inner
+	 * frame's offset, and an IP packet's made-up Ethernet type.
+	 */
+	__u8 tunnel;	 /* enum pp_tunnel_kind */
+	bool tunnel_key; /* GRE with a key (in vni) */
+	__u16 inner_type;
 	__u32 vni;
 	__u32 inner_off;
 };
@@ -75,7 +80,8 @@ int pp_pkt_decode(const __u8 *data, __u32 cap_len, struct pp_pkt_summary *s);
 
 /*
  * The inner frame of OUTER, a tunnel's (outer->tunnel): decoded from
- * DATA[outer->inner_off..CAP_LEN). Returns false for no tunnel.
+ * DATA[outer->inner_off..CAP_LEN), an IP packet's behind its made-up
+ * Ethernet header (filter/tunnel.h). Returns false for no tunnel.
  */
 bool pp_pkt_decode_inner(const __u8 *data, __u32 cap_len, const struct pp_pkt_summary *outer,
 			 struct pp_pkt_summary *inner);

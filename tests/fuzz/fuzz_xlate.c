@@ -394,14 +394,17 @@ static void check_vlan_view(const struct fz_case *c, const struct fz_class *cl, 
 static int inner_reference(const struct fz_case *c, const uint8_t *data, uint32_t caplen,
 			   uint32_t len)
 {
+	static uint8_t buf[FZ_FRAME_MAX + 64];
+	const uint8_t *in;
 	struct pp_tunnel t;
+	uint32_t n;
 
 	if (pp_pcap_offline_match(c->prog, c->len, data, caplen, len))
 		return 1;
 	if (!pp_tunnel_parse(data, caplen, &t))
 		return 0;
-	return pp_pcap_offline_match(c->prog, c->len, data + t.inner_off, caplen - t.inner_off,
-				     len - t.inner_off) != 0;
+	n = pp_tunnel_inner(data, caplen, &t, buf, &in);
+	return pp_pcap_offline_match(c->prog, c->len, in, n, n + (len - caplen)) != 0;
 }
 
 /* C's frame behind an outer Ethernet, IPv4, UDP and VXLAN or Geneve header: its length. */
@@ -455,10 +458,50 @@ static void check_inner_on(const struct fz_case *c, unsigned int flags, const ui
 	free(v);
 }
 
+/*
+ * C's frame inside an outer Ethernet and IPv4 header, by its type: an
+ * IPv4 packet's as IP-in-IP or in GRE, an IPv6 one's in GRE, any other
+ * frame whole in GRE (gretap); GRE with a checksum, key and sequence
+ * number or not, by the frame's length. Its offset in W: the frame's from
+ * byte 14 on for an IP packet, else from its first byte.
+ */
+static uint32_t wrap_ip_frame(const struct fz_case *c, uint8_t *w, uint32_t *skip)
+{
+	static const uint8_t outer[34] = {2,	0,    0,    0,	 0,  2, 2,   0,	  0,  0, 0,  1,
+					  0x08, 0x00, 0x45, 0,	 0,  0, 0,   1,	  0,  0, 64, 47,
+					  0,	0,    192,  168, 50, 1, 192, 168, 50, 2};
+	uint32_t n = sizeof(outer);
+	uint32_t type = c->frame_len >= 14 ? (uint32_t)c->frame[12] << 8 | c->frame[13] : 0;
+	uint32_t m = (uint32_t)c->frame_len % 8;
+	uint32_t flags =
+		(m & 1 ? PP_GRE_CSUM : 0) | (m & 2 ? PP_GRE_KEY : 0) | (m & 4 ? PP_GRE_SEQ : 0);
+
+	memcpy(w, outer, sizeof(outer));
+	*skip = 0;
+	if (type == 0x0800 || type == 0x86dd)
+		*skip = 14;
+	if (type == 0x0800 && c->frame_len % 2) {
+		w[23] = 4; /* IP-in-IP */
+	} else {
+		w[n] = (uint8_t)(flags >> 8);
+		w[n + 1] = 0;
+		w[n + 2] = (uint8_t)((*skip ? type : 0x6558) >> 8);
+		w[n + 3] = (uint8_t)(*skip ? type : 0x6558);
+		n += 4;
+		for (int bit = 15; bit >= 12; bit--)
+			if (flags >> bit & 1) {
+				memset(w + n, bit == 13 ? 0x2a : 0xee, 4);
+				n += 4;
+			}
+	}
+	memcpy(w + n, c->frame + *skip, c->frame_len - *skip);
+	return n;
+}
+
 static void check_inner_view(const struct fz_case *c, const struct fz_class *cl)
 {
 	static uint8_t w[FZ_FRAME_MAX + 64];
-	uint32_t off;
+	uint32_t off, skip;
 
 	if (!libpcap_is_reference(cl))
 		return;
@@ -469,6 +512,10 @@ static void check_inner_view(const struct fz_case *c, const struct fz_class *cl)
 		check_inner_on(c, flags, w, off + (uint32_t)c->frame_len,
 			       off + (uint32_t)c->wire_len, "the frame in a tunnel");
 	}
+	off = wrap_ip_frame(c, w, &skip);
+	for (unsigned int flags = 0; flags <= PP_XLATE_NO_DIRECT; flags++)
+		check_inner_on(c, flags, w, off + (uint32_t)c->frame_len - skip,
+			       off + (uint32_t)c->wire_len - skip, "the frame in an IP tunnel");
 }
 
 /* The three translations: TC with direct loads, TC without, probe mode. */

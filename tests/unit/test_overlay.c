@@ -31,22 +31,38 @@ struct frame_spec {
 	int geneve_opts; /* Geneve: 4-byte words of options; -1: VXLAN's header */
 	__u16 geneve_proto;
 	__u8 geneve_ver;
-	__u16 frag; /* IPv4 flags and fragment offset */
+	__u16 frag;   /* IPv4 flags and fragment offset */
+	__u8 ipproto; /* an IP tunnel: IP-in-IP (4) or GRE (47); 0: UDP */
+	__u16 gre_flags;
+	__u16 gre_type;
 };
 
 static const struct frame_spec specs[] = {
-	{"vxlan 4789", 0, 4789, -1, 0, 0, 0},
-	{"vxlan 8472", 0, 8472, -1, 0, 0, 0},
-	{"vxlan over ipv6", 1, 4789, -1, 0, 0, 0},
-	{"geneve", 0, 6081, 0, PP_ETH_P_TEB, 0, 0},
-	{"geneve with options", 0, 6081, 2, PP_ETH_P_TEB, 0, 0},
-	{"geneve over ipv6", 1, 6081, 1, PP_ETH_P_TEB, 0, 0},
-	{"geneve carrying ipv4", 0, 6081, 0, 0x0800, 0, 0},
-	{"geneve version 1", 0, 6081, 0, PP_ETH_P_TEB, 1, 0},
-	{"other udp port", 0, 4790, -1, 0, 0, 0},
-	{"later fragment", 0, 4789, -1, 0, 0, 0x0010},
-	{"first fragment", 0, 4789, -1, 0, 0, 0x2000},
+	{"vxlan 4789", 0, 4789, -1, 0, 0, 0, 0, 0, 0},
+	{"vxlan 8472", 0, 8472, -1, 0, 0, 0, 0, 0, 0},
+	{"vxlan over ipv6", 1, 4789, -1, 0, 0, 0, 0, 0, 0},
+	{"geneve", 0, 6081, 0, PP_ETH_P_TEB, 0, 0, 0, 0, 0},
+	{"geneve with options", 0, 6081, 2, PP_ETH_P_TEB, 0, 0, 0, 0, 0},
+	{"geneve over ipv6", 1, 6081, 1, PP_ETH_P_TEB, 0, 0, 0, 0, 0},
+	{"geneve carrying ipv4", 0, 6081, 0, 0x0800, 0, 0, 0, 0, 0},
+	{"geneve version 1", 0, 6081, 0, PP_ETH_P_TEB, 1, 0, 0, 0, 0},
+	{"other udp port", 0, 4790, -1, 0, 0, 0, 0, 0, 0},
+	{"later fragment", 0, 4789, -1, 0, 0, 0x0010, 0, 0, 0},
+	{"first fragment", 0, 4789, -1, 0, 0, 0x2000, 0, 0, 0},
+	/* IP tunnels, from 11 on: tunnels up to 15 */
+	{"ipip", 0, 0, 0, 0, 0, 0, PP_IPPROTO_IPIP, 0, 0},
+	{"gre ipv4", 0, 0, 0, 0, 0, 0, PP_IPPROTO_GRE, 0, 0x0800},
+	{"gre key ipv4", 0, 0, 0, 0, 0, 0, PP_IPPROTO_GRE, PP_GRE_KEY, 0x0800},
+	{"gre csum key seq ethernet", 0, 0, 0, 0, 0, 0, PP_IPPROTO_GRE,
+	 PP_GRE_CSUM | PP_GRE_KEY | PP_GRE_SEQ, PP_ETH_P_TEB},
+	{"gre seq ipv6 type", 0, 0, 0, 0, 0, 0, PP_IPPROTO_GRE, PP_GRE_SEQ, 0x86dd},
+	{"gre version 1", 0, 0, 0, 0, 0, 0, PP_IPPROTO_GRE, 1, 0x0800},
+	{"gre routing", 0, 0, 0, 0, 0, 0, PP_IPPROTO_GRE, 0x4000, 0x0800},
+	{"gre mpls", 0, 0, 0, 0, 0, 0, PP_IPPROTO_GRE, 0, 0x8847},
+	{"ipip later fragment", 0, 0, 0, 0, 0, 0x0010, PP_IPPROTO_IPIP, 0, 0},
 };
+#define FIRST_IP_TUNNEL 11
+#define LAST_IP_TUNNEL	15
 
 static size_t put16(unsigned char *p, size_t n, __u16 v)
 {
@@ -84,9 +100,43 @@ static size_t outer_ip(unsigned char *f, const struct frame_spec *s, size_t ip_p
 	return n + 20;
 }
 
+/*
+ * S's IP tunnel: a GRE header (the checksum and sequence words 0xee, the
+ * key 42) or none, then inner_icmp, whole with Ethernet inside, else its
+ * IP packet; the frame's length.
+ */
+static size_t make_ip_tunnel(unsigned char *f, const struct frame_spec *s)
+{
+	bool eth = s->gre_type == PP_ETH_P_TEB;
+	size_t hdr = 0, n, body = sizeof(inner_icmp) - (eth ? 0 : 14);
+
+	if (s->ipproto == PP_IPPROTO_GRE)
+		hdr = 4 +
+		      4 * (size_t)(!!(s->gre_flags & PP_GRE_CSUM) + !!(s->gre_flags & PP_GRE_KEY) +
+				   !!(s->gre_flags & PP_GRE_SEQ));
+	n = outer_ip(f, s, hdr + body);
+	f[14 + 9] = s->ipproto;
+	if (hdr) {
+		put16(f, n, s->gre_flags);
+		put16(f, n + 2, s->gre_type);
+		memset(f + n + 4, 0xee, hdr - 4);
+		if (s->gre_flags & PP_GRE_KEY) {
+			size_t k = n + 4 + (s->gre_flags & PP_GRE_CSUM ? 4 : 0);
+
+			memset(f + k, 0, 4);
+			f[k + 3] = 42;
+		}
+	}
+	memcpy(f + n + hdr, inner_icmp + (eth ? 0 : 14), body);
+	return n + hdr + body;
+}
+
 /* The whole frame of S with inner_icmp inside; its length. */
 static size_t make_frame(unsigned char *f, const struct frame_spec *s)
 {
+	if (s->ipproto)
+		return make_ip_tunnel(f, s);
+
 	size_t thdr = s->geneve_opts < 0 ? 8 : 8 + 4 * (size_t)s->geneve_opts;
 	size_t udp_len = 8 + thdr + sizeof(inner_icmp);
 	size_t n = outer_ip(f, s, udp_len), t;
@@ -111,15 +161,17 @@ static size_t make_frame(unsigned char *f, const struct frame_spec *s)
 /* libpcap on the frame, else on its inner frame: what the inner view must say. */
 static int reference(const struct pp_filter *f, const unsigned char *d, size_t len)
 {
+	unsigned char buf[FRAME_MAX];
+	const unsigned char *in;
 	struct pp_tunnel t;
+	__u32 n;
 
 	if (pp_pcap_offline_match(f->cbpf, f->cbpf_len, d, (unsigned)len, (unsigned)len))
 		return 1;
 	if (!pp_tunnel_parse(d, (__u32)len, &t))
 		return 0;
-	return pp_pcap_offline_match(f->cbpf, f->cbpf_len, d + t.inner_off,
-				     (unsigned)(len - t.inner_off),
-				     (unsigned)(len - t.inner_off)) != 0;
+	n = pp_tunnel_inner(d, (__u32)len, &t, buf, &in);
+	return pp_pcap_offline_match(f->cbpf, f->cbpf_len, in, n, n) != 0;
 }
 
 static int interp(const struct pp_filter *f, const unsigned char *d, size_t len)
@@ -147,6 +199,14 @@ static const char *const exprs[] = {
 	"ether[0] = 0x02",
 	"ip[0] & 0xf = 5 and ip[ip[0] & 0xf] = 0",
 	"vlan and icmp",
+	"ether[12:2] = 0x0800",
+	"ether[10:4] = 0x800",
+	"ether[13:4] != 0",
+	"ether[5:2] = 0",
+	"ether proto 0x86dd",
+	"ether[ip[0] & 0xf] = 0",
+	"ether[(ip[0] & 0xf) + 7:4] = 0x08004500",
+	"ip proto 47 or ip proto 4",
 	"",
 };
 
@@ -166,11 +226,52 @@ START_TEST(test_tunnel_parse)
 	ck_assert_int_eq(t.kind, PP_TUNNEL_VXLAN);
 	ck_assert_uint_eq(t.inner_off, 14 + 40 + 8 + 8);
 	for (size_t i = 6; i < sizeof(specs) / sizeof(specs[0]); i++) {
-		bool tunnel = i == 10; /* a first fragment has its headers */
+		/* a first fragment has its headers */
+		bool tunnel = i == 10 || (i >= FIRST_IP_TUNNEL && i <= LAST_IP_TUNNEL);
 
 		len = make_frame(f, &specs[i]);
 		ck_assert_msg(pp_tunnel_parse(f, (__u32)len, &t) == tunnel, "%s", specs[i].name);
 	}
+}
+END_TEST
+
+/* IP-in-IP and GRE: the kind, the key, the inner frame and its made-up header. */
+START_TEST(test_ip_tunnel_parse)
+{
+	unsigned char f[FRAME_MAX], buf[FRAME_MAX];
+	const unsigned char *in;
+	struct pp_tunnel t;
+	size_t len = make_frame(f, &specs[FIRST_IP_TUNNEL]);
+	__u32 n;
+
+	ck_assert(pp_tunnel_parse(f, (__u32)len, &t));
+	ck_assert_str_eq(pp_tunnel_name(t.kind), "ipip");
+	ck_assert_uint_eq(t.inner_type, 0x0800);
+	ck_assert_uint_eq(t.inner_off, 14 + 20 - 14);
+	ck_assert_str_eq(pp_tunnel_id_name(t.kind, t.has_key), "");
+	n = pp_tunnel_inner(f, (__u32)len, &t, buf, &in);
+	ck_assert_uint_eq(n, sizeof(inner_icmp));
+	ck_assert_mem_eq(in, (const unsigned char[12]){0}, 12);
+	ck_assert_mem_eq(in + 12, inner_icmp + 12, sizeof(inner_icmp) - 12);
+	len = make_frame(f, &specs[FIRST_IP_TUNNEL + 2]); /* gre key ipv4 */
+	ck_assert(pp_tunnel_parse(f, (__u32)len, &t));
+	ck_assert_str_eq(pp_tunnel_name(t.kind), "gre");
+	ck_assert(t.has_key);
+	ck_assert_uint_eq(t.vni, 42);
+	ck_assert_str_eq(pp_tunnel_id_name(t.kind, t.has_key), "key");
+	ck_assert_uint_eq(t.inner_off, 14 + 20 + 8 - 14);
+	len = make_frame(f, &specs[FIRST_IP_TUNNEL + 3]); /* gre csum key seq ethernet */
+	ck_assert(pp_tunnel_parse(f, (__u32)len, &t));
+	ck_assert_uint_eq(t.inner_type, 0);
+	ck_assert_uint_eq(t.vni, 42);
+	ck_assert_uint_eq(t.inner_off, 14 + 20 + 16);
+	n = pp_tunnel_inner(f, (__u32)len, &t, buf, &in);
+	ck_assert_ptr_eq(in, f + t.inner_off);
+	ck_assert_mem_eq(in, inner_icmp, sizeof(inner_icmp));
+	/* The inner IP packet may be empty, not cut in the GRE header. */
+	len = make_frame(f, &specs[FIRST_IP_TUNNEL + 1]);
+	ck_assert(pp_tunnel_parse(f, 14 + 20 + 4, &t));
+	ck_assert(!pp_tunnel_parse(f, 14 + 20 + 3, &t));
 }
 END_TEST
 
@@ -271,6 +372,29 @@ START_TEST(test_header_line)
 	len = make_frame(fr, &specs[8]); /* another port: no tunnel */
 	pp_pkt_format_frame(fr, (__u32)len, line, sizeof(line));
 	ck_assert_str_eq(line, "udp 192.168.50.1.40000 > 192.168.50.2.4790");
+}
+END_TEST
+
+/* IP tunnels on the header line: the kind, GRE's key where it has one. */
+START_TEST(test_header_line_ip_tunnels)
+{
+	static const char *const want[] = {
+		"proto 4 ipip: icmp 10.244.1.2 > 10.244.2.3 echo request id 42 seq 1",
+		"proto 47 gre: icmp 10.244.1.2 > 10.244.2.3 echo request id 42 seq 1",
+		"proto 47 gre key 42: icmp 10.244.1.2 > 10.244.2.3 echo request id 42 seq 1",
+		"proto 47 gre key 42: icmp 10.244.1.2 > 10.244.2.3 echo request id 42 seq 1",
+	};
+	unsigned char fr[FRAME_MAX];
+	char line[256], *tail;
+
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		size_t len = make_frame(fr, &specs[FIRST_IP_TUNNEL + i]);
+
+		pp_pkt_format_frame(fr, (__u32)len, line, sizeof(line));
+		tail = strstr(line, "192.168.50.2 ");
+		ck_assert_msg(tail, "%s", line);
+		ck_assert_str_eq(tail + strlen("192.168.50.2 "), want[i]);
+	}
 }
 END_TEST
 
@@ -413,10 +537,12 @@ Suite *overlay_suite(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_tunnel_parse);
+	tcase_add_test(tc, test_ip_tunnel_parse);
 	tcase_add_test(tc, test_inner_view_equals_reference);
 	tcase_add_test(tc, test_inner_view_matters);
 	tcase_add_test(tc, test_inner_view_in_kernel);
 	tcase_add_test(tc, test_header_line);
+	tcase_add_test(tc, test_header_line_ip_tunnels);
 	tcase_add_test(tc, test_hop_encap_decap);
 	tcase_add_test(tc, test_hop_decap_of_outer_mark);
 	tcase_add_test(tc, test_hop_encap_after_nat);
