@@ -53,8 +53,9 @@ const struct pp_cli_opt pp_cli_opts[] = {
 		 "of kp_func.list"},
 	{"no-inner", 0, NULL, PP_OPT_FLAG, AT(no_inner),
 	 .help = "match the filter on the outer headers only; by\n"
-		 "default a VXLAN (UDP 4789, 8472) or Geneve (6081)\n"
-		 "frame also matches when its inner frame does"},
+		 "default a VXLAN (UDP 4789, 8472), Geneve (6081),\n"
+		 "IP-in-IP or GRE frame also matches when its inner\n"
+		 "frame does"},
 	{"funcs", 0, "FILE", PP_OPT_STR, AT(funcs),
 	 .help = "probe list instead of --detail's (kp_func.min.list\n"
 		 "or kp_func.list: ./, then the installed one)"},

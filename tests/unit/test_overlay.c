@@ -460,6 +460,43 @@ START_TEST(test_hop_encap_decap)
 }
 END_TEST
 
+/* IP-in-IP and GRE with a key: encap and decap name them, GRE's key with it. */
+START_TEST(test_hop_encap_decap_ip_tunnels)
+{
+	static struct pp_mark mark;
+	static const size_t spec[2] = {FIRST_IP_TUNNEL, FIRST_IP_TUNNEL + 2};
+	static const __u8 kind[2] = {PP_TUNNEL_IPIP, PP_TUNNEL_GRE};
+	unsigned char fr[FRAME_MAX];
+	size_t len = make_frame(fr, &specs[spec[_i]]);
+	struct pp_hop hops[4];
+	struct pp_hop_bytes bytes[1];
+	struct pp_packet p = {
+		.id = 1, .mark = &mark, .hops = hops, .nhops = 4, .bytes = bytes, .nbytes = 1};
+	const enum pp_hop_change_kind want[4] = {PP_CHANGE_NONE, PP_CHANGE_NONE, PP_CHANGE_ENCAP,
+						 PP_CHANGE_DECAP};
+	struct pp_hop_change c;
+
+	mark.hop = tc_hop(1, PP_PROBE_TC_INGRESS, "veth1");
+	mark.hop.type = PP_REC_MARK;
+	mark.cap_len = sizeof(inner_icmp);
+	memcpy(mark.data, inner_icmp, sizeof(inner_icmp));
+	hops[0] = mark.hop;
+	hops[1] = tc_hop(2, PP_PROBE_TC_EGRESS, "gre1");
+	hops[2] = tc_hop(3, PP_PROBE_TC_EGRESS, "u1");
+	hops[3] = tc_hop(4, PP_PROBE_TC_INGRESS, "gre1");
+	keep_bytes(&bytes[0], &hops[2], fr, len);
+	for (int i = 0; i < 4; i++) {
+		pp_out_hop_change(&p, &hops[i], &c);
+		ck_assert_msg(c.kind == want[i], "%s hop %d: %d", specs[spec[_i]].name, i, c.kind);
+	}
+	pp_out_hop_change(&p, &hops[2], &c);
+	ck_assert_int_eq(c.tunnel, kind[_i]);
+	ck_assert_int_eq(c.key, kind[_i] == PP_TUNNEL_GRE);
+	ck_assert_uint_eq(c.vni, kind[_i] == PP_TUNNEL_GRE ? 42 : 0);
+	ck_assert_uint_eq(c.now.ip_proto, spec[_i] == FIRST_IP_TUNNEL ? 4 : 47);
+}
+END_TEST
+
 /* The reply, marked in its VXLAN header: the inner frame at the vxlan device is decap, once. */
 START_TEST(test_hop_decap_of_outer_mark)
 {
@@ -544,6 +581,7 @@ Suite *overlay_suite(void)
 	tcase_add_test(tc, test_header_line);
 	tcase_add_test(tc, test_header_line_ip_tunnels);
 	tcase_add_test(tc, test_hop_encap_decap);
+	tcase_add_loop_test(tc, test_hop_encap_decap_ip_tunnels, 0, 2);
 	tcase_add_test(tc, test_hop_decap_of_outer_mark);
 	tcase_add_test(tc, test_hop_encap_after_nat);
 	suite_add_tcase(s, tc);
