@@ -121,10 +121,10 @@ TRIAL_SUITES=()
 # scenarios add DNAT (nf_nat, nft_chain_nat for the chain, nft_nat for the
 # statement) and a bridge, loaded before pktpath starts so that its br_*
 # probes attach; the overlay scenarios, vxlan and geneve (their xmit and
-# rcv functions are kp_func.list entries).
+# rcv functions are kp_func.list entries), ipip and ip_gre (gretap).
 # virtio_pci and virtio_console first: the results channel (init.sh).
 # nft_counter: a module of its own in 5.10 (built into nf_tables since 5.13 or so).
-MODULES=(virtio_pci virtio_console veth sch_ingress cls_bpf crc32c_generic nf_tables nft_counter nf_nat nft_chain_nat nft_nat bridge vxlan geneve)
+MODULES=(virtio_pci virtio_console veth sch_ingress cls_bpf crc32c_generic nf_tables nft_counter nf_nat nft_chain_nat nft_nat bridge vxlan geneve ipip ip_gre)
 # iproute2 (busybox ip has no netns or veth), nft, and bpftool for the
 # cleanup checks: dynamic, so copied with their libraries.
 TOOLS=(/usr/sbin/ip /usr/sbin/tc /usr/sbin/nft /usr/sbin/bpftool)

@@ -804,6 +804,37 @@ overlay() {
 	echo "3 requests through $xmit, encapsulated on u1; 3 replies marked on u1, through $rcv"
 }
 chk_overlay_vxlan() { overlay "$1" vxlan vxlan_xmit_one vxlan_rcv; }
+
+# overlay_ip BACKEND KIND ENCAP DECAPS: as overlay(), for gretap (key 42)
+# and IP-in-IP: each request encapsulated on u1 (its hop's encap ENCAP),
+# each reply marked on u1 by its inner headers with DECAPS decap hops: 1
+# for gretap (ov42's ingress), 0 for IP-in-IP (ov42 is no Ethernet device:
+# pktpath puts no classifier there). Their own functions are in neither
+# probe list: no function check on the kprobe backends.
+overlay_ip() {
+	local kind=$2 encap=$3 decaps=$4 n bad
+	life_common "$1" || return 1
+	[ "$(kv ping_received)" = 3 ] || {
+		echo "ping got '$(kv ping_received)' of 3 replies (overlay_ping: $(kv overlay_ping))"
+		return 1
+	}
+	n=$(allp length)
+	[ "$n" = 6 ] || {
+		echo "printed $n packets, not 3 requests and 3 replies: $(allp 'map(brief) | join("; ")')"
+		return 1
+	}
+	bad=$(first_bad "if .pkt.tunnel then .pkt.tunnel != \"$kind\" or .marked_at.ifname != \"u1\"
+			or ([.hops[].decap | select(.)] | length) != $decaps
+		else .marked_at.ifname != \"vp1\" or ([.hops[].encap | select(.)]
+			!= [$encap]) end" '"\(brief): path \(path)"')
+	[ -z "$bad" ] || {
+		echo "no encap $encap on u1 (requests) or not $decaps decap (replies): $bad"
+		return 1
+	}
+	echo "3 requests encapsulated ($kind) on u1; 3 replies marked on u1 by their inner headers"
+}
+chk_overlay_gre() { overlay_ip "$1" gre '{tunnel: "gre", key: 42, via: "u1"}' 1; }
+chk_overlay_ipip() { overlay_ip "$1" ipip '{tunnel: "ipip", via: "u1"}' 0; }
 chk_overlay_geneve() { overlay "$1" geneve geneve_xmit geneve_udp_encap_recv; }
 
 # ---- the VM as a whole ---------------------------------------------------------

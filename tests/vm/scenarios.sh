@@ -538,8 +538,9 @@ scn_bridge_flood() {
 
 # Pod to pod across a two-node overlay (tests/e2e/overlay.sh's, smaller):
 # node1 and node2 joined by u1 -- u2 (192.168.50.0/24), each with a bridge
-# and a tunnel device (ov42: VXLAN VNI 42 on port 8472, or Geneve VNI 42),
-# pod1 and pod2 on veths to the bridges (10.244.0.1, .2). Traced in node1.
+# and a tunnel device (ov42: VXLAN VNI 42 on port 8472, Geneve VNI 42, or
+# gretap with key 42), pod1 and pod2 on veths to the bridges (10.244.0.1,
+# .2). Traced in node1. IP-in-IP carries no Ethernet frame: topo_ipip.
 topo_overlay() {
 	local kind=$1 n peer
 	net_reset
@@ -553,6 +554,9 @@ topo_overlay() {
 		if [ "$kind" = vxlan ]; then
 			ip -n "node$n" link add ov42 type vxlan id 42 dstport 8472 \
 				local "192.168.50.$n" remote "192.168.50.$peer" dev "u$n"
+		elif [ "$kind" = gre ]; then
+			ip -n "node$n" link add ov42 type gretap key 42 \
+				local "192.168.50.$n" remote "192.168.50.$peer"
 		else
 			ip -n "node$n" link add ov42 type geneve id 42 remote "192.168.50.$peer"
 		fi
@@ -567,6 +571,42 @@ topo_overlay() {
 	ip netns exec pod1 ping -c 1 -W 30 10.244.0.2 >/dev/null 2>&1 || kv overlay_ping fail
 }
 
+# IP-in-IP, routed: pod1 (10.244.1.2) -- vp1 (10.244.1.1) in node1, whose
+# route to 10.244.2.0/24 is its ipip device ov42 to 192.168.50.2; node2 the
+# same the other way, pod2 10.244.2.2.
+topo_ipip() {
+	local n peer
+	net_reset
+	for n in node1 node2 pod1 pod2; do ns_new "$n"; done
+	ip link add u1 netns node1 type veth peer name u2 netns node2
+	for n in 1 2; do
+		peer=$((3 - n))
+		ip -n "node$n" addr add "192.168.50.$n/24" dev "u$n"
+		ip -n "node$n" link set "u$n" up
+		ip -n "node$n" link add ov42 type ipip local "192.168.50.$n" remote "192.168.50.$peer"
+		ip -n "node$n" link set ov42 up
+		ip -n "node$n" route add "10.244.$peer.0/24" dev ov42
+		ip -n "node$n" link add "vp$n" type veth peer name eth0 netns "pod$n"
+		ip -n "node$n" addr add "10.244.$n.1/24" dev "vp$n"
+		ip -n "node$n" link set "vp$n" up
+		ip netns exec "node$n" sysctl -q -w net.ipv4.ip_forward=1
+		ip -n "pod$n" addr add "10.244.$n.2/24" dev eth0
+		ip -n "pod$n" link set eth0 up
+		ip -n "pod$n" route add default via "10.244.$n.1"
+	done
+	ip netns exec pod1 ping -c 1 -W 30 10.244.2.2 >/dev/null 2>&1 || kv overlay_ping fail
+}
+
+scn_overlay_ipip() {
+	topo_ipip
+	if pp_start node1 "$1" --json "icmp and host 10.244.1.2 and host 10.244.2.2"; then
+		ip netns exec pod1 ping -c 3 -i 0.2 -W 30 10.244.2.2 >/tmp/pp.ping 2>&1
+		kv ping_received "$(sed -n 's/.* \([0-9]*\) packets received.*/\1/p' /tmp/pp.ping)"
+		sleep 2
+	fi
+	pp_wait 0
+}
+
 overlay_traced() {
 	topo_overlay "$2"
 	if pp_start node1 "$1" --json "icmp and host 10.244.0.1 and host 10.244.0.2"; then
@@ -578,6 +618,7 @@ overlay_traced() {
 }
 scn_overlay_vxlan() { overlay_traced "$1" vxlan; }
 scn_overlay_geneve() { overlay_traced "$1" geneve; }
+scn_overlay_gre() { overlay_traced "$1" gre; }
 
 # ---- main -------------------------------------------------------------------
 
@@ -619,8 +660,8 @@ lacks() {
 	if { [ "$1" = nft-drop ] || [ "$1" = nft-postrouting ]; } && absent nf_tables; then
 		echo "no nf_tables in this kernel (neither a module nor built in)"
 	fi
-	for m in vxlan geneve; do
-		if [ "$1" = "overlay-$m" ] && absent "$m"; then
+	for m in vxlan geneve ipip ip_gre; do
+		if [ "$1" = "overlay-${m#ip_}" ] && absent "$m"; then
 			echo "no $m in this kernel (neither a module nor built in)"
 		fi
 	done
