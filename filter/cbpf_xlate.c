@@ -28,16 +28,29 @@
 #define PP_VLAN_HLEN	 4	/* an 802.1Q tag's bytes on the wire */
 #define PP_INNER_OFF	 (-112) /* inner view: the inner frame's offset (u64) */
 /*
- * Inner view: an IP packet's made-up Ethernet type (u64; 0: the inner
+ * Inner view: an IP packet's made-up Ethernet type (u32; 0: the inner
  * frame is a real one), and in the VLAN image's place, which the second
  * pass does not use, the image of its frame's bytes 8..19 (tunnel.h).
  */
 #define PP_INNER_TYPE_OFF (-120)
-#define PP_INNER_IMG_OFF  PP_VLAN_IMG_OFF
-#define PP_INNER_HEAD	  14	 /* PP_INNER_ETH_HLEN: the bytes of the made-up header */
-#define PP_DIRECT_MAXOFF  0x7fff /* eBPF load offsets are signed 16 bit */
-#define PP_IND_MAXOFF	  0xffff /* the verifier's MAX_PACKET_OFF */
-#define PP_TC_ACT_UNSPEC  (-1)	 /* also TCX_NEXT: let the next program decide */
+/*
+ * The two slots below are written and read as 32-bit words, not spilled
+ * registers: a load from them is a new unknown each time, never tied to
+ * the slot, so that a branch on one value does not make the verifier
+ * tell states apart by it for the rest of the pass.
+ */
+/*
+ * Inner view: the inner frame's bytes 12..13, its Ethernet type, read once
+ * at the entry (above 0xffff: the frame is shorter). Filters load it
+ * again and again (every "host" term, for IPv4, ARP and RARP): from here
+ * it costs one stack load and no branch into the made-up header (u32).
+ */
+#define PP_INNER_ETYPE_OFF (-128)
+#define PP_INNER_IMG_OFF   PP_VLAN_IMG_OFF
+#define PP_INNER_HEAD	   14	  /* PP_INNER_ETH_HLEN: the bytes of the made-up header */
+#define PP_DIRECT_MAXOFF   0x7fff /* eBPF load offsets are signed 16 bit */
+#define PP_IND_MAXOFF	   0xffff /* the verifier's MAX_PACKET_OFF */
+#define PP_TC_ACT_UNSPEC   (-1)	  /* also TCX_NEXT: let the next program decide */
 /*
  * An eBPF jump reaches 32767 instructions, a classic JA four billion. Past
  * this many instructions a long program gets an island: one JA per label
@@ -391,7 +404,7 @@ static void emit_inner_head_test(struct xl *x, int head)
 {
 	int real = new_label(x);
 
-	emit(x, BPF_LDX | BPF_MEM | BPF_DW, BPF_REG_1, BPF_REG_10, PP_INNER_TYPE_OFF, 0);
+	emit(x, BPF_LDX | BPF_MEM | BPF_W, BPF_REG_1, BPF_REG_10, PP_INNER_TYPE_OFF, 0);
 	emit_jmp(x, BPF_JMP | BPF_JEQ | BPF_K, BPF_REG_1, 0, 0, real);
 	emit_jmp(x, BPF_JMP | BPF_JLT | BPF_K, BPF_REG_2, 0, PP_INNER_HEAD, head);
 	bind(x, real);
@@ -407,6 +420,12 @@ static void emit_load_abs(struct xl *x, __u8 dst, int size, __u32 k)
 {
 	int data, done, head;
 
+	if (x->inner && k == 12 && size == BPF_H) {
+		emit(x, BPF_LDX | BPF_MEM | BPF_W, BPF_REG_1, BPF_REG_10, PP_INNER_ETYPE_OFF, 0);
+		emit_jmp(x, BPF_JMP | BPF_JGT | BPF_K, BPF_REG_1, 0, 0xffff, x->l_nomatch);
+		emit(x, BPF_ALU | BPF_MOV | BPF_X, dst, BPF_REG_1, 0, 0);
+		return;
+	}
 	if (x->inner) {
 		head = new_label(x);
 		done = new_label(x);
@@ -968,6 +987,28 @@ static void emit_inner_gre(struct xl *x, int frame, int ip)
 }
 
 /*
+ * An Ethernet frame inside at X: its bytes 12..13 to PP_INNER_ETYPE_OFF,
+ * or above 0xffff where it has fewer bytes: the helper's return, 0 or a
+ * negative error, gives bit 16 without a branch (and bpf_skb_load_bytes()
+ * zeroes what it could not copy), so that the verifier knows neither.
+ */
+static void emit_inner_etype(struct xl *x)
+{
+	emit(x, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_1, PP_R_CTX, 0, 0);
+	emit(x, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_2, PP_R_X, 0, 0);
+	emit(x, BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_2, 0, 0, 12);
+	emit(x, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_3, BPF_REG_10, 0, 0);
+	emit(x, BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_3, 0, 0, PP_LOAD_BUF_OFF);
+	emit(x, BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_4, 0, 0, 2);
+	emit(x, BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_skb_load_bytes);
+	emit(x, BPF_ALU64 | BPF_AND | BPF_K, BPF_REG_0, 0, 0, 0x10000);
+	emit(x, BPF_LDX | BPF_MEM | BPF_H, BPF_REG_1, BPF_REG_10, PP_LOAD_BUF_OFF, 0);
+	emit_bswap(x, BPF_REG_1, BPF_H);
+	emit(x, BPF_ALU64 | BPF_OR | BPF_X, BPF_REG_1, BPF_REG_0, 0, 0);
+	emit(x, BPF_STX | BPF_MEM | BPF_W, BPF_REG_10, BPF_REG_1, PP_INNER_ETYPE_OFF, 0);
+}
+
+/*
  * The inner frame is an IP packet's (A, its type): the image of its
  * made-up header's bytes 8..19 for the second pass's loads below 14
  * (emit_inner_head_load()): zeros, the type, then the packet's first six
@@ -978,7 +1019,7 @@ static void emit_inner_gre(struct xl *x, int frame, int ip)
  */
 static void emit_inner_image(struct xl *x)
 {
-	int frame = new_label(x);
+	int frame = new_label(x), done = new_label(x);
 
 	emit(x, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_2, BPF_REG_1, 0, 0);
 	emit(x, BPF_ALU64 | BPF_SUB | BPF_X, BPF_REG_2, BPF_REG_1, 0, 0);
@@ -988,6 +1029,7 @@ static void emit_inner_image(struct xl *x)
 	emit(x, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_3, PP_R_A, 0, 0);
 	emit(x, BPF_ALU | BPF_END | BPF_TO_BE, BPF_REG_3, 0, 0, 16);
 	emit(x, BPF_STX | BPF_MEM | BPF_H, BPF_REG_10, BPF_REG_3, PP_INNER_IMG_OFF + 4, 0);
+	emit(x, BPF_STX | BPF_MEM | BPF_W, BPF_REG_10, PP_R_A, PP_INNER_ETYPE_OFF, 0);
 	emit_jmp(x, BPF_JMP | BPF_JEQ | BPF_K, PP_R_A, 0, 0, frame);
 	for (int i = 0; i < 6; i++) {
 		emit(x, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_1, PP_R_CTX, 0, 0);
@@ -998,7 +1040,10 @@ static void emit_inner_image(struct xl *x)
 		emit(x, BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_4, 0, 0, 1);
 		emit(x, BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_skb_load_bytes);
 	}
+	emit_ja(x, done);
 	bind(x, frame);
+	emit_inner_etype(x);
+	bind(x, done);
 }
 
 /*
@@ -1102,7 +1147,7 @@ static void emit_inner_entry(struct xl *x, const struct sock_filter *prog, size_
 	/* The inner frame starts inside the packet: its "len" is not negative. */
 	emit_jmp(x, BPF_JMP | BPF_JGT | BPF_X, PP_R_X, BPF_REG_1, 0, x->l_nomatch);
 	emit(x, BPF_STX | BPF_MEM | BPF_DW, BPF_REG_10, PP_R_X, PP_INNER_OFF, 0);
-	emit(x, BPF_STX | BPF_MEM | BPF_DW, BPF_REG_10, PP_R_A, PP_INNER_TYPE_OFF, 0);
+	emit(x, BPF_STX | BPF_MEM | BPF_W, BPF_REG_10, PP_R_A, PP_INNER_TYPE_OFF, 0);
 	emit_inner_image(x);
 	emit(x, BPF_ALU | BPF_MOV | BPF_K, PP_R_A, 0, 0, 0);
 	emit(x, BPF_ALU | BPF_MOV | BPF_K, PP_R_X, 0, 0, 0);
