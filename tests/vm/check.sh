@@ -805,14 +805,15 @@ overlay() {
 }
 chk_overlay_vxlan() { overlay "$1" vxlan vxlan_xmit_one vxlan_rcv; }
 
-# overlay_ip BACKEND KIND ENCAP DECAPS: as overlay(), for gretap (key 42)
-# and IP-in-IP: each request encapsulated on u1 (its hop's encap ENCAP),
-# each reply marked on u1 by its inner headers with DECAPS decap hops: 1
-# for gretap (ov42's ingress), 0 for IP-in-IP (ov42 is no Ethernet device:
-# pktpath puts no classifier there). Their own functions are in neither
-# probe list: no function check on the kprobe backends.
+# overlay_ip BACKEND KIND ENCAP: as overlay(), for gretap (key 42) and
+# IP-in-IP: each request encapsulated on u1 (its hop's encap ENCAP), each
+# reply marked on u1 by its inner headers with one decap hop: for gretap
+# at ov42's ingress; for IP-in-IP at vp1's egress, the first TC hook after
+# (ov42 is no Ethernet device: pktpath puts no classifier there). Their
+# own functions are in neither probe list: no function check on the
+# kprobe backends.
 overlay_ip() {
-	local kind=$2 encap=$3 decaps=$4 n bad
+	local kind=$2 encap=$3 decaps=1 n bad
 	life_common "$1" || return 1
 	[ "$(kv ping_received)" = 3 ] || {
 		echo "ping got '$(kv ping_received)' of 3 replies (overlay_ping: $(kv overlay_ping))"
@@ -833,8 +834,8 @@ overlay_ip() {
 	}
 	echo "3 requests encapsulated ($kind) on u1; 3 replies marked on u1 by their inner headers"
 }
-chk_overlay_gre() { overlay_ip "$1" gre '{tunnel: "gre", key: 42, via: "u1"}' 1; }
-chk_overlay_ipip() { overlay_ip "$1" ipip '{tunnel: "ipip", via: "u1"}' 0; }
+chk_overlay_gre() { overlay_ip "$1" gre '{tunnel: "gre", key: 42, via: "u1"}'; }
+chk_overlay_ipip() { overlay_ip "$1" ipip '{tunnel: "ipip", via: "u1"}'; }
 chk_overlay_geneve() { overlay "$1" geneve geneve_xmit geneve_udp_encap_recv; }
 
 # ---- the VM as a whole ---------------------------------------------------------
