@@ -69,14 +69,25 @@ static const char *probe_name(const struct pp_out *o, __u32 probe, char *buf, si
 	return pp_out_probe_name(o, probe, buf, len);
 }
 
-__u64 pp_metrics_path_id(const struct pp_out *o, const struct pp_packet *p)
+__u64 pp_metrics_id_hop(__u64 h, const struct pp_out *o, __u32 probe)
 {
-	__u64 h = FNV_OFF;
 	char buf[32];
 
+	return fnv(h ? h : FNV_OFF, probe_name(o, probe, buf, sizeof(buf)));
+}
+
+__u64 pp_metrics_id_end(__u64 h, enum pp_fate fate)
+{
+	return fnv(h ? h : FNV_OFF, pp_out_fate_kind(fate)) & 0xffffffffffffULL;
+}
+
+__u64 pp_metrics_path_id(const struct pp_out *o, const struct pp_packet *p)
+{
+	__u64 h = 0;
+
 	for (size_t i = 0; i < p->nhops; i++)
-		h = fnv(h, probe_name(o, p->hops[i].probe, buf, sizeof(buf)));
-	return fnv(h, pp_out_fate_kind(p->fate)) & 0xffffffffffffULL;
+		h = pp_metrics_id_hop(h, o, p->hops[i].probe);
+	return pp_metrics_id_end(h, p->fate);
 }
 
 /* "a > b > c", cut with "..." where the label's room ends. */
