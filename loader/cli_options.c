@@ -111,9 +111,9 @@ const struct pp_cli_opt pp_cli_opts[] = {
 		 "packet printed unless --packets or --json"},
 	{"metrics-top", 0, "N", PP_OPT_UINT, AT(metrics_top), .min = 1, .max = 10000,
 	 .bad = "--metrics-top wants 1 to 10000: \"%s\"",
-	 .help = "with --metrics, series for N paths and N drop\n"
-		 "places, the first seen; the rest summed as\n"
-		 "\"other\" (default 100: at most 21 N + 42 series)"},
+	 .help = "with --metrics, series for the N busiest paths\n"
+		 "and drop places; the rest summed as \"other\"\n"
+		 "(default 100: at most 23 N + 42 series)"},
 	{"metrics-idle", 0, "S", PP_OPT_SECONDS, AT(metrics_idle), .max = PP_MAX_SECONDS,
 	 .bad = "--metrics-idle wants seconds, above 0, up to a year: \"%s\"",
 	 .help = "with --metrics, a path or drop place without a\n"

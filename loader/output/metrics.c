@@ -31,81 +31,6 @@ static __u64 fnv(__u64 h, const char *s)
 	return (h ^ 0xff) * FNV_PRIME; /* a separator no name holds */
 }
 
-static int table_init(struct pp_mtable *t, size_t max, size_t size)
-{
-	t->max = max;
-	t->size = size;
-	t->nslots = 2;
-	while (t->nslots < 2 * max)
-		t->nslots <<= 1;
-	t->v = calloc(max, size);
-	t->slots = calloc(t->nslots, sizeof(*t->slots));
-	return t->v && t->slots ? 0 : -1;
-}
-
-static void *entry(const struct pp_mtable *t, size_t i)
-{
-	return (char *)t->v + i * t->size;
-}
-
-/* Both entry kinds begin with their id. */
-static __u64 entry_id(const struct pp_mtable *t, size_t i)
-{
-	return *(const __u64 *)entry(t, i);
-}
-
-/* The slot of ID: its entry's, or the empty one where it would go. */
-static __u32 *slot_of(const struct pp_mtable *t, __u64 id)
-{
-	size_t mask = t->nslots - 1, i = (size_t)(id ^ (id >> 29)) & mask;
-
-	while (t->slots[i] && entry_id(t, t->slots[i] - 1) != id)
-		i = (i + 1) & mask;
-	return &t->slots[i];
-}
-
-/* Entry of ID, a new one (zeroed, id set) if there is room, else NULL. */
-static void *table_get(struct pp_mtable *t, __u64 id, bool *fresh)
-{
-	__u32 *s = slot_of(t, id);
-	void *e;
-
-	*fresh = false;
-	if (*s)
-		return entry(t, *s - 1);
-	if (t->n == t->max)
-		return NULL;
-	e = entry(t, t->n);
-	memset(e, 0, t->size);
-	*(__u64 *)e = id;
-	*s = (__u32)++t->n;
-	*fresh = true;
-	return e;
-}
-
-/* Drops the entries idle since before CUTOFF; the index is rebuilt. Returns how many. */
-static size_t table_expire(struct pp_mtable *t, size_t last_off, __u64 cutoff)
-{
-	size_t kept = 0, n = t->n;
-
-	for (size_t i = 0; i < n; i++) {
-		void *e = entry(t, i);
-
-		if (*(const __u64 *)((const char *)e + last_off) < cutoff)
-			continue;
-		if (kept != i)
-			memcpy(entry(t, kept), e, t->size);
-		kept++;
-	}
-	if (kept == n)
-		return 0;
-	t->n = kept;
-	memset(t->slots, 0, t->nslots * sizeof(*t->slots));
-	for (size_t i = 0; i < kept; i++)
-		*slot_of(t, entry_id(t, i)) = (__u32)(i + 1);
-	return n - kept;
-}
-
 struct pp_metrics *pp_metrics_new(size_t top, double idle, const struct pp_mbuild *b)
 {
 	struct pp_metrics *m;
@@ -120,8 +45,8 @@ struct pp_metrics *pp_metrics_new(size_t top, double idle, const struct pp_mbuil
 	m->idle_ns = (__u64)(idle * 1e9);
 	m->build = *b;
 	snprintf(m->other_path.fate, sizeof(m->other_path.fate), "other");
-	if (table_init(&m->paths, top, sizeof(struct pp_mpath)) ||
-	    table_init(&m->drops, top, sizeof(struct pp_mdrop))) {
+	if (pp_mrank_init(&m->paths, top, sizeof(struct pp_mpath)) ||
+	    pp_mrank_init(&m->drops, top, sizeof(struct pp_mdrop))) {
 		pp_metrics_free(m);
 		return NULL;
 	}
@@ -132,10 +57,8 @@ void pp_metrics_free(struct pp_metrics *m)
 {
 	if (!m)
 		return;
-	free(m->paths.v);
-	free(m->paths.slots);
-	free(m->drops.v);
-	free(m->drops.slots);
+	pp_mrank_free(&m->paths);
+	pp_mrank_free(&m->drops);
 	free(m->health.lost);
 	pthread_mutex_destroy(&m->lock);
 	free(m);
@@ -146,14 +69,25 @@ static const char *probe_name(const struct pp_out *o, __u32 probe, char *buf, si
 	return pp_out_probe_name(o, probe, buf, len);
 }
 
-__u64 pp_metrics_path_id(const struct pp_out *o, const struct pp_packet *p)
+__u64 pp_metrics_id_hop(__u64 h, const struct pp_out *o, __u32 probe)
 {
-	__u64 h = FNV_OFF;
 	char buf[32];
 
+	return fnv(h ? h : FNV_OFF, probe_name(o, probe, buf, sizeof(buf)));
+}
+
+__u64 pp_metrics_id_end(__u64 h, enum pp_fate fate)
+{
+	return fnv(h ? h : FNV_OFF, pp_out_fate_kind(fate)) & 0xffffffffffffULL;
+}
+
+__u64 pp_metrics_path_id(const struct pp_out *o, const struct pp_packet *p)
+{
+	__u64 h = 0;
+
 	for (size_t i = 0; i < p->nhops; i++)
-		h = fnv(h, probe_name(o, p->hops[i].probe, buf, sizeof(buf)));
-	return fnv(h, pp_out_fate_kind(p->fate)) & 0xffffffffffffULL;
+		h = pp_metrics_id_hop(h, o, p->hops[i].probe);
+	return pp_metrics_id_end(h, p->fate);
 }
 
 /* "a > b > c", cut with "..." where the label's room ends. */
@@ -169,10 +103,13 @@ static void path_steps(const struct pp_out *o, const struct pp_packet *p, char *
 		memcpy(dst + len - 4, "...", 4);
 }
 
-static void observe(struct pp_mpath *e, const struct pp_packet *p, __u64 now)
+static void observe(struct pp_mpath *e, const struct pp_packet *p)
 {
 	double s = (double)(p->hops[p->nhops - 1].ts - p->hops[0].ts) / 1e9;
 	size_t b = 0;
+
+	for (size_t i = 0; i + 1 < p->nhops && i < PP_METRICS_NSTEPS; i++)
+		e->step[i] += (double)(p->hops[i + 1].ts - p->hops[i].ts) / 1e9;
 
 	while (b < PP_METRICS_BUCKETS && s > bounds[b])
 		b++;
@@ -180,9 +117,26 @@ static void observe(struct pp_mpath *e, const struct pp_packet *p, __u64 now)
 		e->buckets[b]++;
 	else
 		e->inf++;
-	e->count++;
+	e->h.count++;
 	e->sum += s;
-	e->last = now;
+}
+
+/* A path that loses its series: its packets go on in path="other". */
+static void fold_path(void *arg, const struct pp_mhead *h)
+{
+	struct pp_mpath *o = arg;
+	const struct pp_mpath *e = (const struct pp_mpath *)h;
+
+	o->h.count += e->h.count;
+	for (size_t b = 0; b < PP_METRICS_BUCKETS; b++)
+		o->buckets[b] += e->buckets[b];
+	o->inf += e->inf;
+	o->sum += e->sum;
+}
+
+static void fold_drop(void *arg, const struct pp_mhead *h)
+{
+	*(__u64 *)arg += h->count;
 }
 
 static void add_path(struct pp_metrics *m, const struct pp_out *o, const struct pp_packet *p,
@@ -190,17 +144,17 @@ static void add_path(struct pp_metrics *m, const struct pp_out *o, const struct 
 {
 	__u64 id = pp_metrics_path_id(o, p);
 	bool fresh;
-	struct pp_mpath *e = table_get(&m->paths, id, &fresh);
+	struct pp_mpath *e = pp_mrank_get(&m->paths, id, now, &fresh, fold_path, &m->other_path);
 
 	if (!e) {
-		observe(&m->other_path, p, now);
+		observe(&m->other_path, p);
 		return;
 	}
 	if (fresh) {
 		snprintf(e->fate, sizeof(e->fate), "%s", pp_out_fate_kind(p->fate));
 		path_steps(o, p, e->steps, sizeof(e->steps));
 	}
-	observe(e, p, now);
+	observe(e, p);
 }
 
 static void label(char *dst, const char *s)
@@ -243,16 +197,20 @@ static __u64 drop_id(const struct pp_mdrop *d)
 static void add_drop(struct pp_metrics *m, const struct pp_mdrop *d, __u64 now)
 {
 	bool fresh;
-	struct pp_mdrop *e = table_get(&m->drops, d->id, &fresh);
+	struct pp_mdrop *e =
+		pp_mrank_get(&m->drops, d->h.id, now, &fresh, fold_drop, &m->other_drops);
 
 	if (!e) {
 		m->other_drops++;
 		return;
 	}
-	if (fresh)
+	if (fresh) {
+		struct pp_mhead h = e->h;
+
 		*e = *d;
-	e->count++;
-	e->last = now;
+		e->h = h;
+	}
+	e->h.count++;
 }
 
 void pp_metrics_add(struct pp_metrics *m, const struct pp_out *o, const struct pp_packet *p,
@@ -264,7 +222,7 @@ void pp_metrics_add(struct pp_metrics *m, const struct pp_out *o, const struct p
 	/* Naming takes the symbol and namespace caches: outside the lock. */
 	if (dropped) {
 		drop_labels(o, p, &d);
-		d.id = drop_id(&d);
+		d.h.id = drop_id(&d);
 	}
 	pthread_mutex_lock(&m->lock);
 	pp_summary_add(&m->sum, p);
@@ -289,6 +247,18 @@ static int copy_lost(struct pp_metrics *m, const struct pp_mhealth *h)
 	return 0;
 }
 
+/* Windows of IDLE seconds: the busiest are those with most packets in this one and the last. */
+static void window(struct pp_metrics *m, __u64 now)
+{
+	if (!m->window)
+		m->window = now;
+	if (now - m->window < m->idle_ns)
+		return;
+	pp_mrank_window(&m->paths, now - m->window >= 2 * m->idle_ns);
+	pp_mrank_window(&m->drops, now - m->window >= 2 * m->idle_ns);
+	m->window = now;
+}
+
 void pp_metrics_health(struct pp_metrics *m, const struct pp_mhealth *h, __u64 now)
 {
 	__u64 cutoff = now > m->idle_ns ? now - m->idle_ns : 0;
@@ -307,8 +277,9 @@ void pp_metrics_health(struct pp_metrics *m, const struct pp_mhealth *h, __u64 n
 	m->health.lost = lost;
 	m->health.nlost = nlost;
 	m->health_at = now;
-	m->evicted += table_expire(&m->paths, offsetof(struct pp_mpath, last), cutoff);
-	m->evicted += table_expire(&m->drops, offsetof(struct pp_mdrop, last), cutoff);
+	window(m, now);
+	m->evicted += pp_mrank_expire(&m->paths, cutoff, fold_path, &m->other_path);
+	m->evicted += pp_mrank_expire(&m->drops, cutoff, fold_drop, &m->other_drops);
 	pthread_mutex_unlock(&m->lock);
 }
 

@@ -10,11 +10,12 @@
  * reader when it adds: the render calls none of pp_out's callbacks.
  *
  * Bounded cardinality: at most TOP paths and TOP drop places have series
- * of their own; the packets of the rest are summed in path="other" and
- * in the drop labels "other". A path or drop place that saw no packet for
- * IDLE seconds loses its series (its slot goes to the next new one):
- * Prometheus takes the series' end as such, and rate() over the sum of the
- * others is unaffected. pp_metrics_max_series() is the bound.
+ * of their own, the busiest (metrics_rank.c); the packets of the rest are
+ * summed in path="other" and in the drop labels "other". A path or drop
+ * place that saw no packet for IDLE seconds, or that a busier one displaced,
+ * loses its series and its packets go on counting in "other": every counter
+ * only grows while its series exists, and the series always add up to every
+ * packet counted. pp_metrics_max_series() is the bound.
  */
 #ifndef PP_METRICS_H
 #define PP_METRICS_H
@@ -33,24 +34,32 @@
 #define PP_METRICS_STEPS    512	  /* bytes of a path's steps label, "..." past it */
 #define PP_METRICS_LABEL    64	  /* bytes of any other label value */
 #define PP_METRICS_LOST_MAX 256	  /* probe points with a lost-records series */
+#define PP_METRICS_CAND	    4	  /* candidates (no series) per exported entry */
+#define PP_METRICS_MARGIN   2	  /* how much busier a candidate must be to take a place */
+#define PP_METRICS_NSTEPS   32	  /* a path's steps whose times are kept */
+
+/* What every entry begins with, exported or candidate. */
+struct pp_mhead {
+	__u64 id;
+	__u64 count;	 /* packets in its series; 0 for a candidate */
+	__u64 last;	 /* ns (the reader's clock) of its last packet */
+	__u64 cur, prev; /* packets in this window and the one before (metrics_rank.c) */
+};
 
 /* A distinct path: the ordered probe points and the fate kind. */
 struct pp_mpath {
-	__u64 id; /* FNV-1a of steps and fate: the path label, 12 hex digits */
-	__u64 count;
+	struct pp_mhead h; /* id: FNV-1a of steps and fate, the path label (12 hex digits) */
 	__u64 buckets[PP_METRICS_BUCKETS]; /* cumulative counts at render; here per bucket */
 	__u64 inf;			   /* past the last bucket */
 	double sum;			   /* seconds */
-	__u64 last;			   /* ns (the reader's clock) of its last packet */
+	double step[PP_METRICS_NSTEPS];	   /* seconds from hop i to hop i + 1, summed */
 	char fate[12];
 	char steps[PP_METRICS_STEPS];
 };
 
 /* A drop place: reason x function x netfilter hook x namespace x device. */
 struct pp_mdrop {
-	__u64 id;
-	__u64 count;
-	__u64 last;
+	struct pp_mhead h;
 	char reason[PP_METRICS_LABEL];
 	char function[PP_METRICS_LABEL];
 	char hook[PP_METRICS_LABEL];
@@ -91,15 +100,41 @@ struct pp_mtable {
 	size_t nslots;
 };
 
+/* Folds an entry that loses its series into "other". */
+typedef void (*pp_mfold)(void *arg, const struct pp_mhead *e);
+
+/* The busiest TOP entries (exported) and candidates for their places (metrics_rank.c). */
+struct pp_mrank {
+	struct pp_mtable top;  /* struct pp_mpath or struct pp_mdrop */
+	struct pp_mtable cand; /* struct pp_mhead, PP_METRICS_CAND x TOP */
+	__u64 floor;	       /* at most the recent packets of the least busy in top */
+	__u64 swaps;	       /* places taken by a busier one */
+};
+
+int pp_mrank_init(struct pp_mrank *r, size_t top, size_t size);
+void pp_mrank_free(struct pp_mrank *r);
+/*
+ * ID's exported entry, its recent packets counted at NOW (its count is the
+ * caller's): a new one (*fresh; id and recent counts set, the rest zeroed)
+ * when there is room or when ID, a candidate, takes the place of a less busy
+ * one (folded by FOLD first); NULL when ID stays a candidate.
+ */
+void *pp_mrank_get(struct pp_mrank *r, __u64 id, __u64 now, bool *fresh, pp_mfold fold, void *arg);
+/* Drops entries idle since before CUTOFF, the exported folded; returns how many exported. */
+size_t pp_mrank_expire(struct pp_mrank *r, __u64 cutoff, pp_mfold fold, void *arg);
+/* A new window: this one's counts become the last's (SKIPPED: a whole one passed too). */
+void pp_mrank_window(struct pp_mrank *r, bool skipped);
+
 struct pp_metrics {
 	pthread_mutex_t lock;
 	size_t top;
 	__u64 idle_ns;
 	struct pp_summary sum; /* the packets by fate: pp_summary_add(), as the exit line */
-	struct pp_mtable paths, drops;
+	struct pp_mrank paths, drops;
 	struct pp_mpath other_path;
 	__u64 other_drops;
 	__u64 evicted;		  /* entries dropped for idleness */
+	__u64 window;		  /* ns when the current window began; 0: not yet */
 	struct pp_mhealth health; /* its lost[] is owned here */
 	size_t lost_cap;
 	struct pp_mbuild build;
@@ -137,10 +172,24 @@ char *pp_metrics_render(struct pp_metrics *m, const char *proc, size_t *len);
  */
 void pp_metrics_proc(FILE *f, const char *proc, double start_time);
 
+/* A family's HELP and TYPE lines. */
+void pp_metrics_family(FILE *f, const char *name, const char *type, const char *help);
+/* name{k="v",...} value; LABELS: NULL-terminated key, value pairs, values escaped. */
+void pp_metrics_sample(FILE *f, const char *name, const char *const *labels, double v);
+/* pktpath_path_step_seconds: each of the N paths' slowest step (metrics_steps.c). */
+void pp_metrics_steps(FILE *f, const struct pp_mpath *paths, size_t n);
+
 /* The upper bounds of the duration buckets, seconds. */
 const double *pp_metrics_bounds(void);
 
 /* The path id of P's steps and fate, as the path label prints it. */
 __u64 pp_metrics_path_id(const struct pp_out *o, const struct pp_packet *p);
+/*
+ * The same, hop by hop (for --summary's paths): H = 0, then
+ * H = pp_metrics_id_hop(H, ...) for each probe point in order, then
+ * pp_metrics_id_end(H, fate).
+ */
+__u64 pp_metrics_id_hop(__u64 h, const struct pp_out *o, __u32 probe);
+__u64 pp_metrics_id_end(__u64 h, enum pp_fate fate);
 
 #endif /* PP_METRICS_H */

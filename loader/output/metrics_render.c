@@ -46,13 +46,13 @@ static int snap_take(struct pp_metrics *m, struct snap *s)
 		return -1;
 	pthread_mutex_lock(&m->lock);
 	s->sum = m->sum;
-	s->npaths = m->paths.n;
-	memcpy(s->paths, m->paths.v, s->npaths * sizeof(*s->paths));
+	s->npaths = m->paths.top.n;
+	memcpy(s->paths, m->paths.top.v, s->npaths * sizeof(*s->paths));
 	s->other_path = m->other_path;
-	s->ndrops = m->drops.n;
-	memcpy(s->drops, m->drops.v, s->ndrops * sizeof(*s->drops));
+	s->ndrops = m->drops.top.n;
+	memcpy(s->drops, m->drops.top.v, s->ndrops * sizeof(*s->drops));
 	s->other_drops = m->other_drops;
-	s->evicted = m->evicted;
+	s->evicted = m->evicted + m->paths.swaps + m->drops.swaps;
 	nlost = m->health.nlost < nlost ? m->health.nlost : nlost;
 	if (nlost) /* no list yet: m->health.lost is NULL */
 		memcpy(lost, m->health.lost, nlost * sizeof(*lost));
@@ -64,7 +64,7 @@ static int snap_take(struct pp_metrics *m, struct snap *s)
 	return 0;
 }
 
-static void family(FILE *f, const char *name, const char *type, const char *help)
+void pp_metrics_family(FILE *f, const char *name, const char *type, const char *help)
 {
 	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
 }
@@ -82,7 +82,7 @@ static void esc(FILE *f, const char *s)
 }
 
 /* name{k="v",...} value; labels: NULL-terminated key, value pairs. */
-static void sample(FILE *f, const char *name, const char *const *labels, double v)
+void pp_metrics_sample(FILE *f, const char *name, const char *const *labels, double v)
 {
 	fputs(name, f);
 	for (size_t i = 0; labels && labels[i]; i += 2) {
@@ -97,14 +97,14 @@ static void sample(FILE *f, const char *name, const char *const *labels, double 
 
 static void counter(FILE *f, const char *name, const char *help, double v)
 {
-	family(f, name, "counter", help);
-	sample(f, name, NULL, v);
+	pp_metrics_family(f, name, "counter", help);
+	pp_metrics_sample(f, name, NULL, v);
 }
 
 static void gauge(FILE *f, const char *name, const char *help, double v)
 {
-	family(f, name, "gauge", help);
-	sample(f, name, NULL, v);
+	pp_metrics_family(f, name, "gauge", help);
+	pp_metrics_sample(f, name, NULL, v);
 }
 
 static void fates(FILE *f, const struct pp_summary *s)
@@ -113,9 +113,10 @@ static void fates(FILE *f, const struct pp_summary *s)
 	const __u64 v[] = {s->consumed, s->dropped, s->merged, s->segmented, s->unseen};
 	const char *n = "pktpath_packets_total";
 
-	family(f, n, "counter", "Packets whose path ended, by fate.");
+	pp_metrics_family(f, n, "counter", "Packets whose path ended, by fate.");
 	for (size_t i = 0; i < 5; i++)
-		sample(f, n, (const char *const[]){"fate", names[i], NULL}, (double)v[i]);
+		pp_metrics_sample(f, n, (const char *const[]){"fate", names[i], NULL},
+				  (double)v[i]);
 	counter(f, "pktpath_tap_copies_total",
 		"Copies packet sockets (tcpdump) took of the packets: observers, no fate.",
 		(double)s->taps);
@@ -125,22 +126,24 @@ static void drops(FILE *f, const struct snap *s)
 {
 	const char *n = "pktpath_drops_total";
 
-	family(f, n, "counter",
-	       "Dropped packets by reason and place (the top --metrics-top; the rest in "
-	       "\"other\").");
+	pp_metrics_family(f, n, "counter",
+			  "Dropped packets by reason and place (the top --metrics-top; the rest in "
+			  "\"other\").");
 	for (size_t i = 0; i < s->ndrops; i++) {
 		const struct pp_mdrop *d = &s->drops[i];
 
-		sample(f, n,
-		       (const char *const[]){"reason", d->reason, "function", d->function, "hook",
-					     d->hook, "netns", d->netns, "device", d->device, NULL},
-		       (double)d->count);
+		pp_metrics_sample(f, n,
+				  (const char *const[]){"reason", d->reason, "function",
+							d->function, "hook", d->hook, "netns",
+							d->netns, "device", d->device, NULL},
+				  (double)d->h.count);
 	}
 	if (s->other_drops)
-		sample(f, n,
-		       (const char *const[]){"reason", "other", "function", "other", "hook",
-					     "other", "netns", "other", "device", "other", NULL},
-		       (double)s->other_drops);
+		pp_metrics_sample(f, n,
+				  (const char *const[]){"reason", "other", "function", "other",
+							"hook", "other", "netns", "other", "device",
+							"other", NULL},
+				  (double)s->other_drops);
 }
 
 static void hist(FILE *f, const char *id, const struct pp_mpath *p)
@@ -159,12 +162,12 @@ static void hist(FILE *f, const char *id, const struct pp_mpath *p)
 	fprintf(f, "%s_bucket{path=\"%s\",le=\"+Inf\"} %llu\n", n, id,
 		(unsigned long long)(acc + p->inf));
 	fprintf(f, "%s_sum{path=\"%s\"} %.9g\n%s_count{path=\"%s\"} %llu\n", n, id, p->sum, n, id,
-		(unsigned long long)p->count);
+		(unsigned long long)p->h.count);
 }
 
 static void path_id(const struct pp_mpath *p, char *buf, size_t len)
 {
-	snprintf(buf, len, "%012llx", (unsigned long long)p->id);
+	snprintf(buf, len, "%012llx", (unsigned long long)p->h.id);
 }
 
 static void paths(FILE *f, const struct snap *s)
@@ -172,31 +175,35 @@ static void paths(FILE *f, const struct snap *s)
 	const char *n = "pktpath_path_packets_total", *info = "pktpath_path_info";
 	char id[16];
 
-	family(f, n, "counter",
-	       "Packets by distinct path (the top --metrics-top; the rest in \"other\").");
+	pp_metrics_family(
+		f, n, "counter",
+		"Packets by distinct path (the top --metrics-top; the rest in \"other\").");
 	for (size_t i = 0; i < s->npaths; i++) {
 		path_id(&s->paths[i], id, sizeof(id));
-		sample(f, n, (const char *const[]){"path", id, NULL}, (double)s->paths[i].count);
+		pp_metrics_sample(f, n, (const char *const[]){"path", id, NULL},
+				  (double)s->paths[i].h.count);
 	}
-	if (s->other_path.count)
-		sample(f, n, (const char *const[]){"path", "other", NULL},
-		       (double)s->other_path.count);
-	family(f, info, "gauge", "A path's probe points in time order, and its fate; always 1.");
+	if (s->other_path.h.count)
+		pp_metrics_sample(f, n, (const char *const[]){"path", "other", NULL},
+				  (double)s->other_path.h.count);
+	pp_metrics_family(f, info, "gauge",
+			  "A path's probe points in time order, and its fate; always 1.");
 	for (size_t i = 0; i < s->npaths; i++) {
 		path_id(&s->paths[i], id, sizeof(id));
-		sample(f, info,
-		       (const char *const[]){"path", id, "steps", s->paths[i].steps, "fate",
-					     s->paths[i].fate, NULL},
-		       1);
+		pp_metrics_sample(f, info,
+				  (const char *const[]){"path", id, "steps", s->paths[i].steps,
+							"fate", s->paths[i].fate, NULL},
+				  1);
 	}
-	family(f, "pktpath_path_duration_seconds", "histogram",
-	       "Time from a packet's first hop to its last, by path.");
+	pp_metrics_family(f, "pktpath_path_duration_seconds", "histogram",
+			  "Time from a packet's first hop to its last, by path.");
 	for (size_t i = 0; i < s->npaths; i++) {
 		path_id(&s->paths[i], id, sizeof(id));
 		hist(f, id, &s->paths[i]);
 	}
-	if (s->other_path.count)
+	if (s->other_path.h.count)
 		hist(f, "other", &s->other_path);
+	pp_metrics_steps(f, s->paths, s->npaths);
 }
 
 static void health(FILE *f, const struct snap *s)
@@ -206,10 +213,11 @@ static void health(FILE *f, const struct snap *s)
 
 	counter(f, "pktpath_records_lost_total",
 		"Records lost to a full ring buffer (--ring-size).", (double)h->ring_lost);
-	family(f, lost, "counter", "Records lost to a full ring buffer, by probe point.");
+	pp_metrics_family(f, lost, "counter",
+			  "Records lost to a full ring buffer, by probe point.");
 	for (size_t i = 0; i < h->nlost; i++)
-		sample(f, lost, (const char *const[]){"probe", h->lost[i].probe, NULL},
-		       (double)h->lost[i].records);
+		pp_metrics_sample(f, lost, (const char *const[]){"probe", h->lost[i].probe, NULL},
+				  (double)h->lost[i].records);
 	counter(f, "pktpath_packets_untracked_total",
 		"Packets that matched the filter but found skb_map full (--max-packets).",
 		(double)h->map_full);
@@ -222,15 +230,15 @@ static void health(FILE *f, const struct snap *s)
 	gauge(f, "pktpath_interfaces_attached", "Interfaces the classifier marks on.",
 	      (double)h->interfaces);
 	counter(f, "pktpath_metrics_series_evicted_total",
-		"Paths and drop places whose series went after --metrics-idle seconds "
-		"without a packet.",
+		"Paths and drop places whose series went: --metrics-idle seconds without "
+		"a packet, or a busier one took the place.",
 		(double)s->evicted);
-	family(f, "pktpath_build_info", "gauge",
-	       "pktpath's version, tracing backend and kernel release; always 1.");
-	sample(f, "pktpath_build_info",
-	       (const char *const[]){"version", s->build.version, "backend", s->build.backend,
-				     "kernel", s->build.kernel, NULL},
-	       1);
+	pp_metrics_family(f, "pktpath_build_info", "gauge",
+			  "pktpath's version, tracing backend and kernel release; always 1.");
+	pp_metrics_sample(f, "pktpath_build_info",
+			  (const char *const[]){"version", s->build.version, "backend",
+						s->build.backend, "kernel", s->build.kernel, NULL},
+			  1);
 }
 
 size_t pp_metrics_max_series(size_t top)
@@ -238,9 +246,10 @@ size_t pp_metrics_max_series(size_t top)
 	/*
 	 * Fates 5, tap copies 1, health 10, process 6; drops top + other;
 	 * paths top + other, each with a count, and a histogram of
-	 * PP_METRICS_BUCKETS + 1 buckets, a sum and a count; top info lines.
+	 * PP_METRICS_BUCKETS + 1 buckets, a sum and a count; top info lines;
+	 * top slowest steps, a sum and a count each.
 	 */
-	return 22 + (top + 1) * (2 + PP_METRICS_BUCKETS + 3) + top;
+	return 22 + (top + 1) * (2 + PP_METRICS_BUCKETS + 3) + top + 2 * top;
 }
 
 char *pp_metrics_render(struct pp_metrics *m, const char *proc, size_t *len)

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include "compat.h"
 #include "fmt.h"
+#include "metrics.h"
 #include "output_summary.h"
 
 #define NAMELEN 64
@@ -129,15 +130,27 @@ static void text_step(const struct pp_out *o, const struct pp_sum_path *e, size_
 	fputc('\n', o->f);
 }
 
+/* Its --metrics path label: probe points and fate kind, so coarser than E. */
+static void path_id(const struct pp_out *o, const struct pp_sum_path *e, char *buf, size_t len)
+{
+	__u64 h = 0;
+
+	for (size_t i = 0; i < e->nsteps; i++)
+		h = pp_metrics_id_hop(h, o, e->steps[i].probe);
+	snprintf(buf, len, "%012llx", (unsigned long long)pp_metrics_id_end(h, e->fate));
+}
+
 static void text_path(const struct pp_out *o, const struct pp_pathsum *s,
 		      const struct pp_sum_path *e, size_t rank)
 {
 	size_t slow = slowest_step(e);
+	char id[16];
 
 	fprintf(o->f, "path %zu: %llu packets (%.1f%%), ", rank, (unsigned long long)e->count,
 		share(e->count, s->packets));
 	text_fate(o, e);
-	fputc('\n', o->f);
+	path_id(o, e, id, sizeof(id));
+	fprintf(o->f, "; path id %s\n", id);
 	text_e2e(o, &e->e2e);
 	fprintf(o->f, "%4s %-32s %10s %-15s %8s %8s %8s %8s\n", "#",
 		"step (us from the one before)", "netns", "device", "p50", "p90", "p99", "max");
@@ -324,7 +337,10 @@ static void json_path(const struct pp_out *o, struct jw *arr, const struct pp_pa
 		      const struct pp_sum_path *e)
 {
 	struct jw j = jopen(arr, NULL, '{'), f, st;
+	char id[16];
 
+	path_id(o, e, id, sizeof(id));
+	jstr(&j, "id", id, sizeof(id));
 	jnum(&j, "count", e->count);
 	json_share(&j, e->count, s->packets);
 	f = jopen(&j, "fate", '{');

@@ -178,11 +178,50 @@ START_TEST(test_cardinality_bound)
 	}
 	series = render(m, &t);
 	ck_assert_uint_le(series, pp_metrics_max_series(TOP) - 6); /* no process metrics here */
-	ck_assert_uint_eq(m->paths.n, TOP);
+	ck_assert_uint_eq(m->paths.top.n, TOP);
 	ck_assert_ptr_nonnull(strstr(t, "pktpath_path_packets_total{path=\"other\"} 9900\n"));
 	ck_assert_ptr_nonnull(
 		strstr(t, "pktpath_path_duration_seconds_count{path=\"other\"} 9900\n"));
 	ck_assert_ptr_nonnull(strstr(t, "pktpath_packets_total{fate=\"consumed\"} 10000\n"));
+	free(t);
+	pp_metrics_free(m);
+}
+END_TEST
+
+/*
+ * 10,000 distinct drop places (each on a device of its own) that are also
+ * 10,000 distinct paths, top 100: both tables stay at 100, under the bound.
+ */
+START_TEST(test_cardinality_bound_drops)
+{
+	enum { N = 10000, TOP = 100 };
+	static char pnames[N][16];
+	static const char *pv[N];
+	struct pp_metrics *m = pp_metrics_new(TOP, 600, &build);
+	struct pp_out o = out();
+	char dev[16];
+	size_t series;
+	struct pkt k;
+	char *t;
+
+	for (int i = 0; i < N; i++) {
+		snprintf(pnames[i], sizeof(pnames[i]), "func%05d", i);
+		pv[i] = pnames[i];
+	}
+	o.probe_names = pv;
+	o.nprobes = N;
+	for (__u32 i = 0; i < N; i++) {
+		snprintf(dev, sizeof(dev), "dev%05u", i);
+		pkt(&k, i, PP_FATE_DROPPED, 1000, dev);
+		pp_metrics_add(m, &o, &k.p, 1);
+	}
+	series = render(m, &t);
+	ck_assert_uint_le(series, pp_metrics_max_series(TOP) - 6); /* no process metrics here */
+	ck_assert_uint_eq(m->paths.top.n, TOP);
+	ck_assert_uint_eq(m->drops.top.n, TOP);
+	ck_assert_ptr_nonnull(strstr(t, "pktpath_path_packets_total{path=\"other\"} 9900\n"));
+	ck_assert_ptr_nonnull(strstr(t, "device=\"other\"} 9900\n"));
+	ck_assert_ptr_nonnull(strstr(t, "pktpath_packets_total{fate=\"dropped\"} 10000\n"));
 	free(t);
 	pp_metrics_free(m);
 }
@@ -202,16 +241,17 @@ START_TEST(test_idle_eviction)
 	pp_metrics_add(m, &o, &a.p, 1 * MS);
 	pp_metrics_add(m, &o, &b.p, 2 * MS); /* no room: other */
 	pp_metrics_health(m, &h, 50000 * MS);
-	ck_assert_uint_eq(m->paths.n, 1); /* 50 s: still there */
+	ck_assert_uint_eq(m->paths.top.n, 1); /* 50 s: still there */
 	pp_metrics_health(m, &h, 61000 * MS);
-	ck_assert_uint_eq(m->paths.n, 0);
-	ck_assert_uint_eq(m->drops.n, 0);
+	ck_assert_uint_eq(m->paths.top.n, 0);
+	ck_assert_uint_eq(m->drops.top.n, 0);
 	pp_metrics_add(m, &o, &b.p, 62000 * MS); /* takes the place */
 	render(m, &t);
 	ck_assert_ptr_nonnull(strstr(t, "pktpath_metrics_series_evicted_total 2\n"));
 	ck_assert_ptr_nonnull(strstr(t, "kfree_skb\",fate=\"dropped\"} 1\n"));
 	ck_assert_ptr_null(strstr(t, "consume_skb\",fate=\"consumed\"} 1\n"));
-	ck_assert_ptr_nonnull(strstr(t, "pktpath_path_packets_total{path=\"other\"} 1\n"));
+	/* b's first packet, and a's that lost its series: "other" never goes down. */
+	ck_assert_ptr_nonnull(strstr(t, "pktpath_path_packets_total{path=\"other\"} 2\n"));
 	ck_assert(pp_metrics_alive(m, 62000 * MS));
 	ck_assert(!pp_metrics_alive(m, 72000 * MS));
 	free(t);
@@ -293,6 +333,7 @@ Suite *metrics_suite(void)
 	tcase_add_test(tc, test_counts_and_labels);
 	tcase_add_test(tc, test_families);
 	tcase_add_test(tc, test_cardinality_bound);
+	tcase_add_test(tc, test_cardinality_bound_drops);
 	tcase_add_test(tc, test_idle_eviction);
 	tcase_add_test(tc, test_health);
 	tcase_add_test(tc, test_bad_limits);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "output_summary.h"
+#include "metrics.h"
 #include "suites.h"
 #include "summary.h"
 
@@ -259,12 +260,17 @@ START_TEST(test_drop_table)
 }
 END_TEST
 
+static struct pp_out sum_out(void)
+{
+	return (struct pp_out){.probe_names = probe_names,
+			       .nprobes = 4,
+			       .reason_name = reason_name,
+			       .sym_name = sym_name};
+}
+
 static char *render(const struct pp_pathsum *s, bool json)
 {
-	struct pp_out o = {.probe_names = probe_names,
-			   .nprobes = 4,
-			   .reason_name = reason_name,
-			   .sym_name = sym_name};
+	struct pp_out o = sum_out();
 	struct pp_sum_when when = {.elapsed = 2.5, .final = true};
 	char *buf = NULL;
 	size_t len = 0;
@@ -282,21 +288,28 @@ static char *render(const struct pp_pathsum *s, bool json)
 START_TEST(test_output)
 {
 	struct pp_pathsum *s = pp_pathsum_new(16, 16);
-	char *text, *json;
+	struct pp_out o = sum_out();
+	char *text, *json, want[256];
+	__u64 id1, id2;
 	struct pkt k;
 
 	for (int i = 0; i < 3; i++) {
 		forwarded(&k, i, 0, 2000, 500);
 		pp_pathsum_add(s, &k.p);
 	}
+	id1 = pp_metrics_path_id(&o, &k.p); /* --metrics' path label */
 	dropped(&k, 9, 5, LOC, 2);
 	pp_pathsum_add(s, &k.p);
+	id2 = pp_metrics_path_id(&o, &k.p);
+	ck_assert_uint_ne(id1, id2);
 	text = render(s, false);
 	ck_assert_ptr_nonnull(strstr(text, "pktpath summary at exit, after 2.5 s: 4 packets, "
 					   "2 distinct paths\n"));
-	ck_assert_ptr_nonnull(strstr(text, "path 1: 3 packets (75.0%), consumed\n"
-					   "  end to end (us): p50 2.500 p90 2.500 p99 2.500 "
-					   "max 2.500\n"));
+	snprintf(want, sizeof(want),
+		 "path 1: 3 packets (75.0%%), consumed; path id %012llx\n"
+		 "  end to end (us): p50 2.500 p90 2.500 p99 2.500 max 2.500\n",
+		 (unsigned long long)id1);
+	ck_assert_ptr_nonnull(strstr(text, want));
 	/* The slow step starred; namespace and device shown where they change. */
 	ck_assert_ptr_nonnull(strstr(text, "   1 tp:net:netif_receive_skb         4026531840 "
 					   "a-eth0\n"
@@ -304,18 +317,23 @@ START_TEST(test_output)
 					   "r-eth1             2.000    2.000    2.000    2.000\n"
 					   "   3 tp:skb:consume_skb                             "
 					   "                0.500    0.500    0.500    0.500\n"));
-	ck_assert_ptr_nonnull(strstr(text, "path 2: 1 packets (25.0%), dropped: NETFILTER_DROP "
-					   "at nf_hook_slow\n"));
+	snprintf(want, sizeof(want),
+		 "path 2: 1 packets (25.0%%), dropped: NETFILTER_DROP at nf_hook_slow; "
+		 "path id %012llx\n",
+		 (unsigned long long)id2);
+	ck_assert_ptr_nonnull(strstr(text, want));
 	ck_assert_ptr_nonnull(strstr(text, "drops: 1 packets (25.0%), by reason and place\n"));
 	ck_assert_ptr_nonnull(strstr(text, "         1  25.0%  NETFILTER_DROP           "
 					   "nf_hook_slow                 4026531840 a-eth0\n"));
 	json = render(s, true);
 	ck_assert_ptr_nonnull(strchr(json, '\n'));
 	ck_assert_str_eq(strchr(json, '\n'), "\n");
-	ck_assert_ptr_nonnull(strstr(json, "{\"path_summary\":{\"final\":true,\"elapsed_s\":2.500,"
-					   "\"packets\":4,\"distinct\":2,\"dropped\":1,\"paths\":"
-					   "[{\"count\":3,\"share\":0.7500,\"fate\":{\"kind\":"
-					   "\"consumed\"},\"latency_ns\":{\"p50\":2500,"));
+	snprintf(want, sizeof(want),
+		 "{\"path_summary\":{\"final\":true,\"elapsed_s\":2.500,\"packets\":4,"
+		 "\"distinct\":2,\"dropped\":1,\"paths\":[{\"id\":\"%012llx\",\"count\":3,"
+		 "\"share\":0.7500,\"fate\":{\"kind\":\"consumed\"},\"latency_ns\":{\"p50\":2500,",
+		 (unsigned long long)id1);
+	ck_assert_ptr_nonnull(strstr(json, want));
 	ck_assert_ptr_nonnull(strstr(json, "{\"func\":\"tp:net:net_dev_queue\",\"netns\":"
 					   "4026532001,\"ifname\":\"r-eth1\",\"ifindex\":3,"
 					   "\"latency_ns\":{\"p50\":2000,\"p90\":2000,\"p99\":2000,"
