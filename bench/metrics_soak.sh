@@ -57,7 +57,7 @@ $R "$pktpath" --metrics "$addr" --metrics-idle 60 --backend tracepoint 'udp or i
 	>"$out/pktpath.out" 2>"$out/pktpath.err" &
 agent=$!
 pids+=("$agent")
-for _ in $(seq 100); do
+for _ in $(seq 600); do # up to 2 min: attaching takes longer on a loaded host
 	grep -q ready "$out/pktpath.err" && break
 	sleep 0.2
 done
