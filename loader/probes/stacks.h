@@ -9,6 +9,8 @@
 #include "pktpath.h"
 
 #define PP_FRAME_NAME 96 /* "function+0x1f2a" */
+/* An offset past any kernel function's length: the address is not its. */
+#define PP_FRAME_FAR 0x10000
 
 struct pp_stacks {
 	int fd;					   /* stack_map */
