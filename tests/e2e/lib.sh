@@ -596,6 +596,18 @@ pp_expect_state() {
 }
 _PP_SNAP=0
 
+# pp_run_refused BEFORE NS WANT ARGS...: pktpath ARGS exits 2 within 10 s
+# with WANT (an ERE) on stderr, and the kernel state is still the snapshot
+# BEFORE (pp_state_snapshot, with namespace NS unless it is "").
+pp_run_refused() {
+	local before=$1 ns=$2 want=$3 err=$PP_TMP/refused.err rc=0
+	shift 3
+	timeout -k 5 10 "$PKTPATH" "$@" </dev/null >/dev/null 2>"$err" || rc=$?
+	pp_expect_eq "pktpath $*: exit status" "$rc" 2
+	grep -Eq -- "$want" "$err" || pp_fail "pktpath $*: stderr not /$want/: $(pp_brief 2 "$err")"
+	pp_expect_state "$before" "pktpath $*" ${ns:+"$ns"}
+}
+
 # pp_expect_no_pp_progs WHAT: no pktpath program or link is loaded (with
 # the same grace period as pp_expect_state).
 pp_expect_no_pp_progs() {

@@ -35,17 +35,10 @@ ns=$(podman inspect -f '{{.NetworkSettings.SandboxKey}}' "$web")
 ns=${ns#/run/netns/}
 [ -e "/run/netns/$ns" ] || pp_skip "podman made no /run/netns entry for $web ($ns)"
 
-# refused WANT ARGS...: exit 2, WANT on stderr, the kernel as before.
+# A bad scope: exit 2, the kernel as before.
 before=$PP_TMP/before.txt
 pp_state_snapshot "$before" "$ns"
-refused() {
-	local want=$1 err=$PP_TMP/refused.err rc=0
-	shift
-	timeout -k 5 10 "$PKTPATH" "$@" </dev/null >/dev/null 2>"$err" || rc=$?
-	pp_expect_eq "pktpath $*: exit status" "$rc" 2
-	grep -Eq -- "$want" "$err" || pp_fail "pktpath $*: stderr not /$want/: $(pp_brief 2 "$err")"
-	pp_expect_state "$before" "pktpath $*" "$ns"
-}
+refused() { pp_run_refused "$before" "$ns" "$@"; }
 refused "--container nosuch-$$: no .*container" --container "nosuch-$$" tcp
 refused "--container nosuch-$$: no .*container" --container "$web" --container "nosuch-$$" tcp
 
