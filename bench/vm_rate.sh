@@ -223,7 +223,7 @@ forwarded rate on each function backend (6.12: kprobe-multi 0.64 against
 against 0.21, fentry 0.69 against 0.28). On the tracepoint backend the two
 levels attach the same tracepoints (the function lines are skipped): the
 same runs per packet. The ends of packets and the copy points are built
-in (they end paths: README, "The probe list"), so no list goes below them
+in (they end paths: docs/probes.md, "The probe list"), so no list goes below them
 with the function backends.
 
 **Tracked packets cost their records.** Every hop of a tracked packet

@@ -11,6 +11,8 @@ PKGS=(
 	check shellcheck iproute2 iputils-ping nftables iperf3 bpftrace
 	tcpdump tshark libcap2-bin util-linux jq ethtool
 	qemu-system-x86 busybox-static cpio xz-utils kmod
+	# scripts/gen-vmlinux.sh: a Debian kernel image's payload (readelf: binutils)
+	zstd
 	debootstrap lintian
 	# tests/e2e/podman.sh (test_podman_names, test_container_scope): rootful podman with runc (crun refuses hybrid cgroups)
 	podman runc

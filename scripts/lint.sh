@@ -1,21 +1,24 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # The lint layer of the test command (scripts/test.sh; `ctest -L lint`),
-# six checks:
+# seven checks:
 #   - format: clang-format --dry-run --Werror on every C file and header;
 #   - shellcheck: every shell script: *.sh, and any file whose first line is
 #     a sh or bash #! or that says "# shellcheck shell=" near its top;
 #   - werror: the whole build again with clang and -Werror
 #     (-DPKTPATH_WERROR=ON) in ${BUILD_DIR}-lint: clang's warnings on top of
 #     gcc's, which the test command's own build refuses;
-#   - usage: README's usage lines, options and commands are pktpath --help's;
+#   - usage: docs/usage.md's usage lines, options and commands are pktpath
+#     --help's;
+#   - links: every relative link of the Markdown files names a file that
+#     exists, and a #fragment one of that file's headings;
 #   - asan: the unit tests again, built with ASan and UBSan
 #     (-DPKTPATH_SANITIZE=ON) in ${BUILD_DIR}-asan;
 #   - packaging: the Prometheus rules (promtool check rules, promtool test
 #     rules), the systemd unit (systemd-analyze verify), the Kubernetes
 #     DaemonSet manifest (scripts/check-packaging.py).
 #
-#   scripts/lint.sh [CHECK...]     default: all six
+#   scripts/lint.sh [CHECK...]     default: all seven
 #
 # Prints what a check found, then "PASS CHECK" or "FAIL CHECK", and at the
 # end "N passed, N failed" alone on a line; exit status 1 if any failed.
@@ -24,7 +27,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 
 BUILD_DIR=${BUILD_DIR:-build}
-ALL=(format shellcheck werror usage asan packaging)
+ALL=(format shellcheck werror usage links asan packaging)
 CHECKS=("${ALL[@]}")
 [ $# -eq 0 ] || CHECKS=("$@")
 jobs=$(nproc)
@@ -93,8 +96,8 @@ check_werror() {
 	build "$BUILD_DIR-lint" -DCMAKE_C_COMPILER=clang -DPKTPATH_WERROR=ON --
 }
 
-# README's usage lines, option list and commands are --help's, line for
-# line: the one a user reads first must not lag behind the code. (The man
+# docs/usage.md's usage lines, option list and commands are --help's, line
+# for line: the copy a user reads must not lag behind the code. (The man
 # page and the bash completion are checked against the option table by the
 # unit tests: tests/unit/test_cli.c.)
 check_usage() {
@@ -103,9 +106,17 @@ check_usage() {
 	help=$("$bin" --help) || return 1
 	diff -u <(sed -n '1,/^[^ U]/s/^\(Usage: \|       \)//p' <<<"$help"
 		sed -n '/^  -f, --filter/,/^Examples:/p' <<<"$help" | head -n -2) \
-		<(sed -n '/^pktpath \[OPTIONS\]/,/^```/p' README.md | sed '$d') |
-		sed 's/^/lint: --help vs README: /'
+		<(sed -n '/^pktpath \[OPTIONS\]/,/^```/p' docs/usage.md | sed '$d') |
+		sed 's/^/lint: --help vs docs\/usage.md: /'
 	[ "${PIPESTATUS[0]}" -eq 0 ]
+}
+
+# The Markdown files' relative links: the file must exist, and a #fragment
+# must be the GitHub anchor of one of its headings (lower case, spaces to
+# dashes, punctuation other than - and _ dropped). Links to web pages are
+# not followed (no network in CI).
+check_links() {
+	files | grep -z '\.md$' | xargs -0 -r python3 scripts/check-links.py
 }
 
 # Without root the kernel's parts of the unit tests say SKIP, as in the

@@ -5,7 +5,7 @@
 # its own file descriptors, is named by --list-probes with the same options,
 # as attached, not skipped or off. The syscall tracepoints of the send calls
 # (perf events, costly for every process) are attached only with
-# --send-calls. The classifier's tcx links are the tool itself (README).
+# --send-calls. The classifier's tcx links are the tool itself (docs/marking.md).
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
 pp_begin bpftool

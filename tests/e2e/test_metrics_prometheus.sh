@@ -16,7 +16,7 @@
 #     into b) = b's Udp NoPorts (/proc/net/snmp);
 #   - packets consumed or end not seen, on both nodes = b's Icmp InEchos +
 #     Udp InDatagrams (the echo requests end consumed; a datagram the sink
-#     read mostly ends unseen: README, "Known limits"); dropped on b =
+#     read mostly ends unseen: docs/packet-life.md, "Known limits"); dropped on b =
 #     NoPorts, on r = nft + NoPorts.
 # Also: `promtool check metrics` accepts each agent's exposition, /healthz
 # answers 200, and no packet is printed (--metrics alone).

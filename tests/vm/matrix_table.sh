@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# The kernel table of README and docs/kernels.md, from a run of
+# The kernel table of docs/kernels.md, from a run of
 # scripts/vm-test.sh: per kernel, pktpath --check's verdict, what --check
 # says it lacks, and per backend the checks passed, failed and skipped.
 # Usage: tests/vm/matrix_table.sh [VMDIR]   (default: build/vm)
