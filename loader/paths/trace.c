@@ -14,6 +14,7 @@
 #include "output_summary.h"
 #include "path.h"
 #include "trace.h"
+#include "log.h"
 
 /*
  * Records come without a wakeup (pp_wake_flags() in bpf/record.bpf.h),
@@ -174,7 +175,7 @@ static void report_lost(const struct pp_maps *maps, const struct pp_trace_cfg *c
 
 		if (bpf_map_lookup_elem(fd, &i, &n) || !n)
 			continue;
-		fprintf(stderr, "pktpath: lost %llu records at %s\n", (unsigned long long)n,
+		pp_warn("lost %llu records at %s\n", (unsigned long long)n,
 			pp_out_probe_name(cfg->out, i, buf, sizeof(buf)));
 	}
 }
@@ -186,15 +187,12 @@ static void report_paths(const struct trace *t)
 
 	pp_paths_stats(t->paths, &st);
 	if (pp_paths_open(t->paths))
-		fprintf(stderr, "pktpath: %zu packets still open at exit: not shown\n",
-			pp_paths_open(t->paths));
+		pp_warn("%zu packets still open at exit: not shown\n", pp_paths_open(t->paths));
 	if (st.late)
-		fprintf(stderr,
-			"pktpath: %llu records came after their packet was printed: not shown\n",
+		pp_warn("%llu records came after their packet was printed: not shown\n",
 			(unsigned long long)st.late);
 	if (st.bad)
-		fprintf(stderr, "pktpath: %llu malformed records ignored\n",
-			(unsigned long long)st.bad);
+		pp_warn("%llu malformed records ignored\n", (unsigned long long)st.bad);
 }
 
 /* The distinct paths so far (cumulative: every report covers the whole run). */
@@ -234,7 +232,7 @@ static void finish(struct trace *t, const struct pp_maps *maps)
 	report_lost(maps, t->cfg);
 	report_paths(t);
 	if (t->state->map_full)
-		fprintf(stderr, "pktpath: %llu packets not tracked: skb_map full (--max-packets)\n",
+		pp_warn("%llu packets not tracked: skb_map full (--max-packets)\n",
 			(unsigned long long)t->state->map_full);
 }
 

@@ -22,6 +22,7 @@
 #include "report.h"
 #include "report_hosts.h"
 #include "report_read.h"
+#include "log.h"
 
 #ifndef PKTPATH_VERSION
 #define PKTPATH_VERSION "dev"
@@ -94,8 +95,7 @@ static void usage(FILE *f)
 
 static void say(const char *fmt, va_list ap)
 {
-	fputs("pktpath report: ", stderr);
-	vfprintf(stderr, fmt, ap);
+	pp_vwarn(fmt, ap);
 	fputs("\n", stderr);
 }
 
@@ -245,7 +245,7 @@ static int parse(struct report *r, int argc, char **argv)
 static void skip_line(struct report *r, const char *why)
 {
 	if (r->skipped++ < PP_SKIP_NAMED)
-		fprintf(stderr, "pktpath report: %s:%llu: skipped: %s\n", r->file, r->lineno, why);
+		pp_warn("%s:%llu: skipped: %s\n", r->file, r->lineno, why);
 }
 
 /*
@@ -267,8 +267,7 @@ static int check_packet(struct report *r, const struct pp_rdr_item *it)
 				   r->file, r->lineno, need);
 	if (r->perfetto && !it->has_time && !r->told_untimed) {
 		r->told_untimed = true;
-		fprintf(stderr,
-			"pktpath report: %s:%llu: no packet times (\"mono_ns\"; an older pktpath's "
+		pp_warn("%s:%llu: no packet times (\"mono_ns\"; an older pktpath's "
 			"file): in %s such packets all start at 0\n",
 			r->file, r->lineno, r->perfetto);
 	}
@@ -387,17 +386,15 @@ static void print_totals(struct report *r)
 		pp_out_summary_text(&r->out, &r->sum);
 	fflush(stdout);
 	if (r->skipped)
-		fprintf(stderr, "pktpath report: %llu line%s of %s skipped (%s)\n", r->skipped,
-			r->skipped == 1 ? "" : "s", r->file,
+		pp_warn("%llu line%s of %s skipped (%s)\n", r->skipped, r->skipped == 1 ? "" : "s",
+			r->file,
 			r->skipped > PP_SKIP_NAMED ? "the first named above" : "named above");
 	if (r->others)
-		fprintf(stderr,
-			"pktpath report: %llu line%s of a kind this version does not know "
+		pp_warn("%llu line%s of a kind this version does not know "
 			"ignored\n",
 			r->others, r->others == 1 ? "" : "s");
 	if (!r->has_totals && r->sum.packets)
-		fprintf(stderr,
-			"pktpath report: %s has no exit line (was the run killed?): "
+		pp_warn("%s has no exit line (was the run killed?): "
 			"records lost while tracing, if any, are not known\n",
 			r->file);
 }
@@ -459,8 +456,10 @@ static int join_hosts(const struct report *r)
 int pp_report_main(int argc, char **argv)
 {
 	struct report r = {.window = -1, .tolerance = -1};
-	int ret = parse(&r, argc, argv);
+	int ret;
 
+	pp_log_setup(0, "pktpath report");
+	ret = parse(&r, argc, argv);
 	if (ret)
 		return ret < 0 ? EXIT_OK : ret;
 	if (r.nfiles)

@@ -13,6 +13,7 @@
 #include <json-c/json.h>
 #include "report_hosts.h"
 #include "report_join.h"
+#include "log.h"
 
 enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 
@@ -188,7 +189,7 @@ static int read_file(struct hosts *s, const char *file)
 	int ret = 0;
 
 	if (!f) {
-		fprintf(stderr, "pktpath report: cannot read %s: %s\n", file, strerror(errno));
+		pp_warn("cannot read %s: %s\n", file, strerror(errno));
 		return EXIT_USAGE;
 	}
 	while (!ret && (len = getline(&line, &cap, f)) > 0) {
@@ -206,9 +207,9 @@ static int read_file(struct hosts *s, const char *file)
 	free(line);
 	fclose(f);
 	if (ret == -E2BIG)
-		fprintf(stderr, "pktpath report: more than %d hosts\n", PP_JOIN_MAX_HOSTS);
+		pp_warn("more than %d hosts\n", PP_JOIN_MAX_HOSTS);
 	if (ret == -ENOMEM)
-		fprintf(stderr, "pktpath report: out of memory\n");
+		pp_warn("out of memory\n");
 	return ret == -E2BIG ? EXIT_USAGE : ret ? EXIT_FAIL : EXIT_OK;
 }
 
@@ -350,7 +351,7 @@ int pp_report_hosts(const struct pp_hosts_opts *o)
 	if (!ret) {
 		chains = pp_join(s.parts, s.n, o->window_ns);
 		if (chains < 0) {
-			fprintf(stderr, "pktpath report: out of memory\n");
+			pp_warn("out of memory\n");
 			ret = EXIT_FAIL;
 		}
 	}

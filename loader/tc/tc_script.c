@@ -15,6 +15,7 @@
 #include "safe_file.h"
 #include "tc_attach.h"
 #include "tc_script.h"
+#include "log.h"
 
 #define PP_BPFFS "/sys/fs/bpf"
 /* Our filters' handle: detach.sh deletes by it, never another tool's filter. */
@@ -36,7 +37,7 @@ static int ensure_bpffs(char *err, size_t errlen)
 			 strerror(errno));
 		return -errno;
 	}
-	fprintf(stderr, "pktpath: mounted bpffs at " PP_BPFFS "\n");
+	pp_warn("mounted bpffs at " PP_BPFFS "\n");
 	return 0;
 }
 
@@ -242,9 +243,7 @@ void pp_tc_script_done(struct pp_tc_script *s)
 	}
 	pp_sfdir_close(&s->pins);
 	if (fstatat(s->dirfd.fd, ".attached", &st, AT_SYMLINK_NOFOLLOW) == 0)
-		fprintf(stderr,
-			"pktpath: attach.sh's filters are still in place: run %s/detach.sh\n",
-			s->dir);
+		pp_warn("attach.sh's filters are still in place: run %s/detach.sh\n", s->dir);
 	pp_sfdir_close(&s->dirfd);
 	s->dir = NULL;
 }
