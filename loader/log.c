@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The logger of log.h: one place that writes pktpath's messages to stderr. */
 #include <stdio.h>
+#include <bpf/libbpf.h>
 #include "log.h"
 
 static int verbose;
@@ -74,4 +75,19 @@ int pp_debug(const char *fmt, ...)
 	n = say("", fmt, ap);
 	va_end(ap);
 	return n;
+}
+
+/* libbpf's lines are its own, without our name: its warnings with -v, the rest with -vv. */
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	if (verbose < 2 && level != LIBBPF_WARN)
+		return 0;
+	if (verbose < 1)
+		return 0;
+	return vfprintf(stderr, fmt, ap);
+}
+
+void pp_log_libbpf(void)
+{
+	libbpf_set_print(libbpf_print);
 }

@@ -148,16 +148,6 @@ static void catch_stop_signals(void)
 	sigaction(SIGHUP, &sa, NULL);
 }
 
-static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	/* libbpf's own messages only with -vv: failures are reported by us. */
-	if (pp_log_verbose() < 2 && level != LIBBPF_WARN)
-		return 0;
-	if (pp_log_verbose() < 1)
-		return 0;
-	return vfprintf(stderr, fmt, ap);
-}
-
 static int usage_error(const char *fmt, ...)
 {
 	va_list ap;
@@ -1026,7 +1016,7 @@ int main(int argc, char **argv)
 	}
 	pp_log_setup(a.env.verbose, NULL);
 	raise_fd_limit();
-	libbpf_set_print(libbpf_print);
+	pp_log_libbpf();
 	early_signals();
 	ret = run(&a);
 	cleanup(&a);
