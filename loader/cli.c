@@ -20,19 +20,6 @@ struct parse {
 	char mode_by[40]; /* the option or command that set env->action */
 };
 
-static const char *const backend_names[] = {
-	[PP_BACKEND_AUTO] = "auto",
-	[PP_BACKEND_KPROBE_MULTI] = "kprobe-multi",
-	[PP_BACKEND_KPROBE] = "kprobe",
-	[PP_BACKEND_FENTRY] = "fentry",
-	[PP_BACKEND_TRACEPOINT] = "tracepoint",
-};
-
-const char *pp_backend_name(enum pp_backend b)
-{
-	return backend_names[b];
-}
-
 /* Digits only: no sign, no space, no suffix, no overflow. */
 static int parse_ull(const char *s, unsigned long long min, unsigned long long max,
 		     unsigned long long *out)
@@ -87,8 +74,8 @@ static int parse_size(const char *s, unsigned int *out)
 
 static int parse_backend(const char *s, enum pp_backend *b)
 {
-	for (size_t i = 0; i < sizeof(backend_names) / sizeof(backend_names[0]); i++) {
-		if (!strcmp(s, backend_names[i])) {
+	for (size_t i = 0; i < pp_nbackends; i++) {
+		if (!strcmp(s, pp_backend_names[i])) {
 			*b = (enum pp_backend)i;
 			return 0;
 		}
@@ -117,6 +104,18 @@ static int bad(FILE *err, const char *fmt, const char *what)
 	fputs("pktpath: ", err);
 	fprintf(err, fmt, what);
 	fputs("\n", err);
+	return 2;
+}
+
+/* An unknown backend: the error, then the names it could have been. */
+static int bad_backend(FILE *err, const char *fmt, const char *what)
+{
+	char names[128];
+
+	pp_backend_list(names, sizeof(names), ", ");
+	fputs("pktpath: ", err);
+	fprintf(err, fmt, what);
+	fprintf(err, " (%s)\n", names);
 	return 2;
 }
 
@@ -197,7 +196,7 @@ static int apply(struct parse *p, const struct pp_cli_opt *o, const char *arg, c
 	case PP_OPT_SIZE:
 		return parse_size(arg, at) ? bad(p->err, o->bad, arg) : 0;
 	case PP_OPT_BACKEND:
-		return parse_backend(arg, at) ? bad(p->err, o->bad, arg) : 0;
+		return parse_backend(arg, at) ? bad_backend(p->err, o->bad, arg) : 0;
 	case PP_OPT_MODE:
 		if (o->metavar)
 			*(const char **)at = arg;

@@ -6,6 +6,7 @@
  * agree.
  */
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 #include <linux/types.h>
 #include "cli.h"
@@ -75,10 +76,8 @@ const struct pp_cli_opt pp_cli_opts[] = {
 	 .bad = "more than 256 --stack options",
 	 .help = "show the kernel stack at the hops of probe point\n"
 		 "NAME, as the list names it (repeatable)"},
-	{"backend", 0, "B", PP_OPT_BACKEND, AT(backend),
-	 .bad = "unknown backend \"%s\" (auto, kprobe-multi, kprobe, fentry, tracepoint)",
-	 .help = "auto, kprobe-multi, kprobe, fentry or tracepoint\n"
-		 "(default auto: the best this kernel has)"},
+	{"backend", 0, "B", PP_OPT_BACKEND, AT(backend), .bad = "unknown backend \"%s\"",
+	 .help = "(default auto: the best this kernel has)"}, /* after the names */
 	{"list-probes", 0, NULL, PP_OPT_MODE, .action = PP_ACT_LIST_PROBES,
 	 .help = "print what would be attached, attach nothing"},
 	{"json", 0, NULL, PP_OPT_FLAG, AT(json),
@@ -160,6 +159,34 @@ const struct pp_cli_verb pp_cli_verbs[] = {
 };
 const size_t pp_cli_nverbs = sizeof(pp_cli_verbs) / sizeof(pp_cli_verbs[0]);
 
+/* The backends: a new one is a row here (and a case where plan.c chooses). */
+const char *const pp_backend_names[] = {
+	[PP_BACKEND_AUTO] = "auto",
+	[PP_BACKEND_KPROBE_MULTI] = "kprobe-multi",
+	[PP_BACKEND_KPROBE] = "kprobe",
+	[PP_BACKEND_FENTRY] = "fentry",
+	[PP_BACKEND_TRACEPOINT] = "tracepoint",
+};
+const size_t pp_nbackends = sizeof(pp_backend_names) / sizeof(pp_backend_names[0]);
+
+const char *pp_backend_name(enum pp_backend b)
+{
+	return pp_backend_names[b];
+}
+
+void pp_backend_list(char *buf, size_t len, const char *last_sep)
+{
+	size_t at = 0;
+
+	buf[0] = 0;
+	for (size_t i = 0; i < pp_nbackends && at < len; i++)
+		at += (size_t)snprintf(buf + at, len - at, "%s%s",
+				       !i		      ? ""
+				       : i + 1 < pp_nbackends ? ", "
+							      : last_sep,
+				       pp_backend_names[i]);
+}
+
 const struct pp_cli_opt *pp_cli_opt_find(const char *name)
 {
 	for (size_t i = 0; i < pp_cli_nopts; i++)
@@ -188,7 +215,7 @@ static void usage_entry(FILE *f, const char *head, const char *text)
 
 static void usage_opts(FILE *f)
 {
-	char head[64];
+	char head[64], text[256];
 
 	for (size_t i = 0; i < pp_cli_nopts; i++) {
 		const struct pp_cli_opt *o = &pp_cli_opts[i];
@@ -196,7 +223,11 @@ static void usage_opts(FILE *f)
 		snprintf(head, sizeof(head), "  %c%c%c --%s%s%s", o->short_name ? '-' : ' ',
 			 o->short_name ? o->short_name : ' ', o->short_name ? ',' : ' ', o->name,
 			 o->metavar ? " " : "", o->metavar ? o->metavar : "");
-		usage_entry(f, head, o->help);
+		if (o->kind == PP_OPT_BACKEND) { /* the names, then the row's words */
+			pp_backend_list(text, sizeof(text), " or ");
+			snprintf(text + strlen(text), sizeof(text) - strlen(text), "\n%s", o->help);
+		}
+		usage_entry(f, head, o->kind == PP_OPT_BACKEND ? text : o->help);
 	}
 }
 
