@@ -104,7 +104,7 @@ static int bad(FILE *err, const char *fmt, const char *what)
 	fputs("pktpath: ", err);
 	fprintf(err, fmt, what);
 	fputs("\n", err);
-	return 2;
+	return PP_EXIT_USAGE;
 }
 
 /* An unknown backend: the error, then the names it could have been. */
@@ -116,7 +116,7 @@ static int bad_backend(FILE *err, const char *fmt, const char *what)
 	fputs("pktpath: ", err);
 	fprintf(err, fmt, what);
 	fprintf(err, " (%s)\n", names);
-	return 2;
+	return PP_EXIT_USAGE;
 }
 
 /*
@@ -133,7 +133,7 @@ static int set_mode(struct parse *p, enum pp_action act, const char *by)
 	if (env->action != PP_ACT_TRACE) {
 		fprintf(p->err, "pktpath: %s and %s are different modes: give one of them\n",
 			p->mode_by, by);
-		return 2;
+		return PP_EXIT_USAGE;
 	}
 	env->action = act;
 	snprintf(p->mode_by, sizeof(p->mode_by), "%s", by);
@@ -245,7 +245,7 @@ static int take_verb(struct parse *p, int argc, char **argv, int *i)
 				"pktpath: \"%s\" is a command: %s%s%s (a filter that starts "
 				"with that word goes after --)\n",
 				argv[*i], v->words, v->metavar ? " " : "", m);
-			return 2;
+			return PP_EXIT_USAGE;
 		}
 		*i = at + (v->metavar ? 1 : 0);
 		return apply(p, pp_cli_opt_find(v->option), v->metavar ? argv[at] : NULL, v->words);

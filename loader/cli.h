@@ -10,6 +10,17 @@
 #define PP_MAX_IFACES 64
 #define PP_MAX_EXTRA  256
 
+/*
+ * pktpath's exit status, every command's (report's too): 0 done, 1 a
+ * failure while working (or --check: this kernel cannot trace), 2 bad usage
+ * or input, refused before anything is attached.
+ */
+enum pp_exit {
+	PP_EXIT_OK = 0,
+	PP_EXIT_FAIL = 1,
+	PP_EXIT_USAGE = 2,
+};
+
 enum pp_backend {
 	PP_BACKEND_AUTO,
 	PP_BACKEND_KPROBE_MULTI,

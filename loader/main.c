@@ -59,8 +59,6 @@
 #define PKTPATH_DATADIR "/usr/local/share/pktpath"
 #endif
 
-enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
-
 static volatile sig_atomic_t stop;
 
 struct app {
@@ -156,7 +154,7 @@ static int usage_error(const char *fmt, ...)
 	pp_vwarn(fmt, ap);
 	va_end(ap);
 	fputs("\n", stderr);
-	return EXIT_USAGE;
+	return PP_EXIT_USAGE;
 }
 
 static bool has_cap(const struct __user_cap_data_struct *d, int cap)
@@ -440,7 +438,7 @@ static int list_probes(const struct app *a)
 			printf("%-36s arg %d  %s\n", pr->name, pr->argpos, probe_backend(a, pr));
 	}
 	list_builtin_hooks(a);
-	return EXIT_OK;
+	return PP_EXIT_OK;
 }
 
 static const char *reason_name(__u32 reason, void *arg)
@@ -542,7 +540,7 @@ static int trace(struct app *a)
 
 	a->names = calloc(a->list.n, sizeof(*a->names));
 	if (!a->names)
-		return EXIT_FAIL;
+		return PP_EXIT_FAIL;
 	for (size_t i = 0; i < a->list.n; i++)
 		a->names[i] = a->list.v[i].name;
 	out.probe_names = a->names;
@@ -566,11 +564,11 @@ static int trace(struct app *a)
 	pp_debug("wall-clock times: CLOCK_REALTIME - CLOCK_MONOTONIC "
 		 "measured to +-%llu ns\n",
 		 (unsigned long long)a->exports.clock.err_ns);
-	ret = pp_trace_run(&a->maps, &cfg, &stop) ? EXIT_FAIL : EXIT_OK;
+	ret = pp_trace_run(&a->maps, &cfg, &stop) ? PP_EXIT_FAIL : PP_EXIT_OK;
 	clock_check(&a->exports.clock);
 	if (pp_exports_close(&a->exports, stderr, a->err, sizeof(a->err))) {
 		pp_warn("%s\n", a->err);
-		ret = EXIT_FAIL;
+		ret = PP_EXIT_FAIL;
 	}
 	return ret;
 }
@@ -602,7 +600,7 @@ static int prepare_marking(struct app *a)
 	a->following = !a->env.tc_script && !a->env.no_follow && !a->nscope;
 	if (a->following && pp_follow_open(&a->follow, &a->tc, a->err, sizeof(a->err))) {
 		pp_warn("%s\n", a->err);
-		return EXIT_FAIL;
+		return PP_EXIT_FAIL;
 	}
 	if (a->nscope)
 		ret = pp_scope_tc_open(&a->scope, a->scope_ns, a->nscope, a->env.ifaces,
@@ -614,12 +612,12 @@ static int prepare_marking(struct app *a)
 	ret = pp_maps_create(&a->maps, &sizes);
 	if (ret) {
 		pp_warn("cannot create the maps: %s\n", strerror(-ret));
-		return EXIT_FAIL;
+		return PP_EXIT_FAIL;
 	}
 	ret = pp_cls_load(&a->cls, &o, a->err, sizeof(a->err));
 	if (ret) {
 		pp_warn("%s\n", a->err);
-		return ret == -EINVAL || ret == -E2BIG ? EXIT_USAGE : EXIT_FAIL;
+		return ret == -EINVAL || ret == -E2BIG ? PP_EXIT_USAGE : PP_EXIT_FAIL;
 	}
 	if (a->cls.outer_only)
 		pp_warn("the filter fits the verifier's limits only without the "
@@ -839,21 +837,21 @@ static int attach_and_trace(struct app *a)
 	a->probes.stop = &stop;
 	if (attach_probes(a) || (!stop && attach_marking(a))) {
 		pp_warn("%s\n", a->err);
-		return EXIT_FAIL;
+		return PP_EXIT_FAIL;
 	}
 	if (stop) /* interrupted while attaching: cleanup() detaches what was done */
-		return EXIT_OK;
+		return PP_EXIT_OK;
 	/* The last moment a file may be renamed: the directory may need a capability. */
 	if (pp_exports_publish(&a->exports, a->err, sizeof(a->err))) {
 		pp_warn("%s\n", a->err);
-		return EXIT_FAIL;
+		return PP_EXIT_FAIL;
 	}
 	if (drop_privileges(a) || start_metrics(a))
-		return EXIT_FAIL;
+		return PP_EXIT_FAIL;
 	print_ready(a);
 	if (a->following && pp_follow_start(&a->follow, a->err, sizeof(a->err))) {
 		pp_warn("%s\n", a->err);
-		return EXIT_FAIL;
+		return PP_EXIT_FAIL;
 	}
 	return trace(a);
 }
@@ -936,10 +934,10 @@ static int run(struct app *a)
 	switch (a->env.action) {
 	case PP_ACT_HELP:
 		pp_cli_usage(stdout);
-		return EXIT_OK;
+		return PP_EXIT_OK;
 	case PP_ACT_VERSION:
 		printf("pktpath %s\n", PKTPATH_VERSION);
-		return EXIT_OK;
+		return PP_EXIT_OK;
 	case PP_ACT_CHECK:
 		return pp_check(stdout);
 	case PP_ACT_TEST_PCAP:

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cli.h"
 #include "exports.h"
 #include "export_pcapng.h"
 #include "output_summary.h"
@@ -27,8 +28,6 @@
 #ifndef PKTPATH_VERSION
 #define PKTPATH_VERSION "dev"
 #endif
-
-enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 
 #define PP_SKIP_NAMED 10 /* bad lines named one by one; the rest only counted */
 
@@ -107,7 +106,7 @@ static int usage_error(const char *fmt, ...)
 	va_start(ap, fmt);
 	say(fmt, ap);
 	va_end(ap);
-	return EXIT_USAGE;
+	return PP_EXIT_USAGE;
 }
 
 /* Out of memory, a file not written: exit status 1. */
@@ -118,7 +117,7 @@ static int failure(const char *fmt, ...)
 	va_start(ap, fmt);
 	say(fmt, ap);
 	va_end(ap);
-	return EXIT_FAIL;
+	return PP_EXIT_FAIL;
 }
 
 enum {
@@ -437,7 +436,7 @@ static int finish(struct report *r)
 	if (pp_exports_publish(&r->exports, r->err, sizeof(r->err)) ||
 	    pp_exports_close(&r->exports, stderr, r->err, sizeof(r->err)))
 		return failure("%s", r->err);
-	return EXIT_OK;
+	return PP_EXIT_OK;
 }
 
 static int join_hosts(const struct report *r)
@@ -461,7 +460,7 @@ int pp_report_main(int argc, char **argv)
 	pp_log_setup(0, "pktpath report");
 	ret = parse(&r, argc, argv);
 	if (ret)
-		return ret < 0 ? EXIT_OK : ret;
+		return ret < 0 ? PP_EXIT_OK : ret;
 	if (r.nfiles)
 		return join_hosts(&r);
 	ret = open_all(&r);
