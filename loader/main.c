@@ -1004,14 +1004,18 @@ int main(int argc, char **argv)
 	pp_sf_set_trusted_uid(pp_sf_invoking_uid(getenv("SUDO_UID")));
 	/* PKTPATH_NO_TCX=1 takes clsact where tcx exists too (tests, old tools). */
 	a.no_tcx = getenv("PKTPATH_NO_TCX") != NULL;
-	/* A verb of its own: no BPF, no root, its own options. */
-	if (argc > 1 && !strcmp(argv[1], "report"))
-		return pp_report_main(argc - 1, argv + 1);
 	ret = pp_cli_parse(&a.env, argc, argv, stderr);
 	if (ret) {
 		pp_env_free(&a.env);
 		return ret;
 	}
+	/* A command of its own: no BPF, no root. */
+	if (a.env.report && a.env.action == PP_ACT_HELP)
+		pp_cli_report_usage(stdout);
+	else if (a.env.report)
+		ret = pp_report_main(&a.env);
+	if (a.env.report)
+		return ret;
 	pp_log_setup(a.env.verbose, NULL);
 	raise_fd_limit();
 	pp_log_libbpf();

@@ -154,6 +154,27 @@ same report /nonexistent
 same report /dev/null
 same report "$pcap"
 same report --pcapng x.pcapng --perfetto x.pcapng y
+same report --help --snaplen 0
+same report --snaplen 0 --help
+same report -h x
+same report --sum /dev/null
+same report --p x
+same report --snaplen
+same report --json=1 x
+same report x --json
+same report -- --json
+same report -
+same report --window 0.5 a
+same report a b --snaplen 5
+same report --clock-tolerance 0 a b
+same report --clock-tolerance 0.5 --window 3600 a b c
+same report --window 3600.1 a b
+same report --clock-tolerance nan a b
+same report --snaplen 128 --pcapng p x
+same report -x
+same report --version
+same -v report x
+same --json report x
 for f in "$@"; do
 	f=$(realpath "$f")
 	same report "$f"

@@ -11,7 +11,6 @@
  * A file where no line is a packet and some line was bad is bad input.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,43 +54,6 @@ struct report {
 	char err[512];
 };
 
-static void usage(FILE *f)
-{
-	fputs("Usage: pktpath report FILE [OPTIONS]\n"
-	      "       pktpath report H1.jsonl H2.jsonl... [--json] [--window S]\n"
-	      "                      [--clock-tolerance S]\n"
-	      "Read FILE, the output of pktpath --json (- for stdin), and print what a live\n"
-	      "run prints: the distinct paths and drops (--summary), and the exports. Needs\n"
-	      "no privileges. Lines that cannot be read are skipped and named on stderr.\n"
-	      "With several files (hosts), join the records of each packet that several\n"
-	      "hosts saw, by its packet key (\"key\"), into one path in time order, each\n"
-	      "part tagged with its host (\"host\"), and flag clocks that disagree.\n"
-	      "\n"
-	      "      --summary            the distinct paths and the drops (the default when\n"
-	      "                           no export is asked for)\n"
-	      "      --json               the summary as JSON lines, as pktpath --json prints\n"
-	      "      --pcapng FILE        write the packets to FILE (pcapng), as --pcapng;\n"
-	      "                           needs a file recorded with --json --snaplen N\n"
-	      "      --snaplen N          keep N bytes of each packet in --pcapng (1 to 128)\n"
-	      "      --perfetto FILE      write a timeline to FILE, as --perfetto\n"
-	      "      --window S           several files: parts of one key join if they\n"
-	      "                           start within S seconds (default 1)\n"
-	      "      --clock-tolerance S  several files: flag a part that starts more than\n"
-	      "                           S seconds before the one before it ends (default\n"
-	      "                           0.001)\n"
-	      "  -h, --help               this text\n"
-	      "\n"
-	      "Examples:\n"
-	      "  pktpath --json --snaplen 128 -c 1000 udp > run.jsonl   (as root)\n"
-	      "  pktpath report run.jsonl\n"
-	      "  pktpath report run.jsonl --pcapng run.pcapng --perfetto run.json\n"
-	      "  pktpath report node1.jsonl node2.jsonl\n"
-	      "\n"
-	      "Exit status: 0 done, 1 FILE holds no packet or a file could not be written,\n"
-	      "2 bad usage or input.\n",
-	      f);
-}
-
 static void say(const char *fmt, va_list ap)
 {
 	pp_vwarn(fmt, ap);
@@ -118,127 +80,6 @@ static int failure(const char *fmt, ...)
 	say(fmt, ap);
 	va_end(ap);
 	return PP_EXIT_FAIL;
-}
-
-enum {
-	OPT_SUMMARY = 256,
-	OPT_JSON,
-	OPT_PCAPNG,
-	OPT_PERFETTO,
-	OPT_SNAPLEN,
-	OPT_WINDOW,
-	OPT_TOLERANCE
-};
-
-static const struct option options[] = {
-	{"summary", no_argument, NULL, OPT_SUMMARY},
-	{"json", no_argument, NULL, OPT_JSON},
-	{"pcapng", required_argument, NULL, OPT_PCAPNG},
-	{"perfetto", required_argument, NULL, OPT_PERFETTO},
-	{"snaplen", required_argument, NULL, OPT_SNAPLEN},
-	{"window", required_argument, NULL, OPT_WINDOW},
-	{"clock-tolerance", required_argument, NULL, OPT_TOLERANCE},
-	{"help", no_argument, NULL, 'h'},
-	{NULL, 0, NULL, 0},
-};
-
-static int parse_snaplen(struct report *r, const char *arg)
-{
-	char *end;
-	unsigned long v;
-
-	errno = 0;
-	v = strtoul(arg, &end, 10);
-	if (errno || end == arg || *end || *arg == '-' || v < 1 || v > PP_HDR_BYTES)
-		return usage_error("--snaplen wants 1 to %d, not \"%s\"", PP_HDR_BYTES, arg);
-	r->snaplen = (unsigned int)v;
-	return 0;
-}
-
-/* Seconds, from 0 (tolerance) or above 0 (window) up to an hour. */
-static int parse_seconds(double *out, const char *opt, const char *arg, bool zero)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(arg, &end);
-	if (errno || end == arg || *end || v != v || v > 3600 || v < 0 || (!zero && v == 0))
-		return usage_error("--%s wants seconds, %s 0, up to 3600: \"%s\"", opt,
-				   zero ? "from" : "above", arg);
-	*out = v;
-	return 0;
-}
-
-static int parse_opt(struct report *r, int c, const char *arg)
-{
-	switch (c) {
-	case OPT_SUMMARY:
-		r->summary = true;
-		return 0;
-	case OPT_JSON:
-		r->json = true;
-		return 0;
-	case OPT_PCAPNG:
-		r->pcapng = arg;
-		return 0;
-	case OPT_PERFETTO:
-		r->perfetto = arg;
-		return 0;
-	case OPT_SNAPLEN:
-		return parse_snaplen(r, arg);
-	case OPT_WINDOW:
-		return parse_seconds(&r->window, "window", arg, false);
-	case OPT_TOLERANCE:
-		return parse_seconds(&r->tolerance, "clock-tolerance", arg, true);
-	default:
-		return usage_error("see pktpath report --help");
-	}
-}
-
-/* Several files: the join; what the one-file report does is for one file. */
-static int parse_hosts(struct report *r, int argc, char **argv)
-{
-	if (r->summary || r->pcapng || r->perfetto || r->snaplen)
-		return usage_error("--summary, --pcapng, --perfetto and --snaplen read one file; "
-				   "with several, report joins them");
-	r->files = (const char *const *)argv + optind;
-	r->nfiles = argc - optind;
-	return 0;
-}
-
-/* 0, -1 for --help (done, status 0), or the usage status. */
-static int parse(struct report *r, int argc, char **argv)
-{
-	static char self[] = "pktpath report"; /* getopt's messages begin with argv[0] */
-	int c, ret;
-
-	argv[0] = self;
-	opterr = 1;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
-		if (c == 'h') {
-			usage(stdout);
-			return -1;
-		}
-		ret = parse_opt(r, c, optarg);
-		if (ret)
-			return ret;
-	}
-	if (optind == argc)
-		return usage_error("which file? pktpath report FILE (--help)");
-	if (optind < argc - 1)
-		return parse_hosts(r, argc, argv);
-	if (r->window >= 0 || r->tolerance >= 0)
-		return usage_error("--window and --clock-tolerance join several files");
-	r->file = argv[optind];
-	if (r->snaplen && !r->pcapng)
-		return usage_error("--snaplen is for --pcapng");
-	if (r->pcapng && r->perfetto && !strcmp(r->pcapng, r->perfetto))
-		return usage_error("--pcapng and --perfetto need two different files");
-	if (!r->pcapng && !r->perfetto)
-		r->summary = true;
-	return 0;
 }
 
 static void skip_line(struct report *r, const char *why)
@@ -452,17 +293,24 @@ static int join_hosts(const struct report *r)
 	return pp_report_hosts(&o);
 }
 
-int pp_report_main(int argc, char **argv)
+int pp_report_main(const struct pp_env *env)
 {
-	struct report r = {.window = -1, .tolerance = -1};
+	struct report r = {.window = env->window,
+			   .tolerance = env->tolerance,
+			   .pcapng = env->pcapng,
+			   .perfetto = env->perfetto,
+			   .snaplen = env->snaplen,
+			   .summary = env->summary,
+			   .json = env->json};
 	int ret;
 
 	pp_log_setup(0, "pktpath report");
-	ret = parse(&r, argc, argv);
-	if (ret)
-		return ret < 0 ? PP_EXIT_OK : ret;
-	if (r.nfiles)
+	if (env->nfiles > 1) {
+		r.files = (const char *const *)env->files;
+		r.nfiles = env->nfiles;
 		return join_hosts(&r);
+	}
+	r.file = env->files[0];
 	ret = open_all(&r);
 	if (!ret)
 		ret = read_all(&r);
