@@ -116,7 +116,7 @@ struct run {
 	enum stage st;
 	FILE *out;
 	struct pp_out o;
-	struct pp_summary sum;
+	struct pp_totals totals;
 	struct pp_pcapng_out *pcap;
 	struct pp_perfetto_out *perf;
 	struct pp_pathsum *ps; /* ST_SUMMARY */
@@ -251,7 +251,7 @@ static void emit(const struct pp_packet *p, void *ctx)
 		pp_pcapng_out_packet(r->pcap, &r->o, p);
 	else if (r->st == ST_PERFETTO)
 		pp_perfetto_out_packet(r->perf, &r->o, p);
-	pp_summary_add(&r->sum, p);
+	pp_totals_add(&r->totals, p);
 }
 
 static void consume(struct run *r, struct pp_paths *pp, const struct chunk *ch, __u64 now)
@@ -319,12 +319,12 @@ static double run_stage(enum stage st, const struct cfg *c, __u64 *nrec)
 	if (nrec)
 		*nrec = n;
 	/* A stage that emitted nothing measured nothing. */
-	if (st != ST_GEN && !r.sum.packets)
+	if (st != ST_GEN && !r.totals.packets)
 		rate = 0;
 	if (st == ST_GEN && !r.touched)
 		rate = 0;
 	/* The summary has every packet, in the one path the generator makes. */
-	if (st == ST_SUMMARY && (r.ps->packets != r.sum.packets || r.ps->npaths != 1))
+	if (st == ST_SUMMARY && (r.ps->packets != r.totals.packets || r.ps->npaths != 1))
 		rate = 0;
 cleanup:
 	pp_paths_free(pp);

@@ -225,7 +225,7 @@ void pp_metrics_add(struct pp_metrics *m, const struct pp_out *o, const struct p
 		d.h.id = drop_id(&d);
 	}
 	pthread_mutex_lock(&m->lock);
-	pp_summary_add(&m->sum, p);
+	pp_totals_add(&m->totals, p);
 	add_path(m, o, p, now);
 	if (dropped)
 		add_drop(m, &d, now);

@@ -28,7 +28,7 @@
 struct trace {
 	const struct pp_trace_cfg *cfg;
 	struct pp_paths *paths;
-	struct pp_summary sum;
+	struct pp_totals totals;
 	struct pp_pathsum *paths_sum; /* --summary, else NULL */
 	__u64 start, next_report;     /* --interval */
 	struct pp_state *state;	      /* mmap()ed state_map */
@@ -114,7 +114,7 @@ static void print_packet(struct trace *t, const struct pp_packet *p)
 		pp_out_json(t->cfg->out, p);
 		return;
 	}
-	if (!t->sum.packets)
+	if (!t->totals.packets)
 		pp_out_text_header(t->cfg->out);
 	pp_out_text(t->cfg->out, p);
 }
@@ -151,8 +151,8 @@ static void emit(const struct pp_packet *pkt, void *ctx)
 		print_packet(t, p);
 	if (t->cfg->also)
 		t->cfg->also(p, t->cfg->also_ctx);
-	pp_summary_add(&t->sum, p);
-	if (t->cfg->count && t->sum.packets >= t->cfg->count)
+	pp_totals_add(&t->totals, p);
+	if (t->cfg->count && t->totals.packets >= t->cfg->count)
 		t->done = true;
 }
 
@@ -222,12 +222,12 @@ static void finish(struct trace *t, const struct pp_maps *maps)
 {
 	if (t->paths_sum)
 		report_summary(t, true);
-	t->sum.lost = t->state->ring_lost;
-	t->sum.map_full = t->state->map_full;
+	t->totals.lost = t->state->ring_lost;
+	t->totals.map_full = t->state->map_full;
 	if (t->cfg->json)
-		pp_out_summary_json(t->cfg->out, &t->sum);
+		pp_out_totals_json(t->cfg->out, &t->totals);
 	else
-		pp_out_summary_text(t->cfg->out, &t->sum);
+		pp_out_totals_text(t->cfg->out, &t->totals);
 	fflush(t->cfg->out->f);
 	report_lost(maps, t->cfg);
 	report_paths(t);

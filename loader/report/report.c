@@ -41,7 +41,7 @@ struct report {
 	FILE *in;
 	struct pp_rdr *rdr;
 	struct pp_pathsum *paths;
-	struct pp_summary sum;
+	struct pp_totals totals;
 	struct pp_exports exports;
 	struct pp_out out;
 	unsigned long long lineno, skipped, others;
@@ -143,7 +143,7 @@ static int on_packet(struct report *r, const struct pp_rdr_item *it)
 	if (r->exports.pcapng)
 		pp_pcapng_out_set_real_off(r->exports.pcapng, it->real_off);
 	pp_exports_packet(it->pkt, &r->exports);
-	pp_summary_add(&r->sum, it->pkt);
+	pp_totals_add(&r->totals, it->pkt);
 	return 0;
 }
 
@@ -152,10 +152,10 @@ static int on_item(struct report *r, const struct pp_rdr_item *it)
 	switch (it->kind) {
 	case PP_RDR_PACKET:
 		return on_packet(r, it);
-	case PP_RDR_SUMMARY:
+	case PP_RDR_TOTALS:
 		r->has_totals = true;
-		r->sum.lost += it->lost;
-		r->sum.map_full += it->map_full;
+		r->totals.lost += it->lost;
+		r->totals.map_full += it->map_full;
 		return 0;
 	case PP_RDR_PATH_SUMMARY:
 		if (it->final && it->elapsed >= 0) {
@@ -221,9 +221,9 @@ static void print_totals(struct report *r)
 	if (r->summary && r->paths)
 		print_summary(r);
 	if (r->json)
-		pp_out_summary_json(&r->out, &r->sum);
+		pp_out_totals_json(&r->out, &r->totals);
 	else
-		pp_out_summary_text(&r->out, &r->sum);
+		pp_out_totals_text(&r->out, &r->totals);
 	fflush(stdout);
 	if (r->skipped)
 		pp_warn("%llu line%s of %s skipped (%s)\n", r->skipped, r->skipped == 1 ? "" : "s",
@@ -233,7 +233,7 @@ static void print_totals(struct report *r)
 		pp_warn("%llu line%s of a kind this version does not know "
 			"ignored\n",
 			r->others, r->others == 1 ? "" : "s");
-	if (!r->has_totals && r->sum.packets)
+	if (!r->has_totals && r->totals.packets)
 		pp_warn("%s has no exit line (was the run killed?): "
 			"records lost while tracing, if any, are not known\n",
 			r->file);
@@ -269,9 +269,9 @@ static int no_packet(struct report *r)
 
 static int finish(struct report *r)
 {
-	if (!r->sum.packets && r->skipped)
+	if (!r->totals.packets && r->skipped)
 		return usage_error("%s: no line of it could be read as a packet", r->file);
-	if (!r->sum.packets)
+	if (!r->totals.packets)
 		return no_packet(r);
 	print_totals(r);
 	if (pp_exports_publish(&r->exports, r->err, sizeof(r->err)) ||

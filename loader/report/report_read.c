@@ -542,7 +542,7 @@ static int read_summary(struct ctx *c, json_object *top, struct pp_rdr_item *it)
 		ret = get_u64(c, s, "lost", false, &it->lost);
 	if (ret >= 0)
 		ret = get_u64(c, s, "map_full", false, &it->map_full);
-	it->kind = PP_RDR_SUMMARY;
+	it->kind = PP_RDR_TOTALS;
 	return ret < 0 ? ret : 0;
 }
 

@@ -23,7 +23,7 @@
 enum pp_rdr_kind {
 	PP_RDR_BLANK = 0,	 /* an empty line */
 	PP_RDR_PACKET = 1,	 /* a packet line: item.pkt */
-	PP_RDR_SUMMARY = 2,	 /* the line written at exit: item.lost, item.map_full */
+	PP_RDR_TOTALS = 2,	 /* the line written at exit: item.lost, item.map_full */
 	PP_RDR_PATH_SUMMARY = 3, /* a --summary report: item.elapsed, item.final */
 	PP_RDR_OTHER = 4,	 /* a JSON object of a kind this version does not know */
 };

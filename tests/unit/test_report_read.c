@@ -336,7 +336,7 @@ START_TEST(test_other_lines)
 	ck_assert_int_eq(read_one("{\"summary\":{\"packets\":2,\"lost\":7,\"map_full\":1}}", &it,
 				  err, sizeof(err)),
 			 0);
-	ck_assert_int_eq(it.kind, PP_RDR_SUMMARY);
+	ck_assert_int_eq(it.kind, PP_RDR_TOTALS);
 	ck_assert_uint_eq(it.lost, 7);
 	ck_assert_uint_eq(it.map_full, 1);
 	ck_assert_int_eq(read_one("{\"path_summary\":{\"final\":true,\"elapsed_s\":4.25}}", &it,
