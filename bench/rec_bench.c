@@ -119,7 +119,7 @@ struct run {
 	struct pp_totals totals;
 	struct pp_pcapng_out *pcap;
 	struct pp_perfetto_out *perf;
-	struct pp_pathsum *ps; /* ST_SUMMARY */
+	struct pp_summary *ps; /* ST_SUMMARY */
 	__u64 touched;	       /* ST_GEN: keeps the reads of each record alive */
 };
 
@@ -242,7 +242,7 @@ static void emit(const struct pp_packet *p, void *ctx)
 	struct run *r = ctx;
 
 	if (r->st == ST_SUMMARY)
-		pp_pathsum_add(r->ps, p);
+		pp_summary_add(r->ps, p);
 	else if (r->st == ST_TEXT)
 		pp_out_text(&r->o, p);
 	else if (r->st == ST_JSON)
@@ -298,7 +298,7 @@ static double run_stage(enum stage st, const struct cfg *c, __u64 *nrec)
 	if (r.out && st == ST_PERFETTO)
 		r.perf = pp_perfetto_out_new(r.out, "rec_bench");
 	if (st == ST_SUMMARY)
-		r.ps = pp_pathsum_new(PP_SUM_DEF_PATHS, PP_SUM_DEF_DROPS);
+		r.ps = pp_summary_new(PP_SUM_DEF_PATHS, PP_SUM_DEF_DROPS);
 	if (!pkts || !ch || !r.out || (st != ST_GEN && !pp) || (st == ST_PCAPNG && !r.pcap) ||
 	    (st == ST_PERFETTO && !r.perf) || (st == ST_SUMMARY && !r.ps))
 		goto cleanup;
@@ -330,7 +330,7 @@ cleanup:
 	pp_paths_free(pp);
 	pp_pcapng_out_free(r.pcap);
 	pp_perfetto_out_free(r.perf);
-	pp_pathsum_free(r.ps);
+	pp_summary_free(r.ps);
 	pp_netns_cache_free(names);
 	pp_ns_told_free(&told);
 	if (r.out)

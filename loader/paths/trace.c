@@ -29,7 +29,7 @@ struct trace {
 	const struct pp_trace_cfg *cfg;
 	struct pp_paths *paths;
 	struct pp_totals totals;
-	struct pp_pathsum *paths_sum; /* --summary, else NULL */
+	struct pp_summary *paths_sum; /* --summary, else NULL */
 	__u64 start, next_report;     /* --interval */
 	struct pp_state *state;	      /* mmap()ed state_map */
 	int skb_map_fd, end_lost_fd, head_map_fd;
@@ -144,7 +144,7 @@ static void emit(const struct pp_packet *pkt, void *ctx)
 	if (t->done)
 		return;
 	if (t->paths_sum)
-		pp_pathsum_add(t->paths_sum, p);
+		pp_summary_add(t->paths_sum, p);
 	if (t->cfg->metrics)
 		pp_metrics_add(t->cfg->metrics, t->cfg->out, p, t->now);
 	if (prints_packets(t->cfg))
@@ -201,9 +201,9 @@ static void report_summary(struct trace *t, bool final)
 	struct pp_sum_when when = {.elapsed = (double)(now_ns() - t->start) / 1e9, .final = final};
 
 	if (t->cfg->json)
-		pp_out_pathsum_json(t->cfg->out, t->paths_sum, &when);
+		pp_out_summary_json(t->cfg->out, t->paths_sum, &when);
 	else
-		pp_out_pathsum_text(t->cfg->out, t->paths_sum, &when);
+		pp_out_summary_text(t->cfg->out, t->paths_sum, &when);
 }
 
 /* --interval: a report when one is due; due times keep their pace. */
@@ -418,7 +418,7 @@ int pp_trace_run(const struct pp_maps *maps, const struct pp_trace_cfg *cfg,
 		pp_paths_set_hold(t.paths, still_queued);
 	rb = ring_buffer__new(maps->path_map, on_record, &t, NULL);
 	if (cfg->summary) {
-		t.paths_sum = pp_pathsum_new(PP_SUM_DEF_PATHS, PP_SUM_DEF_DROPS);
+		t.paths_sum = pp_summary_new(PP_SUM_DEF_PATHS, PP_SUM_DEF_DROPS);
 		t.next_report = t.start + (__u64)(cfg->interval * 1e9);
 	}
 	if (!t.paths || !rb || (cfg->summary && !t.paths_sum)) {
@@ -438,7 +438,7 @@ int pp_trace_run(const struct pp_maps *maps, const struct pp_trace_cfg *cfg,
 cleanup:
 	ring_buffer__free(rb);
 	pp_paths_free(t.paths);
-	pp_pathsum_free(t.paths_sum);
+	pp_summary_free(t.paths_sum);
 	munmap(t.state, (size_t)page);
 	return err;
 }

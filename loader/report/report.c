@@ -40,7 +40,7 @@ struct report {
 	bool summary, json;
 	FILE *in;
 	struct pp_rdr *rdr;
-	struct pp_pathsum *paths;
+	struct pp_summary *paths;
 	struct pp_totals totals;
 	struct pp_exports exports;
 	struct pp_out out;
@@ -139,7 +139,7 @@ static int on_packet(struct report *r, const struct pp_rdr_item *it)
 	/* Names are added as lines come: the printers get the tables as they are now. */
 	pp_rdr_names(r->rdr, &r->out);
 	if (r->paths)
-		pp_pathsum_add(r->paths, it->pkt);
+		pp_summary_add(r->paths, it->pkt);
 	if (r->exports.pcapng)
 		pp_pcapng_out_set_real_off(r->exports.pcapng, it->real_off);
 	pp_exports_packet(it->pkt, &r->exports);
@@ -211,9 +211,9 @@ static void print_summary(struct report *r)
 	else if (!r->has_elapsed)
 		when.untimed = true;
 	if (r->json)
-		pp_out_pathsum_json(&r->out, r->paths, &when);
+		pp_out_summary_json(&r->out, r->paths, &when);
 	else
-		pp_out_pathsum_text(&r->out, r->paths, &when);
+		pp_out_summary_text(&r->out, r->paths, &when);
 }
 
 static void print_totals(struct report *r)
@@ -249,7 +249,7 @@ static int open_all(struct report *r)
 		return usage_error("%s", r->err);
 	r->rdr = pp_rdr_new();
 	if (r->summary)
-		r->paths = pp_pathsum_new(PP_SUM_DEF_PATHS, PP_SUM_DEF_DROPS);
+		r->paths = pp_summary_new(PP_SUM_DEF_PATHS, PP_SUM_DEF_DROPS);
 	if (!r->rdr || (r->summary && !r->paths))
 		return failure("out of memory");
 	r->out.f = stdout;
@@ -317,7 +317,7 @@ int pp_report_main(const struct pp_env *env)
 	if (!ret)
 		ret = finish(&r);
 	pp_exports_discard(&r.exports);
-	pp_pathsum_free(r.paths);
+	pp_summary_free(r.paths);
 	pp_rdr_free(r.rdr);
 	if (r.in && r.in != stdin)
 		fclose(r.in);

@@ -32,17 +32,17 @@ static void check_packet(const struct pp_packet *p)
 	}
 }
 
-static void print(const struct pp_packet *p, struct pp_out *o, struct pp_pathsum *sum,
+static void print(const struct pp_packet *p, struct pp_out *o, struct pp_summary *sum,
 		  struct pp_pcapng_out *pcap, struct pp_perfetto_out *perf)
 {
-	pp_pathsum_add(sum, p);
+	pp_summary_add(sum, p);
 	pp_out_json(o, p);
 	pp_pcapng_out_packet(pcap, o, p);
 	pp_perfetto_out_packet(perf, o, p);
 }
 
 static void check_line(struct pp_rdr *r, const char *line, size_t len, struct pp_out *o,
-		       struct pp_pathsum *sum, struct pp_pcapng_out *pcap,
+		       struct pp_summary *sum, struct pp_pcapng_out *pcap,
 		       struct pp_perfetto_out *perf)
 {
 	struct pp_rdr_item it;
@@ -70,7 +70,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FILE *null = fopen("/dev/null", "w");
 	struct pp_out o = {.f = null, .head_bytes = PP_HDR_BYTES};
 	struct pp_rdr *r = pp_rdr_new();
-	struct pp_pathsum *sum = pp_pathsum_new(8, 8);
+	struct pp_summary *sum = pp_summary_new(8, 8);
 	struct pp_pcapng_out *pcap = null ? pp_pcapng_out_new(null, 0, 0, "fuzz") : NULL;
 	struct pp_perfetto_out *perf = null ? pp_perfetto_out_new(null, "fuzz") : NULL;
 	const char *s = (const char *)data, *nl;
@@ -83,12 +83,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			nl = s + size;
 		check_line(r, s + at, (size_t)(nl - s) - at, &o, sum, pcap, perf);
 	}
-	pp_out_pathsum_json(&o, sum, &when);
-	pp_out_pathsum_text(&o, sum, &when);
+	pp_out_summary_json(&o, sum, &when);
+	pp_out_summary_text(&o, sum, &when);
 	pp_perfetto_out_end(perf);
 	pp_perfetto_out_free(perf);
 	pp_pcapng_out_free(pcap);
-	pp_pathsum_free(sum);
+	pp_summary_free(sum);
 	pp_rdr_free(r);
 	fclose(null);
 	return 0;
