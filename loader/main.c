@@ -1001,7 +1001,7 @@ int main(int argc, char **argv)
 	a.start_real = (double)rt.tv_sec + (double)rt.tv_nsec / 1e9;
 
 	/* The environment is read here only: the rest of pktpath takes values. */
-	pp_sf_set_trusted_uid(pp_sf_invoking_uid(getenv("SUDO_UID")));
+	pp_safe_file_set_trusted_uid(pp_safe_file_invoking_uid(getenv("SUDO_UID")));
 	/* PKTPATH_NO_TCX=1 takes clsact where tcx exists too (tests, old tools). */
 	a.no_tcx = getenv("PKTPATH_NO_TCX") != NULL;
 	ret = pp_cli_parse(&a.env, argc, argv, stderr);
