@@ -39,7 +39,7 @@ struct report {
 	unsigned int snaplen;
 	bool summary, json;
 	FILE *in;
-	struct pp_rdr *rdr;
+	struct pp_report_read *reader;
 	struct pp_summary *paths;
 	struct pp_totals totals;
 	struct pp_exports exports;
@@ -93,7 +93,7 @@ static void skip_line(struct report *r, const char *why)
  * A timeline needs no date: a packet line without times (written before
  * every line had them) starts at 0, and stderr says so once.
  */
-static int check_packet(struct report *r, const struct pp_rdr_item *it)
+static int check_packet(struct report *r, const struct pp_report_read_item *it)
 {
 	const char *need = NULL;
 
@@ -114,7 +114,7 @@ static int check_packet(struct report *r, const struct pp_rdr_item *it)
 	return 0;
 }
 
-static void span(struct report *r, const struct pp_rdr_item *it)
+static void span(struct report *r, const struct pp_report_read_item *it)
 {
 	const struct pp_packet *p = it->pkt;
 	__u64 a = p->hops[0].ts, b = p->hops[p->nhops - 1].ts;
@@ -129,7 +129,7 @@ static void span(struct report *r, const struct pp_rdr_item *it)
 		r->last_ns = b;
 }
 
-static int on_packet(struct report *r, const struct pp_rdr_item *it)
+static int on_packet(struct report *r, const struct pp_report_read_item *it)
 {
 	int ret = check_packet(r, it);
 
@@ -137,7 +137,7 @@ static int on_packet(struct report *r, const struct pp_rdr_item *it)
 		return ret;
 	span(r, it);
 	/* Names are added as lines come: the printers get the tables as they are now. */
-	pp_rdr_names(r->rdr, &r->out);
+	pp_report_read_names(r->reader, &r->out);
 	if (r->paths)
 		pp_summary_add(r->paths, it->pkt);
 	if (r->exports.pcapng)
@@ -147,23 +147,23 @@ static int on_packet(struct report *r, const struct pp_rdr_item *it)
 	return 0;
 }
 
-static int on_item(struct report *r, const struct pp_rdr_item *it)
+static int on_item(struct report *r, const struct pp_report_read_item *it)
 {
 	switch (it->kind) {
-	case PP_RDR_PACKET:
+	case PP_REPORT_READ_PACKET:
 		return on_packet(r, it);
-	case PP_RDR_TOTALS:
+	case PP_REPORT_READ_TOTALS:
 		r->has_totals = true;
 		r->totals.lost += it->lost;
 		r->totals.map_full += it->map_full;
 		return 0;
-	case PP_RDR_PATH_SUMMARY:
+	case PP_REPORT_READ_PATH_SUMMARY:
 		if (it->final && it->elapsed >= 0) {
 			r->has_elapsed = true;
 			r->elapsed = it->elapsed;
 		}
 		return 0;
-	case PP_RDR_OTHER:
+	case PP_REPORT_READ_OTHER:
 		r->others++;
 		return 0;
 	default:
@@ -173,7 +173,7 @@ static int on_item(struct report *r, const struct pp_rdr_item *it)
 
 static int read_all(struct report *r)
 {
-	struct pp_rdr_item it;
+	struct pp_report_read_item it;
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t n;
@@ -183,7 +183,7 @@ static int read_all(struct report *r)
 		bool cut = line[n - 1] != '\n';
 
 		r->lineno++;
-		ret = pp_rdr_line(r->rdr, line, (size_t)n, &it, r->err, sizeof(r->err));
+		ret = pp_report_read_line(r->reader, line, (size_t)n, &it, r->err, sizeof(r->err));
 		if (ret == -EINVAL && cut)
 			strncat(r->err, " (the last line, with no newline: was the run killed?)",
 				sizeof(r->err) - strlen(r->err) - 1);
@@ -247,10 +247,10 @@ static int open_all(struct report *r)
 	if (pp_exports_open(&r->exports, r->pcapng, r->perfetto, r->snaplen,
 			    "pktpath " PKTPATH_VERSION, r->err, sizeof(r->err)))
 		return usage_error("%s", r->err);
-	r->rdr = pp_rdr_new();
+	r->reader = pp_report_read_new();
 	if (r->summary)
 		r->paths = pp_summary_new(PP_SUM_DEF_PATHS, PP_SUM_DEF_DROPS);
-	if (!r->rdr || (r->summary && !r->paths))
+	if (!r->reader || (r->summary && !r->paths))
 		return failure("out of memory");
 	r->out.f = stdout;
 	r->exports.out = &r->out;
@@ -318,7 +318,7 @@ int pp_report_main(const struct pp_env *env)
 		ret = finish(&r);
 	pp_exports_discard(&r.exports);
 	pp_summary_free(r.paths);
-	pp_rdr_free(r.rdr);
+	pp_report_read_free(r.reader);
 	if (r.in && r.in != stdin)
 		fclose(r.in);
 	return ret;
