@@ -314,7 +314,7 @@ static int attach_kprobe_copy(struct pp_probes *p, struct bpf_program *tmpl,
 			      const struct pp_probe *pr, __u32 index)
 {
 	int fd = load_copy(p, tmpl, pr, index, BPF_PROG_TYPE_KPROBE, 0);
-	int ev = fd < 0 ? fd : pp_kprobe_open(pr->target);
+	int ev = fd < 0 ? fd : pp_kfeatures_kprobe_open(pr->target);
 
 	if (fd < 0)
 		return fd;
