@@ -116,10 +116,10 @@ struct run {
 	enum stage st;
 	FILE *out;
 	struct pp_out o;
-	struct pp_summary sum;
+	struct pp_totals totals;
 	struct pp_pcapng_out *pcap;
 	struct pp_perfetto_out *perf;
-	struct pp_pathsum *ps; /* ST_SUMMARY */
+	struct pp_summary *ps; /* ST_SUMMARY */
 	__u64 touched;	       /* ST_GEN: keeps the reads of each record alive */
 };
 
@@ -242,7 +242,7 @@ static void emit(const struct pp_packet *p, void *ctx)
 	struct run *r = ctx;
 
 	if (r->st == ST_SUMMARY)
-		pp_pathsum_add(r->ps, p);
+		pp_summary_add(r->ps, p);
 	else if (r->st == ST_TEXT)
 		pp_out_text(&r->o, p);
 	else if (r->st == ST_JSON)
@@ -251,7 +251,7 @@ static void emit(const struct pp_packet *p, void *ctx)
 		pp_pcapng_out_packet(r->pcap, &r->o, p);
 	else if (r->st == ST_PERFETTO)
 		pp_perfetto_out_packet(r->perf, &r->o, p);
-	pp_summary_add(&r->sum, p);
+	pp_totals_add(&r->totals, p);
 }
 
 static void consume(struct run *r, struct pp_paths *pp, const struct chunk *ch, __u64 now)
@@ -298,7 +298,7 @@ static double run_stage(enum stage st, const struct cfg *c, __u64 *nrec)
 	if (r.out && st == ST_PERFETTO)
 		r.perf = pp_perfetto_out_new(r.out, "rec_bench");
 	if (st == ST_SUMMARY)
-		r.ps = pp_pathsum_new(PP_SUM_DEF_PATHS, PP_SUM_DEF_DROPS);
+		r.ps = pp_summary_new(PP_SUM_DEF_PATHS, PP_SUM_DEF_DROPS);
 	if (!pkts || !ch || !r.out || (st != ST_GEN && !pp) || (st == ST_PCAPNG && !r.pcap) ||
 	    (st == ST_PERFETTO && !r.perf) || (st == ST_SUMMARY && !r.ps))
 		goto cleanup;
@@ -319,18 +319,18 @@ static double run_stage(enum stage st, const struct cfg *c, __u64 *nrec)
 	if (nrec)
 		*nrec = n;
 	/* A stage that emitted nothing measured nothing. */
-	if (st != ST_GEN && !r.sum.packets)
+	if (st != ST_GEN && !r.totals.packets)
 		rate = 0;
 	if (st == ST_GEN && !r.touched)
 		rate = 0;
 	/* The summary has every packet, in the one path the generator makes. */
-	if (st == ST_SUMMARY && (r.ps->packets != r.sum.packets || r.ps->npaths != 1))
+	if (st == ST_SUMMARY && (r.ps->packets != r.totals.packets || r.ps->npaths != 1))
 		rate = 0;
 cleanup:
 	pp_paths_free(pp);
 	pp_pcapng_out_free(r.pcap);
 	pp_perfetto_out_free(r.perf);
-	pp_pathsum_free(r.ps);
+	pp_summary_free(r.ps);
 	pp_netns_cache_free(names);
 	pp_ns_told_free(&told);
 	if (r.out)

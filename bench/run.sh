@@ -438,7 +438,7 @@ UDP flow over veth (a MARK with the packet's first bytes, 7 HOPs, an END: 9
 records a packet, 64 packets interleaved), through the calls
 loader/paths/trace.c makes (\`pp_paths_add()\` per record, \`pp_paths_expire()\`
 and \`fflush()\` per poll of 4096 records, \`pp_out_text()\` or
-\`pp_out_json()\` or \`pp_pathsum_add()\` per closed packet, to /dev/null), on one core, without a
+\`pp_out_json()\` or \`pp_summary_add()\` per closed packet, to /dev/null), on one core, without a
 kernel. Each run is a child process (its peak RSS from \`wait4()\`'s
 \`ru_maxrss\`); stages in turn, $(meta rounds) rounds, $(meta rec_secs) s each, medians. The
 generator alone is the floor: it writes every record as the kernel would.

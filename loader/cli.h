@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Command line -> struct pp_env. No side effects: Check tests call it. */
+/*
+ * Command line -> struct pp_env, for pktpath and each of its commands
+ * (`pktpath report` too): one option table, one parser, one usage
+ * generator. No side effects: Check tests call it.
+ */
 #ifndef PP_CLI_H
 #define PP_CLI_H
 
@@ -9,6 +13,17 @@
 
 #define PP_MAX_IFACES 64
 #define PP_MAX_EXTRA  256
+
+/*
+ * pktpath's exit status, every command's (report's too): 0 done, 1 a
+ * failure while working (or --check: this kernel cannot trace), 2 bad usage
+ * or input, refused before anything is attached.
+ */
+enum pp_exit {
+	PP_EXIT_OK = 0,
+	PP_EXIT_FAIL = 1,
+	PP_EXIT_USAGE = 2,
+};
 
 enum pp_backend {
 	PP_BACKEND_AUTO,
@@ -68,22 +83,31 @@ struct pp_env {
 	unsigned int metrics_top; /* --metrics-top: paths, drop places with series; 0: default */
 	double metrics_idle; /* --metrics-idle: seconds before an idle series goes; 0: default */
 	int verbose;
+	/*
+	 * `pktpath report FILE...`: its rows (verb "report") write here, and to
+	 * summary, json, pcapng, perfetto and snaplen above.
+	 */
+	bool report;
+	char **files; /* the saved --json files, pointers into argv */
+	int nfiles;
+	double window, tolerance; /* --window, --clock-tolerance (seconds), -1: not given */
 };
 
 /* How a row of the option table stores its argument in struct pp_env. */
 enum pp_opt_kind {
-	PP_OPT_FLAG,	/* bool: true */
-	PP_OPT_COUNT,	/* int: one more each time */
-	PP_OPT_STR,	/* const char *: the argument */
-	PP_OPT_FILTER,	/* char *: a copy of the argument */
-	PP_OPT_LIST,	/* const char *[max], its int count at .count: appended */
-	PP_OPT_ULL,	/* unsigned long long: digits, in [min, max] */
-	PP_OPT_UINT,	/* unsigned int: digits, in [min, max] */
-	PP_OPT_SECONDS, /* double: above 0, in [min, max] */
-	PP_OPT_SIZE,	/* unsigned int: a power of two, 4K to 1024M, K or M suffix */
-	PP_OPT_BACKEND, /* enum pp_backend, by name */
-	PP_OPT_MODE,	/* action: instead of tracing (the argument, if any, at .field) */
-	PP_OPT_ACTION,	/* action: --help or --version, which win over any mode */
+	PP_OPT_FLAG,	 /* bool: true */
+	PP_OPT_COUNT,	 /* int: one more each time */
+	PP_OPT_STR,	 /* const char *: the argument */
+	PP_OPT_FILTER,	 /* char *: a copy of the argument */
+	PP_OPT_LIST,	 /* const char *[max], its int count at .count: appended */
+	PP_OPT_ULL,	 /* unsigned long long: digits, in [min, max] */
+	PP_OPT_UINT,	 /* unsigned int: digits, in [min, max] */
+	PP_OPT_SECONDS,	 /* double: above 0, in [min, max] */
+	PP_OPT_SECONDS0, /* double: 0 or above, in [min, max] */
+	PP_OPT_SIZE,	 /* unsigned int: a power of two, 4K to 1024M, K or M suffix */
+	PP_OPT_BACKEND,	 /* enum pp_backend, by name */
+	PP_OPT_MODE,	 /* action: instead of tracing (the argument, if any, at .field) */
+	PP_OPT_ACTION,	 /* action: --help or --version, which win over any mode */
 };
 
 /*
@@ -102,6 +126,7 @@ struct pp_cli_opt {
 	enum pp_action action; /* PP_OPT_MODE, PP_OPT_ACTION */
 	const char *bad;       /* the error for a bad argument; %s: the argument */
 	const char *help;      /* --help text, "\n" between its lines */
+	const char *verb;      /* NULL: pktpath's own; "report": pktpath report's */
 };
 
 /*
@@ -128,6 +153,13 @@ const struct pp_cli_opt *pp_cli_opt_find(const char *name);
 int pp_cli_parse(struct pp_env *env, int argc, char **argv, FILE *err);
 void pp_env_free(struct pp_env *env);
 void pp_cli_usage(FILE *f);
+void pp_cli_report_usage(FILE *f);
+
+/* The backends' names, indexed by enum pp_backend: --backend, --help, --check read them. */
+extern const char *const pp_backend_names[];
+extern const size_t pp_nbackends;
 const char *pp_backend_name(enum pp_backend b);
+/* The names in the table's order, LAST_SEP before the last one: "auto, ... or tracepoint". */
+void pp_backend_list(char *buf, size_t len, const char *last_sep);
 
 #endif

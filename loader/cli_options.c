@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The options and commands of pktpath, one row each, and --help made from
- * them. Adding an option is a row here, a paragraph in docs/pktpath.8 and a
- * word in scripts/pktpath.bash-completion; test_cli.c fails until all three
- * agree.
+ * The options and commands of pktpath and of `pktpath report`, one row
+ * each, and both --help texts made from them. Adding an option is a row
+ * here, a paragraph in docs/pktpath.8 (OPTIONS, or REPORT for report's) and
+ * a word in scripts/pktpath.bash-completion; test_cli.c fails until all
+ * three agree.
  */
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 #include <linux/types.h>
 #include "cli.h"
@@ -75,10 +77,8 @@ const struct pp_cli_opt pp_cli_opts[] = {
 	 .bad = "more than 256 --stack options",
 	 .help = "show the kernel stack at the hops of probe point\n"
 		 "NAME, as the list names it (repeatable)"},
-	{"backend", 0, "B", PP_OPT_BACKEND, AT(backend),
-	 .bad = "unknown backend \"%s\" (auto, kprobe-multi, kprobe, fentry, tracepoint)",
-	 .help = "auto, kprobe-multi, kprobe, fentry or tracepoint\n"
-		 "(default auto: the best this kernel has)"},
+	{"backend", 0, "B", PP_OPT_BACKEND, AT(backend), .bad = "unknown backend \"%s\"",
+	 .help = "(default auto: the best this kernel has)"}, /* after the names */
 	{"list-probes", 0, NULL, PP_OPT_MODE, .action = PP_ACT_LIST_PROBES,
 	 .help = "print what would be attached, attach nothing"},
 	{"json", 0, NULL, PP_OPT_FLAG, AT(json),
@@ -150,6 +150,32 @@ const struct pp_cli_opt pp_cli_opts[] = {
 	 .help = "more messages (twice: libbpf's too)"},
 	{"help", 'h', NULL, PP_OPT_ACTION, .action = PP_ACT_HELP, .help = "this text"},
 	{"version", 'V', NULL, PP_OPT_ACTION, .action = PP_ACT_VERSION, .help = "the version"},
+/* pktpath report FILE...: its own rows, in its --help's order. */
+#define REPORT .verb = "report"
+	{"summary", 0, NULL, PP_OPT_FLAG, AT(summary), REPORT,
+	 .help = "the distinct paths and the drops (the default when\n"
+		 "no export is asked for)"},
+	{"json", 0, NULL, PP_OPT_FLAG, AT(json), REPORT,
+	 .help = "the summary as JSON lines, as pktpath --json prints"},
+	{"pcapng", 0, "FILE", PP_OPT_STR, AT(pcapng), REPORT,
+	 .help = "write the packets to FILE (pcapng), as --pcapng;\n"
+		 "needs a file recorded with --json --snaplen N"},
+	{"snaplen", 0, "N", PP_OPT_UINT, AT(snaplen), .min = 1, .max = PP_HDR_BYTES, REPORT,
+	 .bad = "--snaplen wants 1 to 128, not \"%s\"",
+	 .help = "keep N bytes of each packet in --pcapng (1 to 128)"},
+	{"perfetto", 0, "FILE", PP_OPT_STR, AT(perfetto), REPORT,
+	 .help = "write a timeline to FILE, as --perfetto"},
+	{"window", 0, "S", PP_OPT_SECONDS, AT(window), .max = 3600, REPORT,
+	 .bad = "--window wants seconds, above 0, up to 3600: \"%s\"",
+	 .help = "several files: parts of one key join if they\n"
+		 "start within S seconds (default 1)"},
+	{"clock-tolerance", 0, "S", PP_OPT_SECONDS0, AT(tolerance), .max = 3600, REPORT,
+	 .bad = "--clock-tolerance wants seconds, from 0, up to 3600: \"%s\"",
+	 .help = "several files: flag a part that starts more than\n"
+		 "S seconds before the one before it ends (default\n"
+		 "0.001)"},
+	{"help", 'h', NULL, PP_OPT_ACTION, .action = PP_ACT_HELP, REPORT, .help = "this text"},
+#undef REPORT
 };
 const size_t pp_cli_nopts = sizeof(pp_cli_opts) / sizeof(pp_cli_opts[0]);
 
@@ -159,6 +185,34 @@ const struct pp_cli_verb pp_cli_verbs[] = {
 	{"filter test", "test-pcap", "FILE"},
 };
 const size_t pp_cli_nverbs = sizeof(pp_cli_verbs) / sizeof(pp_cli_verbs[0]);
+
+/* The backends: a new one is a row here (and a case where plan.c chooses). */
+const char *const pp_backend_names[] = {
+	[PP_BACKEND_AUTO] = "auto",
+	[PP_BACKEND_KPROBE_MULTI] = "kprobe-multi",
+	[PP_BACKEND_KPROBE] = "kprobe",
+	[PP_BACKEND_FENTRY] = "fentry",
+	[PP_BACKEND_TRACEPOINT] = "tracepoint",
+};
+const size_t pp_nbackends = sizeof(pp_backend_names) / sizeof(pp_backend_names[0]);
+
+const char *pp_backend_name(enum pp_backend b)
+{
+	return pp_backend_names[b];
+}
+
+void pp_backend_list(char *buf, size_t len, const char *last_sep)
+{
+	size_t at = 0;
+
+	buf[0] = 0;
+	for (size_t i = 0; i < pp_nbackends && at < len; i++)
+		at += (size_t)snprintf(buf + at, len - at, "%s%s",
+				       !i		      ? ""
+				       : i + 1 < pp_nbackends ? ", "
+							      : last_sep,
+				       pp_backend_names[i]);
+}
 
 const struct pp_cli_opt *pp_cli_opt_find(const char *name)
 {
@@ -186,17 +240,25 @@ static void usage_entry(FILE *f, const char *head, const char *text)
 	fputc('\n', f);
 }
 
-static void usage_opts(FILE *f)
+/* The rows of VERB (NULL: pktpath's own), in order. */
+static void usage_opts(FILE *f, const char *verb)
 {
-	char head[64];
+	char head[64], text[256];
 
 	for (size_t i = 0; i < pp_cli_nopts; i++) {
 		const struct pp_cli_opt *o = &pp_cli_opts[i];
 
+		if (!o->verb != !verb || (verb && strcmp(o->verb, verb)))
+			continue;
+
 		snprintf(head, sizeof(head), "  %c%c%c --%s%s%s", o->short_name ? '-' : ' ',
 			 o->short_name ? o->short_name : ' ', o->short_name ? ',' : ' ', o->name,
 			 o->metavar ? " " : "", o->metavar ? o->metavar : "");
-		usage_entry(f, head, o->help);
+		if (o->kind == PP_OPT_BACKEND) { /* the names, then the row's words */
+			pp_backend_list(text, sizeof(text), " or ");
+			snprintf(text + strlen(text), sizeof(text) - strlen(text), "\n%s", o->help);
+		}
+		usage_entry(f, head, o->kind == PP_OPT_BACKEND ? text : o->help);
 	}
 }
 
@@ -225,7 +287,7 @@ void pp_cli_usage(FILE *f)
 	      "CPU and time, and how its life ended.\n"
 	      "\n",
 	      f);
-	usage_opts(f);
+	usage_opts(f, NULL);
 	fputs("\nCommands: the first word that is not an option, unless \"--\" comes before\n"
 	      "it (then it starts the filter); more options may follow them.\n",
 	      f);
@@ -245,5 +307,31 @@ void pp_cli_usage(FILE *f)
 	      "Exit status: 0 done, 1 failure while tracing, 2 bad usage or a filter past the\n"
 	      "verifier's limits (nothing attached). Ctrl-C or SIGTERM before the first\n"
 	      "attach ends pktpath at once (status 130 or 143), after it detaches (0).\n",
+	      f);
+}
+
+void pp_cli_report_usage(FILE *f)
+{
+	fputs("Usage: pktpath report FILE [OPTIONS]\n"
+	      "       pktpath report H1.jsonl H2.jsonl... [--json] [--window S]\n"
+	      "                      [--clock-tolerance S]\n"
+	      "Read FILE, the output of pktpath --json (- for stdin), and print what a live\n"
+	      "run prints: the distinct paths and drops (--summary), and the exports. Needs\n"
+	      "no privileges. Lines that cannot be read are skipped and named on stderr.\n"
+	      "With several files (hosts), join the records of each packet that several\n"
+	      "hosts saw, by its packet key (\"key\"), into one path in time order, each\n"
+	      "part tagged with its host (\"host\"), and flag clocks that disagree.\n"
+	      "\n",
+	      f);
+	usage_opts(f, "report");
+	fputs("\n"
+	      "Examples:\n"
+	      "  pktpath --json --snaplen 128 -c 1000 udp > run.jsonl   (as root)\n"
+	      "  pktpath report run.jsonl\n"
+	      "  pktpath report run.jsonl --pcapng run.pcapng --perfetto run.json\n"
+	      "  pktpath report node1.jsonl node2.jsonl\n"
+	      "\n"
+	      "Exit status: 0 done, 1 FILE holds no packet or a file could not be written,\n"
+	      "2 bad usage or input.\n",
 	      f);
 }

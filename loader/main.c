@@ -50,6 +50,7 @@
 #include "tc_script.h"
 #include "test_pcap.h"
 #include "trace.h"
+#include "log.h"
 
 #ifndef PKTPATH_VERSION
 #define PKTPATH_VERSION "dev"
@@ -58,10 +59,7 @@
 #define PKTPATH_DATADIR "/usr/local/share/pktpath"
 #endif
 
-enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
-
 static volatile sig_atomic_t stop;
-static int verbose;
 
 struct app {
 	struct pp_env env;
@@ -148,26 +146,15 @@ static void catch_stop_signals(void)
 	sigaction(SIGHUP, &sa, NULL);
 }
 
-static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	/* libbpf's own messages only with -vv: failures are reported by us. */
-	if (verbose < 2 && level != LIBBPF_WARN)
-		return 0;
-	if (verbose < 1)
-		return 0;
-	return vfprintf(stderr, fmt, ap);
-}
-
 static int usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("pktpath: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	pp_vwarn(fmt, ap);
 	va_end(ap);
 	fputs("\n", stderr);
-	return EXIT_USAGE;
+	return PP_EXIT_USAGE;
 }
 
 static bool has_cap(const struct __user_cap_data_struct *d, int cap)
@@ -316,15 +303,14 @@ static void warn_skipped(const struct pp_probe_list *l)
 		n += pp_skip_is_news(&l->v[i]);
 	if (!n)
 		return;
-	col = (size_t)fprintf(stderr,
-			      "pktpath: skipped %zu of %zu probe points this kernel "
+	col = (size_t)pp_warn("skipped %zu of %zu probe points this kernel "
 			      "cannot probe:",
 			      n, l->n);
-	for (size_t i = 0; i < l->n && (verbose || shown < PP_WARN_NAMES); i++) {
+	for (size_t i = 0; i < l->n && (pp_log_debug_on() || shown < PP_WARN_NAMES); i++) {
 		if (!pp_skip_is_news(&l->v[i]))
 			continue;
 		shown++;
-		if (verbose) {
+		if (pp_log_debug_on()) {
 			fprintf(stderr, "\n  %s: %s", l->v[i].name, pp_skip_name(l->v[i].skip));
 			continue;
 		}
@@ -353,7 +339,7 @@ static int plan(struct app *a)
 	if (a->env.action == PP_ACT_TRACE)
 		warn_skipped(&a->list);
 	if (why)
-		fprintf(stderr, "pktpath: %s\n", why);
+		pp_warn("%s\n", why);
 	return 0;
 }
 
@@ -452,7 +438,7 @@ static int list_probes(const struct app *a)
 			printf("%-36s arg %d  %s\n", pr->name, pr->argpos, probe_backend(a, pr));
 	}
 	list_builtin_hooks(a);
-	return EXIT_OK;
+	return PP_EXIT_OK;
 }
 
 static const char *reason_name(__u32 reason, void *arg)
@@ -478,7 +464,7 @@ static void name_netns(struct app *a, struct pp_out *out)
 	out->netns_name = netns_name;
 	out->netns_arg = a->netns;
 	out->told = &a->told;
-	out->netns_inodes = verbose > 0;
+	out->netns_inodes = pp_log_debug_on();
 }
 
 /*
@@ -500,8 +486,7 @@ static void clock_check(const struct pp_wallclock *c)
 	__s64 d = pp_wallclock_moved(c);
 
 	if (d)
-		fprintf(stderr,
-			"pktpath: the wall clock moved by %+.6f s against CLOCK_MONOTONIC while "
+		pp_warn("the wall clock moved by %+.6f s against CLOCK_MONOTONIC while "
 			"tracing (stepped, or the host slept): wall-clock times of packets after "
 			"that are off by up to that much\n",
 			(double)d / 1e9);
@@ -555,7 +540,7 @@ static int trace(struct app *a)
 
 	a->names = calloc(a->list.n, sizeof(*a->names));
 	if (!a->names)
-		return EXIT_FAIL;
+		return PP_EXIT_FAIL;
 	for (size_t i = 0; i < a->list.n; i++)
 		a->names[i] = a->list.v[i].name;
 	out.probe_names = a->names;
@@ -576,16 +561,14 @@ static int trace(struct app *a)
 	name_netns(a, &out);
 	host_of(a, &out);
 	a->exports.out = &out;
-	if (verbose)
-		fprintf(stderr,
-			"pktpath: wall-clock times: CLOCK_REALTIME - CLOCK_MONOTONIC "
-			"measured to +-%llu ns\n",
-			(unsigned long long)a->exports.clock.err_ns);
-	ret = pp_trace_run(&a->maps, &cfg, &stop) ? EXIT_FAIL : EXIT_OK;
+	pp_debug("wall-clock times: CLOCK_REALTIME - CLOCK_MONOTONIC "
+		 "measured to +-%llu ns\n",
+		 (unsigned long long)a->exports.clock.err_ns);
+	ret = pp_trace_run(&a->maps, &cfg, &stop) ? PP_EXIT_FAIL : PP_EXIT_OK;
 	clock_check(&a->exports.clock);
 	if (pp_exports_close(&a->exports, stderr, a->err, sizeof(a->err))) {
-		fprintf(stderr, "pktpath: %s\n", a->err);
-		ret = EXIT_FAIL;
+		pp_warn("%s\n", a->err);
+		ret = PP_EXIT_FAIL;
 	}
 	return ret;
 }
@@ -615,10 +598,9 @@ static int prepare_marking(struct app *a)
 
 	/* Listening first: an interface that comes after the list is still seen. */
 	a->following = !a->env.tc_script && !a->env.no_follow && !a->nscope;
-	if (a->following &&
-	    pp_follow_open(&a->follow, &a->tc, stderr, verbose, a->err, sizeof(a->err))) {
-		fprintf(stderr, "pktpath: %s\n", a->err);
-		return EXIT_FAIL;
+	if (a->following && pp_follow_open(&a->follow, &a->tc, a->err, sizeof(a->err))) {
+		pp_warn("%s\n", a->err);
+		return PP_EXIT_FAIL;
 	}
 	if (a->nscope)
 		ret = pp_scope_tc_open(&a->scope, a->scope_ns, a->nscope, a->env.ifaces,
@@ -629,23 +611,21 @@ static int prepare_marking(struct app *a)
 		return usage_error("%s", a->err);
 	ret = pp_maps_create(&a->maps, &sizes);
 	if (ret) {
-		fprintf(stderr, "pktpath: cannot create the maps: %s\n", strerror(-ret));
-		return EXIT_FAIL;
+		pp_warn("cannot create the maps: %s\n", strerror(-ret));
+		return PP_EXIT_FAIL;
 	}
 	ret = pp_cls_load(&a->cls, &o, a->err, sizeof(a->err));
 	if (ret) {
-		fprintf(stderr, "pktpath: %s\n", a->err);
-		return ret == -EINVAL || ret == -E2BIG ? EXIT_USAGE : EXIT_FAIL;
+		pp_warn("%s\n", a->err);
+		return ret == -EINVAL || ret == -E2BIG ? PP_EXIT_USAGE : PP_EXIT_FAIL;
 	}
 	if (a->cls.outer_only)
-		fprintf(stderr, "pktpath: the filter fits the verifier's limits only without the "
-				"inner view: it matches the outer headers only (as --no-inner)\n");
-	if (verbose)
-		fprintf(stderr,
-			"pktpath: filter: %zu classic instructions (%zu libpcap compile%s), %zu "
-			"eBPF; compiled and loaded in %.1f ms\n",
-			a->cls.filter.cbpf_len, a->cls.filter.chunks,
-			a->cls.filter.chunks == 1 ? "" : "s", a->cls.filter.cnt, now_ms() - t0);
+		pp_warn("the filter fits the verifier's limits only without the "
+			"inner view: it matches the outer headers only (as --no-inner)\n");
+	pp_debug("filter: %zu classic instructions (%zu libpcap compile%s), %zu "
+		 "eBPF; compiled and loaded in %.1f ms\n",
+		 a->cls.filter.cbpf_len, a->cls.filter.chunks, a->cls.filter.chunks == 1 ? "" : "s",
+		 a->cls.filter.cnt, now_ms() - t0);
 	return 0;
 }
 
@@ -676,10 +656,9 @@ static int attach_marking(struct app *a)
 		return pp_tc_script_write(&a->script, &a->cls, &a->maps, &a->tc, a->err,
 					  sizeof(a->err));
 	if (a->nscope)
-		return pp_scope_tc_attach(&a->scope, &a->cls, !a->no_tcx, verbose, a->err,
-					  sizeof(a->err));
+		return pp_scope_tc_attach(&a->scope, &a->cls, !a->no_tcx, a->err, sizeof(a->err));
 	a->tc.tcx = !a->no_tcx;
-	return pp_tc_attach(&a->tc, &a->cls, verbose, a->err, sizeof(a->err));
+	return pp_tc_attach(&a->tc, &a->cls, a->err, sizeof(a->err));
 }
 
 /*
@@ -692,8 +671,7 @@ static void prepare_probe_marking(struct app *a)
 	if (!pp_plan_marks_in_probes(a->backend, &a->facts))
 		return;
 	if (pp_filter_build_l3(&a->l3, a->env.filter, a->err, sizeof(a->err))) {
-		fprintf(stderr, "pktpath: packets this host sends are marked at TC only: %s\n",
-			a->err);
+		pp_warn("packets this host sends are marked at TC only: %s\n", a->err);
 		return;
 	}
 	a->probes.l3 = a->l3.insns;
@@ -752,11 +730,10 @@ static int attach_probes(struct app *a)
 	int ret;
 
 	ret = pp_probes_attach(&a->probes, &a->maps, &a->list, a->backend, a->err, sizeof(a->err));
-	if (!ret && verbose)
-		fprintf(stderr,
-			"pktpath: attached %zu probes in %.1f ms (backend %s; setup %.1f ms)\n",
-			a->probes.attached, now_ms() - t0, pp_backend_name(a->backend),
-			t0 - a->start_ms);
+	if (!ret)
+		pp_debug("attached %zu probes in %.1f ms (backend %s; setup %.1f ms)\n",
+			 a->probes.attached, now_ms() - t0, pp_backend_name(a->backend),
+			 t0 - a->start_ms);
 	return ret;
 }
 
@@ -779,12 +756,11 @@ static int drop_privileges(struct app *a)
 
 	if (pp_privs_drop(keep, a->err, sizeof(a->err)) ||
 	    pp_privs_seccomp(a->err, sizeof(a->err))) {
-		fprintf(stderr, "pktpath: %s\n", a->err);
+		pp_warn("%s\n", a->err);
 		return -1;
 	}
-	if (verbose)
-		fprintf(stderr, "pktpath: capabilities kept while tracing: %s\n",
-			pp_privs_names(keep, names, sizeof(names)));
+	pp_debug("capabilities kept while tracing: %s\n",
+		 pp_privs_names(keep, names, sizeof(names)));
 	return 0;
 }
 
@@ -806,12 +782,12 @@ static int start_metrics(struct app *a)
 		return 0;
 	a->metrics = pp_metrics_new(top, idle, &b);
 	if (!a->metrics) {
-		fprintf(stderr, "pktpath: --metrics: out of memory\n");
+		pp_warn("--metrics: out of memory\n");
 		return -1;
 	}
 	a->http = pp_http_start(a->metrics_fd, a->metrics, a->err, sizeof(a->err));
 	if (!a->http) {
-		fprintf(stderr, "pktpath: %s\n", a->err);
+		pp_warn("%s\n", a->err);
 		return -1;
 	}
 	a->metrics_fd = -1; /* the server's now */
@@ -824,19 +800,17 @@ static void print_ready(struct app *a)
 	char mode[64];
 
 	if (a->env.tc_script)
-		fprintf(stderr, "pktpath: packets are marked once %s/attach.sh has run\n",
-			a->env.tc_script);
+		pp_info("packets are marked once %s/attach.sh has run\n", a->env.tc_script);
 	size_t nif = a->tc.n + pp_scope_tc_ifaces(&a->scope);
 
 	if (a->nscope) {
-		fprintf(stderr,
-			"pktpath: ready: backend %s, %zu probes, %zu interface%s in %zu network "
+		pp_info("ready: backend %s, %zu probes, %zu interface%s in %zu network "
 			"namespace%s (scope: hops elsewhere are not recorded)\n",
 			pp_backend_name(a->backend), a->probes.attached, nif, nif == 1 ? "" : "s",
 			a->scope.n, a->scope.n == 1 ? "" : "s");
 		return;
 	}
-	fprintf(stderr, "pktpath: ready: backend %s, %zu probes, %zu interface%s (%s)\n",
+	pp_info("ready: backend %s, %zu probes, %zu interface%s (%s)\n",
 		pp_backend_name(a->backend), a->probes.attached, nif, nif == 1 ? "" : "s",
 		a->env.tc_script ? "tc script" : pp_tc_mode(&a->tc, mode, sizeof(mode)));
 }
@@ -854,7 +828,6 @@ static int attach_and_trace(struct app *a)
 	prepare_probe_marking(a);
 	prepare_gso_free(a);
 	catch_stop_signals();
-	a->probes.verbose = verbose;
 	a->probes.send_calls = a->env.send_calls;
 	a->probes.no_fetch = !a->facts.fetch;
 	a->probes.no_cookie = !a->facts.cookie;
@@ -863,22 +836,22 @@ static int attach_and_trace(struct app *a)
 	a->probes.no_slab = !a->facts.slab;
 	a->probes.stop = &stop;
 	if (attach_probes(a) || (!stop && attach_marking(a))) {
-		fprintf(stderr, "pktpath: %s\n", a->err);
-		return EXIT_FAIL;
+		pp_warn("%s\n", a->err);
+		return PP_EXIT_FAIL;
 	}
 	if (stop) /* interrupted while attaching: cleanup() detaches what was done */
-		return EXIT_OK;
+		return PP_EXIT_OK;
 	/* The last moment a file may be renamed: the directory may need a capability. */
 	if (pp_exports_publish(&a->exports, a->err, sizeof(a->err))) {
-		fprintf(stderr, "pktpath: %s\n", a->err);
-		return EXIT_FAIL;
+		pp_warn("%s\n", a->err);
+		return PP_EXIT_FAIL;
 	}
 	if (drop_privileges(a) || start_metrics(a))
-		return EXIT_FAIL;
+		return PP_EXIT_FAIL;
 	print_ready(a);
 	if (a->following && pp_follow_start(&a->follow, a->err, sizeof(a->err))) {
-		fprintf(stderr, "pktpath: %s\n", a->err);
-		return EXIT_FAIL;
+		pp_warn("%s\n", a->err);
+		return PP_EXIT_FAIL;
 	}
 	return trace(a);
 }
@@ -890,8 +863,8 @@ static void detach_probes(struct app *a)
 	double t0 = now_ms();
 
 	pp_probes_destroy(&a->probes);
-	if (n && verbose)
-		fprintf(stderr, "pktpath: detached %zu probes in %.1f ms\n", n, now_ms() - t0);
+	if (n)
+		pp_debug("detached %zu probes in %.1f ms\n", n, now_ms() - t0);
 }
 
 static void cleanup(struct app *a)
@@ -901,11 +874,10 @@ static void cleanup(struct app *a)
 	if (a->metrics_fd >= 0)
 		close(a->metrics_fd);
 	pp_follow_close(&a->follow); /* its thread ends first: then the counts are final */
-	if (a->following && verbose)
-		fprintf(stderr,
-			"pktpath: interfaces while tracing: %lu came, %lu went, %lu "
-			"failed, %lu resyncs\n",
-			a->follow.added, a->follow.gone, a->follow.failed, a->follow.resyncs);
+	if (a->following)
+		pp_debug("interfaces while tracing: %lu came, %lu went, %lu "
+			 "failed, %lu resyncs\n",
+			 a->follow.added, a->follow.gone, a->follow.failed, a->follow.resyncs);
 	pp_scope_tc_free(&a->scope);
 	pp_tc_free(&a->tc);
 	pp_tc_script_done(&a->script);
@@ -962,10 +934,10 @@ static int run(struct app *a)
 	switch (a->env.action) {
 	case PP_ACT_HELP:
 		pp_cli_usage(stdout);
-		return EXIT_OK;
+		return PP_EXIT_OK;
 	case PP_ACT_VERSION:
 		printf("pktpath %s\n", PKTPATH_VERSION);
-		return EXIT_OK;
+		return PP_EXIT_OK;
 	case PP_ACT_CHECK:
 		return pp_check(stdout);
 	case PP_ACT_TEST_PCAP:
@@ -1029,20 +1001,24 @@ int main(int argc, char **argv)
 	a.start_real = (double)rt.tv_sec + (double)rt.tv_nsec / 1e9;
 
 	/* The environment is read here only: the rest of pktpath takes values. */
-	pp_sf_set_trusted_uid(pp_sf_invoking_uid(getenv("SUDO_UID")));
+	pp_safe_file_set_trusted_uid(pp_safe_file_invoking_uid(getenv("SUDO_UID")));
 	/* PKTPATH_NO_TCX=1 takes clsact where tcx exists too (tests, old tools). */
 	a.no_tcx = getenv("PKTPATH_NO_TCX") != NULL;
-	/* A verb of its own: no BPF, no root, its own options. */
-	if (argc > 1 && !strcmp(argv[1], "report"))
-		return pp_report_main(argc - 1, argv + 1);
 	ret = pp_cli_parse(&a.env, argc, argv, stderr);
 	if (ret) {
 		pp_env_free(&a.env);
 		return ret;
 	}
-	verbose = a.env.verbose;
+	/* A command of its own: no BPF, no root. */
+	if (a.env.report && a.env.action == PP_ACT_HELP)
+		pp_cli_report_usage(stdout);
+	else if (a.env.report)
+		ret = pp_report_main(&a.env);
+	if (a.env.report)
+		return ret;
+	pp_log_setup(a.env.verbose, NULL);
 	raise_fd_limit();
-	libbpf_set_print(libbpf_print);
+	pp_log_libbpf();
 	early_signals();
 	ret = run(&a);
 	cleanup(&a);

@@ -85,9 +85,9 @@ static bool slab_cache_arg(const struct btf *btf, const char *name)
 
 void pp_kfacts_programs(struct pp_kfacts *k, const struct btf *btf)
 {
-	k->fetch = pp_has_atomic_fetch();
-	k->cookie = pp_has_attach_cookie();
-	k->loop = pp_has_bpf_loop();
+	k->fetch = pp_kfeatures_has_atomic_fetch();
+	k->cookie = pp_kfeatures_has_attach_cookie();
+	k->loop = pp_kfeatures_has_bpf_loop();
 	k->reasons = btf && drop_reasons(btf);
 	k->slab = btf && slab_cache_arg(btf, "kmem_cache_free") &&
 		  slab_cache_arg(btf, "kmem_cache_alloc");
@@ -100,13 +100,13 @@ void pp_kfacts_check(struct pp_kfacts *k, const struct btf *btf)
 
 	k->caps = has_caps();
 	k->btf = btf != NULL;
-	k->ringbuf = pp_has_ringbuf();
-	k->tcx = pp_has_tcx();
-	k->clsact = pp_has_clsact();
-	k->kprobe = pp_has_kprobe(PP_CHECK_FUNC);
-	k->kmulti = pp_has_kprobe_multi(PP_CHECK_FUNC);
-	k->fentry = func > 0 && pp_has_fentry((__u32)func);
-	k->tp_btf = tp > 0 && pp_has_tp_btf((__u32)tp);
+	k->ringbuf = pp_kfeatures_has_ringbuf();
+	k->tcx = pp_kfeatures_has_tcx();
+	k->clsact = pp_kfeatures_has_clsact();
+	k->kprobe = pp_kfeatures_has_kprobe(PP_CHECK_FUNC);
+	k->kmulti = pp_kfeatures_has_kprobe_multi(PP_CHECK_FUNC);
+	k->fentry = func > 0 && pp_kfeatures_has_fentry((__u32)func);
+	k->tp_btf = tp > 0 && pp_kfeatures_has_tp_btf((__u32)tp);
 	pp_kfacts_programs(k, btf);
 	k->tracefs = mounted("/sys/kernel/tracing", TRACEFS_MAGIC);
 	k->bpffs = mounted("/sys/fs/bpf", BPF_FS_MAGIC);
@@ -119,17 +119,17 @@ void pp_kfacts_backend(struct pp_kfacts *k, enum pp_backend want, const struct p
 	switch (want) {
 	case PP_BACKEND_AUTO:
 		/* Auto takes the first that works: a later one is not tried. */
-		k->kmulti = pp_has_kprobe_multi(f->target);
-		k->kprobe = !k->kmulti && pp_has_kprobe(f->target);
+		k->kmulti = pp_kfeatures_has_kprobe_multi(f->target);
+		k->kprobe = !k->kmulti && pp_kfeatures_has_kprobe(f->target);
 		break;
 	case PP_BACKEND_KPROBE_MULTI:
-		k->kmulti = pp_has_kprobe_multi(f->target);
+		k->kmulti = pp_kfeatures_has_kprobe_multi(f->target);
 		break;
 	case PP_BACKEND_KPROBE:
-		k->kprobe = pp_has_kprobe(f->target);
+		k->kprobe = pp_kfeatures_has_kprobe(f->target);
 		break;
 	case PP_BACKEND_FENTRY:
-		k->fentry = pp_has_fentry(f->btf_id);
+		k->fentry = pp_kfeatures_has_fentry(f->btf_id);
 		break;
 	default:
 		break;
@@ -140,7 +140,7 @@ void pp_kfacts_marking(struct pp_kfacts *k, enum pp_backend backend)
 {
 	/* Only fentry asks: the kprobe backends have kprobes, tracepoint never marks. */
 	if (backend == PP_BACKEND_FENTRY)
-		k->mark_kprobe = pp_has_kprobe("ip_output");
+		k->mark_kprobe = pp_kfeatures_has_kprobe("ip_output");
 }
 
 void pp_kfacts_symbols(struct pp_kfacts *k, struct pp_names *ftrace, struct pp_ksyms **ksyms)

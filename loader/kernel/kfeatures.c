@@ -25,7 +25,7 @@ static const struct bpf_insn next[] = {
 	{.code = BPF_JMP | BPF_EXIT},
 };
 
-int pp_kprobe_open(const char *func)
+int pp_kfeatures_kprobe_open(const char *func)
 {
 	struct perf_event_attr attr = {.size = sizeof(attr)};
 	FILE *f = fopen("/sys/bus/event_source/devices/kprobe/type", "r");
@@ -45,9 +45,9 @@ int pp_kprobe_open(const char *func)
 }
 
 /* A kprobe through the perf PMU, the path libbpf takes; no BPF involved. */
-bool pp_has_kprobe(const char *func)
+bool pp_kfeatures_has_kprobe(const char *func)
 {
-	int fd = pp_kprobe_open(func);
+	int fd = pp_kfeatures_kprobe_open(func);
 
 	if (fd < 0)
 		return false;
@@ -55,7 +55,7 @@ bool pp_has_kprobe(const char *func)
 	return true;
 }
 
-bool pp_has_kprobe_multi(const char *func)
+bool pp_kfeatures_has_kprobe_multi(const char *func)
 {
 	LIBBPF_OPTS(bpf_prog_load_opts, po, .expected_attach_type = BPF_TRACE_KPROBE_MULTI);
 	LIBBPF_OPTS(bpf_link_create_opts, lo, .kprobe_multi.syms = &func, .kprobe_multi.cnt = 1);
@@ -89,17 +89,17 @@ static bool try_tracing(enum bpf_attach_type type, __u32 btf_id)
 	return true;
 }
 
-bool pp_has_fentry(__u32 func_btf_id)
+bool pp_kfeatures_has_fentry(__u32 func_btf_id)
 {
 	return try_tracing(BPF_TRACE_FENTRY, func_btf_id);
 }
 
-bool pp_has_tp_btf(__u32 typedef_btf_id)
+bool pp_kfeatures_has_tp_btf(__u32 typedef_btf_id)
 {
 	return try_tracing(BPF_TRACE_RAW_TP, typedef_btf_id);
 }
 
-bool pp_has_ringbuf(void)
+bool pp_kfeatures_has_ringbuf(void)
 {
 	int fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "pp_feat_rb", 0, 0, 4096, NULL);
 
@@ -110,7 +110,7 @@ bool pp_has_ringbuf(void)
 }
 
 /* The verifier accepts bpf_get_attach_cookie() where the kernel has cookies. */
-bool pp_has_attach_cookie(void)
+bool pp_kfeatures_has_attach_cookie(void)
 {
 	static const struct bpf_insn prog[] = {
 		{.code = BPF_JMP | BPF_CALL, .imm = BPF_FUNC_get_attach_cookie},
@@ -126,7 +126,7 @@ bool pp_has_attach_cookie(void)
 }
 
 /* A fetch-and-add on the stack; 5.10's verifier: "BPF_XADD uses reserved fields". */
-bool pp_has_atomic_fetch(void)
+bool pp_kfeatures_has_atomic_fetch(void)
 {
 	static const struct bpf_insn prog[] = {
 		{.code = BPF_ST | BPF_MEM | BPF_DW, .dst_reg = BPF_REG_10, .off = -8},
@@ -149,7 +149,7 @@ bool pp_has_atomic_fetch(void)
 }
 
 /* The helper's availability is the same in every program type: the base set. */
-bool pp_has_bpf_loop(void)
+bool pp_kfeatures_has_bpf_loop(void)
 {
 	return libbpf_probe_bpf_helper(BPF_PROG_TYPE_SCHED_CLS, BPF_FUNC_loop, NULL) == 1;
 }
@@ -195,12 +195,12 @@ static bool in_new_netns(int (*try)(void))
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
-bool pp_has_tcx(void)
+bool pp_kfeatures_has_tcx(void)
 {
 	return in_new_netns(try_tcx);
 }
 
-bool pp_has_clsact(void)
+bool pp_kfeatures_has_clsact(void)
 {
 	return in_new_netns(try_clsact);
 }

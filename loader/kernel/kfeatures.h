@@ -9,20 +9,20 @@
 #include <stdbool.h>
 #include <linux/types.h>
 
-bool pp_has_kprobe(const char *func);
+bool pp_kfeatures_has_kprobe(const char *func);
 /* A kprobe perf event on FUNC's entry (a program set on it runs on every CPU): fd or -errno. */
-int pp_kprobe_open(const char *func);
-bool pp_has_kprobe_multi(const char *func);
-bool pp_has_fentry(__u32 func_btf_id);
-bool pp_has_tp_btf(__u32 typedef_btf_id);
-bool pp_has_ringbuf(void);
-bool pp_has_attach_cookie(void);
+int pp_kfeatures_kprobe_open(const char *func);
+bool pp_kfeatures_has_kprobe_multi(const char *func);
+bool pp_kfeatures_has_fentry(__u32 func_btf_id);
+bool pp_kfeatures_has_tp_btf(__u32 typedef_btf_id);
+bool pp_kfeatures_has_ringbuf(void);
+bool pp_kfeatures_has_attach_cookie(void);
 /* Atomics that return the old value (BPF_FETCH): the packet id counter. */
-bool pp_has_atomic_fetch(void);
+bool pp_kfeatures_has_atomic_fetch(void);
 /* bpf_loop(): walking the skbs a copying function made. */
-bool pp_has_bpf_loop(void);
+bool pp_kfeatures_has_bpf_loop(void);
 /* TC in a throwaway network namespace, so no real interface is touched. */
-bool pp_has_tcx(void);
-bool pp_has_clsact(void);
+bool pp_kfeatures_has_tcx(void);
+bool pp_kfeatures_has_clsact(void);
 
 #endif

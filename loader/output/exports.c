@@ -15,12 +15,12 @@
 #define PP_PCAPNG_MODE	 0600
 #define PP_PERFETTO_MODE 0644
 
-static int create(struct pp_sf **sf, const char *opt, const char *path, mode_t mode, char *err,
-		  size_t errlen)
+static int create(struct pp_safe_file **sf, const char *opt, const char *path, mode_t mode,
+		  char *err, size_t errlen)
 {
 	char why[384];
 
-	*sf = pp_sf_create(path, mode, why, sizeof(why));
+	*sf = pp_safe_file_create(path, mode, why, sizeof(why));
 	if (!*sf) {
 		snprintf(err, errlen, "%s %s: %s", opt, path, why);
 		return -EINVAL;
@@ -43,12 +43,12 @@ int pp_exports_open(struct pp_exports *x, const char *pcapng, const char *perfet
 		ret = create(&x->perfetto_sf, "--perfetto", perfetto, PP_PERFETTO_MODE, err,
 			     errlen);
 	if (!ret && x->pcapng_sf) {
-		x->pcapng =
-			pp_pcapng_out_new(pp_sf_file(x->pcapng_sf), snaplen, x->clock.off, appl);
+		x->pcapng = pp_pcapng_out_new(pp_safe_file_file(x->pcapng_sf), snaplen,
+					      x->clock.off, appl);
 		ret = x->pcapng ? 0 : -ENOMEM;
 	}
 	if (!ret && x->perfetto_sf) {
-		x->perfetto = pp_perfetto_out_new(pp_sf_file(x->perfetto_sf), appl);
+		x->perfetto = pp_perfetto_out_new(pp_safe_file_file(x->perfetto_sf), appl);
 		ret = x->perfetto ? 0 : -ENOMEM;
 	}
 	if (ret == -ENOMEM)
@@ -60,9 +60,9 @@ int pp_exports_open(struct pp_exports *x, const char *pcapng, const char *perfet
 
 int pp_exports_publish(struct pp_exports *x, char *err, size_t errlen)
 {
-	if (x->pcapng_sf && pp_sf_publish(x->pcapng_sf, err, errlen))
+	if (x->pcapng_sf && pp_safe_file_publish(x->pcapng_sf, err, errlen))
 		return -EIO;
-	if (x->perfetto_sf && pp_sf_publish(x->perfetto_sf, err, errlen))
+	if (x->perfetto_sf && pp_safe_file_publish(x->perfetto_sf, err, errlen))
 		return -EIO;
 	return 0;
 }
@@ -77,10 +77,10 @@ void pp_exports_packet(const struct pp_packet *p, void *ctx)
 		pp_perfetto_out_packet(x->perfetto, x->out, p);
 }
 
-static int close_one(struct pp_sf **sf, __u64 n, const char *path, FILE *report, char *err,
+static int close_one(struct pp_safe_file **sf, __u64 n, const char *path, FILE *report, char *err,
 		     size_t errlen)
 {
-	int ret = pp_sf_close(*sf, err, errlen);
+	int ret = pp_safe_file_close(*sf, err, errlen);
 
 	*sf = NULL;
 	if (!ret && report)
@@ -108,8 +108,8 @@ int pp_exports_close(struct pp_exports *x, FILE *report, char *err, size_t errle
 
 void pp_exports_discard(struct pp_exports *x)
 {
-	pp_sf_discard(x->pcapng_sf);
-	pp_sf_discard(x->perfetto_sf);
+	pp_safe_file_discard(x->pcapng_sf);
+	pp_safe_file_discard(x->perfetto_sf);
 	pp_pcapng_out_free(x->pcapng);
 	pp_perfetto_out_free(x->perfetto);
 	x->pcapng_sf = x->perfetto_sf = NULL;

@@ -16,7 +16,7 @@
 
 struct pp_exports {
 	const char *pcapng_path, *perfetto_path;
-	struct pp_sf *pcapng_sf, *perfetto_sf;
+	struct pp_safe_file *pcapng_sf, *perfetto_sf;
 	struct pp_pcapng_out *pcapng;
 	struct pp_perfetto_out *perfetto;
 	const struct pp_out *out;  /* names, while tracing */
@@ -30,7 +30,7 @@ struct pp_exports {
  */
 int pp_exports_open(struct pp_exports *x, const char *pcapng, const char *perfetto, __u32 snaplen,
 		    const char *appl, char *err, size_t errlen);
-/* Put the files in place (pp_sf_publish()), before privileges are dropped. */
+/* Put the files in place (pp_safe_file_publish()), before privileges are dropped. */
 int pp_exports_publish(struct pp_exports *x, char *err, size_t errlen);
 /* A packet printed: into every file. CTX is the struct pp_exports (a pp_emit_fn). */
 void pp_exports_packet(const struct pp_packet *p, void *ctx);

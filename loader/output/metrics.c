@@ -165,7 +165,7 @@ static void label(char *dst, const char *s)
 /* The labels of P's drop, named as the packet blocks name them. */
 static void drop_labels(const struct pp_out *o, const struct pp_packet *p, struct pp_mdrop *d)
 {
-	const struct pp_hop *end = pp_pathsum_drop_hop(p);
+	const struct pp_hop *end = pp_summary_drop_hop(p);
 	const char *reason = o->reason_name ? o->reason_name(p->reason, o->reason_arg) : NULL;
 	const char *func = p->location && o->sym_name ? o->sym_name(p->location, o->sym_arg) : NULL;
 	const char *caller = NULL, *family = NULL, *hook = NULL;
@@ -225,7 +225,7 @@ void pp_metrics_add(struct pp_metrics *m, const struct pp_out *o, const struct p
 		d.h.id = drop_id(&d);
 	}
 	pthread_mutex_lock(&m->lock);
-	pp_summary_add(&m->sum, p);
+	pp_totals_add(&m->totals, p);
 	add_path(m, o, p, now);
 	if (dropped)
 		add_drop(m, &d, now);

@@ -129,7 +129,7 @@ struct pp_metrics {
 	pthread_mutex_t lock;
 	size_t top;
 	__u64 idle_ns;
-	struct pp_summary sum; /* the packets by fate: pp_summary_add(), as the exit line */
+	struct pp_totals totals; /* the packets by fate: pp_totals_add(), as the exit line */
 	struct pp_mrank paths, drops;
 	struct pp_mpath other_path;
 	__u64 other_drops;

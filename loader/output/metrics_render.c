@@ -12,7 +12,7 @@
 
 /* The copy a render works from. */
 struct snap {
-	struct pp_summary sum;
+	struct pp_totals totals;
 	struct pp_mpath *paths, other_path;
 	size_t npaths;
 	struct pp_mdrop *drops;
@@ -45,7 +45,7 @@ static int snap_take(struct pp_metrics *m, struct snap *s)
 	if (!s->paths || !s->drops || !lost)
 		return -1;
 	pthread_mutex_lock(&m->lock);
-	s->sum = m->sum;
+	s->totals = m->totals;
 	s->npaths = m->paths.top.n;
 	memcpy(s->paths, m->paths.top.v, s->npaths * sizeof(*s->paths));
 	s->other_path = m->other_path;
@@ -107,7 +107,7 @@ static void gauge(FILE *f, const char *name, const char *help, double v)
 	pp_metrics_sample(f, name, NULL, v);
 }
 
-static void fates(FILE *f, const struct pp_summary *s)
+static void fates(FILE *f, const struct pp_totals *s)
 {
 	static const char *const names[] = {"consumed", "dropped", "merged", "segmented", "unseen"};
 	const __u64 v[] = {s->consumed, s->dropped, s->merged, s->segmented, s->unseen};
@@ -264,7 +264,7 @@ char *pp_metrics_render(struct pp_metrics *m, const char *proc, size_t *len)
 	}
 	f = open_memstream(&buf, len);
 	if (f) {
-		fates(f, &s.sum);
+		fates(f, &s.totals);
 		drops(f, &s);
 		paths(f, &s);
 		health(f, &s);

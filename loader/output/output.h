@@ -67,8 +67,11 @@ struct pp_ns_told {
 	size_t n, cap;
 };
 
-/* Totals for the exit line. */
-struct pp_summary {
+/*
+ * The exit totals: packets by fate, records lost; the exit line, JSON's
+ * {"summary":...}. (--summary is the distinct paths: summary.h.)
+ */
+struct pp_totals {
 	__u64 packets; /* packets emitted */
 	__u64 consumed;
 	__u64 dropped;
@@ -82,13 +85,13 @@ struct pp_summary {
 };
 
 /* Counts p in s: packets and its fate. */
-void pp_summary_add(struct pp_summary *s, const struct pp_packet *p);
+void pp_totals_add(struct pp_totals *s, const struct pp_packet *p);
 
 void pp_out_text_header(const struct pp_out *o);
 void pp_out_text(const struct pp_out *o, const struct pp_packet *p);
 void pp_out_json(const struct pp_out *o, const struct pp_packet *p);
-void pp_out_summary_text(const struct pp_out *o, const struct pp_summary *s);
-void pp_out_summary_json(const struct pp_out *o, const struct pp_summary *s);
+void pp_out_totals_text(const struct pp_out *o, const struct pp_totals *s);
+void pp_out_totals_json(const struct pp_out *o, const struct pp_totals *s);
 
 /*
  * Helpers shared by both formats. A probe's name: the list entry, "tc:ingress",

@@ -684,7 +684,7 @@ void pp_out_json(const struct pp_out *o, const struct pp_packet *p)
 	pp_wb_flush(&w);
 }
 
-void pp_out_summary_json(const struct pp_out *o, const struct pp_summary *s)
+void pp_out_totals_json(const struct pp_out *o, const struct pp_totals *s)
 {
 	struct jobj top = {.first = true}, sum;
 	struct pp_wbuf w;

@@ -140,7 +140,7 @@ static void path_id(const struct pp_out *o, const struct pp_sum_path *e, char *b
 	snprintf(buf, len, "%012llx", (unsigned long long)pp_metrics_id_end(h, e->fate));
 }
 
-static void text_path(const struct pp_out *o, const struct pp_pathsum *s,
+static void text_path(const struct pp_out *o, const struct pp_summary *s,
 		      const struct pp_sum_path *e, size_t rank)
 {
 	size_t slow = slowest_step(e);
@@ -159,7 +159,7 @@ static void text_path(const struct pp_out *o, const struct pp_pathsum *s,
 	fputc('\n', o->f);
 }
 
-static void text_drops(const struct pp_out *o, const struct pp_pathsum *s)
+static void text_drops(const struct pp_out *o, const struct pp_summary *s)
 {
 	const struct pp_sum_drop **v = calloc(s->ndrops ? s->ndrops : 1, sizeof(*v));
 	char rb[32], lb[24], ns[16];
@@ -168,7 +168,7 @@ static void text_drops(const struct pp_out *o, const struct pp_pathsum *s)
 		free(v);
 		return;
 	}
-	pp_pathsum_sorted_drops(s, v);
+	pp_summary_sorted_drops(s, v);
 	fprintf(o->f, "drops: %llu packets (%.1f%%), by reason and place\n",
 		(unsigned long long)s->dropped, share(s->dropped, s->packets));
 	fprintf(o->f, "%10s %6s  %-24s %-28s %10s %s\n", "packets", "share", "reason", "function",
@@ -189,14 +189,14 @@ static void text_drops(const struct pp_out *o, const struct pp_pathsum *s)
 	free(v);
 }
 
-void pp_out_pathsum_text(const struct pp_out *o, const struct pp_pathsum *s,
+void pp_out_summary_text(const struct pp_out *o, const struct pp_summary *s,
 			 const struct pp_sum_when *when)
 {
 	const struct pp_sum_path **v = calloc(s->npaths ? s->npaths : 1, sizeof(*v));
 
 	if (!v)
 		return;
-	pp_pathsum_sorted_paths(s, v);
+	pp_summary_sorted_paths(s, v);
 	fprintf(o->f, "pktpath summary %s", when->final ? "at exit" : "so far");
 	if (!when->untimed)
 		fprintf(o->f, ", after %.1f s", when->elapsed);
@@ -333,7 +333,7 @@ static void json_step(const struct pp_out *o, struct jw *arr, const struct pp_su
 	jclose(&j, '}');
 }
 
-static void json_path(const struct pp_out *o, struct jw *arr, const struct pp_pathsum *s,
+static void json_path(const struct pp_out *o, struct jw *arr, const struct pp_summary *s,
 		      const struct pp_sum_path *e)
 {
 	struct jw j = jopen(arr, NULL, '{'), f, st;
@@ -356,7 +356,7 @@ static void json_path(const struct pp_out *o, struct jw *arr, const struct pp_pa
 	jclose(&j, '}');
 }
 
-static void json_drop(const struct pp_out *o, struct jw *arr, const struct pp_pathsum *s,
+static void json_drop(const struct pp_out *o, struct jw *arr, const struct pp_summary *s,
 		      const struct pp_sum_drop *d)
 {
 	struct jw j = jopen(arr, NULL, '{');
@@ -374,7 +374,7 @@ static void json_drop(const struct pp_out *o, struct jw *arr, const struct pp_pa
 	jclose(&j, '}');
 }
 
-static void json_paths(const struct pp_out *o, struct jw *top, const struct pp_pathsum *s,
+static void json_paths(const struct pp_out *o, struct jw *top, const struct pp_summary *s,
 		       const struct pp_sum_path **v)
 {
 	struct jw arr = jopen(top, "paths", '['), other;
@@ -391,7 +391,7 @@ static void json_paths(const struct pp_out *o, struct jw *top, const struct pp_p
 	jclose(&other, '}');
 }
 
-static void json_drops(const struct pp_out *o, struct jw *top, const struct pp_pathsum *s,
+static void json_drops(const struct pp_out *o, struct jw *top, const struct pp_summary *s,
 		       const struct pp_sum_drop **v)
 {
 	struct jw arr = jopen(top, "drops", '[');
@@ -403,7 +403,7 @@ static void json_drops(const struct pp_out *o, struct jw *top, const struct pp_p
 		jnum(top, "other_drops", s->other_drops);
 }
 
-void pp_out_pathsum_json(const struct pp_out *o, const struct pp_pathsum *s,
+void pp_out_summary_json(const struct pp_out *o, const struct pp_summary *s,
 			 const struct pp_sum_when *when)
 {
 	const struct pp_sum_path **pv = calloc(s->npaths ? s->npaths : 1, sizeof(*pv));
@@ -414,8 +414,8 @@ void pp_out_pathsum_json(const struct pp_out *o, const struct pp_pathsum *s,
 
 	if (!pv || !dv || !w)
 		goto out;
-	pp_pathsum_sorted_paths(s, pv);
-	pp_pathsum_sorted_drops(s, dv);
+	pp_summary_sorted_paths(s, pv);
+	pp_summary_sorted_drops(s, dv);
 	pp_wb_init(w, o->f);
 	root = (struct jw){.w = w, .first = true};
 	pp_wb_putc(w, '{');

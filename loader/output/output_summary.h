@@ -13,9 +13,9 @@ struct pp_sum_when {
 	bool untimed;	/* elapsed is not known (`pktpath report` of a file without it) */
 };
 
-void pp_out_pathsum_text(const struct pp_out *o, const struct pp_pathsum *s,
+void pp_out_summary_text(const struct pp_out *o, const struct pp_summary *s,
 			 const struct pp_sum_when *when);
-void pp_out_pathsum_json(const struct pp_out *o, const struct pp_pathsum *s,
+void pp_out_summary_json(const struct pp_out *o, const struct pp_summary *s,
 			 const struct pp_sum_when *when);
 
 #endif /* PP_OUTPUT_SUMMARY_H */

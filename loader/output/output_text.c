@@ -114,7 +114,7 @@ size_t pp_out_parent_skb(const struct pp_packet *p, const struct pp_skbref *r)
 	return r->parent ? pp_skb_index(p->skbs, p->nskbs, r->parent, r->first_ts) : p->nskbs;
 }
 
-void pp_summary_add(struct pp_summary *s, const struct pp_packet *p)
+void pp_totals_add(struct pp_totals *s, const struct pp_packet *p)
 {
 	s->packets++;
 	for (size_t k = 0; k < p->nskbs; k++)
@@ -629,7 +629,7 @@ void pp_out_text(const struct pp_out *o, const struct pp_packet *p)
 	pp_wb_flush(&w);
 }
 
-void pp_out_summary_text(const struct pp_out *o, const struct pp_summary *s)
+void pp_out_totals_text(const struct pp_out *o, const struct pp_totals *s)
 {
 	fprintf(o->f, "pktpath: %llu packets (%llu consumed, %llu dropped, %llu merged, ",
 		(unsigned long long)s->packets, (unsigned long long)s->consumed,

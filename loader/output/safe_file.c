@@ -11,7 +11,7 @@
 
 static uid_t trusted_uid = (uid_t)-1; /* -1: getuid() */
 
-uid_t pp_sf_set_trusted_uid(uid_t uid)
+uid_t pp_safe_file_set_trusted_uid(uid_t uid)
 {
 	uid_t old = trusted_uid;
 
@@ -23,7 +23,7 @@ uid_t pp_sf_set_trusted_uid(uid_t uid)
  * SUDO_UID is root's own environment: only root can run pktpath, and it
  * trusts whom it chooses.
  */
-uid_t pp_sf_invoking_uid(const char *sudo_uid)
+uid_t pp_safe_file_invoking_uid(const char *sudo_uid)
 {
 	unsigned long v;
 	char *end;
@@ -86,7 +86,7 @@ static int check_dir(int fd, const char *what, bool *shared, char *err, size_t e
 	return 0;
 }
 
-#define PP_SF_MAX_LINKS 8 /* symlinks on the way, as the kernel's 40 but fewer */
+#define PP_SAFE_MAX_LINKS 8 /* symlinks on the way, as the kernel's 40 but fewer */
 
 static int walk_from(int fd, const char *path, const char *base, bool create, int links,
 		     bool *shared, char *err, size_t errlen);
@@ -106,7 +106,7 @@ static int follow(int dfd, const char *name, const char *dirwhat, const char *wh
 	if (n < 0)
 		return fail(err, errlen, -errno, "%s: %s", what, strerror(errno));
 	target[n] = '\0';
-	if (links >= PP_SF_MAX_LINKS)
+	if (links >= PP_SAFE_MAX_LINKS)
 		return fail(err, errlen, -ELOOP, "%s: too many symlinks", what);
 	start = target[0] == '/' ? open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
 				 : fcntl(dfd, F_DUPFD_CLOEXEC, 0);
@@ -204,7 +204,7 @@ static int walk_from(int fd, const char *path, const char *base, bool create, in
 }
 
 /* Walk PATH from / or the working directory. */
-static int walk(struct pp_sfdir *d, const char *path, bool create, char *err, size_t errlen)
+static int walk(struct pp_safe_dir *d, const char *path, bool create, char *err, size_t errlen)
 {
 	int fd = open(path[0] == '/' ? "/" : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
@@ -217,8 +217,8 @@ static int walk(struct pp_sfdir *d, const char *path, bool create, char *err, si
 	return 0;
 }
 
-int pp_sfdir_open(struct pp_sfdir *d, const char *path, enum pp_sfdir_mode mode, char *err,
-		  size_t errlen)
+int pp_safe_dir_open(struct pp_safe_dir *d, const char *path, enum pp_safe_dir_mode mode, char *err,
+		     size_t errlen)
 {
 	int ret;
 
@@ -227,9 +227,9 @@ int pp_sfdir_open(struct pp_sfdir *d, const char *path, enum pp_sfdir_mode mode,
 	snprintf(d->path, sizeof(d->path), "%s", path);
 	if (!*path)
 		return fail(err, errlen, -EINVAL, "empty directory name");
-	ret = walk(d, path, mode != PP_SFDIR_EXISTING, err, errlen);
-	if (!ret && mode == PP_SFDIR_PRIVATE && d->shared) {
-		pp_sfdir_close(d);
+	ret = walk(d, path, mode != PP_SAFE_DIR_EXISTING, err, errlen);
+	if (!ret && mode == PP_SAFE_DIR_PRIVATE && d->shared) {
+		pp_safe_dir_close(d);
 		return fail(err, errlen, -EPERM,
 			    "%s: others can write to it (sticky): give a directory of your own",
 			    path);
@@ -249,8 +249,8 @@ static bool plain_name(const char *name)
 	return *name && !strchr(name, '/') && strcmp(name, ".") && strcmp(name, "..");
 }
 
-int pp_sfdir_create(struct pp_sfdir *d, const char *name, mode_t mode, bool replace, char *err,
-		    size_t errlen)
+int pp_safe_dir_create(struct pp_safe_dir *d, const char *name, mode_t mode, bool replace,
+		       char *err, size_t errlen)
 {
 	const int flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC;
 	char tmp[NAME_MAX + 1];
@@ -284,8 +284,8 @@ int pp_sfdir_create(struct pp_sfdir *d, const char *name, mode_t mode, bool repl
 	return fd;
 }
 
-int pp_sfdir_commit(struct pp_sfdir *d, const char *name, int fd, bool replace, char *err,
-		    size_t errlen)
+int pp_safe_dir_commit(struct pp_safe_dir *d, const char *name, int fd, bool replace, char *err,
+		       size_t errlen)
 {
 	char tmp[NAME_MAX + 1];
 	int ret = 0;
@@ -306,26 +306,26 @@ int pp_sfdir_commit(struct pp_sfdir *d, const char *name, int fd, bool replace, 
 	return 0;
 }
 
-void pp_sfdir_close(struct pp_sfdir *d)
+void pp_safe_dir_close(struct pp_safe_dir *d)
 {
 	if (d->fd >= 0)
 		close(d->fd);
 	d->fd = -1;
 }
 
-struct pp_sf {
-	struct pp_sfdir dir;
+struct pp_safe_file {
+	struct pp_safe_dir dir;
 	FILE *f;
 	bool replace;	/* written under a temporary name until renamed */
 	bool published; /* under its own name: nothing left to rename */
 	char name[NAME_MAX + 1];
 };
 
-struct pp_sf *pp_sf_create(const char *path, mode_t mode, char *err, size_t errlen)
+struct pp_safe_file *pp_safe_file_create(const char *path, mode_t mode, char *err, size_t errlen)
 {
 	const char *slash = strrchr(path, '/');
 	char dir[PATH_MAX];
-	struct pp_sf *f;
+	struct pp_safe_file *f;
 	struct stat st;
 	int fd;
 
@@ -346,7 +346,7 @@ struct pp_sf *pp_sf_create(const char *path, mode_t mode, char *err, size_t errl
 		fail(err, errlen, 0, "%s: file name too long", path);
 		goto fail;
 	}
-	if (pp_sfdir_open(&f->dir, dir, PP_SFDIR_EXISTING, err, errlen))
+	if (pp_safe_dir_open(&f->dir, dir, PP_SAFE_DIR_EXISTING, err, errlen))
 		goto fail;
 	/* A file cannot be renamed over a directory: say so now, not at the rename. */
 	if (!fstatat(f->dir.fd, f->name, &st, AT_SYMLINK_NOFOLLOW) && S_ISDIR(st.st_mode)) {
@@ -355,7 +355,7 @@ struct pp_sf *pp_sf_create(const char *path, mode_t mode, char *err, size_t errl
 	}
 	f->replace = !f->dir.shared;
 	f->published = !f->replace;
-	fd = pp_sfdir_create(&f->dir, f->name, mode, f->replace, err, errlen);
+	fd = pp_safe_dir_create(&f->dir, f->name, mode, f->replace, err, errlen);
 	if (fd < 0)
 		goto fail;
 	f->f = fdopen(fd, "w");
@@ -366,18 +366,18 @@ struct pp_sf *pp_sf_create(const char *path, mode_t mode, char *err, size_t errl
 	}
 	return f;
 fail:
-	pp_sfdir_close(&f->dir);
+	pp_safe_dir_close(&f->dir);
 	free(f);
 	return NULL;
 }
 
-FILE *pp_sf_file(struct pp_sf *f)
+FILE *pp_safe_file_file(struct pp_safe_file *f)
 {
 	return f->f;
 }
 
-/* What pp_sf_create() made: the temporary file, or the new file itself. */
-static void sf_unlink(struct pp_sf *f)
+/* What pp_safe_file_create() made: the temporary file, or the new file itself. */
+static void sf_unlink(struct pp_safe_file *f)
 {
 	char tmp[NAME_MAX + 1];
 
@@ -387,7 +387,7 @@ static void sf_unlink(struct pp_sf *f)
 		unlinkat(f->dir.fd, tmp, 0);
 }
 
-int pp_sf_publish(struct pp_sf *f, char *err, size_t errlen)
+int pp_safe_file_publish(struct pp_safe_file *f, char *err, size_t errlen)
 {
 	char tmp[NAME_MAX + 1];
 
@@ -400,17 +400,17 @@ int pp_sf_publish(struct pp_sf *f, char *err, size_t errlen)
 	return 0;
 }
 
-void pp_sf_discard(struct pp_sf *f)
+void pp_safe_file_discard(struct pp_safe_file *f)
 {
 	if (!f)
 		return;
 	fclose(f->f);
 	sf_unlink(f);
-	pp_sfdir_close(&f->dir);
+	pp_safe_dir_close(&f->dir);
 	free(f);
 }
 
-int pp_sf_close(struct pp_sf *f, char *err, size_t errlen)
+int pp_safe_file_close(struct pp_safe_file *f, char *err, size_t errlen)
 {
 	int ret;
 
@@ -423,11 +423,11 @@ int pp_sf_close(struct pp_sf *f, char *err, size_t errlen)
 		fclose(f->f);
 		sf_unlink(f);
 	} else {
-		ret = pp_sfdir_commit(&f->dir, f->name, dup(fileno(f->f)),
-				      f->replace && !f->published, err, errlen);
+		ret = pp_safe_dir_commit(&f->dir, f->name, dup(fileno(f->f)),
+					 f->replace && !f->published, err, errlen);
 		fclose(f->f);
 	}
-	pp_sfdir_close(&f->dir);
+	pp_safe_dir_close(&f->dir);
 	free(f);
 	return ret;
 }

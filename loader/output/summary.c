@@ -61,9 +61,9 @@ static size_t slots_for(size_t n)
 	return s;
 }
 
-struct pp_pathsum *pp_pathsum_new(size_t max_paths, size_t max_drops)
+struct pp_summary *pp_summary_new(size_t max_paths, size_t max_drops)
 {
-	struct pp_pathsum *s;
+	struct pp_summary *s;
 
 	if (!max_paths || !max_drops || max_paths > PP_SUM_LIMIT || max_drops > PP_SUM_LIMIT)
 		return NULL;
@@ -79,7 +79,7 @@ struct pp_pathsum *pp_pathsum_new(size_t max_paths, size_t max_drops)
 	s->pslots = calloc(s->npslots, sizeof(*s->pslots));
 	s->dslots = calloc(s->ndslots, sizeof(*s->dslots));
 	if (!s->paths || !s->drops || !s->pslots || !s->dslots) {
-		pp_pathsum_free(s);
+		pp_summary_free(s);
 		return NULL;
 	}
 	return s;
@@ -94,7 +94,7 @@ static void path_free(struct pp_sum_path *e)
 	free(e->steps);
 }
 
-void pp_pathsum_free(struct pp_pathsum *s)
+void pp_summary_free(struct pp_summary *s)
 {
 	if (!s)
 		return;
@@ -125,7 +125,7 @@ static bool path_equal(const struct pp_sum_path *e, __u64 h, const struct pp_pac
 }
 
 /* The slot that holds p's path, or the empty slot where it would go. */
-static __u32 *path_slot(const struct pp_pathsum *s, __u64 h, const struct pp_packet *p)
+static __u32 *path_slot(const struct pp_summary *s, __u64 h, const struct pp_packet *p)
 {
 	size_t mask = s->npslots - 1, i = h & mask;
 
@@ -164,7 +164,7 @@ static int path_init(struct pp_sum_path *e, __u64 h, const struct pp_packet *p, 
 }
 
 /* p's path entry, made if new and there is room; NULL: the "other" bucket. */
-static struct pp_sum_path *path_get(struct pp_pathsum *s, const struct pp_packet *p, int *err)
+static struct pp_sum_path *path_get(struct pp_summary *s, const struct pp_packet *p, int *err)
 {
 	__u64 h = path_hash(p);
 	__u32 *slot = path_slot(s, h, p);
@@ -183,7 +183,7 @@ static struct pp_sum_path *path_get(struct pp_pathsum *s, const struct pp_packet
 }
 
 /* A latency into a histogram; a failed allocation is counted, never fatal. */
-static void hist_add(struct pp_pathsum *s, struct pp_hist *h, __u64 v, int *err)
+static void hist_add(struct pp_summary *s, struct pp_hist *h, __u64 v, int *err)
 {
 	if (pp_hist_add(h, v)) {
 		s->nomem++;
@@ -191,7 +191,7 @@ static void hist_add(struct pp_pathsum *s, struct pp_hist *h, __u64 v, int *err)
 	}
 }
 
-const struct pp_hop *pp_pathsum_drop_hop(const struct pp_packet *p)
+const struct pp_hop *pp_summary_drop_hop(const struct pp_packet *p)
 {
 	for (size_t i = p->nhops; i-- > 0;) {
 		const struct pp_hop *x = &p->hops[i];
@@ -210,9 +210,9 @@ static bool drop_equal(const struct pp_sum_drop *d, __u64 h, const struct pp_pac
 	       d->netns == x->netns && d->ifindex == x->ifindex;
 }
 
-static void drop_add(struct pp_pathsum *s, const struct pp_packet *p)
+static void drop_add(struct pp_summary *s, const struct pp_packet *p)
 {
-	const struct pp_hop *x = pp_pathsum_drop_hop(p);
+	const struct pp_hop *x = pp_summary_drop_hop(p);
 	__u64 h = mix(mix(fate_hash(p), x->netns), x->ifindex);
 	size_t mask = s->ndslots - 1, i = h & mask;
 	struct pp_sum_drop *d;
@@ -239,7 +239,7 @@ static void drop_add(struct pp_pathsum *s, const struct pp_packet *p)
 	s->drops[s->dslots[i] - 1].count++;
 }
 
-int pp_pathsum_add(struct pp_pathsum *s, const struct pp_packet *p)
+int pp_summary_add(struct pp_summary *s, const struct pp_packet *p)
 {
 	const struct pp_hop *hops = p->hops;
 	__u64 e2e = hops[p->nhops - 1].ts - hops[0].ts;
@@ -286,14 +286,14 @@ static int cmp_drop(const void *a, const void *b)
 	return cmp_count(x->count, x->seq, y->count, y->seq);
 }
 
-void pp_pathsum_sorted_paths(const struct pp_pathsum *s, const struct pp_sum_path **out)
+void pp_summary_sorted_paths(const struct pp_summary *s, const struct pp_sum_path **out)
 {
 	for (size_t i = 0; i < s->npaths; i++)
 		out[i] = &s->paths[i];
 	qsort(out, s->npaths, sizeof(*out), cmp_path);
 }
 
-void pp_pathsum_sorted_drops(const struct pp_pathsum *s, const struct pp_sum_drop **out)
+void pp_summary_sorted_drops(const struct pp_summary *s, const struct pp_sum_drop **out)
 {
 	for (size_t i = 0; i < s->ndrops; i++)
 		out[i] = &s->drops[i];

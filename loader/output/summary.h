@@ -60,7 +60,7 @@ struct pp_sum_drop {
 	char ifname[PP_IFNAMSIZ];
 };
 
-struct pp_pathsum {
+struct pp_summary {
 	size_t max_paths, max_drops;
 	__u64 packets; /* every packet added */
 	__u64 dropped; /* those whose fate is dropped */
@@ -78,20 +78,20 @@ struct pp_pathsum {
 };
 
 /* max_paths, max_drops: 1 .. 1 << 20. NULL on bad limits or no memory. */
-struct pp_pathsum *pp_pathsum_new(size_t max_paths, size_t max_drops);
-void pp_pathsum_free(struct pp_pathsum *s);
+struct pp_summary *pp_summary_new(size_t max_paths, size_t max_drops);
+void pp_summary_free(struct pp_summary *s);
 
 /* Counts packet p. Returns 0, or -ENOMEM (it is still counted, in "other" if need be). */
-int pp_pathsum_add(struct pp_pathsum *s, const struct pp_packet *p);
+int pp_summary_add(struct pp_summary *s, const struct pp_packet *p);
 
 /*
  * Pointers to the paths (drops) in out[] (room for s->npaths, s->ndrops),
  * largest count first, equal counts in order of first appearance.
  */
-void pp_pathsum_sorted_paths(const struct pp_pathsum *s, const struct pp_sum_path **out);
-void pp_pathsum_sorted_drops(const struct pp_pathsum *s, const struct pp_sum_drop **out);
+void pp_summary_sorted_paths(const struct pp_summary *s, const struct pp_sum_path **out);
+void pp_summary_sorted_drops(const struct pp_summary *s, const struct pp_sum_drop **out);
 
 /* The hop of p where its fate's drop happened: its END with that reason and place. */
-const struct pp_hop *pp_pathsum_drop_hop(const struct pp_packet *p);
+const struct pp_hop *pp_summary_drop_hop(const struct pp_packet *p);
 
 #endif /* PP_SUMMARY_H */

@@ -14,6 +14,7 @@
 #include "output_summary.h"
 #include "path.h"
 #include "trace.h"
+#include "log.h"
 
 /*
  * Records come without a wakeup (pp_wake_flags() in bpf/record.bpf.h),
@@ -27,8 +28,8 @@
 struct trace {
 	const struct pp_trace_cfg *cfg;
 	struct pp_paths *paths;
-	struct pp_summary sum;
-	struct pp_pathsum *paths_sum; /* --summary, else NULL */
+	struct pp_totals totals;
+	struct pp_summary *paths_sum; /* --summary, else NULL */
 	__u64 start, next_report;     /* --interval */
 	struct pp_state *state;	      /* mmap()ed state_map */
 	int skb_map_fd, end_lost_fd, head_map_fd;
@@ -113,7 +114,7 @@ static void print_packet(struct trace *t, const struct pp_packet *p)
 		pp_out_json(t->cfg->out, p);
 		return;
 	}
-	if (!t->sum.packets)
+	if (!t->totals.packets)
 		pp_out_text_header(t->cfg->out);
 	pp_out_text(t->cfg->out, p);
 }
@@ -143,15 +144,15 @@ static void emit(const struct pp_packet *pkt, void *ctx)
 	if (t->done)
 		return;
 	if (t->paths_sum)
-		pp_pathsum_add(t->paths_sum, p);
+		pp_summary_add(t->paths_sum, p);
 	if (t->cfg->metrics)
 		pp_metrics_add(t->cfg->metrics, t->cfg->out, p, t->now);
 	if (prints_packets(t->cfg))
 		print_packet(t, p);
 	if (t->cfg->also)
 		t->cfg->also(p, t->cfg->also_ctx);
-	pp_summary_add(&t->sum, p);
-	if (t->cfg->count && t->sum.packets >= t->cfg->count)
+	pp_totals_add(&t->totals, p);
+	if (t->cfg->count && t->totals.packets >= t->cfg->count)
 		t->done = true;
 }
 
@@ -174,7 +175,7 @@ static void report_lost(const struct pp_maps *maps, const struct pp_trace_cfg *c
 
 		if (bpf_map_lookup_elem(fd, &i, &n) || !n)
 			continue;
-		fprintf(stderr, "pktpath: lost %llu records at %s\n", (unsigned long long)n,
+		pp_warn("lost %llu records at %s\n", (unsigned long long)n,
 			pp_out_probe_name(cfg->out, i, buf, sizeof(buf)));
 	}
 }
@@ -186,15 +187,12 @@ static void report_paths(const struct trace *t)
 
 	pp_paths_stats(t->paths, &st);
 	if (pp_paths_open(t->paths))
-		fprintf(stderr, "pktpath: %zu packets still open at exit: not shown\n",
-			pp_paths_open(t->paths));
+		pp_warn("%zu packets still open at exit: not shown\n", pp_paths_open(t->paths));
 	if (st.late)
-		fprintf(stderr,
-			"pktpath: %llu records came after their packet was printed: not shown\n",
+		pp_warn("%llu records came after their packet was printed: not shown\n",
 			(unsigned long long)st.late);
 	if (st.bad)
-		fprintf(stderr, "pktpath: %llu malformed records ignored\n",
-			(unsigned long long)st.bad);
+		pp_warn("%llu malformed records ignored\n", (unsigned long long)st.bad);
 }
 
 /* The distinct paths so far (cumulative: every report covers the whole run). */
@@ -203,9 +201,9 @@ static void report_summary(struct trace *t, bool final)
 	struct pp_sum_when when = {.elapsed = (double)(now_ns() - t->start) / 1e9, .final = final};
 
 	if (t->cfg->json)
-		pp_out_pathsum_json(t->cfg->out, t->paths_sum, &when);
+		pp_out_summary_json(t->cfg->out, t->paths_sum, &when);
 	else
-		pp_out_pathsum_text(t->cfg->out, t->paths_sum, &when);
+		pp_out_summary_text(t->cfg->out, t->paths_sum, &when);
 }
 
 /* --interval: a report when one is due; due times keep their pace. */
@@ -224,17 +222,17 @@ static void finish(struct trace *t, const struct pp_maps *maps)
 {
 	if (t->paths_sum)
 		report_summary(t, true);
-	t->sum.lost = t->state->ring_lost;
-	t->sum.map_full = t->state->map_full;
+	t->totals.lost = t->state->ring_lost;
+	t->totals.map_full = t->state->map_full;
 	if (t->cfg->json)
-		pp_out_summary_json(t->cfg->out, &t->sum);
+		pp_out_totals_json(t->cfg->out, &t->totals);
 	else
-		pp_out_summary_text(t->cfg->out, &t->sum);
+		pp_out_totals_text(t->cfg->out, &t->totals);
 	fflush(t->cfg->out->f);
 	report_lost(maps, t->cfg);
 	report_paths(t);
 	if (t->state->map_full)
-		fprintf(stderr, "pktpath: %llu packets not tracked: skb_map full (--max-packets)\n",
+		pp_warn("%llu packets not tracked: skb_map full (--max-packets)\n",
 			(unsigned long long)t->state->map_full);
 }
 
@@ -420,7 +418,7 @@ int pp_trace_run(const struct pp_maps *maps, const struct pp_trace_cfg *cfg,
 		pp_paths_set_hold(t.paths, still_queued);
 	rb = ring_buffer__new(maps->path_map, on_record, &t, NULL);
 	if (cfg->summary) {
-		t.paths_sum = pp_pathsum_new(PP_SUM_DEF_PATHS, PP_SUM_DEF_DROPS);
+		t.paths_sum = pp_summary_new(PP_SUM_DEF_PATHS, PP_SUM_DEF_DROPS);
 		t.next_report = t.start + (__u64)(cfg->interval * 1e9);
 	}
 	if (!t.paths || !rb || (cfg->summary && !t.paths_sum)) {
@@ -440,7 +438,7 @@ int pp_trace_run(const struct pp_maps *maps, const struct pp_trace_cfg *cfg,
 cleanup:
 	ring_buffer__free(rb);
 	pp_paths_free(t.paths);
-	pp_pathsum_free(t.paths_sum);
+	pp_summary_free(t.paths_sum);
 	munmap(t.state, (size_t)page);
 	return err;
 }

@@ -19,6 +19,7 @@
 #include "send_calls.h"
 #include "sock_reads.h"
 #include "splice.h"
+#include "log.h"
 
 #define PP_FREE_CONSUME "tp:skb:consume_skb"
 #define PP_FREE_KFREE	"tp:skb:kfree_skb"
@@ -313,7 +314,7 @@ static int attach_kprobe_copy(struct pp_probes *p, struct bpf_program *tmpl,
 			      const struct pp_probe *pr, __u32 index)
 {
 	int fd = load_copy(p, tmpl, pr, index, BPF_PROG_TYPE_KPROBE, 0);
-	int ev = fd < 0 ? fd : pp_kprobe_open(pr->target);
+	int ev = fd < 0 ? fd : pp_kfeatures_kprobe_open(pr->target);
 
 	if (fd < 0)
 		return fd;
@@ -340,19 +341,17 @@ static int attach_kprobe(struct pp_probes *p, struct bpf_program *prog, const st
 	return pp_probes_keep_link(p, link);
 }
 
-static void note_failure(struct pp_probes *p, struct pp_probe *pr, int err)
+static void note_failure(struct pp_probe *pr, int err)
 {
 	pr->skip = PP_SKIP_ATTACH_FAILED;
-	if (p->verbose)
-		fprintf(stderr, "pktpath: %s: attach failed: %s\n", pr->name, strerror(-err));
+	pp_debug("%s: attach failed: %s\n", pr->name, strerror(-err));
 }
 
 /* Hundreds of single attaches take a while: say how far it got. */
-static void progress(const struct pp_probes *p, size_t i, size_t n)
+static void progress(size_t i, size_t n)
 {
-	if (p->verbose >= 0 && n >= PP_PROGRESS_MIN && (i % 100 == 0 || i + 1 == n))
-		fprintf(stderr, "\rpktpath: attaching %zu of %zu probe points%s", i + 1, n,
-			i + 1 == n ? "\n" : "");
+	if (n >= PP_PROGRESS_MIN && (i % 100 == 0 || i + 1 == n))
+		pp_info_cr("attaching %zu of %zu probe points%s", i + 1, n, i + 1 == n ? "\n" : "");
 }
 
 /* The program for probe PR outside of kprobe.multi links; NULL: not here. */
@@ -376,7 +375,7 @@ static int attach_singles(struct pp_probes *p, struct pp_probe_list *l, enum pp_
 			      (pr->kind == PP_PROBE_FUNC && backend == PP_BACKEND_KPROBE);
 		int err;
 
-		progress(p, i, l->n);
+		progress(i, l->n);
 		if (!prog)
 			continue;
 		if (kprobe && p->no_cookie && !mark_point(p, pr))
@@ -390,7 +389,7 @@ static int attach_singles(struct pp_probes *p, struct pp_probe_list *l, enum pp_
 		if (err == -ENOMEM)
 			return err;
 		if (err) {
-			note_failure(p, pr, err);
+			note_failure(pr, err);
 			continue;
 		}
 		p->attached++;
@@ -441,7 +440,7 @@ static int attach_kmulti_pos(struct pp_probes *p, struct pp_probe_list *l, int p
 			struct bpf_link *one = kmulti_link(prog, &syms[j], &cookies[j], 1, false);
 
 			if (!one) {
-				note_failure(p, &l->v[idx[j]], -errno);
+				note_failure(&l->v[idx[j]], -errno);
 				continue;
 			}
 			bpf_link__destroy(one);
@@ -492,9 +491,8 @@ static int attach_returns(struct pp_probes *p, struct pp_probe_list *l, enum pp_
 
 		if (err == -ENOMEM)
 			return err;
-		if (err && p->verbose)
-			fprintf(stderr, "pktpath: %s: its return did not attach: %s\n", pr->name,
-				strerror(-err));
+		if (err)
+			pp_debug("%s: its return did not attach: %s\n", pr->name, strerror(-err));
 	}
 	return 0;
 }

@@ -21,8 +21,7 @@ struct pp_probes {
 	size_t nlinks, cap_links;
 	int *fds; /* fentry and tp_btf copies: program fds, then link fds */
 	size_t nfds, cap_fds;
-	size_t attached; /* probe points attached */
-	int verbose;
+	size_t attached;		   /* probe points attached */
 	const volatile sig_atomic_t *stop; /* Ctrl-C: stop attaching */
 	/*
 	 * The filter for packets that start at the IP header, spliced over

@@ -12,6 +12,7 @@
 #include "ftrace_funcs.h"
 #include "probes.skel.h"
 #include "send_calls.h"
+#include "log.h"
 
 /* The tracepoint's id in tracefs, or a negative errno. */
 static long tp_id(const char *event)
@@ -70,8 +71,7 @@ int pp_send_calls_attach(struct pp_probes *p)
 		struct bpf_link *link = attach_tp(calls[i].prog, calls[i].event);
 
 		if (!link) {
-			if (p->verbose > 0)
-				fprintf(stderr, "pktpath: %s: not attached\n", calls[i].event);
+			pp_debug("%s: not attached\n", calls[i].event);
 			continue;
 		}
 		if (pp_probes_keep_link(p, link)) {

@@ -11,6 +11,7 @@
 #include "cgroup2.h"
 #include "probes.skel.h"
 #include "sock_reads.h"
+#include "log.h"
 
 /* A file's text, NUL-terminated, in *OUT (to free); 0 or -errno. */
 static int slurp(const char *path, char **out)
@@ -96,17 +97,14 @@ int pp_sock_reads_attach(struct pp_probes *p)
 		return 0;
 	fd = open_cgroup2();
 	if (fd < 0) {
-		if (p->verbose > 0)
-			fprintf(stderr, "pktpath: no cgroup v2 hierarchy: datagrams read inline "
-					"end unseen\n");
+		pp_debug("no cgroup v2 hierarchy: datagrams read inline "
+			 "end unseen\n");
 		return 0;
 	}
 	link = bpf_program__attach_cgroup(prog, fd);
 	close(fd);
 	if (!link) {
-		if (p->verbose > 0)
-			fprintf(stderr, "pktpath: cgroup_skb ingress: not attached: %s\n",
-				strerror(errno));
+		pp_debug("cgroup_skb ingress: not attached: %s\n", strerror(errno));
 		return 0;
 	}
 	if (pp_probes_keep_link(p, link)) {

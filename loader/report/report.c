@@ -11,23 +11,22 @@
  * A file where no line is a packet and some line was bad is bad input.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cli.h"
 #include "exports.h"
 #include "export_pcapng.h"
 #include "output_summary.h"
 #include "report.h"
 #include "report_hosts.h"
 #include "report_read.h"
+#include "log.h"
 
 #ifndef PKTPATH_VERSION
 #define PKTPATH_VERSION "dev"
 #endif
-
-enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 
 #define PP_SKIP_NAMED 10 /* bad lines named one by one; the rest only counted */
 
@@ -40,9 +39,9 @@ struct report {
 	unsigned int snaplen;
 	bool summary, json;
 	FILE *in;
-	struct pp_rdr *rdr;
-	struct pp_pathsum *paths;
-	struct pp_summary sum;
+	struct pp_report_read *reader;
+	struct pp_summary *paths;
+	struct pp_totals totals;
 	struct pp_exports exports;
 	struct pp_out out;
 	unsigned long long lineno, skipped, others;
@@ -55,47 +54,9 @@ struct report {
 	char err[512];
 };
 
-static void usage(FILE *f)
-{
-	fputs("Usage: pktpath report FILE [OPTIONS]\n"
-	      "       pktpath report H1.jsonl H2.jsonl... [--json] [--window S]\n"
-	      "                      [--clock-tolerance S]\n"
-	      "Read FILE, the output of pktpath --json (- for stdin), and print what a live\n"
-	      "run prints: the distinct paths and drops (--summary), and the exports. Needs\n"
-	      "no privileges. Lines that cannot be read are skipped and named on stderr.\n"
-	      "With several files (hosts), join the records of each packet that several\n"
-	      "hosts saw, by its packet key (\"key\"), into one path in time order, each\n"
-	      "part tagged with its host (\"host\"), and flag clocks that disagree.\n"
-	      "\n"
-	      "      --summary            the distinct paths and the drops (the default when\n"
-	      "                           no export is asked for)\n"
-	      "      --json               the summary as JSON lines, as pktpath --json prints\n"
-	      "      --pcapng FILE        write the packets to FILE (pcapng), as --pcapng;\n"
-	      "                           needs a file recorded with --json --snaplen N\n"
-	      "      --snaplen N          keep N bytes of each packet in --pcapng (1 to 128)\n"
-	      "      --perfetto FILE      write a timeline to FILE, as --perfetto\n"
-	      "      --window S           several files: parts of one key join if they\n"
-	      "                           start within S seconds (default 1)\n"
-	      "      --clock-tolerance S  several files: flag a part that starts more than\n"
-	      "                           S seconds before the one before it ends (default\n"
-	      "                           0.001)\n"
-	      "  -h, --help               this text\n"
-	      "\n"
-	      "Examples:\n"
-	      "  pktpath --json --snaplen 128 -c 1000 udp > run.jsonl   (as root)\n"
-	      "  pktpath report run.jsonl\n"
-	      "  pktpath report run.jsonl --pcapng run.pcapng --perfetto run.json\n"
-	      "  pktpath report node1.jsonl node2.jsonl\n"
-	      "\n"
-	      "Exit status: 0 done, 1 FILE holds no packet or a file could not be written,\n"
-	      "2 bad usage or input.\n",
-	      f);
-}
-
 static void say(const char *fmt, va_list ap)
 {
-	fputs("pktpath report: ", stderr);
-	vfprintf(stderr, fmt, ap);
+	pp_vwarn(fmt, ap);
 	fputs("\n", stderr);
 }
 
@@ -107,7 +68,7 @@ static int usage_error(const char *fmt, ...)
 	va_start(ap, fmt);
 	say(fmt, ap);
 	va_end(ap);
-	return EXIT_USAGE;
+	return PP_EXIT_USAGE;
 }
 
 /* Out of memory, a file not written: exit status 1. */
@@ -118,134 +79,13 @@ static int failure(const char *fmt, ...)
 	va_start(ap, fmt);
 	say(fmt, ap);
 	va_end(ap);
-	return EXIT_FAIL;
-}
-
-enum {
-	OPT_SUMMARY = 256,
-	OPT_JSON,
-	OPT_PCAPNG,
-	OPT_PERFETTO,
-	OPT_SNAPLEN,
-	OPT_WINDOW,
-	OPT_TOLERANCE
-};
-
-static const struct option options[] = {
-	{"summary", no_argument, NULL, OPT_SUMMARY},
-	{"json", no_argument, NULL, OPT_JSON},
-	{"pcapng", required_argument, NULL, OPT_PCAPNG},
-	{"perfetto", required_argument, NULL, OPT_PERFETTO},
-	{"snaplen", required_argument, NULL, OPT_SNAPLEN},
-	{"window", required_argument, NULL, OPT_WINDOW},
-	{"clock-tolerance", required_argument, NULL, OPT_TOLERANCE},
-	{"help", no_argument, NULL, 'h'},
-	{NULL, 0, NULL, 0},
-};
-
-static int parse_snaplen(struct report *r, const char *arg)
-{
-	char *end;
-	unsigned long v;
-
-	errno = 0;
-	v = strtoul(arg, &end, 10);
-	if (errno || end == arg || *end || *arg == '-' || v < 1 || v > PP_HDR_BYTES)
-		return usage_error("--snaplen wants 1 to %d, not \"%s\"", PP_HDR_BYTES, arg);
-	r->snaplen = (unsigned int)v;
-	return 0;
-}
-
-/* Seconds, from 0 (tolerance) or above 0 (window) up to an hour. */
-static int parse_seconds(double *out, const char *opt, const char *arg, bool zero)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(arg, &end);
-	if (errno || end == arg || *end || v != v || v > 3600 || v < 0 || (!zero && v == 0))
-		return usage_error("--%s wants seconds, %s 0, up to 3600: \"%s\"", opt,
-				   zero ? "from" : "above", arg);
-	*out = v;
-	return 0;
-}
-
-static int parse_opt(struct report *r, int c, const char *arg)
-{
-	switch (c) {
-	case OPT_SUMMARY:
-		r->summary = true;
-		return 0;
-	case OPT_JSON:
-		r->json = true;
-		return 0;
-	case OPT_PCAPNG:
-		r->pcapng = arg;
-		return 0;
-	case OPT_PERFETTO:
-		r->perfetto = arg;
-		return 0;
-	case OPT_SNAPLEN:
-		return parse_snaplen(r, arg);
-	case OPT_WINDOW:
-		return parse_seconds(&r->window, "window", arg, false);
-	case OPT_TOLERANCE:
-		return parse_seconds(&r->tolerance, "clock-tolerance", arg, true);
-	default:
-		return usage_error("see pktpath report --help");
-	}
-}
-
-/* Several files: the join; what the one-file report does is for one file. */
-static int parse_hosts(struct report *r, int argc, char **argv)
-{
-	if (r->summary || r->pcapng || r->perfetto || r->snaplen)
-		return usage_error("--summary, --pcapng, --perfetto and --snaplen read one file; "
-				   "with several, report joins them");
-	r->files = (const char *const *)argv + optind;
-	r->nfiles = argc - optind;
-	return 0;
-}
-
-/* 0, -1 for --help (done, status 0), or the usage status. */
-static int parse(struct report *r, int argc, char **argv)
-{
-	static char self[] = "pktpath report"; /* getopt's messages begin with argv[0] */
-	int c, ret;
-
-	argv[0] = self;
-	opterr = 1;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
-		if (c == 'h') {
-			usage(stdout);
-			return -1;
-		}
-		ret = parse_opt(r, c, optarg);
-		if (ret)
-			return ret;
-	}
-	if (optind == argc)
-		return usage_error("which file? pktpath report FILE (--help)");
-	if (optind < argc - 1)
-		return parse_hosts(r, argc, argv);
-	if (r->window >= 0 || r->tolerance >= 0)
-		return usage_error("--window and --clock-tolerance join several files");
-	r->file = argv[optind];
-	if (r->snaplen && !r->pcapng)
-		return usage_error("--snaplen is for --pcapng");
-	if (r->pcapng && r->perfetto && !strcmp(r->pcapng, r->perfetto))
-		return usage_error("--pcapng and --perfetto need two different files");
-	if (!r->pcapng && !r->perfetto)
-		r->summary = true;
-	return 0;
+	return PP_EXIT_FAIL;
 }
 
 static void skip_line(struct report *r, const char *why)
 {
 	if (r->skipped++ < PP_SKIP_NAMED)
-		fprintf(stderr, "pktpath report: %s:%llu: skipped: %s\n", r->file, r->lineno, why);
+		pp_warn("%s:%llu: skipped: %s\n", r->file, r->lineno, why);
 }
 
 /*
@@ -253,7 +93,7 @@ static void skip_line(struct report *r, const char *why)
  * A timeline needs no date: a packet line without times (written before
  * every line had them) starts at 0, and stderr says so once.
  */
-static int check_packet(struct report *r, const struct pp_rdr_item *it)
+static int check_packet(struct report *r, const struct pp_report_read_item *it)
 {
 	const char *need = NULL;
 
@@ -267,15 +107,14 @@ static int check_packet(struct report *r, const struct pp_rdr_item *it)
 				   r->file, r->lineno, need);
 	if (r->perfetto && !it->has_time && !r->told_untimed) {
 		r->told_untimed = true;
-		fprintf(stderr,
-			"pktpath report: %s:%llu: no packet times (\"mono_ns\"; an older pktpath's "
+		pp_warn("%s:%llu: no packet times (\"mono_ns\"; an older pktpath's "
 			"file): in %s such packets all start at 0\n",
 			r->file, r->lineno, r->perfetto);
 	}
 	return 0;
 }
 
-static void span(struct report *r, const struct pp_rdr_item *it)
+static void span(struct report *r, const struct pp_report_read_item *it)
 {
 	const struct pp_packet *p = it->pkt;
 	__u64 a = p->hops[0].ts, b = p->hops[p->nhops - 1].ts;
@@ -290,7 +129,7 @@ static void span(struct report *r, const struct pp_rdr_item *it)
 		r->last_ns = b;
 }
 
-static int on_packet(struct report *r, const struct pp_rdr_item *it)
+static int on_packet(struct report *r, const struct pp_report_read_item *it)
 {
 	int ret = check_packet(r, it);
 
@@ -298,33 +137,33 @@ static int on_packet(struct report *r, const struct pp_rdr_item *it)
 		return ret;
 	span(r, it);
 	/* Names are added as lines come: the printers get the tables as they are now. */
-	pp_rdr_names(r->rdr, &r->out);
+	pp_report_read_names(r->reader, &r->out);
 	if (r->paths)
-		pp_pathsum_add(r->paths, it->pkt);
+		pp_summary_add(r->paths, it->pkt);
 	if (r->exports.pcapng)
 		pp_pcapng_out_set_real_off(r->exports.pcapng, it->real_off);
 	pp_exports_packet(it->pkt, &r->exports);
-	pp_summary_add(&r->sum, it->pkt);
+	pp_totals_add(&r->totals, it->pkt);
 	return 0;
 }
 
-static int on_item(struct report *r, const struct pp_rdr_item *it)
+static int on_item(struct report *r, const struct pp_report_read_item *it)
 {
 	switch (it->kind) {
-	case PP_RDR_PACKET:
+	case PP_REPORT_READ_PACKET:
 		return on_packet(r, it);
-	case PP_RDR_SUMMARY:
+	case PP_REPORT_READ_TOTALS:
 		r->has_totals = true;
-		r->sum.lost += it->lost;
-		r->sum.map_full += it->map_full;
+		r->totals.lost += it->lost;
+		r->totals.map_full += it->map_full;
 		return 0;
-	case PP_RDR_PATH_SUMMARY:
+	case PP_REPORT_READ_PATH_SUMMARY:
 		if (it->final && it->elapsed >= 0) {
 			r->has_elapsed = true;
 			r->elapsed = it->elapsed;
 		}
 		return 0;
-	case PP_RDR_OTHER:
+	case PP_REPORT_READ_OTHER:
 		r->others++;
 		return 0;
 	default:
@@ -334,7 +173,7 @@ static int on_item(struct report *r, const struct pp_rdr_item *it)
 
 static int read_all(struct report *r)
 {
-	struct pp_rdr_item it;
+	struct pp_report_read_item it;
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t n;
@@ -344,7 +183,7 @@ static int read_all(struct report *r)
 		bool cut = line[n - 1] != '\n';
 
 		r->lineno++;
-		ret = pp_rdr_line(r->rdr, line, (size_t)n, &it, r->err, sizeof(r->err));
+		ret = pp_report_read_line(r->reader, line, (size_t)n, &it, r->err, sizeof(r->err));
 		if (ret == -EINVAL && cut)
 			strncat(r->err, " (the last line, with no newline: was the run killed?)",
 				sizeof(r->err) - strlen(r->err) - 1);
@@ -372,9 +211,9 @@ static void print_summary(struct report *r)
 	else if (!r->has_elapsed)
 		when.untimed = true;
 	if (r->json)
-		pp_out_pathsum_json(&r->out, r->paths, &when);
+		pp_out_summary_json(&r->out, r->paths, &when);
 	else
-		pp_out_pathsum_text(&r->out, r->paths, &when);
+		pp_out_summary_text(&r->out, r->paths, &when);
 }
 
 static void print_totals(struct report *r)
@@ -382,22 +221,20 @@ static void print_totals(struct report *r)
 	if (r->summary && r->paths)
 		print_summary(r);
 	if (r->json)
-		pp_out_summary_json(&r->out, &r->sum);
+		pp_out_totals_json(&r->out, &r->totals);
 	else
-		pp_out_summary_text(&r->out, &r->sum);
+		pp_out_totals_text(&r->out, &r->totals);
 	fflush(stdout);
 	if (r->skipped)
-		fprintf(stderr, "pktpath report: %llu line%s of %s skipped (%s)\n", r->skipped,
-			r->skipped == 1 ? "" : "s", r->file,
+		pp_warn("%llu line%s of %s skipped (%s)\n", r->skipped, r->skipped == 1 ? "" : "s",
+			r->file,
 			r->skipped > PP_SKIP_NAMED ? "the first named above" : "named above");
 	if (r->others)
-		fprintf(stderr,
-			"pktpath report: %llu line%s of a kind this version does not know "
+		pp_warn("%llu line%s of a kind this version does not know "
 			"ignored\n",
 			r->others, r->others == 1 ? "" : "s");
-	if (!r->has_totals && r->sum.packets)
-		fprintf(stderr,
-			"pktpath report: %s has no exit line (was the run killed?): "
+	if (!r->has_totals && r->totals.packets)
+		pp_warn("%s has no exit line (was the run killed?): "
 			"records lost while tracing, if any, are not known\n",
 			r->file);
 }
@@ -410,10 +247,10 @@ static int open_all(struct report *r)
 	if (pp_exports_open(&r->exports, r->pcapng, r->perfetto, r->snaplen,
 			    "pktpath " PKTPATH_VERSION, r->err, sizeof(r->err)))
 		return usage_error("%s", r->err);
-	r->rdr = pp_rdr_new();
+	r->reader = pp_report_read_new();
 	if (r->summary)
-		r->paths = pp_pathsum_new(PP_SUM_DEF_PATHS, PP_SUM_DEF_DROPS);
-	if (!r->rdr || (r->summary && !r->paths))
+		r->paths = pp_summary_new(PP_SUM_DEF_PATHS, PP_SUM_DEF_DROPS);
+	if (!r->reader || (r->summary && !r->paths))
 		return failure("out of memory");
 	r->out.f = stdout;
 	r->exports.out = &r->out;
@@ -432,15 +269,15 @@ static int no_packet(struct report *r)
 
 static int finish(struct report *r)
 {
-	if (!r->sum.packets && r->skipped)
+	if (!r->totals.packets && r->skipped)
 		return usage_error("%s: no line of it could be read as a packet", r->file);
-	if (!r->sum.packets)
+	if (!r->totals.packets)
 		return no_packet(r);
 	print_totals(r);
 	if (pp_exports_publish(&r->exports, r->err, sizeof(r->err)) ||
 	    pp_exports_close(&r->exports, stderr, r->err, sizeof(r->err)))
 		return failure("%s", r->err);
-	return EXIT_OK;
+	return PP_EXIT_OK;
 }
 
 static int join_hosts(const struct report *r)
@@ -456,23 +293,32 @@ static int join_hosts(const struct report *r)
 	return pp_report_hosts(&o);
 }
 
-int pp_report_main(int argc, char **argv)
+int pp_report_main(const struct pp_env *env)
 {
-	struct report r = {.window = -1, .tolerance = -1};
-	int ret = parse(&r, argc, argv);
+	struct report r = {.window = env->window,
+			   .tolerance = env->tolerance,
+			   .pcapng = env->pcapng,
+			   .perfetto = env->perfetto,
+			   .snaplen = env->snaplen,
+			   .summary = env->summary,
+			   .json = env->json};
+	int ret;
 
-	if (ret)
-		return ret < 0 ? EXIT_OK : ret;
-	if (r.nfiles)
+	pp_log_setup(0, "pktpath report");
+	if (env->nfiles > 1) {
+		r.files = (const char *const *)env->files;
+		r.nfiles = env->nfiles;
 		return join_hosts(&r);
+	}
+	r.file = env->files[0];
 	ret = open_all(&r);
 	if (!ret)
 		ret = read_all(&r);
 	if (!ret)
 		ret = finish(&r);
 	pp_exports_discard(&r.exports);
-	pp_pathsum_free(r.paths);
-	pp_rdr_free(r.rdr);
+	pp_summary_free(r.paths);
+	pp_report_read_free(r.reader);
 	if (r.in && r.in != stdin)
 		fclose(r.in);
 	return ret;

@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <json-c/json.h>
+#include "cli.h"
 #include "report_hosts.h"
 #include "report_join.h"
-
-enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
+#include "log.h"
 
 struct host {
 	char name[256];
@@ -188,8 +188,8 @@ static int read_file(struct hosts *s, const char *file)
 	int ret = 0;
 
 	if (!f) {
-		fprintf(stderr, "pktpath report: cannot read %s: %s\n", file, strerror(errno));
-		return EXIT_USAGE;
+		pp_warn("cannot read %s: %s\n", file, strerror(errno));
+		return PP_EXIT_USAGE;
 	}
 	while (!ret && (len = getline(&line, &cap, f)) > 0) {
 		json_object *o = json_tokener_parse(line);
@@ -206,10 +206,10 @@ static int read_file(struct hosts *s, const char *file)
 	free(line);
 	fclose(f);
 	if (ret == -E2BIG)
-		fprintf(stderr, "pktpath report: more than %d hosts\n", PP_JOIN_MAX_HOSTS);
+		pp_warn("more than %d hosts\n", PP_JOIN_MAX_HOSTS);
 	if (ret == -ENOMEM)
-		fprintf(stderr, "pktpath report: out of memory\n");
-	return ret == -E2BIG ? EXIT_USAGE : ret ? EXIT_FAIL : EXIT_OK;
+		pp_warn("out of memory\n");
+	return ret == -E2BIG ? PP_EXIT_USAGE : ret ? PP_EXIT_FAIL : PP_EXIT_OK;
 }
 
 /* Text: a part's hops, each with its host and its time since the packet's first hop. */
@@ -342,7 +342,7 @@ int pp_report_hosts(const struct pp_hosts_opts *o)
 {
 	struct hosts s = {.o = o};
 	struct totals t = {0};
-	int ret = EXIT_OK;
+	int ret = PP_EXIT_OK;
 	long chains;
 
 	for (int i = 0; i < o->nfiles && !ret; i++)
@@ -350,8 +350,8 @@ int pp_report_hosts(const struct pp_hosts_opts *o)
 	if (!ret) {
 		chains = pp_join(s.parts, s.n, o->window_ns);
 		if (chains < 0) {
-			fprintf(stderr, "pktpath report: out of memory\n");
-			ret = EXIT_FAIL;
+			pp_warn("out of memory\n");
+			ret = PP_EXIT_FAIL;
 		}
 	}
 	if (!ret) {

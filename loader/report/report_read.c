@@ -20,7 +20,7 @@
 
 #define PP_NAME_MAX 512 /* a probe, reason or function name */
 
-struct pp_rdr {
+struct pp_report_read {
 	struct pp_rnames *names;
 	json_tokener *tok;
 	struct pp_hop *hops;
@@ -33,28 +33,28 @@ struct pp_rdr {
 
 /* Where in the line a value is, for the error message: "hops[3]". */
 struct ctx {
-	struct pp_rdr *r;
+	struct pp_report_read *r;
 	char *err;
 	size_t errlen;
 	char where[32];
 };
 
-struct pp_rdr *pp_rdr_new(void)
+struct pp_report_read *pp_report_read_new(void)
 {
-	struct pp_rdr *r = calloc(1, sizeof(*r));
+	struct pp_report_read *r = calloc(1, sizeof(*r));
 
 	if (!r)
 		return NULL;
 	r->names = pp_rnames_new();
 	r->tok = json_tokener_new();
 	if (!r->names || !r->tok) {
-		pp_rdr_free(r);
+		pp_report_read_free(r);
 		return NULL;
 	}
 	return r;
 }
 
-void pp_rdr_free(struct pp_rdr *r)
+void pp_report_read_free(struct pp_report_read *r)
 {
 	if (!r)
 		return;
@@ -66,7 +66,7 @@ void pp_rdr_free(struct pp_rdr *r)
 	free(r);
 }
 
-void pp_rdr_names(const struct pp_rdr *r, struct pp_out *o)
+void pp_report_read_names(const struct pp_report_read *r, struct pp_out *o)
 {
 	pp_rnames_out(r->names, o);
 }
@@ -247,7 +247,7 @@ static int read_hop(struct ctx *c, json_object *obj, __u64 base, struct pp_hop *
 
 static int read_hops(struct ctx *c, json_object *top, __u64 base)
 {
-	struct pp_rdr *r = c->r;
+	struct pp_report_read *r = c->r;
 	json_object *arr;
 	size_t n;
 	int ret = get(c, top, "hops", true, json_type_array, &arr);
@@ -354,7 +354,7 @@ static int read_skb(struct ctx *c, json_object *obj, __u64 base, struct pp_skbre
 /* "skbs", or the one skb of a packet without copies, whose fate is the packet's. */
 static int read_skbs(struct ctx *c, json_object *top, const struct pp_skbref *fate)
 {
-	struct pp_rdr *r = c->r;
+	struct pp_report_read *r = c->r;
 	json_object *arr = NULL;
 	size_t n = 1;
 	int ret = get(c, top, "skbs", false, json_type_array, &arr);
@@ -386,7 +386,7 @@ static int read_skbs(struct ctx *c, json_object *top, const struct pp_skbref *fa
 }
 
 /* Each skb's last hop is its END, unless its end was not seen. */
-static void mark_ends(struct pp_rdr *r)
+static void mark_ends(struct pp_report_read *r)
 {
 	for (size_t k = 0; k < r->pkt.nskbs; k++) {
 		const struct pp_skbref *s = &r->skbs[k];
@@ -406,7 +406,7 @@ static void mark_ends(struct pp_rdr *r)
 }
 
 /* A copy's hop at the probe and time it joined is its COPY; the parent in location. */
-static void mark_copies(struct pp_rdr *r)
+static void mark_copies(struct pp_report_read *r)
 {
 	for (size_t k = 1; k < r->pkt.nskbs; k++) {
 		const struct pp_skbref *s = &r->skbs[k];
@@ -463,9 +463,9 @@ static int read_head(struct ctx *c, json_object *top, struct pp_mark *m)
 }
 
 /* The mark: the first hop, when "marked_at" says the mark arrived; its bytes if "head". */
-static int read_mark(struct ctx *c, json_object *top, struct pp_rdr_item *it)
+static int read_mark(struct ctx *c, json_object *top, struct pp_report_read_item *it)
 {
-	struct pp_rdr *r = c->r;
+	struct pp_report_read *r = c->r;
 	json_object *o;
 	int ret = get(c, top, "marked_at", false, json_type_object, &o);
 
@@ -483,7 +483,7 @@ static int read_mark(struct ctx *c, json_object *top, struct pp_rdr_item *it)
 }
 
 /* "mono_ns" and "real_ns" (--json --snaplen): the first hop's time on both clocks. */
-static int read_time(struct ctx *c, json_object *top, struct pp_rdr_item *it, __u64 *base)
+static int read_time(struct ctx *c, json_object *top, struct pp_report_read_item *it, __u64 *base)
 {
 	__u64 mono = 0, real = 0;
 	int a = get_u64(c, top, "mono_ns", false, &mono), b;
@@ -499,9 +499,9 @@ static int read_time(struct ctx *c, json_object *top, struct pp_rdr_item *it, __
 	return 0;
 }
 
-static int read_packet(struct ctx *c, json_object *top, struct pp_rdr_item *it)
+static int read_packet(struct ctx *c, json_object *top, struct pp_report_read_item *it)
 {
-	struct pp_rdr *r = c->r;
+	struct pp_report_read *r = c->r;
 	struct pp_skbref fate = {0};
 	__u64 base = 0;
 	int ret;
@@ -528,12 +528,12 @@ static int read_packet(struct ctx *c, json_object *top, struct pp_rdr_item *it)
 	ret = read_mark(c, top, it);
 	if (ret < 0)
 		return ret;
-	it->kind = PP_RDR_PACKET;
+	it->kind = PP_REPORT_READ_PACKET;
 	it->pkt = &r->pkt;
 	return 0;
 }
 
-static int read_summary(struct ctx *c, json_object *top, struct pp_rdr_item *it)
+static int read_summary(struct ctx *c, json_object *top, struct pp_report_read_item *it)
 {
 	json_object *s;
 	int ret = get(c, top, "summary", true, json_type_object, &s);
@@ -542,11 +542,11 @@ static int read_summary(struct ctx *c, json_object *top, struct pp_rdr_item *it)
 		ret = get_u64(c, s, "lost", false, &it->lost);
 	if (ret >= 0)
 		ret = get_u64(c, s, "map_full", false, &it->map_full);
-	it->kind = PP_RDR_SUMMARY;
+	it->kind = PP_REPORT_READ_TOTALS;
 	return ret < 0 ? ret : 0;
 }
 
-static int read_path_summary(struct ctx *c, json_object *top, struct pp_rdr_item *it)
+static int read_path_summary(struct ctx *c, json_object *top, struct pp_report_read_item *it)
 {
 	json_object *s, *v;
 	int ret = get(c, top, "path_summary", true, json_type_object, &s);
@@ -557,11 +557,11 @@ static int read_path_summary(struct ctx *c, json_object *top, struct pp_rdr_item
 		it->elapsed = json_object_get_double(v);
 	if (ret >= 0 && json_object_object_get_ex(s, "final", &v))
 		it->final = json_object_get_boolean(v);
-	it->kind = PP_RDR_PATH_SUMMARY;
+	it->kind = PP_REPORT_READ_PATH_SUMMARY;
 	return ret < 0 ? ret : 0;
 }
 
-static int read_object(struct ctx *c, json_object *top, struct pp_rdr_item *it)
+static int read_object(struct ctx *c, json_object *top, struct pp_report_read_item *it)
 {
 	if (!json_object_is_type(top, json_type_object)) {
 		snprintf(c->err, c->errlen, "not a JSON object");
@@ -573,7 +573,7 @@ static int read_object(struct ctx *c, json_object *top, struct pp_rdr_item *it)
 		return read_summary(c, top, it);
 	if (json_object_object_get_ex(top, "path_summary", NULL))
 		return read_path_summary(c, top, it);
-	it->kind = PP_RDR_OTHER;
+	it->kind = PP_REPORT_READ_OTHER;
 	return 0;
 }
 
@@ -585,8 +585,8 @@ static bool blank(const char *s, size_t len)
 	return true;
 }
 
-int pp_rdr_line(struct pp_rdr *r, const char *line, size_t len, struct pp_rdr_item *item, char *err,
-		size_t errlen)
+int pp_report_read_line(struct pp_report_read *r, const char *line, size_t len,
+			struct pp_report_read_item *item, char *err, size_t errlen)
 {
 	struct ctx c = {.r = r, .err = err, .errlen = errlen};
 	enum json_tokener_error e;
@@ -594,7 +594,7 @@ int pp_rdr_line(struct pp_rdr *r, const char *line, size_t len, struct pp_rdr_it
 	size_t end;
 	int ret;
 
-	*item = (struct pp_rdr_item){0};
+	*item = (struct pp_report_read_item){0};
 	if (blank(line, len))
 		return 0;
 	if (len > 0x7fffffff) {

@@ -15,6 +15,7 @@
 #include "tc_attach.h"
 #include "iface_match.h"
 #include "tc_stale.h"
+#include "log.h"
 
 /* The filter reads Ethernet offsets: only devices that carry that header. */
 static bool ethernet_like(int sock, const char *name)
@@ -130,7 +131,7 @@ static int clsact_attach(struct pp_tc_hook *h, const struct pp_cls *cls, int dir
 		    .handle = (__u32)getpid());
 	int ret;
 
-	pp_tc_remove_stale(h->ifindex, dir, h->ifname, stderr);
+	pp_tc_remove_stale(h->ifindex, dir, h->ifname);
 	if (dir == 0) {
 		ret = bpf_tc_hook_create(&hook);
 		if (ret && ret != -EEXIST)
@@ -230,7 +231,7 @@ static void drop_hook(struct pp_tc *tc, struct pp_tc_hook *h)
 	*h = tc->v[--tc->n];
 }
 
-int pp_tc_attach(struct pp_tc *tc, const struct pp_cls *cls, bool verbose, char *err, size_t errlen)
+int pp_tc_attach(struct pp_tc *tc, const struct pp_cls *cls, char *err, size_t errlen)
 {
 	int ret = 0;
 
@@ -238,9 +239,7 @@ int pp_tc_attach(struct pp_tc *tc, const struct pp_cls *cls, bool verbose, char 
 	for (size_t i = 0; i < tc->n;) {
 		ret = hook_attach(tc, &tc->v[i]);
 		if (ret == -ENODEV) { /* deleted since it was listed */
-			if (verbose)
-				fprintf(stderr, "pktpath: %s went away before its attach\n",
-					tc->v[i].ifname);
+			pp_debug("%s went away before its attach\n", tc->v[i].ifname);
 			drop_hook(tc, &tc->v[i]);
 			continue;
 		}
@@ -291,7 +290,7 @@ bool pp_tc_gone(struct pp_tc *tc, int ifindex)
 }
 
 /* Hooks whose interface is not in ALL any more: gone. */
-static void sync_gone(struct pp_tc *tc, const struct if_nameindex *all, FILE *log, bool verbose)
+static void sync_gone(struct pp_tc *tc, const struct if_nameindex *all)
 {
 	for (size_t i = 0; i < tc->n;) {
 		const struct if_nameindex *x = all;
@@ -302,33 +301,31 @@ static void sync_gone(struct pp_tc *tc, const struct if_nameindex *all, FILE *lo
 			i++;
 			continue;
 		}
-		if (verbose)
-			fprintf(log, "pktpath: %s went away\n", tc->v[i].ifname);
+		pp_debug("%s went away\n", tc->v[i].ifname);
 		pp_tc_gone(tc, tc->v[i].ifindex);
 	}
 }
 
-int pp_tc_sync(struct pp_tc *tc, FILE *log, bool verbose)
+int pp_tc_sync(struct pp_tc *tc)
 {
 	struct if_nameindex *all = if_nameindex(), *i;
 	int sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), failed = 0;
 	char err[256];
 
 	if (!all || sock < 0) {
-		fprintf(log, "pktpath: cannot list interfaces: %s\n", strerror(errno));
+		pp_warn("cannot list interfaces: %s\n", strerror(errno));
 		failed++;
 		goto cleanup;
 	}
-	sync_gone(tc, all, log, verbose);
+	sync_gone(tc, all);
 	for (i = all; i->if_index; i++) {
 		if (find_hook(tc, (int)i->if_index) ||
 		    !pp_tc_wanted(tc, i->if_name, ethernet_like(sock, i->if_name)))
 			continue;
 		if (pp_tc_add(tc, (int)i->if_index, i->if_name, err, sizeof(err)) == 0) {
-			if (verbose)
-				fprintf(log, "pktpath: %s: classifier attached\n", i->if_name);
+			pp_debug("%s: classifier attached\n", i->if_name);
 		} else if (if_nametoindex(i->if_name) == i->if_index) {
-			fprintf(log, "pktpath: %s\n", err); /* not merely gone again */
+			pp_warn("%s\n", err); /* not merely gone again */
 			failed++;
 		}
 	}

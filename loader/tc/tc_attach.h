@@ -41,8 +41,7 @@ struct pp_tc {
  */
 int pp_tc_resolve(struct pp_tc *tc, const char *const *words, int n, char *err, size_t errlen);
 /* An interface that went away before its attach is let go (-v says so). */
-int pp_tc_attach(struct pp_tc *tc, const struct pp_cls *cls, bool verbose, char *err,
-		 size_t errlen);
+int pp_tc_attach(struct pp_tc *tc, const struct pp_cls *cls, char *err, size_t errlen);
 /* Interfaces on clsact, not tcx. */
 size_t pp_tc_clsact_count(const struct pp_tc *tc);
 /* "tcx", "clsact" or both with counts: for the ready line. */
@@ -66,7 +65,7 @@ bool pp_tc_gone(struct pp_tc *tc, int ifindex);
  * attach to the wanted ones missing, let go of those gone. Returns how
  * many attaches failed.
  */
-int pp_tc_sync(struct pp_tc *tc, FILE *log, bool verbose);
+int pp_tc_sync(struct pp_tc *tc);
 /* Remove exactly what pp_tc_attach() and pp_tc_add() added; safe to call twice. */
 void pp_tc_detach(struct pp_tc *tc);
 void pp_tc_free(struct pp_tc *tc);

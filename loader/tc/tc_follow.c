@@ -13,6 +13,7 @@
 #include <libmnl/libmnl.h>
 #include "tc_attach.h"
 #include "tc_follow.h"
+#include "log.h"
 
 /*
  * A burst (a host starting many containers) queues a few hundred messages
@@ -21,16 +22,13 @@
  */
 #define PP_FOLLOW_RCVBUF (4 << 20)
 
-int pp_follow_open(struct pp_follow *f, struct pp_tc *tc, FILE *log, bool verbose, char *err,
-		   size_t errlen)
+int pp_follow_open(struct pp_follow *f, struct pp_tc *tc, char *err, size_t errlen)
 {
 	int size = PP_FOLLOW_RCVBUF, fd;
 
 	memset(f, 0, sizeof(*f));
 	f->wake_fd = -1;
 	f->tc = tc;
-	f->log = log;
-	f->verbose = verbose;
 	f->nl = mnl_socket_open2(NETLINK_ROUTE, SOCK_NONBLOCK | SOCK_CLOEXEC);
 	f->wake_fd = eventfd(0, EFD_CLOEXEC);
 	if (!f->nl || f->wake_fd < 0 ||
@@ -57,15 +55,14 @@ static void link_new(struct pp_follow *f, int ifindex, const char *name, bool et
 		return;
 	}
 	if (pp_tc_add(f->tc, ifindex, name, err, sizeof(err)) == 0) {
-		if (f->verbose)
-			fprintf(f->log, "pktpath: %s: classifier attached\n", name);
+		pp_debug("%s: classifier attached\n", name);
 		return;
 	}
 	/* Gone again before the attach: its RTM_DELLINK follows. */
 	if ((int)if_nametoindex(name) != ifindex)
 		return;
 	f->failed++;
-	fprintf(f->log, "pktpath: %s\n", err);
+	pp_warn("%s\n", err);
 }
 
 static int link_cb(const struct nlmsghdr *nlh, void *data)
@@ -86,8 +83,7 @@ static int link_cb(const struct nlmsghdr *nlh, void *data)
 	if (nlh->nlmsg_type == RTM_DELLINK) {
 		if (pp_tc_gone(f->tc, ifi->ifi_index)) {
 			f->gone++;
-			if (f->verbose)
-				fprintf(f->log, "pktpath: %s went away\n", name ? name : "?");
+			pp_debug("%s went away\n", name ? name : "?");
 		}
 		return MNL_CB_OK;
 	}
@@ -110,7 +106,7 @@ static void follow_poll(struct pp_follow *f)
 		if (n < 0 && errno == ENOBUFS) {
 			/* Notifications were dropped: what is there now tells. */
 			f->resyncs++;
-			f->failed += (unsigned long)pp_tc_sync(f->tc, f->log, f->verbose);
+			f->failed += (unsigned long)pp_tc_sync(f->tc);
 			continue;
 		}
 		if (n <= 0)

@@ -24,8 +24,6 @@ struct pp_follow {
 	pthread_t thread;
 	bool running;
 	struct pp_tc *tc;
-	FILE *log;
-	bool verbose;
 	unsigned long added, gone, failed, resyncs;
 };
 
@@ -33,8 +31,7 @@ struct pp_follow {
  * Subscribe before the interfaces are listed (pp_tc_resolve()), so that
  * none appears unseen between the list and the first pp_follow_poll().
  */
-int pp_follow_open(struct pp_follow *f, struct pp_tc *tc, FILE *log, bool verbose, char *err,
-		   size_t errlen);
+int pp_follow_open(struct pp_follow *f, struct pp_tc *tc, char *err, size_t errlen);
 /*
  * From here on the thread owns TC (pp_tc_*) until pp_follow_close(). Start
  * it once privileges are dropped: the thread takes the credentials and the

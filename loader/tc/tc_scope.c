@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "tc_scope.h"
+#include "log.h"
 
 /* Enter namespace FD; 0 or -errno. */
 static int enter(int fd)
@@ -76,8 +77,8 @@ int pp_scope_tc_open(struct pp_scope *s, const struct pp_scope_ns *ns, size_t n,
 	return ret;
 }
 
-int pp_scope_tc_attach(struct pp_scope *s, const struct pp_cls *cls, bool tcx, bool verbose,
-		       char *err, size_t errlen)
+int pp_scope_tc_attach(struct pp_scope *s, const struct pp_cls *cls, bool tcx, char *err,
+		       size_t errlen)
 {
 	char why[256];
 	int ret = 0;
@@ -90,7 +91,7 @@ int pp_scope_tc_attach(struct pp_scope *s, const struct pp_cls *cls, bool tcx, b
 			break;
 		}
 		s->v[i].tc.tcx = tcx;
-		ret = pp_tc_attach(&s->v[i].tc, cls, verbose, why, sizeof(why));
+		ret = pp_tc_attach(&s->v[i].tc, cls, why, sizeof(why));
 		if (ret)
 			snprintf(err, errlen, "network namespace %s: %s", s->v[i].ns.label, why);
 		if (enter(s->self_fd) && !ret) {
@@ -128,8 +129,7 @@ void pp_scope_tc_free(struct pp_scope *s)
 		if (in)
 			pp_tc_free(&s->v[i].tc);
 		else
-			fprintf(stderr,
-				"pktpath: cannot enter network namespace %s to remove its clsact "
+			pp_warn("cannot enter network namespace %s to remove its clsact "
 				"filters\n",
 				s->v[i].ns.label);
 		close(s->v[i].fd);

@@ -34,8 +34,8 @@ struct pp_scope {
  */
 int pp_scope_tc_open(struct pp_scope *s, const struct pp_scope_ns *ns, size_t n,
 		     const char *const *words, int nwords, char *err, size_t errlen);
-int pp_scope_tc_attach(struct pp_scope *s, const struct pp_cls *cls, bool tcx, bool verbose,
-		       char *err, size_t errlen);
+int pp_scope_tc_attach(struct pp_scope *s, const struct pp_cls *cls, bool tcx, char *err,
+		       size_t errlen);
 size_t pp_scope_tc_ifaces(const struct pp_scope *s);
 size_t pp_scope_tc_clsact(const struct pp_scope *s);
 /* Detach (clsact filters need the namespace entered: CAP_SYS_ADMIN), close, forget. */

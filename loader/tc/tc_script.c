@@ -15,6 +15,7 @@
 #include "safe_file.h"
 #include "tc_attach.h"
 #include "tc_script.h"
+#include "log.h"
 
 #define PP_BPFFS "/sys/fs/bpf"
 /* Our filters' handle: detach.sh deletes by it, never another tool's filter. */
@@ -36,7 +37,7 @@ static int ensure_bpffs(char *err, size_t errlen)
 			 strerror(errno));
 		return -errno;
 	}
-	fprintf(stderr, "pktpath: mounted bpffs at " PP_BPFFS "\n");
+	pp_warn("mounted bpffs at " PP_BPFFS "\n");
 	return 0;
 }
 
@@ -52,7 +53,7 @@ static int pin_all(struct pp_tc_script *s, const struct pp_cls *cls, const struc
 	int ret;
 
 	snprintf(s->pin_dir, sizeof(s->pin_dir), PP_BPFFS "/pktpath-%d", (int)getpid());
-	ret = pp_sfdir_open(&s->pins, s->pin_dir, PP_SFDIR_PRIVATE, err, errlen);
+	ret = pp_safe_dir_open(&s->pins, s->pin_dir, PP_SAFE_DIR_PRIVATE, err, errlen);
 	if (ret)
 		return ret;
 	s->pinned = true;
@@ -182,7 +183,7 @@ static void write_detach(FILE *f, const struct pp_tc *tc)
 static int write_script(struct pp_tc_script *s, const char *name, const struct pp_tc *tc,
 			bool attach, char *err, size_t errlen)
 {
-	int fd = pp_sfdir_create(&s->dirfd, name, 0700, true, err, errlen);
+	int fd = pp_safe_dir_create(&s->dirfd, name, 0700, true, err, errlen);
 	FILE *f;
 
 	if (fd < 0)
@@ -202,7 +203,7 @@ static int write_script(struct pp_tc_script *s, const char *name, const struct p
 		snprintf(err, errlen, "cannot write %s/%s: %s", s->dir, name, strerror(errno));
 		return -EIO;
 	}
-	return pp_sfdir_commit(&s->dirfd, name, fd, true, err, errlen);
+	return pp_safe_dir_commit(&s->dirfd, name, fd, true, err, errlen);
 }
 
 int pp_tc_script_prepare(struct pp_tc_script *s, const char *dir, char *err, size_t errlen)
@@ -211,7 +212,7 @@ int pp_tc_script_prepare(struct pp_tc_script *s, const char *dir, char *err, siz
 	s->dirfd.fd = -1;
 	s->pins.fd = -1;
 	s->dir = dir;
-	return pp_sfdir_open(&s->dirfd, dir, PP_SFDIR_PRIVATE, err, errlen);
+	return pp_safe_dir_open(&s->dirfd, dir, PP_SAFE_DIR_PRIVATE, err, errlen);
 }
 
 int pp_tc_script_write(struct pp_tc_script *s, const struct pp_cls *cls, const struct pp_maps *maps,
@@ -240,11 +241,9 @@ void pp_tc_script_done(struct pp_tc_script *s)
 		rmdir(s->pin_dir);
 		s->pinned = false;
 	}
-	pp_sfdir_close(&s->pins);
+	pp_safe_dir_close(&s->pins);
 	if (fstatat(s->dirfd.fd, ".attached", &st, AT_SYMLINK_NOFOLLOW) == 0)
-		fprintf(stderr,
-			"pktpath: attach.sh's filters are still in place: run %s/detach.sh\n",
-			s->dir);
-	pp_sfdir_close(&s->dirfd);
+		pp_warn("attach.sh's filters are still in place: run %s/detach.sh\n", s->dir);
+	pp_safe_dir_close(&s->dirfd);
 	s->dir = NULL;
 }

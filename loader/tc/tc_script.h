@@ -16,10 +16,10 @@ struct pp_maps;
 struct pp_tc;
 
 struct pp_tc_script {
-	const char *dir;	/* the user's DIR */
-	struct pp_sfdir dirfd;	/* DIR, checked once (safe_file.h) */
-	struct pp_sfdir pins;	/* the pin directory */
-	char pin_dir[PATH_MAX]; /* /sys/fs/bpf/pktpath-PID */
+	const char *dir;	  /* the user's DIR */
+	struct pp_safe_dir dirfd; /* DIR, checked once (safe_file.h) */
+	struct pp_safe_dir pins;  /* the pin directory */
+	char pin_dir[PATH_MAX];	  /* /sys/fs/bpf/pktpath-PID */
 	bool pinned;
 };
 

@@ -12,6 +12,7 @@
 #include <linux/rtnetlink.h>
 #include <bpf/libbpf.h>
 #include "tc_stale.h"
+#include "log.h"
 
 #define PP_CLS_PREFIX "pp_cls_"
 #define PP_MAX_STALE  64
@@ -105,7 +106,7 @@ cleanup:
 	return ret;
 }
 
-int pp_tc_remove_stale(int ifindex, int egress, const char *ifname, FILE *log)
+int pp_tc_remove_stale(int ifindex, int egress, const char *ifname)
 {
 	LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = ifindex,
 		    .attach_point = egress ? BPF_TC_EGRESS : BPF_TC_INGRESS);
@@ -121,8 +122,7 @@ int pp_tc_remove_stale(int ifindex, int egress, const char *ifname, FILE *log)
 		if (bpf_tc_detach(&hook, &opts))
 			continue;
 		removed++;
-		fprintf(log,
-			"pktpath: removed a filter left by a killed pktpath (pid %u) on %s %s\n",
+		pp_warn("removed a filter left by a killed pktpath (pid %u) on %s %s\n",
 			st.handle[i], ifname, egress ? "egress" : "ingress");
 	}
 	return ret < 0 ? ret : removed;

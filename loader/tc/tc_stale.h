@@ -10,6 +10,6 @@
 #include <stdio.h>
 
 /* Remove the stale filters of one hook; report each on LOG. Count or -errno. */
-int pp_tc_remove_stale(int ifindex, int egress, const char *ifname, FILE *log);
+int pp_tc_remove_stale(int ifindex, int egress, const char *ifname);
 
 #endif

@@ -71,7 +71,7 @@ struct fz_run {
 	struct fzm model;
 	struct pp_paths *pp;
 	struct pp_out text, json;
-	struct pp_summary sum;
+	struct pp_totals totals;
 	size_t action;		      /* index of the action being run, for messages */
 	size_t rendered;	      /* packets written as text and JSON */
 	__u64 fates[PP_FATE_MAX + 1]; /* packets emitted by fate; [0]: all */
@@ -664,7 +664,7 @@ static void emit(const struct pp_packet *p, void *ctx)
 		check_text(r, p);
 		check_json(r, p);
 	}
-	pp_summary_add(&r->sum, p);
+	pp_totals_add(&r->totals, p);
 	seen_packet(p);
 	r->fates[0]++;
 	for (size_t i = 0; i < p->nskbs; i++)
@@ -779,7 +779,7 @@ static void check_summary(struct fz_run *r)
 	r->json.f = open_memstream(&buf, &len);
 	if (!r->json.f)
 		abort();
-	pp_out_summary_json(&r->json, &r->sum);
+	pp_out_totals_json(&r->json, &r->totals);
 	fclose(r->json.f);
 	check_line(r, "JSON summary", buf, len);
 	if (fzj_parse(&d, buf, len - 1, FZJ_CANONICAL, why, sizeof(why)))
@@ -787,7 +787,7 @@ static void check_summary(struct fz_run *r)
 	s = fzj_get(&d, fzj_root(&d), "summary");
 	if (!s || s->type != FZJ_OBJ ||
 	    s->nchild != sizeof(counts) / sizeof(counts[0]) - !r->fates[PP_FATE_LEFT] ||
-	    r->sum.packets != r->model.st.emitted || r->sum.packets != r->fates[0])
+	    r->totals.packets != r->model.st.emitted || r->totals.packets != r->fates[0])
 		fail(r, "JSON summary: not one key per count, or packets not %llu\n%s",
 		     (unsigned long long)r->model.st.emitted, buf);
 	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
@@ -804,7 +804,7 @@ static void check_summary(struct fz_run *r)
 	r->text.f = fopen("/dev/null", "w");
 	if (!r->text.f)
 		abort();
-	pp_out_summary_text(&r->text, &r->sum);
+	pp_out_totals_text(&r->text, &r->totals);
 	fclose(r->text.f);
 }
 

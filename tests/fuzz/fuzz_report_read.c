@@ -32,36 +32,36 @@ static void check_packet(const struct pp_packet *p)
 	}
 }
 
-static void print(const struct pp_packet *p, struct pp_out *o, struct pp_pathsum *sum,
+static void print(const struct pp_packet *p, struct pp_out *o, struct pp_summary *sum,
 		  struct pp_pcapng_out *pcap, struct pp_perfetto_out *perf)
 {
-	pp_pathsum_add(sum, p);
+	pp_summary_add(sum, p);
 	pp_out_json(o, p);
 	pp_pcapng_out_packet(pcap, o, p);
 	pp_perfetto_out_packet(perf, o, p);
 }
 
-static void check_line(struct pp_rdr *r, const char *line, size_t len, struct pp_out *o,
-		       struct pp_pathsum *sum, struct pp_pcapng_out *pcap,
+static void check_line(struct pp_report_read *r, const char *line, size_t len, struct pp_out *o,
+		       struct pp_summary *sum, struct pp_pcapng_out *pcap,
 		       struct pp_perfetto_out *perf)
 {
-	struct pp_rdr_item it;
+	struct pp_report_read_item it;
 	char err[512];
 	int ret;
 
 	memset(err, 0x55, sizeof(err));
 	err[sizeof(err) - 1] = '\0';
-	ret = pp_rdr_line(r, line, len, &it, err, sizeof(err));
+	ret = pp_report_read_line(r, line, len, &it, err, sizeof(err));
 	FZ_CHECK(ret == 0 || ret == -EINVAL || ret == -ENOMEM);
 	if (ret) {
 		for (const char *c = err; *c; c++)
 			FZ_CHECK(*c >= 0x20 && *c < 0x7f);
 		return;
 	}
-	if (it.kind != PP_RDR_PACKET)
+	if (it.kind != PP_REPORT_READ_PACKET)
 		return;
 	check_packet(it.pkt);
-	pp_rdr_names(r, o);
+	pp_report_read_names(r, o);
 	print(it.pkt, o, sum, pcap, perf);
 }
 
@@ -69,8 +69,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	FILE *null = fopen("/dev/null", "w");
 	struct pp_out o = {.f = null, .head_bytes = PP_HDR_BYTES};
-	struct pp_rdr *r = pp_rdr_new();
-	struct pp_pathsum *sum = pp_pathsum_new(8, 8);
+	struct pp_report_read *r = pp_report_read_new();
+	struct pp_summary *sum = pp_summary_new(8, 8);
 	struct pp_pcapng_out *pcap = null ? pp_pcapng_out_new(null, 0, 0, "fuzz") : NULL;
 	struct pp_perfetto_out *perf = null ? pp_perfetto_out_new(null, "fuzz") : NULL;
 	const char *s = (const char *)data, *nl;
@@ -83,13 +83,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			nl = s + size;
 		check_line(r, s + at, (size_t)(nl - s) - at, &o, sum, pcap, perf);
 	}
-	pp_out_pathsum_json(&o, sum, &when);
-	pp_out_pathsum_text(&o, sum, &when);
+	pp_out_summary_json(&o, sum, &when);
+	pp_out_summary_text(&o, sum, &when);
 	pp_perfetto_out_end(perf);
 	pp_perfetto_out_free(perf);
 	pp_pcapng_out_free(pcap);
-	pp_pathsum_free(sum);
-	pp_rdr_free(r);
+	pp_summary_free(sum);
+	pp_report_read_free(r);
 	fclose(null);
 	return 0;
 }

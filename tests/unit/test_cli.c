@@ -336,6 +336,60 @@ START_TEST(test_list_limit)
 }
 END_TEST
 
+/*
+ * `pktpath report`: its rows, its files anywhere among its options, its
+ * checks; a word "report" after an option is a filter word, not the command.
+ */
+START_TEST(test_report_command)
+{
+	char *one[] = {"pktpath", "report", "run.jsonl", "--json", NULL};
+	char *two[] = {"pktpath", "report", "--window", "0.5", "a", "b", NULL};
+	char *help[] = {"pktpath", "report", "--help", "--snaplen", "0", NULL};
+	char *filt[] = {"pktpath", "-v", "report", NULL};
+	char *none[] = {"pktpath", "report", "--json", NULL};
+	char *snap[] = {"pktpath", "report", "--snaplen", "5", "x", NULL};
+	char *join[] = {"pktpath", "report", "--summary", "a", "b", NULL};
+	char *win[] = {"pktpath", "report", "--window", "1", "x", NULL};
+	char *tol[] = {"pktpath", "report", "--clock-tolerance", "-1", "a", "b", NULL};
+	char *same[] = {"pktpath", "report", "--pcapng", "o", "--perfetto", "o", "x", NULL};
+	char *opt[] = {"pktpath", "report", "--count", "1", "x", NULL};
+	struct pp_env env;
+	char msg[256] = "";
+
+	ck_assert_int_eq(parse(&env, one, msg, sizeof(msg)), 0);
+	ck_assert(env.report && env.json && env.summary); /* no export: the summary */
+	ck_assert_int_eq(env.nfiles, 1);
+	ck_assert_str_eq(env.files[0], "run.jsonl");
+	pp_env_free(&env);
+	ck_assert_int_eq(parse(&env, two, msg, sizeof(msg)), 0);
+	ck_assert(env.nfiles == 2 && env.window == 0.5 && env.tolerance == -1 && !env.summary);
+	pp_env_free(&env);
+	ck_assert_int_eq(parse(&env, help, msg, sizeof(msg)), 0);
+	ck_assert(env.report && env.action == PP_ACT_HELP);
+	pp_env_free(&env);
+	ck_assert_int_eq(parse(&env, filt, msg, sizeof(msg)), 0);
+	ck_assert(!env.report);
+	ck_assert_str_eq(env.filter, "report");
+	pp_env_free(&env);
+	expect_usage(none, "pktpath report: which file?");
+	expect_usage(snap, "pktpath report: --snaplen is for --pcapng");
+	expect_usage(join, "read one file; with several, report joins them");
+	expect_usage(win, "--window and --clock-tolerance join several files");
+	expect_usage(tol, "--clock-tolerance wants seconds, from 0");
+	expect_usage(same, "--pcapng and --perfetto need two different files");
+	/* pktpath's own options are not report's: getopt's line, then ours. */
+	ck_assert_int_eq(parse(&env, opt, msg, sizeof(msg)), 2);
+	ck_assert_msg(strstr(msg, "pktpath report: see pktpath report --help"), "%s", msg);
+	pp_env_free(&env);
+}
+END_TEST
+
+/* Whether rows A and B belong to one command: pktpath, or report. */
+static bool same_verb(const struct pp_cli_opt *a, const struct pp_cli_opt *b)
+{
+	return !a->verb == !b->verb && (!a->verb || !strcmp(a->verb, b->verb));
+}
+
 /* The table is sound: unique names, help for each, commands name mode rows. */
 START_TEST(test_table)
 {
@@ -347,10 +401,16 @@ START_TEST(test_table)
 		ck_assert_msg(o->help && *o->help, "--%s has no help", o->name);
 		ck_assert_msg(!o->metavar == no_arg || o->kind == PP_OPT_MODE,
 			      "--%s: argument and kind disagree", o->name);
-		ck_assert_ptr_eq(pp_cli_opt_find(o->name), o);
-		for (size_t j = 0; j < i; j++)
+		ck_assert_msg(!o->verb || !strcmp(o->verb, "report"), "--%s: verb", o->name);
+		if (!o->verb)
+			ck_assert_ptr_eq(pp_cli_opt_find(o->name), o);
+		for (size_t j = 0; j < i; j++) {
+			if (!same_verb(o, &pp_cli_opts[j]))
+				continue;
+			ck_assert_msg(strcmp(o->name, pp_cli_opts[j].name), "--%s twice", o->name);
 			ck_assert_msg(!o->short_name || o->short_name != pp_cli_opts[j].short_name,
 				      "-%c twice", o->short_name);
+		}
 		if (o->kind >= PP_OPT_LIST && o->kind <= PP_OPT_BACKEND)
 			ck_assert_msg(o->bad, "--%s has no error line", o->name);
 	}
@@ -371,13 +431,16 @@ START_TEST(test_usage_from_table)
 	FILE *f = open_memstream(&text, &len);
 
 	pp_cli_usage(f);
+	pp_cli_report_usage(f);
 	fclose(f);
 	for (size_t i = 0; i < pp_cli_nopts; i++) {
 		const struct pp_cli_opt *o = &pp_cli_opts[i];
+		/* pktpath --help, then report --help: a report row after its "Usage:" */
+		const char *part = o->verb ? strstr(text, "Usage: pktpath report") : text;
 
 		snprintf(head, sizeof(head), "--%s%s%s", o->name, o->metavar ? " " : "",
 			 o->metavar ? o->metavar : "");
-		ck_assert_msg(strstr(text, head), "--help lacks %s", head);
+		ck_assert_msg(strstr(part, head), "--help lacks %s", head);
 	}
 	for (char *l = text, *nl; (nl = strchr(l, '\n')); l = nl + 1)
 		ck_assert_msg(nl - l <= 100, "--help line over 100 columns: %.*s", (int)(nl - l),
@@ -437,12 +500,25 @@ static void man_words(const char *line, char *buf, size_t len)
 	buf[n] = 0;
 }
 
+/* pktpath's own rows come first: how many, all before the commands' rows. */
+static size_t main_rows(void)
+{
+	size_t n = 0;
+
+	while (n < pp_cli_nopts && !pp_cli_opts[n].verb)
+		n++;
+	for (size_t i = n; i < pp_cli_nopts; i++)
+		ck_assert_msg(pp_cli_opts[i].verb, "--%s after the commands' rows",
+			      pp_cli_opts[i].name);
+	return n;
+}
+
 /* docs/pktpath.8's OPTIONS section has one .TP entry per row, in order, named as the row. */
 START_TEST(test_man_page_agrees)
 {
 	char *man = slurp("docs/pktpath.8"), want[64], got[64];
 	char *p = strstr(man, "\n.SH OPTIONS\n"), *end;
-	size_t i = 0;
+	size_t i = 0, nmain = main_rows();
 
 	ck_assert(p);
 	end = strstr(p + 1, "\n.SH ");
@@ -450,12 +526,36 @@ START_TEST(test_man_page_agrees)
 	*end = 0;
 	for (; (p = strstr(p, "\n.TP\n")); p += 4, i++) {
 		man_words(p + 5, got, sizeof(got));
-		ck_assert_msg(i < pp_cli_nopts, "man page: \"%s\" is no option of the table", got);
+		ck_assert_msg(i < nmain, "man page: \"%s\" is no option of the table", got);
 		row_words(&pp_cli_opts[i], want, sizeof(want));
 		ck_assert_msg(!strcmp(got, want),
 			      "man page entry %zu is \"%s\", the table's \"%s\"", i + 1, got, want);
 	}
-	ck_assert_msg(i == pp_cli_nopts, "man page: %zu options, the table %zu", i, pp_cli_nopts);
+	ck_assert_msg(i == nmain, "man page: %zu options, the table %zu", i, nmain);
+	free(man);
+}
+END_TEST
+
+/* docs/pktpath.8's REPORT section names each row of the report command, as roff writes it. */
+START_TEST(test_man_page_report)
+{
+	char *man = slurp("docs/pktpath.8"), want[64];
+	char *p = strstr(man, "\n.SH REPORT\n"), *end;
+
+	ck_assert(p);
+	end = strstr(p + 1, "\n.SH ");
+	ck_assert(end);
+	*end = 0;
+	for (size_t i = main_rows(); i < pp_cli_nopts; i++) {
+		const char *o = pp_cli_opts[i].name;
+		size_t n = (size_t)snprintf(want, sizeof(want), "\\-\\-");
+
+		for (; *o && n + 3 < sizeof(want); o++)
+			n += (size_t)snprintf(want + n, sizeof(want) - n, *o == '-' ? "\\-" : "%c",
+					      *o);
+		if (strcmp(pp_cli_opts[i].name, "help"))
+			ck_assert_msg(strstr(p, want), "man page: REPORT lacks %s", want);
+	}
 	free(man);
 }
 END_TEST
@@ -505,9 +605,9 @@ static void expect_arm(const struct pp_cli_opt *o, const char *body)
 	else if (!strcmp(o->metavar, "NS"))
 		ck_assert_msg(strstr(body, "ip netns list"), "--%s: namespaces", o->name);
 	else if (o->kind == PP_OPT_BACKEND)
-		for (int b = PP_BACKEND_AUTO; b <= PP_BACKEND_TRACEPOINT; b++)
-			ck_assert_msg(strstr(body, pp_backend_name(b)), "--%s: %s", o->name,
-				      pp_backend_name(b));
+		for (size_t b = 0; b < pp_nbackends; b++)
+			ck_assert_msg(strstr(body, pp_backend_names[b]), "--%s: %s", o->name,
+				      pp_backend_names[b]);
 	else
 		ck_assert_msg(!strstr(body, "compgen"), "--%s %s: nothing to offer", o->name,
 			      o->metavar);
@@ -546,14 +646,14 @@ static void expect_verbs(const char *text)
 }
 
 /*
- * scripts/pktpath.bash-completion offers every long option, in the table's
- * order; an option with an argument has a case arm that completes it as its
- * metavar says (one without has none); and the commands.
+ * TEXT (a completion function, and what follows it) offers the long options
+ * of VERB's rows in the table's order; an option with an argument has a
+ * case arm that completes it as its metavar says (one without has none).
  */
-START_TEST(test_completion_agrees)
+static void expect_options(const char *text, const char *verb)
 {
-	char *text = slurp("scripts/pktpath.bash-completion"), *arms, body[512], want[2048] = "";
-	char got[2048], *p = strstr(text, "compgen -W \"--");
+	char *arms, body[512], want[2048] = "", got[2048];
+	const char *p = strstr(text, "compgen -W \"--");
 	size_t n = 0;
 
 	ck_assert(p);
@@ -567,8 +667,10 @@ START_TEST(test_completion_agrees)
 		char opt[48];
 		const char *arm;
 
-		snprintf(want + strlen(want), sizeof(want) - strlen(want), "%s--%s", i ? " " : "",
-			 o->name);
+		if (!o->verb != !verb || (verb && strcmp(o->verb, verb)))
+			continue;
+		snprintf(want + strlen(want), sizeof(want) - strlen(want), "%s--%s",
+			 *want ? " " : "", o->name);
 		snprintf(opt, sizeof(opt), "--%s", o->name);
 		arm = arm_of(arms, opt, body, sizeof(body));
 		ck_assert_msg(!arm == !o->metavar, "completion: --%s %s a case arm", o->name,
@@ -580,8 +682,22 @@ START_TEST(test_completion_agrees)
 			      "completion: %s and --%s differ", opt, o->name);
 	}
 	ck_assert_msg(!strcmp(got, want), "completion offers\n%s\nthe table has\n%s", got, want);
-	expect_verbs(text);
 	free(arms);
+}
+
+/*
+ * scripts/pktpath.bash-completion offers pktpath's options and commands
+ * (_pktpath), and report's options after "report" (_pktpath_report).
+ */
+START_TEST(test_completion_agrees)
+{
+	char *text = slurp("scripts/pktpath.bash-completion");
+	const char *report = strstr(text, "\n_pktpath_report()");
+
+	expect_options(text, NULL);
+	ck_assert_msg(report, "completion: no _pktpath_report");
+	expect_options(report, "report");
+	expect_verbs(text);
 	free(text);
 }
 END_TEST
@@ -605,6 +721,8 @@ Suite *cli_suite(void)
 	tcase_add_test(tc, test_table);
 	tcase_add_test(tc, test_usage_from_table);
 	tcase_add_test(tc, test_man_page_agrees);
+	tcase_add_test(tc, test_man_page_report);
+	tcase_add_test(tc, test_report_command);
 	tcase_add_test(tc, test_completion_agrees);
 	suite_add_tcase(s, tc);
 	return s;

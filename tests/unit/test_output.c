@@ -684,37 +684,37 @@ END_TEST
 
 START_TEST(test_summary)
 {
-	struct pp_summary sum = {.lost = 4};
+	struct pp_totals totals = {.lost = 4};
 	struct capture c;
 	struct sample s;
 	const char *t;
 
 	sample(&s);
-	pp_summary_add(&sum, &s.p);
+	pp_totals_add(&totals, &s.p);
 	s.p.fate = PP_FATE_CONSUMED;
-	pp_summary_add(&sum, &s.p);
-	pp_summary_add(&sum, &s.p);
+	pp_totals_add(&totals, &s.p);
+	pp_totals_add(&totals, &s.p);
 	s.p.fate = PP_FATE_UNSEEN;
-	pp_summary_add(&sum, &s.p);
+	pp_totals_add(&totals, &s.p);
 	cap_open(&c);
-	pp_out_summary_text(&c.o, &sum);
+	pp_out_totals_text(&c.o, &totals);
 	ck_assert_str_eq(out(&c),
 			 "pktpath: 4 packets (2 consumed, 1 dropped, 0 merged, 1 end not seen), "
 			 "4 records lost\n");
-	sum.map_full = 2;
-	pp_out_summary_text(&c.o, &sum);
+	totals.map_full = 2;
+	pp_out_totals_text(&c.o, &totals);
 	ck_assert_str_eq(out(&c), "pktpath: 4 packets (2 consumed, 1 dropped, 0 merged, "
 				  "1 end not seen), 4 records lost, 2 packets untracked "
 				  "(skb_map full)\n");
-	pp_out_summary_json(&c.o, &sum);
+	pp_out_totals_json(&c.o, &totals);
 	t = out(&c);
 	ck_assert_str_eq(t, "{\"summary\":{\"packets\":4,\"consumed\":2,\"dropped\":1,"
 			    "\"merged\":0,\"segmented\":0,\"unseen\":1,\"taps\":0,\"lost\":4,"
 			    "\"map_full\":2}}\n");
 	ck_assert(json_line_ok(t));
 	/* Taps' copies are counted apart from the packets' fates. */
-	sum.taps = 3;
-	pp_out_summary_text(&c.o, &sum);
+	totals.taps = 3;
+	pp_out_totals_text(&c.o, &totals);
 	ck_assert_str_eq(out(&c), "pktpath: 4 packets (2 consumed, 1 dropped, 0 merged, "
 				  "1 end not seen), 3 tap copies, 4 records lost, 2 packets "
 				  "untracked (skb_map full)\n");

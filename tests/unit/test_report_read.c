@@ -143,16 +143,16 @@ static void drop_pkt(char *s)
 /* LINE read, then written again with the reader's names: must be LINE. */
 static void round_trip(char *line, __u32 head)
 {
-	struct pp_rdr *r = pp_rdr_new();
+	struct pp_report_read *r = pp_report_read_new();
 	struct pp_out o = live_out(head);
-	struct pp_rdr_item it;
+	struct pp_report_read_item it;
 	char err[256] = "", *again;
 
-	ck_assert_int_eq(pp_rdr_line(r, line, strlen(line), &it, err, sizeof(err)), 0);
-	ck_assert_msg(it.kind == PP_RDR_PACKET, "%s", err);
+	ck_assert_int_eq(pp_report_read_line(r, line, strlen(line), &it, err, sizeof(err)), 0);
+	ck_assert_msg(it.kind == PP_REPORT_READ_PACKET, "%s", err);
 	ck_assert(it.has_head == (head != 0));
 	ck_assert(it.has_time);
-	pp_rdr_names(r, &o);
+	pp_report_read_names(r, &o);
 	again = write_json(&o, it.pkt);
 	if (!head) {
 		drop_pkt(again);
@@ -160,7 +160,7 @@ static void round_trip(char *line, __u32 head)
 	}
 	ck_assert_str_eq(again, line);
 	free(again);
-	pp_rdr_free(r);
+	pp_report_read_free(r);
 }
 
 START_TEST(test_round_trip)
@@ -192,14 +192,14 @@ START_TEST(test_hop_kinds)
 {
 	struct fixture x;
 	struct pp_out o = live_out(128);
-	struct pp_rdr *r = pp_rdr_new();
-	struct pp_rdr_item it;
+	struct pp_report_read *r = pp_report_read_new();
+	struct pp_report_read_item it;
 	char err[256], *line;
 	const struct pp_packet *p;
 
 	fixture(&x);
 	line = write_json(&o, &x.p);
-	ck_assert_int_eq(pp_rdr_line(r, line, strlen(line), &it, err, sizeof(err)), 0);
+	ck_assert_int_eq(pp_report_read_line(r, line, strlen(line), &it, err, sizeof(err)), 0);
 	p = it.pkt;
 	ck_assert_uint_eq(p->nhops, 5);
 	for (size_t i = 0; i < 5; i++) {
@@ -216,7 +216,7 @@ START_TEST(test_hop_kinds)
 	ck_assert_uint_eq(p->lost, 3);
 	ck_assert_int_eq(it.real_off, 1700000000000000000LL);
 	free(line);
-	pp_rdr_free(r);
+	pp_report_read_free(r);
 }
 END_TEST
 
@@ -225,8 +225,8 @@ START_TEST(test_cut_line)
 {
 	struct fixture x;
 	struct pp_out o = live_out(128);
-	struct pp_rdr *r = pp_rdr_new();
-	struct pp_rdr_item it;
+	struct pp_report_read *r = pp_report_read_new();
+	struct pp_report_read_item it;
 	char err[256], *line;
 	size_t len;
 
@@ -235,25 +235,25 @@ START_TEST(test_cut_line)
 	len = strlen(line) - 1; /* without its newline */
 	for (size_t n = 1; n < len; n++) {
 		err[0] = '\0';
-		ck_assert_int_eq(pp_rdr_line(r, line, n, &it, err, sizeof(err)), -EINVAL);
+		ck_assert_int_eq(pp_report_read_line(r, line, n, &it, err, sizeof(err)), -EINVAL);
 		ck_assert_msg(err[0], "no message for a line cut at %zu", n);
 	}
-	ck_assert_int_eq(pp_rdr_line(r, line, len / 2, &it, err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(pp_report_read_line(r, line, len / 2, &it, err, sizeof(err)), -EINVAL);
 	ck_assert_str_eq(err, "the line ends inside its JSON object (cut short)");
-	ck_assert_int_eq(pp_rdr_line(r, line, len, &it, err, sizeof(err)), 0);
+	ck_assert_int_eq(pp_report_read_line(r, line, len, &it, err, sizeof(err)), 0);
 	free(line);
-	pp_rdr_free(r);
+	pp_report_read_free(r);
 }
 END_TEST
 
-static int read_one(const char *line, struct pp_rdr_item *it, char *err, size_t errlen)
+static int read_one(const char *line, struct pp_report_read_item *it, char *err, size_t errlen)
 {
-	struct pp_rdr *r = pp_rdr_new();
+	struct pp_report_read *r = pp_report_read_new();
 	int ret;
 
 	err[0] = '\0';
-	ret = pp_rdr_line(r, line, strlen(line), it, err, errlen);
-	pp_rdr_free(r);
+	ret = pp_report_read_line(r, line, strlen(line), it, err, errlen);
+	pp_report_read_free(r);
 	return ret;
 }
 
@@ -267,25 +267,25 @@ START_TEST(test_unknown_keys)
 			   "{\"func\":\"tp:skb:consume_skb\",\"t_ns\":250,\"skb\":\"0x10\"}],"
 			   "\"fate\":{\"kind\":\"consumed\",\"why\":\"later\"},\"z\":1}";
 	/* Its own reader: the packet lives in it (read_one() frees its own). */
-	struct pp_rdr *r = pp_rdr_new();
-	struct pp_rdr_item it;
+	struct pp_report_read *r = pp_report_read_new();
+	struct pp_report_read_item it;
 	char err[256];
 
-	ck_assert_int_eq(pp_rdr_line(r, line, strlen(line), &it, err, sizeof(err)), 0);
-	ck_assert_int_eq(it.kind, PP_RDR_PACKET);
+	ck_assert_int_eq(pp_report_read_line(r, line, strlen(line), &it, err, sizeof(err)), 0);
+	ck_assert_int_eq(it.kind, PP_REPORT_READ_PACKET);
 	ck_assert_uint_eq(it.pkt->id, 3);
 	ck_assert_uint_eq(it.pkt->nhops, 2);
 	ck_assert_uint_eq(it.pkt->hops[1].ts - it.pkt->hops[0].ts, 250);
 	ck_assert_uint_eq(it.pkt->hops[1].type, PP_REC_END);
 	ck_assert_ptr_null(it.pkt->mark);
 	ck_assert(!it.has_time);
-	pp_rdr_free(r);
+	pp_report_read_free(r);
 }
 END_TEST
 
 static void expect_bad(const char *line, const char *msg)
 {
-	struct pp_rdr_item it;
+	struct pp_report_read_item it;
 	char err[256];
 
 	ck_assert_int_eq(read_one(line, &it, err, sizeof(err)), -EINVAL);
@@ -330,25 +330,25 @@ END_TEST
 
 START_TEST(test_other_lines)
 {
-	struct pp_rdr_item it;
+	struct pp_report_read_item it;
 	char err[256];
 
 	ck_assert_int_eq(read_one("{\"summary\":{\"packets\":2,\"lost\":7,\"map_full\":1}}", &it,
 				  err, sizeof(err)),
 			 0);
-	ck_assert_int_eq(it.kind, PP_RDR_SUMMARY);
+	ck_assert_int_eq(it.kind, PP_REPORT_READ_TOTALS);
 	ck_assert_uint_eq(it.lost, 7);
 	ck_assert_uint_eq(it.map_full, 1);
 	ck_assert_int_eq(read_one("{\"path_summary\":{\"final\":true,\"elapsed_s\":4.25}}", &it,
 				  err, sizeof(err)),
 			 0);
-	ck_assert_int_eq(it.kind, PP_RDR_PATH_SUMMARY);
+	ck_assert_int_eq(it.kind, PP_REPORT_READ_PATH_SUMMARY);
 	ck_assert(it.final);
 	ck_assert(it.elapsed == 4.25);
 	ck_assert_int_eq(read_one("{\"interval_stats\":{}}", &it, err, sizeof(err)), 0);
-	ck_assert_int_eq(it.kind, PP_RDR_OTHER);
+	ck_assert_int_eq(it.kind, PP_REPORT_READ_OTHER);
 	ck_assert_int_eq(read_one("  \r\n", &it, err, sizeof(err)), 0);
-	ck_assert_int_eq(it.kind, PP_RDR_BLANK);
+	ck_assert_int_eq(it.kind, PP_REPORT_READ_BLANK);
 }
 END_TEST
 

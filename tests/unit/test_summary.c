@@ -92,27 +92,27 @@ static void dropped(struct pkt *k, __u64 id, __u32 reason, __u64 loc, __u32 ifin
 /* Counts, order by count, per-step and end-to-end latencies. */
 START_TEST(test_group)
 {
-	struct pp_pathsum *s = pp_pathsum_new(16, 16);
+	struct pp_summary *s = pp_summary_new(16, 16);
 	const struct pp_sum_path *v[16];
 	struct pkt k;
 
 	ck_assert_ptr_nonnull(s);
 	for (int i = 0; i < 100; i++) {
 		forwarded(&k, i, 1000000ULL * i, 1000 + i, 50000);
-		ck_assert_int_eq(pp_pathsum_add(s, &k.p), 0);
+		ck_assert_int_eq(pp_summary_add(s, &k.p), 0);
 	}
 	for (int i = 0; i < 30; i++) {
 		dropped(&k, 1000 + i, 5, LOC, 2);
-		ck_assert_int_eq(pp_pathsum_add(s, &k.p), 0);
+		ck_assert_int_eq(pp_summary_add(s, &k.p), 0);
 	}
 	/* The same hops, another reason: another path. */
 	for (int i = 0; i < 120; i++) {
 		dropped(&k, 2000 + i, 2, 0, 2);
-		ck_assert_int_eq(pp_pathsum_add(s, &k.p), 0);
+		ck_assert_int_eq(pp_summary_add(s, &k.p), 0);
 	}
 	ck_assert_uint_eq(s->packets, 250);
 	ck_assert_uint_eq(s->npaths, 3);
-	pp_pathsum_sorted_paths(s, v);
+	pp_summary_sorted_paths(s, v);
 	ck_assert_uint_eq(v[0]->count, 120);
 	ck_assert_uint_eq(v[0]->reason, 2);
 	ck_assert_uint_eq(v[1]->count, 100);
@@ -130,28 +130,28 @@ START_TEST(test_group)
 	ck_assert_uint_eq(v[1]->e2e.max, 51099);
 	ck_assert_uint_eq(v[2]->count, 30);
 	ck_assert_uint_eq(v[2]->location, LOC);
-	pp_pathsum_free(s);
+	pp_summary_free(s);
 }
 END_TEST
 
 /* The device or namespace of a hop is part of the path. */
 START_TEST(test_device_matters)
 {
-	struct pp_pathsum *s = pp_pathsum_new(16, 16);
+	struct pp_summary *s = pp_summary_new(16, 16);
 	struct pkt k;
 
 	dropped(&k, 1, 5, LOC, 2);
-	pp_pathsum_add(s, &k.p);
+	pp_summary_add(s, &k.p);
 	dropped(&k, 2, 5, LOC, 4);
-	pp_pathsum_add(s, &k.p);
+	pp_summary_add(s, &k.p);
 	dropped(&k, 3, 5, LOC, 2);
 	k.hops[1].netns = NS_R;
-	pp_pathsum_add(s, &k.p);
+	pp_summary_add(s, &k.p);
 	ck_assert_uint_eq(s->npaths, 3);
 	/* Drops: one place per device and namespace. */
 	ck_assert_uint_eq(s->dropped, 3);
 	ck_assert_uint_eq(s->ndrops, 3);
-	pp_pathsum_free(s);
+	pp_summary_free(s);
 }
 END_TEST
 
@@ -171,21 +171,21 @@ static void with_copy(struct pkt *k, struct pp_skbref *refs, __u64 copy_skb)
 	k->p.nskbs = 2;
 }
 
-static char *render(const struct pp_pathsum *s, bool json);
+static char *render(const struct pp_summary *s, bool json);
 
 START_TEST(test_copies)
 {
 	char *text, *json;
-	struct pp_pathsum *s = pp_pathsum_new(16, 16);
+	struct pp_summary *s = pp_summary_new(16, 16);
 	struct pp_skbref refs[2];
 	struct pkt k;
 
 	with_copy(&k, refs, 0xffff888000009000ULL);
-	pp_pathsum_add(s, &k.p);
-	pp_pathsum_add(s, &k.p);
+	pp_summary_add(s, &k.p);
+	pp_summary_add(s, &k.p);
 	/* The same hops, all on the original: another path. */
 	with_copy(&k, refs, k.hops[0].skb);
-	pp_pathsum_add(s, &k.p);
+	pp_summary_add(s, &k.p);
 	ck_assert_uint_eq(s->npaths, 2);
 	ck_assert_uint_eq(s->paths[0].count, 2);
 	ck_assert_uint_eq(s->paths[0].steps[0].copy, 0);
@@ -198,20 +198,20 @@ START_TEST(test_copies)
 		strstr(json, "{\"func\":\"tp:skb:consume_skb\",\"netns\":4026531840,\"copy\":1,"));
 	free(text);
 	free(json);
-	pp_pathsum_free(s);
+	pp_summary_free(s);
 }
 END_TEST
 
 /* Past the limit, packets of new paths go to "other": memory stays put. */
 START_TEST(test_cap)
 {
-	struct pp_pathsum *s = pp_pathsum_new(4, 2);
+	struct pp_summary *s = pp_summary_new(4, 2);
 	const struct pp_sum_drop *d[2];
 	struct pkt k;
 
 	for (__u32 i = 0; i < 10000; i++) {
 		dropped(&k, i, 5, LOC, 2 + i % 50);
-		ck_assert_int_eq(pp_pathsum_add(s, &k.p), 0);
+		ck_assert_int_eq(pp_summary_add(s, &k.p), 0);
 	}
 	ck_assert_uint_eq(s->npaths, 4);
 	ck_assert_uint_eq(s->other_paths, 10000 - 4 * 200);
@@ -220,43 +220,43 @@ START_TEST(test_cap)
 		ck_assert_uint_eq(s->paths[i].count, 200);
 	ck_assert_uint_eq(s->ndrops, 2);
 	ck_assert_uint_eq(s->other_drops, 10000 - 2 * 200);
-	pp_pathsum_sorted_drops(s, d);
+	pp_summary_sorted_drops(s, d);
 	ck_assert_uint_eq(d[0]->count, 200);
 	ck_assert_uint_eq(d[0]->ifindex, 2);
 	ck_assert_uint_eq(d[1]->ifindex, 3);
-	pp_pathsum_free(s);
-	ck_assert_ptr_null(pp_pathsum_new(0, 1));
-	ck_assert_ptr_null(pp_pathsum_new(1, 0));
+	pp_summary_free(s);
+	ck_assert_ptr_null(pp_summary_new(0, 1));
+	ck_assert_ptr_null(pp_summary_new(1, 0));
 }
 END_TEST
 
 /* The drop table: largest first, the hop of the drop names the device. */
 START_TEST(test_drop_table)
 {
-	struct pp_pathsum *s = pp_pathsum_new(16, 16);
+	struct pp_summary *s = pp_summary_new(16, 16);
 	const struct pp_sum_drop *d[16];
 	struct pkt k;
 
 	for (int i = 0; i < 7; i++) {
 		dropped(&k, i, 5, LOC, 2);
-		pp_pathsum_add(s, &k.p);
+		pp_summary_add(s, &k.p);
 	}
 	for (int i = 0; i < 9; i++) {
 		dropped(&k, 100 + i, 2, 0, 3);
-		pp_pathsum_add(s, &k.p);
+		pp_summary_add(s, &k.p);
 	}
 	forwarded(&k, 200, 0, 10, 10);
-	pp_pathsum_add(s, &k.p);
+	pp_summary_add(s, &k.p);
 	ck_assert_uint_eq(s->dropped, 16);
 	ck_assert_uint_eq(s->ndrops, 2);
-	pp_pathsum_sorted_drops(s, d);
+	pp_summary_sorted_drops(s, d);
 	ck_assert_uint_eq(d[0]->count, 9);
 	ck_assert_uint_eq(d[0]->reason, 2);
 	ck_assert_uint_eq(d[0]->ifindex, 3);
 	ck_assert_uint_eq(d[1]->count, 7);
 	ck_assert_uint_eq(d[1]->location, LOC);
 	ck_assert_str_eq(d[1]->ifname, "a-eth0");
-	pp_pathsum_free(s);
+	pp_summary_free(s);
 }
 END_TEST
 
@@ -268,7 +268,7 @@ static struct pp_out sum_out(void)
 			       .sym_name = sym_name};
 }
 
-static char *render(const struct pp_pathsum *s, bool json)
+static char *render(const struct pp_summary *s, bool json)
 {
 	struct pp_out o = sum_out();
 	struct pp_sum_when when = {.elapsed = 2.5, .final = true};
@@ -278,16 +278,16 @@ static char *render(const struct pp_pathsum *s, bool json)
 	o.f = open_memstream(&buf, &len);
 	ck_assert_ptr_nonnull(o.f);
 	if (json)
-		pp_out_pathsum_json(&o, s, &when);
+		pp_out_summary_json(&o, s, &when);
 	else
-		pp_out_pathsum_text(&o, s, &when);
+		pp_out_summary_text(&o, s, &when);
 	fclose(o.f);
 	return buf;
 }
 
 START_TEST(test_output)
 {
-	struct pp_pathsum *s = pp_pathsum_new(16, 16);
+	struct pp_summary *s = pp_summary_new(16, 16);
 	struct pp_out o = sum_out();
 	char *text, *json, want[256];
 	__u64 id1, id2;
@@ -295,11 +295,11 @@ START_TEST(test_output)
 
 	for (int i = 0; i < 3; i++) {
 		forwarded(&k, i, 0, 2000, 500);
-		pp_pathsum_add(s, &k.p);
+		pp_summary_add(s, &k.p);
 	}
 	id1 = pp_metrics_path_id(&o, &k.p); /* --metrics' path label */
 	dropped(&k, 9, 5, LOC, 2);
-	pp_pathsum_add(s, &k.p);
+	pp_summary_add(s, &k.p);
 	id2 = pp_metrics_path_id(&o, &k.p);
 	ck_assert_uint_ne(id1, id2);
 	text = render(s, false);
@@ -345,7 +345,7 @@ START_TEST(test_output)
 			     "\"netns\":4026531840,\"ifname\":\"a-eth0\",\"ifindex\":2}]}}"));
 	free(text);
 	free(json);
-	pp_pathsum_free(s);
+	pp_summary_free(s);
 }
 END_TEST
 
