@@ -62,7 +62,8 @@ oj_trace() {
 
 # oj_check KIND: the report joins each echo of the pods' captures, rightly.
 oj_check() {
-	local kind=$1 joined=$PP_TMP/$kind-joined.jsonl p1 p2 n s
+	local kind=$1 joined p1 p2 n s
+	joined=$PP_TMP/$kind-joined.jsonl
 	p1=$(ov_count "$PP_TMP/$kind-p1.pcap" "")
 	p2=$(ov_count "$PP_TMP/$kind-p2.pcap" "")
 	pp_log "tcpdump: $p1 echoes in pod1, $p2 in pod2"
