@@ -16,7 +16,7 @@
  * packet, which one host marks bare before encapsulating it and the next
  * marks on the underlay, inside the outer headers (whose UDP source port and
  * IPv4 ID the sending kernel picks per packet). Where the mark's bytes end
- * before the inner packet's key fields do (an IPv6 underlay leaves 16 bytes
+ * before the inner packet's key fields do (VXLAN over IPv6 leaves 16 bytes
  * of a UDP payload), there is no key: a shorter hash would match no bare
  * packet's.
  */
