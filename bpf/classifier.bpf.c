@@ -157,6 +157,23 @@ static __always_inline void pp_tc_hop(struct pp_state *st, struct pp_skb_val *v,
 }
 
 /*
+ * The hook's identity: its device's ifindex and direction, and the device's
+ * namespace, since a run scoped to several namespaces (--netns) hooks devices
+ * of equal ifindex (every namespace numbers its own from 1: a pod's eth0 and
+ * its node's underlay are both 2); without it a packet crossing the second
+ * would look like another in a reused sk_buff. The namespace's inode is
+ * folded into the high 16 bits: ifindex below 32768 keeps the low ones
+ * non-zero and bit 0 the direction (pp_send_start()).
+ */
+static __always_inline __u32 pp_hook_id(struct __sk_buff *ctx, __u32 probe)
+{
+	struct sk_buff *skb = (struct sk_buff *)ctx;
+	__u32 netns = pp_netns(skb, pp_skb_dev(skb, PP_VIA_TC), PP_VIA_TC);
+
+	return (ctx->ifindex << 1 | (probe == PP_PROBE_TC_EGRESS)) ^ netns << 16;
+}
+
+/*
  * A tracked skb gets a hop, matched or not; a clone of a tracked one (a
  * bridge's flood copies) joins its packet. A tracked sk_buff that crossed
  * this hook already, or that a socket took, was freed unseen and carries
@@ -167,13 +184,19 @@ static __always_inline int pp_classify(struct __sk_buff *ctx, bool match, __u32 
 				       const bool fetch)
 {
 	__u64 skb = (__u64)ctx, id; /* the kernel's struct sk_buff address */
-	__u32 hook = ctx->ifindex << 1 | (probe == PP_PROBE_TC_EGRESS);
 	struct pp_state *st = pp_state();
 	struct pp_skb_val *v;
+	__u32 hook;
+	bool busy;
 
 	if (!st)
 		return TC_ACT_UNSPEC;
-	if (pp_busy(st)) {
+	busy = pp_busy(st);
+	/* Nothing tracked, nothing new: the hook's identity is not read. */
+	if (!busy && !match)
+		return TC_ACT_UNSPEC;
+	hook = pp_hook_id(ctx, probe);
+	if (busy) {
 		v = bpf_map_lookup_elem(&skb_map, &skb);
 		if (v && !(v->flags & PP_SKB_TAKEN) && pp_cross_hook(v, hook)) {
 			pp_tc_hop(st, v, ctx, probe);

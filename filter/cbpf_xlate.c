@@ -924,20 +924,19 @@ static void emit_load_at_x(struct xl *x, int size, __s32 off)
 
 /*
  * X = the transport header's offset, IPv4 (not a later fragment) or IPv6:
- * UDP falls through; over IPv4, IP-in-IP goes to IPIP and GRE to GRE;
- * anything else is no match.
+ * UDP falls through; IP-in-IP goes to IPIP (IPv4 inside) or to IP with A =
+ * 0x86dd (IPv6 inside), GRE to GRE; anything else is no match.
  */
-static void emit_inner_l4(struct xl *x, int ipip, int gre)
+static void emit_inner_l4(struct xl *x, int ipip, int gre, int ip)
 {
-	int v4 = new_label(x), udp = new_label(x);
+	int v4 = new_label(x), udp = new_label(x), proto = new_label(x);
 
 	emit_load_abs_data(x, PP_R_A, BPF_H, 12);
 	emit_jmp(x, BPF_JMP32 | BPF_JEQ | BPF_K, PP_R_A, 0, 0x0800, v4);
 	emit_jmp(x, BPF_JMP32 | BPF_JNE | BPF_K, PP_R_A, 0, 0x86dd, x->l_nomatch);
 	emit_load_abs_data(x, PP_R_A, BPF_B, 14 + 6);
-	emit_jmp(x, BPF_JMP32 | BPF_JNE | BPF_K, PP_R_A, 0, 17, x->l_nomatch);
 	emit(x, BPF_ALU64 | BPF_MOV | BPF_K, PP_R_X, 0, 0, 14 + 40);
-	emit_ja(x, udp);
+	emit_ja(x, proto);
 	bind(x, v4);
 	emit_load_abs_data(x, PP_R_A, BPF_H, 14 + 6);
 	emit(x, BPF_ALU | BPF_AND | BPF_K, PP_R_A, 0, 0, 0x1fff);
@@ -947,10 +946,13 @@ static void emit_inner_l4(struct xl *x, int ipip, int gre)
 	emit(x, BPF_ALU64 | BPF_LSH | BPF_K, PP_R_X, 0, 0, 2);
 	emit(x, BPF_ALU64 | BPF_ADD | BPF_K, PP_R_X, 0, 0, 14);
 	emit_load_abs_data(x, PP_R_A, BPF_B, 14 + 9);
+	bind(x, proto);
 	emit_jmp(x, BPF_JMP32 | BPF_JEQ | BPF_K, PP_R_A, 0, 17, udp);
 	emit_jmp(x, BPF_JMP32 | BPF_JEQ | BPF_K, PP_R_A, 0, PP_IPPROTO_IPIP, ipip);
 	emit_jmp(x, BPF_JMP32 | BPF_JEQ | BPF_K, PP_R_A, 0, PP_IPPROTO_GRE, gre);
-	emit_ja(x, x->l_nomatch);
+	emit_jmp(x, BPF_JMP32 | BPF_JNE | BPF_K, PP_R_A, 0, PP_IPPROTO_IPV6, x->l_nomatch);
+	emit(x, BPF_ALU | BPF_MOV | BPF_K, PP_R_A, 0, 0, 0x86dd);
+	emit_ja(x, ip);
 	bind(x, udp);
 }
 
@@ -1087,7 +1089,7 @@ static void emit_inner_geneve(struct xl *x)
 
 /*
  * The inner view's entry, where the first pass did not match: a frame that
- * is VXLAN or Geneve (tunnel.h, the same rules) gets the second pass on its
+ * is a tunnel's (tunnel.h, the same rules) gets the second pass on its
  * inner frame, with A, X and M[] fresh; any other ends with no match. The
  * outer headers are in the linear part on every path the classifier sees
  * (the tunnel drivers push them there, the receive side pulls them before
@@ -1108,7 +1110,7 @@ static void emit_inner_entry(struct xl *x, const struct sock_filter *prog, size_
 	if (x->direct)
 		emit(x, BPF_LDX | BPF_MEM | BPF_W, PP_R_DATA, PP_R_CTX,
 		     offsetof(struct __sk_buff, data), 0);
-	emit_inner_l4(x, ipip, gre);
+	emit_inner_l4(x, ipip, gre, ip);
 	emit_inner_port(x);
 	emit_jmp(x, BPF_JMP32 | BPF_JEQ | BPF_K, PP_R_A, 0, PP_GENEVE_PORT, geneve);
 	emit_jmp(x, BPF_JMP32 | BPF_JEQ | BPF_K, PP_R_A, 0, PP_VXLAN_PORT, vxlan);

@@ -19,27 +19,34 @@ static __u32 rd16(const __u8 *p)
 	return (__u32)p[0] << 8 | p[1];
 }
 
+/* UDP, IP-in-IP (IPv4 or IPv6 inside) or GRE. */
+static bool l4_ours(__u8 proto)
+{
+	return proto == PROTO_UDP || proto == PP_IPPROTO_IPIP || proto == PP_IPPROTO_IPV6 ||
+	       proto == PP_IPPROTO_GRE;
+}
+
 /*
- * The transport header's offset, its protocol in *PROTO (UDP over IPv6;
- * UDP, IP-in-IP or GRE over IPv4), or 0 when the frame is no such packet's
- * head. Each test needs only the bytes it reads, as the eBPF does.
+ * The transport header's offset, its protocol in *PROTO (UDP, IP-in-IP or
+ * GRE, over IPv4 or IPv6), or 0 when the frame is no such packet's head. Each test needs only the
+ * bytes it reads, as the eBPF does.
  */
 static __u32 l4_off(const __u8 *d, __u32 len, __u8 *proto)
 {
 	if (len < ETH_HLEN)
 		return 0;
 	if (rd16(d + 12) == 0x86dd) {
-		*proto = PROTO_UDP;
-		return len > ETH_HLEN + IP6_NH && d[ETH_HLEN + IP6_NH] == PROTO_UDP
-			       ? ETH_HLEN + IP6_HLEN
-			       : 0;
+		if (len <= ETH_HLEN + IP6_NH)
+			return 0;
+		*proto = d[ETH_HLEN + IP6_NH];
+		return l4_ours(*proto) ? ETH_HLEN + IP6_HLEN : 0;
 	}
 	/* A later fragment's payload is no header. */
 	if (rd16(d + 12) != 0x0800 || len < ETH_HLEN + IP4_PROTO + 1 ||
 	    rd16(d + ETH_HLEN + 6) & 0x1fff)
 		return 0;
 	*proto = d[ETH_HLEN + IP4_PROTO];
-	if (*proto != PROTO_UDP && *proto != PP_IPPROTO_IPIP && *proto != PP_IPPROTO_GRE)
+	if (!l4_ours(*proto))
 		return 0;
 	return ETH_HLEN + (d[ETH_HLEN] & 0xf) * 4u;
 }
@@ -67,12 +74,12 @@ static bool parse_gre(const __u8 *g, __u32 room, struct pp_tunnel *t)
 	return true;
 }
 
-/* IP-in-IP or GRE at L4 of DATA[0..LEN) (IPv4 protocol PROTO). */
+/* IP-in-IP or GRE at L4 of DATA[0..LEN) (IP protocol PROTO). */
 static bool parse_ip_tunnel(const __u8 *data, __u32 len, __u32 l4, __u8 proto, struct pp_tunnel *t)
 {
-	if (proto == PP_IPPROTO_IPIP) {
+	if (proto == PP_IPPROTO_IPIP || proto == PP_IPPROTO_IPV6) {
 		t->kind = PP_TUNNEL_IPIP;
-		t->inner_type = 0x0800;
+		t->inner_type = proto == PP_IPPROTO_IPIP ? 0x0800 : 0x86dd;
 		t->inner_off = 0;
 	} else if (!parse_gre(data + l4, len - l4, t)) {
 		return false;

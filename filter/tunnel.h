@@ -2,11 +2,12 @@
 /*
  * Overlays: UDP ones that carry Ethernet frames, VXLAN (RFC 7348; Linux's
  * own default port 8472, which flannel keeps, and IANA's 4789) and Geneve
- * (RFC 8926, port 6081); and over IPv4, IP-in-IP (protocol 4, Calico's
- * IPIP mode) and GRE (protocol 47, RFC 2784/2890) carrying IPv4, IPv6 or
- * Ethernet (gretap, 0x6558). The classifier's inner view (PP_XLATE_INNER)
- * finds the inner frame by these rules; this is the same parse in C, for
- * the header line and as the tests' reference.
+ * (RFC 8926, port 6081); and IP-in-IP (protocol 4 with IPv4 inside,
+ * Calico's IPIP mode; 41 with IPv6 inside: sit, ip6tnl) and GRE (protocol
+ * 47, RFC 2784/2890) carrying IPv4, IPv6 or Ethernet (gretap, ip6gretap:
+ * 0x6558), over IPv4 or IPv6 (ip6tnl, ip6gre). The classifier's inner view
+ * (PP_XLATE_INNER) finds the inner frame by these rules; this is the same
+ * parse in C, for the header line and as the tests' reference.
  *
  * An IP packet inside (IP-in-IP, GRE with IPv4 or IPv6) has no Ethernet
  * header of its own: the inner frame is the one a filter sees, the IP
@@ -27,6 +28,7 @@
 #define PP_GENEVE_HLEN	    8	   /* without its options */
 #define PP_ETH_P_TEB	    0x6558 /* Transparent Ethernet Bridging: Geneve's inner frame */
 #define PP_IPPROTO_IPIP	    4
+#define PP_IPPROTO_IPV6	    41 /* IPv6 inside: sit, ip6tnl's ip6ip6 */
 #define PP_IPPROTO_GRE	    47
 #define PP_GRE_CSUM	    0x8000 /* GRE flags: checksum, key, sequence number present */
 #define PP_GRE_KEY	    0x2000
@@ -54,11 +56,11 @@ struct pp_tunnel {
 /*
  * Whether the Ethernet frame DATA[0..LEN) is a tunnel's: IPv4 (not a later
  * fragment) or IPv6 (no extension header), UDP to one of the ports above,
- * and for Geneve version 0 carrying Ethernet; or IPv4 (not a later
- * fragment) with protocol IP-in-IP, or GRE version 0 without routing
- * carrying one of the types above. The inner frame starts inside the
- * packet (it may be empty). Fills T then. Reads only the bytes up to the
- * tunnel header's end, all of them.
+ * and for Geneve version 0 carrying Ethernet; or, over the same, IP-in-IP
+ * (protocol 4 or 41), or GRE version 0 without routing carrying one of the
+ * types above. The inner frame starts inside the packet (it may be empty).
+ * Fills T then. Reads only the bytes up to the tunnel header's end, all
+ * of them.
  */
 bool pp_tunnel_parse(const __u8 *data, __u32 len, struct pp_tunnel *t);
 

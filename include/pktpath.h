@@ -199,7 +199,7 @@ struct pp_skb_val {
 	 * sk_buff can be reused at the same address: crossing the same hook
 	 * twice is then another packet.
 	 */
-	__u32 tc_hook[PP_TC_HOOKS]; /* ifindex << 1 | egress, 0: free slot */
+	__u32 tc_hook[PP_TC_HOOKS]; /* ifindex << 1 | egress, ^ netns << 16; 0: free */
 	__u32 flags;		    /* PP_SKB_* */
 	/*
 	 * The packet's addresses, protocol and ports at its mark, folded

@@ -34,16 +34,23 @@ ov_tunnel_add() {
 	fi
 }
 
-# ov_need KIND: SKIP unless this kernel makes KIND devices (a scratch namespace).
-ov_need() {
-	local ns=$OV_PREFIX-probe err
+# ov_can KIND: whether this kernel makes KIND devices (a scratch namespace);
+# if not, OV_WHY says why.
+ov_can() {
+	local ns=ppe-overlay-probe-$$ err rc=0
 	ip netns add "$ns"
 	if ! err=$(ov_tunnel_add "$ns" t0 "$1" 192.168.50.1 192.168.50.2 2>&1); then
-		ip netns del "$ns"
-		pp_skip "this kernel makes no $1 device (ip link add type $1: $err;" \
-			"CONFIG_$(tr '[:lower:]' '[:upper:]' <<<"$1") off or its module missing)"
+		OV_WHY="this kernel makes no $1 device (ip link add type $1: $err;"
+		OV_WHY+=" CONFIG_$(tr '[:lower:]' '[:upper:]' <<<"$1") off or its module missing)"
+		rc=1
 	fi
 	ip netns del "$ns"
+	return $rc
+}
+
+# ov_need KIND: SKIP unless this kernel makes KIND devices.
+ov_need() {
+	ov_can "$1" || pp_skip "$OV_WHY"
 }
 
 # ov_node N ADDR PEER_ADDR KIND: node N's bridge, tunnel device and pod.

@@ -3,8 +3,9 @@
 #
 # The inner view of IP-in-IP and GRE, against libpcap: --test-pcap on a
 # capture of tunnels' frames (tests/e2e/tunnel_frames.c: IP-in-IP, GRE
-# with and without options, gretap, IPv6 in GRE, and GRE/IP-in-IP frames
-# that are no tunnel pktpath looks into) prints for each filter the frames
+# with and without options, gretap, IPv6 in GRE, the same over an IPv6
+# underlay (ip6tnl, ip6gre, ip6gretap), IPv6 in IPv4 (sit), and GRE/IP-in-IP
+# frames that are no tunnel pktpath looks into) prints for each filter the frames
 # tcpdump matches in that file, together with those whose inner frame
 # tcpdump matches in a second file of the inner frames (filter/tunnel.h:
 # an IP packet behind a made-up Ethernet header). With --no-inner, only
@@ -65,11 +66,12 @@ filters=(
 	"ether[12:2] = 0x0800" "ether[12:2] = 0x86dd" "ether[0] = 0x02" "ether[5:2] = 0"
 	"ether[10:4] = 0x800" "ether[13:4] = 0x00450000" "ether host 00:00:00:00:00:00"
 	"len > 80" "len < 60" "len = 24" "ether[ip[0] & 0xf] = 0" "ip[40] = 0"
+	"ip6 proto 47" "ip6 host fd50::2" "ip6 proto 41 or ip proto 41"
 )
 for f in "${filters[@]}"; do
 	same_as_tcpdump "$f"
 done
-for f in "host 10.244.2.3" "tcp port 80" "ip6" "ether[12:2] = 0x0800"; do
+for f in "host 10.244.2.3" "tcp port 80" "ip6" "ether[12:2] = 0x0800" "udp port 53"; do
 	same_as_tcpdump "$f" --no-inner
 done
 # The point of the file: frames matched by their inner frame only.

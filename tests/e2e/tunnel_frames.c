@@ -11,7 +11,10 @@
  * inside), then frames that are no tunnel pktpath looks into (GRE version
  * 1 as PPTP sends, GRE with routing, MPLS in GRE, a later fragment of
  * IP-in-IP, a GRE header cut short), an inner IP packet cut to 10 bytes,
- * and the inner packets bare. INNER holds, for each tunnel's frame, its
+ * and the inner packets bare. Then over an IPv6 underlay, fd50::1 to
+ * fd50::2: each inner packet in ip6tnl (next header 4, or 41 for IPv6),
+ * ip6gre with a key and ip6gretap; IPv6 in IPv4 (sit, protocol 41); and
+ * an IPv6 frame of another next header (ESP, 50). INNER holds, for each tunnel's frame, its
  * inner frame as tunnel.h defines it (an IP packet behind a made-up
  * Ethernet header: addresses zero, its type) with the outer frame's
  * timestamp: frame N of OUTER has the time 1700000000 + N - 1 s, so that
@@ -179,6 +182,58 @@ static unsigned int gre_hdr(unsigned char *g, unsigned int flags, unsigned int t
 	return n;
 }
 
+/* Outer Ethernet and IPv6 (next header NH) around HDR[0..HN) and BODY[0..BN): F. */
+static void outer6_frame(struct frame *f, unsigned int nh, const unsigned char *hdr,
+			 unsigned int hn, const unsigned char *body, unsigned int bn)
+{
+	unsigned char ip[MAXF];
+
+	memset(ip, 0, 40);
+	ip[0] = 0x60;
+	put16(ip + 4, hn + bn);
+	ip[6] = (unsigned char)nh;
+	ip[7] = 64;
+	ip[8] = ip[24] = 0xfd; /* fd50::1 > fd50::2 */
+	ip[9] = ip[25] = 0x50;
+	ip[23] = 1;
+	ip[39] = 2;
+	if (hn)
+		memcpy(ip + 40, hdr, hn);
+	memcpy(ip + 40 + hn, body, bn);
+	eth_frame(f, 0x86dd, ip, 40 + hn + bn);
+}
+
+/* Each inner packet over IPv6: ip6tnl, ip6gre (key 42), ip6gretap; IPv6 in IPv4 (sit). */
+static void write_ip6_tunnels(struct out *o)
+{
+	unsigned char p[MAXF], g[16];
+	struct frame f, in, eth;
+	unsigned int n, gn;
+
+	for (int w = 0; w < NINNER; w++) {
+		unsigned int type = w == IN_UDP6 ? 0x86dd : 0x0800;
+
+		n = inner_packet(w, p);
+		made_up_frame(&in, type, p, n);
+		outer6_frame(&f, type == 0x0800 ? 4 : 41, NULL, 0, p, n);
+		dump(o, &f, &in);
+		if (type == 0x86dd) {
+			outer_frame(&f, 41, 0, NULL, 0, p, n);
+			dump(o, &f, &in);
+		}
+		gn = gre_hdr(g, 0x2000, type);
+		outer6_frame(&f, 47, g, gn, p, n);
+		dump(o, &f, &in);
+		eth_frame(&eth, type, p, n);
+		gn = gre_hdr(g, 0, 0x6558);
+		outer6_frame(&f, 47, g, gn, eth.b, eth.n);
+		dump(o, &f, &eth);
+	}
+	n = inner_packet(IN_ICMP, p);
+	outer6_frame(&f, 50, NULL, 0, p, n); /* ESP: no tunnel */
+	dump(o, &f, NULL);
+}
+
 static void write_all(struct out *o)
 {
 	static const unsigned int gre_flags[] = {0, 0x2000, 0xb000};
@@ -250,6 +305,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	write_all(&o);
+	write_ip6_tunnels(&o);
 	pcap_dump_close(o.outer);
 	pcap_dump_close(o.inner);
 	pcap_close(p);

@@ -156,6 +156,90 @@ START_TEST(test_key_ipv6_udp)
 }
 END_TEST
 
+/*
+ * OUTER: the headers a tunnel puts before the bare frame A's (from its IP
+ * header on for IP-in-IP and GRE carrying IPv4: SKIP 14), as a 128-byte mark holds them.
+ */
+static __u32 encap(__u8 *f, const __u8 *outer, __u32 olen, const __u8 *a, __u32 n, __u32 skip)
+{
+	__u32 len = olen + n - skip;
+
+	memcpy(f, outer, olen);
+	memcpy(f + olen, a + skip, n - skip);
+	return len < 128 ? len : 128;
+}
+
+/* IPv4 from 192.168.50.1 to .2, PROTO, ID 0x0101, its total length from byte 14 on. */
+static void outer4(__u8 *o, __u8 proto, __u32 tot)
+{
+	static const __u8 h[34] = {2,	 0,    0,    0,	  0,  3, 2,   0,   0,  0, 0,  4,
+				   0x08, 0x00, 0x45, 0,	  0,  0, 1,   1,   0,  0, 64, 0,
+				   0,	 0,    192,  168, 50, 1, 192, 168, 50, 2};
+
+	memcpy(o, h, sizeof(h));
+	o[16] = (__u8)(tot >> 8);
+	o[17] = (__u8)tot;
+	o[23] = proto;
+}
+
+/*
+ * One host marks the pod's packet bare, the next inside a tunnel's headers:
+ * the same key, from the inner packet, whatever the outer headers hold; none
+ * where the mark ends inside the inner packet's key fields.
+ */
+START_TEST(test_key_tunnel_inner)
+{
+	__u8 dgram[8 + 40] = {0x30, 0x39, 0x00, 0x35, 0, 48};
+	__u8 a[128], f[256], o[80] = {0};
+	__u32 n, m;
+	__u64 k;
+
+	memcpy(dgram + 8, "datagram 0001 of the tunnel key test, 40b", 40);
+	n = frame4(a, 17, dgram, sizeof(dgram));
+	k = pp_pkt_key(a, n);
+	/* VXLAN on flannel's port 8472, VNI 42, over IPv4 */
+	outer4(o, 17, 20 + 8 + 8 + n);
+	o[34] = 0x9c; /* the source port: the sender's flow hash */
+	o[35] = 0x41;
+	o[36] = 0x21;
+	o[37] = 0x18;
+	o[42] = 0x08;
+	o[48] = 42;
+	m = encap(f, o, 50, a, n, 0);
+	ck_assert_uint_eq(pp_pkt_key(f, m), k);
+	f[18] = 7; /* another outer IPv4 ID, UDP source port */
+	f[35] = 7;
+	ck_assert_uint_eq(pp_pkt_key(f, m), k);
+	f[50 + 14 + 5] ^= 1; /* another inner IPv4 ID: another packet */
+	ck_assert_uint_ne(pp_pkt_key(f, m), k);
+	/* IP-in-IP */
+	outer4(o, 4, 20 + n - 14);
+	m = encap(f, o, 34, a, n, 14);
+	ck_assert_uint_eq(pp_pkt_key(f, m), k);
+	/* GRE with a key, carrying IPv4 */
+	memset(o, 0, sizeof(o));
+	outer4(o, 47, 20 + 8 + n - 14);
+	o[34] = 0x20;
+	o[36] = 0x08;
+	o[41] = 42;
+	m = encap(f, o, 42, a, n, 14);
+	ck_assert_uint_eq(pp_pkt_key(f, m), k);
+	/* VXLAN over IPv6: 70 bytes of outer headers leave 16 of the payload */
+	memset(o, 0, sizeof(o));
+	o[12] = 0x86;
+	o[13] = 0xdd;
+	o[14] = 0x60;
+	o[19] = (__u8)(8 + 8 + n);
+	o[20] = 17;
+	o[56] = 0x21;
+	o[57] = 0x18;
+	o[62] = 0x08;
+	m = encap(f, o, 70, a, n, 0);
+	ck_assert_uint_eq(m, 128);
+	ck_assert_uint_eq(pp_pkt_key(f, m), 0);
+}
+END_TEST
+
 #define MS 1000000ULL
 #define S  1000000000ULL
 
@@ -303,6 +387,7 @@ Suite *hostjoin_suite(void)
 	tcase_add_test(key, test_key_padding_vlan);
 	tcase_add_test(key, test_key_none);
 	tcase_add_test(key, test_key_ipv6_udp);
+	tcase_add_test(key, test_key_tunnel_inner);
 	suite_add_tcase(s, key);
 	tcase_add_test(join, test_join_pairs);
 	tcase_add_test(join, test_join_collision_distant);

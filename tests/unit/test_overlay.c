@@ -24,6 +24,13 @@ static const unsigned char inner_icmp[] = {
 	0x02, 0,  0, 0, 0, 0x02, 0x02, 0, 0, 0,	 0,   0x01, 0x08, 0x00, 0x45, 0, 0, 28, 0,    7, 0,
 	0,    64, 1, 0, 0, 10,	 244,  1, 2, 10, 244, 2,    3,	  8,	0,    0, 0, 0,	0x2a, 0, 1};
 
+/* The same as IPv6: ICMPv6 echo 2001:db8::1 > 2001:db8::2 (62 bytes). */
+static const unsigned char inner_icmp6[] = {
+	0x02, 0, 0, 0, 0,  0x02, 0x02, 0,    0,	   0,	 0, 0x01, 0x86, 0xdd, 0x60, 0,
+	0,    0, 0, 8, 58, 64,	 0x20, 0x01, 0x0d, 0xb8, 0, 0,	  0,	0,    0,    0,
+	0,    0, 0, 0, 0,  1,	 0x20, 0x01, 0x0d, 0xb8, 0, 0,	  0,	0,    0,    0,
+	0,    0, 0, 0, 0,  2,	 128,  0,    0,	   0,	 0, 0x2a, 0,	1};
+
 struct frame_spec {
 	const char *name;
 	int ip6;	 /* the outer header IPv6 */
@@ -35,34 +42,44 @@ struct frame_spec {
 	__u8 ipproto; /* an IP tunnel: IP-in-IP (4) or GRE (47); 0: UDP */
 	__u16 gre_flags;
 	__u16 gre_type;
+	int inner6; /* inner_icmp6 inside, not inner_icmp */
 };
 
 static const struct frame_spec specs[] = {
-	{"vxlan 4789", 0, 4789, -1, 0, 0, 0, 0, 0, 0},
-	{"vxlan 8472", 0, 8472, -1, 0, 0, 0, 0, 0, 0},
-	{"vxlan over ipv6", 1, 4789, -1, 0, 0, 0, 0, 0, 0},
-	{"geneve", 0, 6081, 0, PP_ETH_P_TEB, 0, 0, 0, 0, 0},
-	{"geneve with options", 0, 6081, 2, PP_ETH_P_TEB, 0, 0, 0, 0, 0},
-	{"geneve over ipv6", 1, 6081, 1, PP_ETH_P_TEB, 0, 0, 0, 0, 0},
-	{"geneve carrying ipv4", 0, 6081, 0, 0x0800, 0, 0, 0, 0, 0},
-	{"geneve version 1", 0, 6081, 0, PP_ETH_P_TEB, 1, 0, 0, 0, 0},
-	{"other udp port", 0, 4790, -1, 0, 0, 0, 0, 0, 0},
-	{"later fragment", 0, 4789, -1, 0, 0, 0x0010, 0, 0, 0},
-	{"first fragment", 0, 4789, -1, 0, 0, 0x2000, 0, 0, 0},
+	{"vxlan 4789", 0, 4789, -1, 0, 0, 0, 0, 0, 0, 0},
+	{"vxlan 8472", 0, 8472, -1, 0, 0, 0, 0, 0, 0, 0},
+	{"vxlan over ipv6", 1, 4789, -1, 0, 0, 0, 0, 0, 0, 0},
+	{"geneve", 0, 6081, 0, PP_ETH_P_TEB, 0, 0, 0, 0, 0, 0},
+	{"geneve with options", 0, 6081, 2, PP_ETH_P_TEB, 0, 0, 0, 0, 0, 0},
+	{"geneve over ipv6", 1, 6081, 1, PP_ETH_P_TEB, 0, 0, 0, 0, 0, 0},
+	{"geneve carrying ipv4", 0, 6081, 0, 0x0800, 0, 0, 0, 0, 0, 0},
+	{"geneve version 1", 0, 6081, 0, PP_ETH_P_TEB, 1, 0, 0, 0, 0, 0},
+	{"other udp port", 0, 4790, -1, 0, 0, 0, 0, 0, 0, 0},
+	{"later fragment", 0, 4789, -1, 0, 0, 0x0010, 0, 0, 0, 0},
+	{"first fragment", 0, 4789, -1, 0, 0, 0x2000, 0, 0, 0, 0},
 	/* IP tunnels, from 11 on: tunnels up to 15 */
-	{"ipip", 0, 0, 0, 0, 0, 0, PP_IPPROTO_IPIP, 0, 0},
-	{"gre ipv4", 0, 0, 0, 0, 0, 0, PP_IPPROTO_GRE, 0, 0x0800},
-	{"gre key ipv4", 0, 0, 0, 0, 0, 0, PP_IPPROTO_GRE, PP_GRE_KEY, 0x0800},
+	{"ipip", 0, 0, 0, 0, 0, 0, PP_IPPROTO_IPIP, 0, 0, 0},
+	{"gre ipv4", 0, 0, 0, 0, 0, 0, PP_IPPROTO_GRE, 0, 0x0800, 0},
+	{"gre key ipv4", 0, 0, 0, 0, 0, 0, PP_IPPROTO_GRE, PP_GRE_KEY, 0x0800, 0},
 	{"gre csum key seq ethernet", 0, 0, 0, 0, 0, 0, PP_IPPROTO_GRE,
-	 PP_GRE_CSUM | PP_GRE_KEY | PP_GRE_SEQ, PP_ETH_P_TEB},
-	{"gre seq ipv6 type", 0, 0, 0, 0, 0, 0, PP_IPPROTO_GRE, PP_GRE_SEQ, 0x86dd},
-	{"gre version 1", 0, 0, 0, 0, 0, 0, PP_IPPROTO_GRE, 1, 0x0800},
-	{"gre routing", 0, 0, 0, 0, 0, 0, PP_IPPROTO_GRE, 0x4000, 0x0800},
-	{"gre mpls", 0, 0, 0, 0, 0, 0, PP_IPPROTO_GRE, 0, 0x8847},
-	{"ipip later fragment", 0, 0, 0, 0, 0, 0x0010, PP_IPPROTO_IPIP, 0, 0},
+	 PP_GRE_CSUM | PP_GRE_KEY | PP_GRE_SEQ, PP_ETH_P_TEB, 0},
+	{"gre seq ipv6 type", 0, 0, 0, 0, 0, 0, PP_IPPROTO_GRE, PP_GRE_SEQ, 0x86dd, 0},
+	{"gre version 1", 0, 0, 0, 0, 0, 0, PP_IPPROTO_GRE, 1, 0x0800, 0},
+	{"gre routing", 0, 0, 0, 0, 0, 0, PP_IPPROTO_GRE, 0x4000, 0x0800, 0},
+	{"gre mpls", 0, 0, 0, 0, 0, 0, PP_IPPROTO_GRE, 0, 0x8847, 0},
+	{"ipip later fragment", 0, 0, 0, 0, 0, 0x0010, PP_IPPROTO_IPIP, 0, 0, 0},
+	/* IP tunnels with IPv6 outside or inside, from 20 on: tunnels up to 24 */
+	{"ipip over ipv6", 1, 0, 0, 0, 0, 0, PP_IPPROTO_IPIP, 0, 0, 0},
+	{"ip6ip6", 1, 0, 0, 0, 0, 0, PP_IPPROTO_IPV6, 0, 0, 1},
+	{"sit", 0, 0, 0, 0, 0, 0, PP_IPPROTO_IPV6, 0, 0, 1},
+	{"ip6gre key ipv4", 1, 0, 0, 0, 0, 0, PP_IPPROTO_GRE, PP_GRE_KEY, 0x0800, 0},
+	{"ip6gretap", 1, 0, 0, 0, 0, 0, PP_IPPROTO_GRE, 0, PP_ETH_P_TEB, 0},
+	{"ipv6 esp", 1, 0, 0, 0, 0, 0, 50, 0, 0, 0},
 };
-#define FIRST_IP_TUNNEL 11
-#define LAST_IP_TUNNEL	15
+#define FIRST_IP_TUNNEL	 11
+#define LAST_IP_TUNNEL	 15
+#define FIRST_IP6_TUNNEL 20
+#define LAST_IP6_TUNNEL	 24
 
 static size_t put16(unsigned char *p, size_t n, __u16 v)
 {
@@ -102,20 +119,22 @@ static size_t outer_ip(unsigned char *f, const struct frame_spec *s, size_t ip_p
 
 /*
  * S's IP tunnel: a GRE header (the checksum and sequence words 0xee, the
- * key 42) or none, then inner_icmp, whole with Ethernet inside, else its
- * IP packet; the frame's length.
+ * key 42) or none, then inner_icmp (inner_icmp6 with INNER6), whole with
+ * Ethernet inside, else its IP packet; the frame's length.
  */
 static size_t make_ip_tunnel(unsigned char *f, const struct frame_spec *s)
 {
 	bool eth = s->gre_type == PP_ETH_P_TEB;
-	size_t hdr = 0, n, body = sizeof(inner_icmp) - (eth ? 0 : 14);
+	const unsigned char *in = s->inner6 ? inner_icmp6 : inner_icmp;
+	size_t in_len = s->inner6 ? sizeof(inner_icmp6) : sizeof(inner_icmp);
+	size_t hdr = 0, n, body = in_len - (eth ? 0 : 14);
 
 	if (s->ipproto == PP_IPPROTO_GRE)
 		hdr = 4 +
 		      4 * (size_t)(!!(s->gre_flags & PP_GRE_CSUM) + !!(s->gre_flags & PP_GRE_KEY) +
 				   !!(s->gre_flags & PP_GRE_SEQ));
 	n = outer_ip(f, s, hdr + body);
-	f[14 + 9] = s->ipproto;
+	f[14 + (s->ip6 ? 6 : 9)] = s->ipproto;
 	if (hdr) {
 		put16(f, n, s->gre_flags);
 		put16(f, n + 2, s->gre_type);
@@ -127,7 +146,7 @@ static size_t make_ip_tunnel(unsigned char *f, const struct frame_spec *s)
 			f[k + 3] = 42;
 		}
 	}
-	memcpy(f + n + hdr, inner_icmp + (eth ? 0 : 14), body);
+	memcpy(f + n + hdr, in + (eth ? 0 : 14), body);
 	return n + hdr + body;
 }
 
@@ -207,6 +226,8 @@ static const char *const exprs[] = {
 	"ether[ip[0] & 0xf] = 0",
 	"ether[(ip[0] & 0xf) + 7:4] = 0x08004500",
 	"ip proto 47 or ip proto 4",
+	"icmp6 and host 2001:db8::2",
+	"ip6 proto 41 or ip6 proto 4 or ip6 proto 47",
 	"",
 };
 
@@ -227,7 +248,8 @@ START_TEST(test_tunnel_parse)
 	ck_assert_uint_eq(t.inner_off, 14 + 40 + 8 + 8);
 	for (size_t i = 6; i < sizeof(specs) / sizeof(specs[0]); i++) {
 		/* a first fragment has its headers */
-		bool tunnel = i == 10 || (i >= FIRST_IP_TUNNEL && i <= LAST_IP_TUNNEL);
+		bool tunnel = i == 10 || (i >= FIRST_IP_TUNNEL && i <= LAST_IP_TUNNEL) ||
+			      (i >= FIRST_IP6_TUNNEL && i <= LAST_IP6_TUNNEL);
 
 		len = make_frame(f, &specs[i]);
 		ck_assert_msg(pp_tunnel_parse(f, (__u32)len, &t) == tunnel, "%s", specs[i].name);
@@ -372,6 +394,33 @@ START_TEST(test_header_line)
 	len = make_frame(fr, &specs[8]); /* another port: no tunnel */
 	pp_pkt_format_frame(fr, (__u32)len, line, sizeof(line));
 	ck_assert_str_eq(line, "udp 192.168.50.1.40000 > 192.168.50.2.4790");
+}
+END_TEST
+
+/* IP tunnels with IPv6 outside or inside on the header line, outer and inner. */
+START_TEST(test_header_line_ip6_tunnels)
+{
+	static const char *const want[] = {
+		"ipv6 fd00::1 > fd00::2 proto 4 ipip: icmp 10.244.1.2 > 10.244.2.3 echo request id "
+		"42 seq 1",
+		"ipv6 fd00::1 > fd00::2 proto 41 ipip: icmp6 2001:db8::1 > 2001:db8::2 echo "
+		"request id 42 seq 1",
+		"ipv4 192.168.50.1 > 192.168.50.2 proto 41 ipip: icmp6 2001:db8::1 > 2001:db8::2 "
+		"echo request id 42 seq 1",
+		"ipv6 fd00::1 > fd00::2 proto 47 gre key 42: icmp 10.244.1.2 > 10.244.2.3 echo "
+		"request id 42 seq 1",
+		"ipv6 fd00::1 > fd00::2 proto 47 gre: icmp 10.244.1.2 > 10.244.2.3 echo request id "
+		"42 seq 1",
+	};
+	unsigned char fr[FRAME_MAX];
+	char line[256];
+
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		size_t len = make_frame(fr, &specs[FIRST_IP6_TUNNEL + i]);
+
+		pp_pkt_format_frame(fr, (__u32)len, line, sizeof(line));
+		ck_assert_str_eq(line, want[i]);
+	}
 }
 END_TEST
 
@@ -580,6 +629,7 @@ Suite *overlay_suite(void)
 	tcase_add_test(tc, test_inner_view_in_kernel);
 	tcase_add_test(tc, test_header_line);
 	tcase_add_test(tc, test_header_line_ip_tunnels);
+	tcase_add_test(tc, test_header_line_ip6_tunnels);
 	tcase_add_test(tc, test_hop_encap_decap);
 	tcase_add_loop_test(tc, test_hop_encap_decap_ip_tunnels, 0, 2);
 	tcase_add_test(tc, test_hop_decap_of_outer_mark);

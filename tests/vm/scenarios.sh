@@ -536,20 +536,30 @@ scn_bridge_flood() {
 	[ -z "$rx0" ] || kv pb1_rx $(($(rx_packets r pb1) - rx0))
 }
 
-# Pod to pod across a two-node overlay (tests/e2e/overlay.sh's, smaller):
-# node1 and node2 joined by u1 -- u2 (192.168.50.0/24), each with a bridge
-# and a tunnel device (ov42: VXLAN VNI 42 on port 8472, Geneve VNI 42, or
-# gretap with key 42), pod1 and pod2 on veths to the bridges (10.244.0.1,
-# .2). Traced in node1. IP-in-IP carries no Ethernet frame: topo_ipip.
-topo_overlay() {
-	local kind=$1 n peer
+# The two nodes of an overlay, node1 and node2, joined by u1 -- u2
+# (192.168.50.0/24), and their pods' namespaces pod1 and pod2.
+overlay_nodes() {
+	local n
 	net_reset
 	for n in node1 node2 pod1 pod2; do ns_new "$n"; done
 	ip link add u1 netns node1 type veth peer name u2 netns node2
 	for n in 1 2; do
-		peer=$((3 - n))
 		ip -n "node$n" addr add "192.168.50.$n/24" dev "u$n"
 		ip -n "node$n" link set "u$n" up
+		ip -n "node$n" link add "vp$n" type veth peer name eth0 netns "pod$n"
+	done
+}
+
+# Pod to pod across a two-node overlay (tests/e2e/overlay.sh's, smaller):
+# overlay_nodes, each node with a bridge and a tunnel device (ov42: VXLAN
+# VNI 42 on port 8472, Geneve VNI 42, or gretap with key 42), pod1 and pod2
+# on veths to the bridges (10.244.0.1, .2). Traced in node1. IP-in-IP
+# carries no Ethernet frame: topo_ipip.
+topo_overlay() {
+	local kind=$1 n peer
+	overlay_nodes
+	for n in 1 2; do
+		peer=$((3 - n))
 		ip -n "node$n" link add br0 type bridge
 		if [ "$kind" = vxlan ]; then
 			ip -n "node$n" link add ov42 type vxlan id 42 dstport 8472 \
@@ -560,15 +570,12 @@ topo_overlay() {
 		else
 			ip -n "node$n" link add ov42 type geneve id 42 remote "192.168.50.$peer"
 		fi
-		ip -n "node$n" link add "vp$n" type veth peer name eth0 netns "pod$n"
 		ip -n "node$n" link set ov42 master br0 up
 		ip -n "node$n" link set "vp$n" master br0 up
 		ip -n "node$n" link set br0 up
 		ip -n "pod$n" addr add "10.244.0.$n/24" dev eth0
 		ip -n "pod$n" link set eth0 mtu 1400 up
 	done
-	# ARP through the tunnel, and the bridges' learning, before the trace.
-	ip netns exec pod1 ping -c 1 -W 30 10.244.0.2 >/dev/null 2>&1 || kv overlay_ping fail
 }
 
 # IP-in-IP, routed: pod1 (10.244.1.2) -- vp1 (10.244.1.1) in node1, whose
@@ -576,17 +583,12 @@ topo_overlay() {
 # same the other way, pod2 10.244.2.2.
 topo_ipip() {
 	local n peer
-	net_reset
-	for n in node1 node2 pod1 pod2; do ns_new "$n"; done
-	ip link add u1 netns node1 type veth peer name u2 netns node2
+	overlay_nodes
 	for n in 1 2; do
 		peer=$((3 - n))
-		ip -n "node$n" addr add "192.168.50.$n/24" dev "u$n"
-		ip -n "node$n" link set "u$n" up
 		ip -n "node$n" link add ov42 type ipip local "192.168.50.$n" remote "192.168.50.$peer"
 		ip -n "node$n" link set ov42 up
 		ip -n "node$n" route add "10.244.$peer.0/24" dev ov42
-		ip -n "node$n" link add "vp$n" type veth peer name eth0 netns "pod$n"
 		ip -n "node$n" addr add "10.244.$n.1/24" dev "vp$n"
 		ip -n "node$n" link set "vp$n" up
 		ip netns exec "node$n" sysctl -q -w net.ipv4.ip_forward=1
@@ -594,23 +596,22 @@ topo_ipip() {
 		ip -n "pod$n" link set eth0 up
 		ip -n "pod$n" route add default via "10.244.$n.1"
 	done
-	ip netns exec pod1 ping -c 1 -W 30 10.244.2.2 >/dev/null 2>&1 || kv overlay_ping fail
 }
 
-scn_overlay_ipip() {
-	topo_ipip
-	if pp_start node1 "$1" --json "icmp and host 10.244.1.2 and host 10.244.2.2"; then
-		ip netns exec pod1 ping -c 3 -i 0.2 -W 30 10.244.2.2 >/tmp/pp.ping 2>&1
-		kv ping_received "$(sed -n 's/.* \([0-9]*\) packets received.*/\1/p' /tmp/pp.ping)"
-		sleep 2
-	fi
-	pp_wait 0
-}
-
+# overlay_traced BACKEND KIND: pod1 pings pod2 three times across the KIND
+# overlay, traced in node1. ARP through the tunnel, and the bridges'
+# learning, are done before the trace.
 overlay_traced() {
-	topo_overlay "$2"
-	if pp_start node1 "$1" --json "icmp and host 10.244.0.1 and host 10.244.0.2"; then
-		ip netns exec pod1 ping -c 3 -i 0.2 -W 30 10.244.0.2 >/tmp/pp.ping 2>&1
+	local kind=$2 a=10.244.0.1 b=10.244.0.2
+	if [ "$kind" = ipip ]; then
+		topo_ipip
+		a=10.244.1.2 b=10.244.2.2
+	else
+		topo_overlay "$kind"
+	fi
+	ip netns exec pod1 ping -c 1 -W 30 "$b" >/dev/null 2>&1 || kv overlay_ping fail
+	if pp_start node1 "$1" --json "icmp and host $a and host $b"; then
+		ip netns exec pod1 ping -c 3 -i 0.2 -W 30 "$b" >/tmp/pp.ping 2>&1
 		kv ping_received "$(sed -n 's/.* \([0-9]*\) packets received.*/\1/p' /tmp/pp.ping)"
 		sleep 2
 	fi
@@ -619,6 +620,7 @@ overlay_traced() {
 scn_overlay_vxlan() { overlay_traced "$1" vxlan; }
 scn_overlay_geneve() { overlay_traced "$1" geneve; }
 scn_overlay_gre() { overlay_traced "$1" gre; }
+scn_overlay_ipip() { overlay_traced "$1" ipip; }
 
 # ---- main -------------------------------------------------------------------
 
