@@ -74,15 +74,18 @@ pp_expect_eq "datagrams reassembled in b" "$reasm_b" "$N"
 [ "$creates_r" -gt "$creates_a" ] || pp_fail "r cut no fragment (IpFragCreates $creates_r)"
 
 # joined_at($p): the device where this skbs[] entry of packet $p first showed.
+# shellcheck disable=SC2016 # jq program
 defs='def joined_at($p): . as $k
 	| first($p.hops[] | select(.skb == $k.skb and .t_ns == $k.t_ns)) | .ifname;'
 pp_expect_eq "packets" "$(pp_jq "$out" 'packets | length')" "$N"
 pp_expect_none "marked elsewhere than a-eth0 egress" "$out" \
 	'packets[] | select(.marked_at.ifname != "a-eth0" or .marked_at.dir != "egress")
 	 | "packet \(.id): marked_at \(.marked_at | tojson)"'
+# shellcheck disable=SC2016 # jq program
 pp_expect_eq "copies made at a-eth0 (the sender's later fragments)" \
 	"$(pp_jq "$out" "$defs"' [packets[] | . as $p | .skbs[]? | select(.from)
 		| select(joined_at($p) == "a-eth0")] | length')" $((creates_a - N))
+# shellcheck disable=SC2016 # jq program
 pp_expect_eq "copies made at r-eth1 (the router's fragments)" \
 	"$(pp_jq "$out" "$defs"' [packets[] | . as $p | .skbs[]? | select(.from)
 		| select(joined_at($p) == "r-eth1")] | length')" "$creates_r"
@@ -97,6 +100,7 @@ pp_expect_none "fate" "$out" \
 	 | "packet \(.id): fate \(.fate | tojson)"'
 # Of b's fragments (the router's) one goes on as the datagram, read; the
 # others end merged into it.
+# shellcheck disable=SC2016 # jq program
 pp_expect_none "b's fragments" "$out" "$defs"'
 	packets[] | . as $p | [.skbs[] | select(.from and joined_at($p) == "r-eth1")
 		| .fate.kind] as $f
