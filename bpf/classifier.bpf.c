@@ -11,6 +11,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
 #include "record.bpf.h"
+#include "frag.bpf.h"
 
 #define TC_ACT_UNSPEC (-1)
 #define PP_ETH_P_IP   0x0800
@@ -150,6 +151,7 @@ static __always_inline void pp_tc_hop(struct pp_state *st, struct pp_skb_val *v,
 	__u64 now = v->tuple ? pp_tc_tuple(ctx) : 0;
 
 	pp_head_follow(st, v, (__u64)ctx, PP_VIA_TC);
+	pp_frag_seen(st, ctx, (__u64)ctx, v->id);
 	if (now && now != v->tuple)
 		pp_emit_bytes(st, v, ctx, v->id, probe, PP_REC_HOP_BYTES);
 	else
@@ -177,7 +179,8 @@ static __always_inline __u32 pp_hook_id(struct __sk_buff *ctx, __u32 probe)
  * A tracked skb gets a hop, matched or not; a clone of a tracked one (a
  * bridge's flood copies) joins its packet. A tracked sk_buff that crossed
  * this hook already, or that a socket took, was freed unseen and carries
- * another packet. A MATCH that is none of these is a new packet. Traffic
+ * another packet. An IPv4 fragment cut from a tracked packet joins it
+ * (bpf/frag.bpf.h). A MATCH that is none of these is a new packet. Traffic
  * while nothing is tracked pays the filter and one array lookup.
  */
 static __always_inline int pp_classify(struct __sk_buff *ctx, bool match, __u32 probe,
@@ -202,13 +205,22 @@ static __always_inline int pp_classify(struct __sk_buff *ctx, bool match, __u32 
 			pp_tc_hop(st, v, ctx, probe);
 			return TC_ACT_UNSPEC;
 		}
-		if (v)
+		if (v) {
 			pp_forget_reused(st, v, skb, PP_VIA_TC);
-		else if (pp_join_copy(st, skb, probe, hook, PP_VIA_TC))
+		} else if (pp_join_copy(st, skb, probe, hook, PP_VIA_TC)) {
 			return TC_ACT_UNSPEC;
+		} else {
+			v = pp_frag_join(st, ctx, skb, hook, probe);
+			/* A later fragment's tuple has no ports: its own, not the mark's. */
+			if (v) {
+				v->tuple = pp_tc_tuple(ctx);
+				return TC_ACT_UNSPEC;
+			}
+		}
 	}
 	if (!match || pp_track(st, skb, hook, &id, PP_VIA_TC, fetch))
 		return TC_ACT_UNSPEC;
+	pp_frag_seen(st, ctx, skb, id);
 	v = pp_skb_entry(skb);
 	if (v)
 		v->tuple = pp_tc_tuple(ctx);

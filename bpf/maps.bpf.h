@@ -102,6 +102,14 @@ struct {
 	__type(value, struct pp_queue_val);
 } queue_zero SEC(".maps");
 
+/* An IPv4 datagram -> its packet and fragments (struct pp_frag_val). LRU: old ones go. */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 1024);
+	__type(key, struct pp_frag_key);
+	__type(value, struct pp_frag_val);
+} frag_map SEC(".maps");
+
 /* Every record, in one ring so that a packet's records stay in order. */
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);

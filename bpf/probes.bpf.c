@@ -241,6 +241,29 @@ static __always_inline __u32 pp_tap_at(__u64 at)
 }
 
 /*
+ * Where a free is a merge, set by the loader from kallsyms (0, 0: unknown):
+ * the skb's data went on in another skb. inet_frag_reasm_prepare() consumes
+ * the first fragment after skb_morph() gave its data to the fragment that
+ * completed the datagram (ip_defrag(), net/ipv4/inet_fragment.c);
+ * skb_release_data() and kfree_skb_list_reason() free the skbs of a
+ * frag_list (the reassembled datagram's other fragments, a GRO frag list)
+ * with the skb that carries them; kfree_skb_partial() frees an skb whose
+ * data skb_try_coalesce() moved into another (reassembly, TCP, GRO), seen
+ * by the slab's tracepoint only, its call site: inet_frag_reasm_finish()
+ * where it is inlined there (6.18: the fragments after the first).
+ */
+const volatile __u64 pp_merge_lo[PP_MERGE_RANGES] = {};
+const volatile __u64 pp_merge_hi[PP_MERGE_RANGES] = {};
+
+static __always_inline bool pp_merge_at(__u64 at)
+{
+	for (int i = 0; i < PP_MERGE_RANGES; i++)
+		if (at >= pp_merge_lo[i] && at < pp_merge_hi[i])
+			return true;
+	return false;
+}
+
+/*
  * The free tracepoints test the in-flight gate before anything else: the
  * ranges above are const volatile, and clang keeps volatile loads in order,
  * so loads written before the gate's would run for every free of the host
@@ -262,6 +285,8 @@ int pp_tp_consume_at(__u64 *ctx)
 	if (pp_idle_free(ctx[0]))
 		return 0;
 	fate = at >= pp_gso_lo && at < pp_gso_hi ? PP_FATE_SEGMENTED : PP_FATE_CONSUMED;
+	if (pp_merge_at(at))
+		fate = PP_FATE_MERGED;
 	return pp_on_free(ctx[0], pp_consume_probe, fate, 0, at, 0, pp_tap_at(at), PP_VIA_BTF);
 }
 
@@ -357,7 +382,7 @@ static __always_inline int pp_kfree(__u64 *ctx, const bool reasons)
 	/* Newer kernels free consumed skbs through kfree_skb_reason() too. */
 	if (bpf_core_enum_value_exists(enum skb_drop_reason, SKB_CONSUMED) &&
 	    reason == bpf_core_enum_value(enum skb_drop_reason, SKB_CONSUMED))
-		fate = PP_FATE_CONSUMED;
+		fate = pp_merge_at(ctx[1]) ? PP_FATE_MERGED : PP_FATE_CONSUMED;
 	if (bpf_core_enum_value_exists(enum skb_drop_reason, SKB_DROP_REASON_NETFILTER_DROP) &&
 	    reason == bpf_core_enum_value(enum skb_drop_reason, SKB_DROP_REASON_NETFILTER_DROP))
 		caller = pp_drop_caller(ctx, ctx[0], ctx[1], &flags);
@@ -411,7 +436,9 @@ int pp_tp_kmem_free(struct bpf_raw_tracepoint_args *ctx)
 	st = pp_state();
 	if (!skb || !pp_busy(st))
 		return 0;
-	pp_end(st, skb, PP_PROBE_KMEM_FREE, PP_FATE_CONSUMED, 0, 0, 0, 0, false, PP_VIA_KPROBE);
+	pp_end(st, skb, PP_PROBE_KMEM_FREE,
+	       pp_merge_at(ctx->args[0]) ? PP_FATE_MERGED : PP_FATE_CONSUMED, 0, 0, 0, 0, false,
+	       PP_VIA_KPROBE);
 	skb = pp_fclone_second(skb, (const struct kmem_cache *)ctx->args[2]);
 	if (skb)
 		pp_end(st, skb, PP_PROBE_KMEM_FREE, PP_FATE_CONSUMED, 0, 0, 0, 0, false,

@@ -987,6 +987,11 @@ static __always_inline void pp_queue_note(struct pp_state *st, struct sk_buff *s
 		return;
 	}
 	pp_note_take(v, skb, 0, PP_VIA_BTF);
+	/*
+	 * Its data may be another skb's now (reassembly's skb_morph()): the
+	 * read lets go of that, so its free later is not taken for a copy's.
+	 */
+	pp_head_follow(st, v, (__u64)skb, PP_VIA_BTF);
 	if (tcp && !pp_tcp_data(skb, &end))
 		return;
 	q = pp_queue_of((__u64)sk);

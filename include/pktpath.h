@@ -128,6 +128,8 @@ enum pp_fate {
 #define PP_HOP_TAP 4U
 /* How many text ranges of af_packet's receive functions the probes know. */
 #define PP_TAP_RANGES 6
+/* How many text ranges of functions whose frees are merges the probes know (pp_merge_at()). */
+#define PP_MERGE_RANGES 5
 
 /* One step of one packet. 128 bytes, no holes. */
 struct pp_hop {
@@ -315,6 +317,35 @@ struct pp_send_val {
 	__u64 fd; /* the socket it sends on */
 };
 
+/*
+ * frag_map: an IPv4 datagram (its addresses, IP id and protocol) -> the
+ * packet whose skbs carry it, and the byte ranges of the fragments seen on
+ * them (bpf/frag.bpf.h). A fragment that a sender or a router cuts is a new
+ * skb with its own data: it joins the packet of the skb whose range holds
+ * its first byte, as a copy.
+ */
+struct pp_frag_key {
+	__u32 saddr, daddr; /* network order */
+	__u16 ip_id;	    /* network order */
+	__u8 proto;
+	__u8 pad;
+};
+
+#define PP_FRAG_SLOTS 8 /* fragments remembered per datagram, round robin */
+
+struct pp_frag_slot {
+	__u64 skb;
+	__u32 first, end; /* its payload's bytes in the datagram: [first, end) */
+};
+
+struct pp_frag_val {
+	__u64 id;
+	__u64 ts; /* when a tracked skb of it last crossed a TC hook */
+	__u32 n;  /* slots written, ever */
+	__u32 pad;
+	struct pp_frag_slot slot[PP_FRAG_SLOTS];
+};
+
 /* state_map's single entry, shared by the classifier and every probe. */
 struct pp_state {
 	__u64 inflight;	 /* entries in skb_map: zero lets every probe return at once */
@@ -337,6 +368,12 @@ struct pp_state {
 	 * stale ones when idle.
 	 */
 	__u64 orphans;
+	/*
+	 * When a tracked IPv4 packet that may be cut (no DF) or is a fragment
+	 * last crossed a TC hook (frag_map); 0: never. Untracked skbs look for
+	 * fragments only shortly after (bpf/frag.bpf.h).
+	 */
+	__u64 frag_ts;
 };
 
 /*
@@ -435,7 +472,16 @@ PP_ABI_SIZE(pp_send_val, 16);
 PP_ABI_AT(pp_send_val, ts, 0);
 PP_ABI_AT(pp_send_val, fd, 8);
 
-PP_ABI_SIZE(pp_state, 64);
+PP_ABI_SIZE(pp_frag_key, 12);
+PP_ABI_AT(pp_frag_key, ip_id, 8);
+PP_ABI_AT(pp_frag_key, proto, 10);
+PP_ABI_SIZE(pp_frag_slot, 16);
+PP_ABI_SIZE(pp_frag_val, 24 + PP_FRAG_SLOTS * 16);
+PP_ABI_AT(pp_frag_val, ts, 8);
+PP_ABI_AT(pp_frag_val, n, 16);
+PP_ABI_AT(pp_frag_val, slot, 24);
+
+PP_ABI_SIZE(pp_state, 72);
 PP_ABI_AT(pp_state, inflight, 0);
 PP_ABI_AT(pp_state, next_id, 8);
 PP_ABI_AT(pp_state, marked, 16);
@@ -444,5 +490,6 @@ PP_ABI_AT(pp_state, ring_lost, 32);
 PP_ABI_AT(pp_state, loader_asleep, 40);
 PP_ABI_AT(pp_state, orphan_ns, 48);
 PP_ABI_AT(pp_state, orphans, 56);
+PP_ABI_AT(pp_state, frag_ts, 64);
 
 #endif /* PKTPATH_H */

@@ -698,6 +698,24 @@ static void prepare_tap_free(struct app *a)
 }
 
 /*
+ * Where a free's location says the skb's data went on in another skb
+ * (PP_FATE_MERGED, bpf/probes.bpf.c): reassembly and the frag_list frees.
+ * Unknown (inlined) ones are left out: their frees stay consumed.
+ */
+static void prepare_merge_free(struct app *a)
+{
+	static const char *const names[PP_MERGE_RANGES] = {
+		"inet_frag_reasm_prepare", "inet_frag_reasm_finish", "skb_release_data",
+		"kfree_skb_list_reason",   "kfree_skb_partial",
+	};
+
+	for (int i = 0; i < PP_MERGE_RANGES; i++)
+		if (pp_ksym_range(a->ksyms, names[i], &a->probes.merge_lo[i],
+				  &a->probes.merge_hi[i]))
+			a->probes.merge_lo[i] = a->probes.merge_hi[i] = 0;
+}
+
+/*
  * Where the consume_skb tracepoint says a packet was cut into GSO segments
  * (validate_xmit_skb() consumes the original): without it, the tracepoint
  * backend would call such a packet sent. Unknown (inlined) is left out.
@@ -716,6 +734,7 @@ static void prepare_gso_free(struct app *a)
 	if (pp_ksym_range(a->ksyms, "nf_hook_slow", &a->probes.nf_lo, &a->probes.nf_hi))
 		a->probes.nf_lo = a->probes.nf_hi = 0;
 	prepare_tap_free(a);
+	prepare_merge_free(a);
 }
 
 /*

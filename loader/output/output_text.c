@@ -438,7 +438,9 @@ static void text_fate_of(const struct pp_out *o, struct pp_wbuf *w, enum pp_fate
 	else if (fate == PP_FATE_MERGED)
 		pp_wb_lit(w, "merged into another skb");
 	else if (fate == PP_FATE_SEGMENTED)
-		pp_wb_lit(w, "segmented (GSO: its data went on in its segments)");
+		pp_wb_lit(
+			w,
+			"segmented (its data went on in its copies: GSO segments or IP fragments)");
 	else if (fate == PP_FATE_LEFT)
 		pp_wb_lit(w, "left the scope (its last hop is the first outside it; not followed)");
 	else if (fate == PP_FATE_UNSEEN)

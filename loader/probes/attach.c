@@ -614,6 +614,10 @@ static int open_load(struct pp_probes *p, const struct pp_maps *maps, struct pp_
 		p->skel->rodata->pp_tap_lo[i] = p->tap_lo[i];
 		p->skel->rodata->pp_tap_hi[i] = p->tap_hi[i];
 	}
+	for (int i = 0; i < PP_MERGE_RANGES; i++) {
+		p->skel->rodata->pp_merge_lo[i] = p->merge_lo[i];
+		p->skel->rodata->pp_merge_hi[i] = p->merge_hi[i];
+	}
 	err = pp_maps_share(maps, p->skel->obj);
 	if (!err)
 		err = choose_programs(p, l, backend);

@@ -45,6 +45,8 @@ struct pp_probes {
 	__u64 nf_lo, nf_hi;
 	/* af_packet's receive functions: a tracked skb freed there is a tap's. 0, 0: unknown. */
 	__u64 tap_lo[PP_TAP_RANGES], tap_hi[PP_TAP_RANGES];
+	/* Where a free is a merge (pp_merge_at() in bpf/probes.bpf.c). 0, 0: unknown. */
+	__u64 merge_lo[PP_MERGE_RANGES], merge_hi[PP_MERGE_RANGES];
 	bool consume_at;
 	/*
 	 * What the kernel lacks (kfacts.h, pp_kfacts_programs()), each with a

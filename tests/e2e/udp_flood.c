@@ -85,7 +85,7 @@ static int do_sink(const char *port)
 				 .sin_port = htons((unsigned short)atoi(port))};
 	struct sigaction sa = {.sa_handler = on_signal};
 	unsigned long n = 0;
-	char buf[2048];
+	static char buf[65536]; /* a whole datagram, reassembled from fragments too */
 	int fd = socket(AF_INET, SOCK_DGRAM, 0);
 
 	sigaction(SIGINT, &sa, NULL);

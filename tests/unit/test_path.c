@@ -721,6 +721,63 @@ START_TEST(test_segmented)
 }
 END_TEST
 
+/* A fragment made at TS (a TC hook) from PARENT: a COPY record, as bpf/frag.bpf.h sends it. */
+static struct pp_hop frag_of(__u64 ts, __u64 skb, __u64 parent)
+{
+	struct pp_hop h = clone_hop(PP_REC_COPY, 20, ts, skb);
+
+	h.location = parent;
+	h.probe = PP_PROBE_TC_EGRESS;
+	return h;
+}
+
+/*
+ * IP fragments, the records of test_fragments.sh's datagrams: the sender's
+ * first fragment A is marked, its second B joins from A's frag_list; the
+ * router cuts A into C and D, and B into E and a second life of A's address
+ * (A was freed, segmented, before); the receiver merges C, D, E into the
+ * second A, which is read. One packet: consumed; the router's originals
+ * segmented, the receiver's fragments merged, each copy from the skb (the
+ * life of its address) it was cut from.
+ */
+START_TEST(test_fragments)
+{
+	struct collect c = {0};
+	struct pp_paths *pp = pp_paths_new(collect_emit, &c);
+	const __u64 skb_d = 0xffff8880000d0000ULL, skb_e = 0xffff8880000e0000ULL;
+
+	add_mark(pp, 20, 10);
+	add_hop(pp, frag_of(20, SKB_B, SKB_A), 20);
+	add_hop(pp, frag_of(30, SKB_C, SKB_A), 30);
+	add_hop(pp, frag_of(31, skb_d, SKB_A), 31);
+	add_hop(pp, end_of(32, SKB_A, PP_FATE_SEGMENTED, false), 32);
+	add_hop(pp, frag_of(40, skb_e, SKB_B), 40);
+	add_hop(pp, frag_of(41, SKB_A, SKB_B), 41);
+	add_hop(pp, end_of(42, SKB_B, PP_FATE_SEGMENTED, false), 42);
+	add_hop(pp, end_of(50, SKB_C, PP_FATE_MERGED, false), 50);
+	add_hop(pp, end_of(51, skb_e, PP_FATE_MERGED, false), 51);
+	add_hop(pp, end_of(60, SKB_A, PP_FATE_CONSUMED, false), 60);
+	ck_assert_uint_eq(c.n, 0); /* D not ended yet: the datagram's frag_list holds it */
+	add_hop(pp, end_of(61, skb_d, PP_FATE_MERGED, false), 61);
+	ck_assert_uint_eq(c.n, 1);
+	ck_assert_int_eq(c.p[0].fate, PP_FATE_CONSUMED);
+	ck_assert_uint_eq(c.p[0].nskbs, 6);
+	ck_assert_uint_eq(c.p[0].skb[5], SKB_A);
+	ck_assert_uint_eq(c.p[0].parent[5], SKB_B);
+	ck_assert_uint_eq(c.p[0].parent[2], SKB_A);
+	ck_assert_uint_eq(c.p[0].join_probe[3], PP_PROBE_TC_EGRESS);
+	ck_assert_int_eq(c.p[0].skb_fate[0], PP_FATE_SEGMENTED);
+	ck_assert_int_eq(c.p[0].skb_fate[1], PP_FATE_SEGMENTED);
+	ck_assert_int_eq(c.p[0].skb_fate[2], PP_FATE_MERGED);
+	ck_assert_int_eq(c.p[0].skb_fate[3], PP_FATE_MERGED);
+	ck_assert_int_eq(c.p[0].skb_fate[4], PP_FATE_MERGED);
+	ck_assert_int_eq(c.p[0].skb_fate[5], PP_FATE_CONSUMED);
+	/* The second A's hops are its own, not the first A's. */
+	ck_assert_uint_eq(c.p[0].hop_skb[c.p[0].nhops - 2], 5);
+	pp_paths_free(pp);
+}
+END_TEST
+
 START_TEST(test_expire)
 {
 	struct collect c = {0};
@@ -962,6 +1019,7 @@ Suite *path_suite(void)
 	tcase_add_test(tc, test_copy_at_end_is_one_hop);
 	tcase_add_test(tc, test_merged);
 	tcase_add_test(tc, test_segmented);
+	tcase_add_test(tc, test_fragments);
 	tcase_add_test(tc, test_expire);
 	tcase_add_test(tc, test_hold);
 	tcase_add_test(tc, test_tombstone_forgotten);

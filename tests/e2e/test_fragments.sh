@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# IP fragments, on the tracepoint backend: a sends 4000-byte UDP datagrams
+# to a reader in b; a's MTU (1500) cuts each into 3 fragments, the router's
+# way out (r-eth1, MTU 1000) cuts each of those into 2 again, and b
+# reassembles them. pktpath runs with a scope of all three namespaces (its
+# classifier on every link), twice: with a filter with ports, which only a
+# first fragment can match, and with a host filter, which every fragment
+# matches. Each datagram must be one packet, marked at a-eth0:
+#   - its fragments that a and r cut are copies of it (as many as the
+#     kernel's IpFragCreates in a and r), none "marked at" elsewhere as a
+#     packet of its own;
+#   - the router's originals end segmented, their data gone on in their
+#     fragments, not consumed;
+#   - b's fragments (as many as tcpdump saw on b-eth0) end merged into the
+#     datagram (IpReasmOKs in b), which the reader reads: the packet ends
+#     consumed, read by udp_flood, as often as the reader counted.
+# Before frag_map (bpf/frag.bpf.h) the router's first fragments were
+# packets of their own, marked at r-eth1 egress (with the host filter, every
+# fragment that a or r cut), and the router's originals ended consumed.
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$(dirname "$0")/lib.sh"
+pp_begin tcpdump taskset ping
+ppr_topo_quiet
+
+N=10
+flood="" send=""
+pp_test_tool flood udp_flood
+pp_test_tool send udp_sendto
+ip -n "$PP_NS_R" link set dev r-eth1 mtu 1000
+ip -n "$PP_NS_B" link set dev b-eth0 mtu 1000
+
+# root_start NAME ARGS...: pktpath in the root namespace, until its ready line.
+root_start() {
+	local name=$1
+	shift
+	env --default-signal=INT,QUIT "$PKTPATH" "$@" \
+		</dev/null >"$(pp_out "$name")" 2>"$(pp_err "$name")" &
+	PP_PIDS[$name]=$!
+	pp_defer _pp_reap "$name"
+	pp_wait_line "$name" '^pktpath: ready' "$PP_READY_TIMEOUT"
+}
+
+# frag_case NAME PORT FILTER: N datagrams to b's reader on PORT, traced
+# with FILTER; the checks above, against the kernel's counters.
+frag_case() {
+	local creates_a0 creates_r0 reasm_b0 creates_a creates_r reasm_b received seen_b out defs
+	creates_a0=$(ppr_snmp "$PP_NS_A" Ip FragCreates)
+	creates_r0=$(ppr_snmp "$PP_NS_R" Ip FragCreates)
+	reasm_b0=$(ppr_snmp "$PP_NS_B" Ip ReasmOKs)
+
+	pp_bg "sink-$1" "$PP_NS_B" "$flood" sink "$2"
+	pp_wait_line "sink-$1" '^udp_flood: listening' 10
+	# Fragments on b's link, as the independent count (MF set or an offset).
+	pp_bg "tdump-$1" "$PP_NS_B" tcpdump --immediate-mode -n -i b-eth0 -w /dev/null 'ip[6:2] & 0x3fff != 0'
+	pp_wait_line "tdump-$1" 'listening on' 10
+	root_start "$1" --json --backend tracepoint --packet-timeout 5 --netns "$PP_NS_A" \
+		--netns "$PP_NS_R" --netns "$PP_NS_B" --filter "$3"
+	pp_in "$PP_NS_A" "$send" 198.18.1.2 "$2" "$N" 4000
+	# UDP frees a datagram it read later (skb_attempt_defer_free()), with
+	# its frag_list, when its CPU next receives: a ping to r on each CPU,
+	# which neither filter matches, so that the last datagram's end is seen.
+	pp_in "$PP_NS_A" taskset -c 0 ping -q -c 2 -i 0.1 198.18.0.254 >/dev/null
+	pp_in "$PP_NS_A" taskset -c 1 ping -q -c 2 -i 0.1 198.18.0.254 >/dev/null
+	pp_pktpath_settle "$1" 60
+	pp_pktpath_stop "$1" INT
+	pp_expect_eq "$1: exit status" "$PP_RC" 0
+	pp_stop "sink-$1" INT
+	pp_stop "tdump-$1" INT
+	out=$(pp_out "$1")
+	pp_expect_json_lines "$out" "$1: pktpath output"
+
+	creates_a=$(($(ppr_snmp "$PP_NS_A" Ip FragCreates) - creates_a0))
+	creates_r=$(($(ppr_snmp "$PP_NS_R" Ip FragCreates) - creates_r0))
+	reasm_b=$(($(ppr_snmp "$PP_NS_B" Ip ReasmOKs) - reasm_b0))
+	received=$(awk '/^received/ { print $2 }' "$(pp_out "sink-$1")")
+	seen_b=$(awk '/packets captured/ { print $1 }' "$(pp_err "tdump-$1")")
+	pp_log "$1: kernel: FragCreates a $creates_a, r $creates_r; ReasmOKs b $reasm_b;" \
+		"tcpdump: $seen_b fragments on b-eth0; the reader received $received"
+	pp_expect_eq "$1: datagrams read" "$received" "$N"
+	pp_expect_eq "$1: datagrams reassembled in b" "$reasm_b" "$N"
+	[ "$creates_a" -gt "$N" ] || pp_fail "$1: a cut no datagram (IpFragCreates $creates_a)"
+	[ "$creates_r" -gt "$creates_a" ] || pp_fail "$1: r cut no fragment (IpFragCreates $creates_r)"
+
+	# joined_at($p): the device where this skbs[] entry of packet $p first showed.
+	# shellcheck disable=SC2016 # jq program
+	defs='def joined_at($p): . as $k
+		| first($p.hops[] | select(.skb == $k.skb and .t_ns == $k.t_ns)) | .ifname;'
+	pp_expect_eq "$1: packets" "$(pp_jq "$out" 'packets | length')" "$N"
+	pp_expect_none "$1: marked elsewhere than a-eth0 egress" "$out" \
+		'packets[] | select(.marked_at.ifname != "a-eth0" or .marked_at.dir != "egress")
+		 | "packet \(.id): marked_at \(.marked_at | tojson)"'
+	# shellcheck disable=SC2016 # jq program
+	pp_expect_eq "$1: copies made at a-eth0 (the sender's later fragments)" \
+		"$(pp_jq "$out" "$defs"' [packets[] | . as $p | .skbs[]? | select(.from)
+			| select(joined_at($p) == "a-eth0")] | length')" $((creates_a - N))
+	# shellcheck disable=SC2016 # jq program
+	pp_expect_eq "$1: copies made at r-eth1 (the router's fragments)" \
+		"$(pp_jq "$out" "$defs"' [packets[] | . as $p | .skbs[]? | select(.from)
+			| select(joined_at($p) == "r-eth1")] | length')" "$creates_r"
+	pp_expect_eq "$1: router's originals segmented" \
+		"$(pp_jq "$out" '[packets[] | .skbs[]? | select(.fate.kind == "segmented")] | length')" \
+		"$creates_a"
+	pp_expect_eq "$1: fragments at b-eth0 ingress" \
+		"$(pp_jq "$out" '[packets[] | .hops[] | select(.func == "tc:ingress"
+			and .ifname == "b-eth0")] | length')" "$seen_b"
+	pp_expect_none "$1: fate" "$out" \
+		'packets[] | select(.fate.kind != "consumed" or .fate.read.comm != "udp_flood")
+		 | "packet \(.id): fate \(.fate | tojson)"'
+	# Of b's fragments (the router's) one goes on as the datagram, read; the
+	# others end merged into it.
+	# shellcheck disable=SC2016 # jq program
+	pp_expect_none "$1: b's fragments" "$out" "$defs"'
+		packets[] | . as $p | [.skbs[] | select(.from and joined_at($p) == "r-eth1")
+			| .fate.kind] as $f
+		| select(($f | map(select(. == "consumed")) | length) != 1
+			or ($f | map(select(. != "consumed" and . != "merged")) | length) != 0)
+		| "packet \(.id): fates of the fragments in b: \($f)"'
+	pp_expect_summary "$out"
+}
+
+# Ports: only a first fragment matches. A host: every fragment would.
+frag_case ports 9000 "udp port 9000"
+frag_case host 9001 "host 198.18.1.2"
+pp_pass
