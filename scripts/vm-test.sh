@@ -17,6 +17,9 @@
 #   VM_BACKENDS      backends to run in every kernel (default: per kernel, see
 #                    MATRIX; a kernel named on the command line gets all four)
 #   VM_SCENARIOS     scenarios to run (default: all, see tests/vm/scenarios.sh)
+#   VM_OVERLAYS      overlay scenarios for the first function backend of a
+#                    VM (default: overlay-vxlan overlay-geneve on the generic
+#                    kernels unless VM_SCENARIOS is set; empty: none)
 #   VM_PP_ARGS       extra arguments for every traced pktpath run ("-v -v")
 #   VM_TIMEOUT       seconds one VM may take (default: 3600)
 #   VM_BOOT_TIMEOUT  seconds a VM may take to reach its first scenario
@@ -457,6 +460,7 @@ make_initramfs() {
 		# check is about the kernel: its first VM runs it.
 		case $1 in *@[2-9]) echo "export VM_NO_CHECK=1" ;; esac
 		[ -z "${VM_SCENARIOS:-}" ] || echo "export VM_SCENARIOS='$VM_SCENARIOS'"
+		[ -z "${VM_OVERLAYS+set}" ] || echo "export VM_OVERLAYS='$VM_OVERLAYS'"
 		[ -z "${VM_PP_ARGS:-}" ] || echo "export VM_PP_ARGS='$VM_PP_ARGS'"
 		[ -z "${VM_RUN:-}" ] || echo "VM_RUN='$VM_RUN'"
 		for v in ${!VM_BENCH_@}; do echo "export $v='${!v}'"; done

@@ -82,6 +82,12 @@ timing() {
 kv() { awk -v k="$1" '$1 == k { sub(/^[^ ]+ ?/, ""); print; exit }' "$BLK/kv"; }
 rc() { cat "$BLK/rc"; }
 first_err() { head -n 1 "$BLK/err"; }
+# The probe points pktpath said it skipped ("...cannot probe: a b" and the
+# indented lines after it).
+skipped_funcs() {
+	awk '/cannot probe:/ { on = 1; sub(/.*cannot probe:/, ""); print; next }
+		on && /^  / { print; next } { on = 0 }' "$BLK/err"
+}
 # The packet records (JSON lines with an id), one per line.
 packets() { grep '^{' "$BLK/out" | jq -c 'select(.id != null)'; }
 pkt() { packets | head -n 1 | jq -r "$JQ_LIB $1"; }
@@ -800,6 +806,12 @@ overlay() {
 		echo "3 requests encapsulated ($kind) on u1, 3 replies marked on u1 and decapsulated"
 		return 0
 	}
+	# 5.10 has no BTF for modules: their functions are skipped, and said so.
+	if skipped_funcs | grep -qw -e "$xmit" -e "$rcv"; then
+		echo "3 requests encapsulated ($kind) on u1, 3 replies decapsulated;" \
+			"$xmit or $rcv skipped by pktpath as not probeable in this kernel"
+		return 0
+	fi
 	bad=$(first_bad "(.pkt.tunnel == null and (any(.hops[]; .func == \"$xmit\") | not))
 		or (any(.hops[]; .func == \"$rcv\") | not)" '"\(brief): path \(path)"')
 	[ -z "$bad" ] || {
