@@ -233,6 +233,18 @@ pp_pktpath_start() {
 	pp_wait_line "$name" '^pktpath: ready' "$PP_READY_TIMEOUT"
 }
 
+# pp_root_start NAME ARGS...: pktpath in the root namespace (pp_pktpath_start
+# runs it inside a named one), until its ready line.
+pp_root_start() {
+	local name=$1
+	shift
+	env --default-signal=INT,QUIT "$PKTPATH" "$@" \
+		</dev/null >"$(pp_out "$name")" 2>"$(pp_err "$name")" &
+	PP_PIDS[$name]=$!
+	pp_defer _pp_reap "$name"
+	pp_wait_line "$name" '^pktpath: ready' "$PP_READY_TIMEOUT"
+}
+
 # pp_wait_line NAME ERE SECONDS: wait until background process NAME prints
 # a line matching ERE on stderr. Exiting first, or not printing it within
 # SECONDS, is a failure that quotes its last stderr line.

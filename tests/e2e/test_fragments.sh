@@ -31,17 +31,6 @@ pp_test_tool send udp_sendto
 ip -n "$PP_NS_R" link set dev r-eth1 mtu 1000
 ip -n "$PP_NS_B" link set dev b-eth0 mtu 1000
 
-# root_start NAME ARGS...: pktpath in the root namespace, until its ready line.
-root_start() {
-	local name=$1
-	shift
-	env --default-signal=INT,QUIT "$PKTPATH" "$@" \
-		</dev/null >"$(pp_out "$name")" 2>"$(pp_err "$name")" &
-	PP_PIDS[$name]=$!
-	pp_defer _pp_reap "$name"
-	pp_wait_line "$name" '^pktpath: ready' "$PP_READY_TIMEOUT"
-}
-
 # frag_case NAME PORT FILTER: N datagrams to b's reader on PORT, traced
 # with FILTER; the checks above, against the kernel's counters.
 frag_case() {
@@ -55,7 +44,7 @@ frag_case() {
 	# Fragments on b's link, as the independent count (MF set or an offset).
 	pp_bg "tdump-$1" "$PP_NS_B" tcpdump --immediate-mode -n -i b-eth0 -w /dev/null 'ip[6:2] & 0x3fff != 0'
 	pp_wait_line "tdump-$1" 'listening on' 10
-	root_start "$1" --json --backend tracepoint --packet-timeout 5 --netns "$PP_NS_A" \
+	pp_root_start "$1" --json --backend tracepoint --packet-timeout 5 --netns "$PP_NS_A" \
 		--netns "$PP_NS_R" --netns "$PP_NS_B" --filter "$3"
 	pp_in "$PP_NS_A" "$send" 198.18.1.2 "$2" "$N" 4000
 	# UDP frees a datagram it read later (skb_attempt_defer_free()), with

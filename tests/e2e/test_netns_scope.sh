@@ -20,18 +20,6 @@ ino_r=$(pp_netns_inode "$PP_NS_R")
 ino_b=$(pp_netns_inode "$PP_NS_B")
 filter="icmp and src 198.18.0.1"
 
-# root_start NAME ARGS...: pktpath in the root namespace (pp_pktpath_start
-# runs it inside a named one), until its ready line.
-root_start() {
-	local name=$1
-	shift
-	env --default-signal=INT,QUIT "$PKTPATH" "$@" \
-		</dev/null >"$(pp_out "$name")" 2>"$(pp_err "$name")" &
-	PP_PIDS[$name]=$!
-	pp_defer _pp_reap "$name"
-	pp_wait_line "$name" '^pktpath: ready' "$PP_READY_TIMEOUT"
-}
-
 # A bad scope: exit 2, the kernel as before.
 before=$PP_TMP/before.txt
 pp_state_snapshot "$before"
@@ -43,7 +31,7 @@ refused "a network namespace, not a container" --container "$PP_NS_B" icmp
 
 # One run, two namespaces.
 out=$(pp_out both)
-root_start both --json --backend tracepoint -c 10 --netns "$PP_NS_A" --netns "$PP_NS_B" \
+pp_root_start both --json --backend tracepoint -c 10 --netns "$PP_NS_A" --netns "$PP_NS_B" \
 	--filter "$filter"
 pp_expect_grep "ready line" "$(pp_err both)" 'in 2 network namespaces'
 pp_in "$PP_NS_A" ping -n -c 5 -i 0.2 -w 10 198.18.1.2 >"$PP_TMP/ping.out" 2>&1 ||
@@ -74,8 +62,8 @@ n=$(pp_jq "$out" 'packets | length')
 pp_expect_eq "packets in all" "$n" 10
 
 # Two runs, one namespace each, at once: two hosts.
-root_start ra --json --backend tracepoint -c 5 --netns "$PP_NS_A" --filter "$filter"
-root_start rb --json --backend tracepoint -c 5 --netns "$PP_NS_B" --filter "$filter"
+pp_root_start ra --json --backend tracepoint -c 5 --netns "$PP_NS_A" --filter "$filter"
+pp_root_start rb --json --backend tracepoint -c 5 --netns "$PP_NS_B" --filter "$filter"
 pp_in "$PP_NS_A" ping -n -c 5 -i 0.2 -w 10 198.18.1.2 >"$PP_TMP/ping2.out" 2>&1 ||
 	pp_fail "ping a -> b failed: $(pp_brief_tail 2 "$PP_TMP/ping2.out")"
 pp_pktpath_wait ra 15
