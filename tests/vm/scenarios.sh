@@ -33,7 +33,7 @@ case ${VM_LABEL:-} in
 esac
 # The overlays (encapsulation and decapsulation functions are probes only
 # on the function backends): by default on the generic kernels, in the
-# first function backend this VM can attach, as every backend on every
+# first function backend this VM can attach (kprobe-multi, kprobe, fentry), as every backend on every
 # kernel would cost the test command about a tenth more time.
 # VM_OVERLAYS sets the list (empty: none).
 OVERLAYS=
