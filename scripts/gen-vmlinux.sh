@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Makes bpf/vmlinux/x86_64/vmlinux.h, the kernel's types that the BPF
+# Makes bpf/vmlinux/x86_64/vmlinux.h.xz, the kernel's types that the BPF
 # programs compile against, from the BTF of a named Debian kernel package,
 # so that what builds does not depend on the build host's kernel:
 #
@@ -11,7 +11,8 @@
 # since 7.x Debian puts vmlinuz in linux-binary-ABI, downloaded too), takes
 # the compressed vmlinux out of its bzImage (zstd, xz or gzip: the first
 # payload that decompresses to an ELF file with a .BTF section), and dumps
-# that BTF with bpftool. The same package and bpftool give the same file,
+# that BTF with bpftool, xz-compressed (the header is 2.6 MB, the file 0.4
+# MB; the build unpacks it). The same package and bpftool give the same file,
 # byte for byte; the file's first lines name both.
 #
 # Why one kernel serves every kernel: each field the programs read is a CO-RE
@@ -23,7 +24,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PKG=${1:-linux-image-6.12.117+deb12-amd64}
-OUT=bpf/vmlinux/x86_64/vmlinux.h
+OUT=bpf/vmlinux/x86_64/vmlinux.h.xz
 
 die() {
 	echo "gen-vmlinux: $*" >&2
@@ -88,5 +89,5 @@ done
 	bpftool btf dump file "$work/vmlinux" format c
 } >"$work/vmlinux.h"
 mkdir -p "$(dirname "$OUT")"
-mv "$work/vmlinux.h" "$OUT"
+xz -9 -T1 -c "$work/vmlinux.h" >"$OUT"
 echo "gen-vmlinux: $OUT from $PKG $version ($(wc -c <"$OUT") bytes)"
