@@ -28,7 +28,7 @@
 #include <string.h>
 #include <time.h>
 #include <bpf/bpf.h>
-#include "classifier.h"
+#include "filter/classifier.h"
 #include "pktpath.h"
 
 #define MAX_ROUNDS 64

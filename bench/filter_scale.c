@@ -21,8 +21,8 @@
 #include <time.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
-#include "classifier.h"
-#include "filter_split.h"
+#include "filter/classifier.h"
+#include "filter/filter_split.h"
 
 static double now_s(void)
 {

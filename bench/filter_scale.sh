@@ -67,7 +67,7 @@ $(jq -r .run.load <<<"$run"). The filter is \`host 198.19.0.1 or host 198.19.0.2
 
 - *pktpath compile*: \`pp_compile_split()\`: libpcap compiles the chain in
   chunks of 32 terms, each optimised, and the chunks are joined
-  (filter/filter_split.h);
+  (loader/filter/filter_split.h);
 - *tcpdump compile*: \`pcap_compile()\` of the whole, optimised, as tcpdump
   and pktpath before this change did (measured up to 600 terms only);
 - *classic* and *eBPF*: instructions of the joined program and of its

@@ -2,7 +2,7 @@
 /*
  * The loader's user-space cost per record, without a kernel: a synthetic
  * stream of MARK/HOP/END records, shaped like a 64-byte UDP flow over veth,
- * goes through the same calls as loader/paths/trace.c (pp_paths_add() per record,
+ * goes through the same calls as loader/cmd/trace.c (pp_paths_add() per record,
  * pp_paths_expire() and fflush() per poll, pp_out_text() or pp_out_json()
  * per closed packet), with the output going to /dev/null.
  *
@@ -43,12 +43,12 @@
 #include <unistd.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
-#include "export_pcapng.h"
-#include "export_perfetto.h"
-#include "netns_names.h"
-#include "output.h"
-#include "path.h"
-#include "summary.h"
+#include "output/export_pcapng.h"
+#include "output/export_perfetto.h"
+#include "names/netns_names.h"
+#include "output/output.h"
+#include "paths/path.h"
+#include "output/summary.h"
 
 #define MAX_ROUNDS   64
 #define CHUNK_RECS   4096	   /* records per "poll": a few hundred KiB, as a busy ring gives */
@@ -236,7 +236,7 @@ static void gen_chunk(struct gen *g, struct chunk *ch)
 	}
 }
 
-/* What loader/paths/trace.c's emit() does, less the skb_map clean-up on timeout. */
+/* What loader/cmd/trace.c's emit() does, less the skb_map clean-up on timeout. */
 static void emit(const struct pp_packet *p, void *ctx)
 {
 	struct run *r = ctx;

@@ -273,7 +273,7 @@ packet, and every hit of all the host's traffic pays the lookup meanwhile.
 output used to be the cost (text 2.07, JSON 3.41 M records/s on
 2026-11-21 before the change, most of the instructions in
 \`vfprintf\` for text and a byte-at-a-time JSON writer). Each packet is
-now formatted by hand (loader/output/fmt.c: two decimal digits per division,
+now formatted by hand (loader/base/fmt.c: two decimal digits per division,
 IPv4 as \`inet_ntop()\` writes it, JSON keys with compile-time lengths,
 an 8-byte escape scan) into one buffer that leaves in one \`fwrite()\`,
 byte for byte the output it was (checked on 30,000 random packets against
@@ -371,7 +371,7 @@ filter alone.
 pktpath's default, \`--no-inner\` to turn it off: where the filter does not
 match a frame, a few loads check whether it is VXLAN (UDP to 4789 or 8472),
 Geneve (6081), IP-in-IP or GRE, and if so the program runs again on the
-inner frame (filter/cbpf_xlate.c, \`emit_inner_entry()\`). \`bench/cls_bench --inner 9
+inner frame (loader/filter/cbpf_xlate.c, \`emit_inner_entry()\`). \`bench/cls_bench --inner 9
 1000000\`: each filter without and with the view, on the 98-byte UDP frame
 above and on the same frame inside a VXLAN header (148 bytes), which none
 matches either; medians of 9 rounds, raw ns per run (the test-run
@@ -436,7 +436,7 @@ pktpath says so on stderr.
 \`bench/rec_bench\` feeds a synthetic record stream, shaped like the 64-byte
 UDP flow over veth (a MARK with the packet's first bytes, 7 HOPs, an END: 9
 records a packet, 64 packets interleaved), through the calls
-loader/paths/trace.c makes (\`pp_paths_add()\` per record, \`pp_paths_expire()\`
+loader/cmd/trace.c makes (\`pp_paths_add()\` per record, \`pp_paths_expire()\`
 and \`fflush()\` per poll of 4096 records, \`pp_out_text()\` or
 \`pp_out_json()\` or \`pp_summary_add()\` per closed packet, to /dev/null), on one core, without a
 kernel. Each run is a child process (its peak RSS from \`wait4()\`'s

@@ -2,7 +2,7 @@
 /*
  * The maps that the classifier and the probe programs share. Every object
  * declares them; the loader creates them once, from maps.bpf.c, and hands
- * the same file descriptors to each object by name (loader/probes/maps.c).
+ * the same file descriptors to each object by name (loader/bpfobj/maps.c).
  */
 #ifndef PP_MAPS_BPF_H
 #define PP_MAPS_BPF_H

@@ -166,7 +166,7 @@ static __always_inline void pp_count_lost(struct pp_state *st, struct pp_skb_val
  * some microseconds in a VM, paid by the traced packet; by default every
  * submit that finds the loader caught up does that, which is most of them.
  * The loader polls with a short timeout while anything is in flight
- * (loader/paths/trace.c), so a record needs to wake it only
+ * (loader/cmd/trace.c), so a record needs to wake it only
  *   - when it sleeps with nothing in flight: the record is then a new
  *     packet's mark, and pp_track() raised inflight before this read, so
  *     either the loader saw that or this sees its flag;

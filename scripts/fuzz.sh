@@ -50,9 +50,9 @@ build() {
 
 # The corpus so far, run once by a build with source coverage.
 coverage() {
-	local cov=$BUILD/cov prof sources=(filter/cbpf_xlate.c filter/ebpf_interp.c
-		filter/classifier.c filter/splice.c loader/paths/path.c loader/output/output_json.c
-		loader/output/output_text.c loader/paths/pkt_decode.c loader/output/fmt.c)
+	local cov=$BUILD/cov prof sources=(loader/filter/cbpf_xlate.c loader/filter/ebpf_interp.c
+		loader/filter/classifier.c loader/bpfobj/splice.c loader/paths/path.c loader/output/output_json.c
+		loader/output/output_text.c loader/paths/pkt_decode.c loader/base/fmt.c)
 	prof=$(command -v llvm-profdata || command -v llvm-profdata-14) || {
 		echo "fuzz: llvm-profdata not found"
 		return 1

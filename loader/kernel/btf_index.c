@@ -2,7 +2,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "btf_index.h"
+#include "kernel/btf_index.h"
 
 struct entry {
 	const char *name;

@@ -2,7 +2,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include "cgroup2.h"
+#include "kernel/cgroup2.h"
 
 int pp_cgroup2_root(const char *mounts, const char *prefix, char *buf, size_t len)
 {

@@ -9,9 +9,9 @@
 #include <unistd.h>
 #include <sys/mount.h>
 #include <sys/wait.h>
-#include "compat.h"
-#include "ftrace_funcs.h"
-#include "grow.h"
+#include "base/compat.h"
+#include "kernel/ftrace_funcs.h"
+#include "base/grow.h"
 
 #define PP_AFF "available_filter_functions"
 

@@ -11,8 +11,8 @@
 #include <linux/perf_event.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
-#include "compat.h"
-#include "kfeatures.h"
+#include "base/compat.h"
+#include "kernel/kfeatures.h"
 
 static const struct bpf_insn ret0[] = {
 	{.code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0},

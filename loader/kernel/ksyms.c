@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "grow.h"
-#include "ksyms.h"
+#include "base/grow.h"
+#include "kernel/ksyms.h"
 
 #define KALLSYMS "/proc/kallsyms"
 

@@ -13,8 +13,8 @@
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <bpf/bpf.h>
-#include "compat.h"
-#include "privs.h"
+#include "base/compat.h"
+#include "kernel/privs.h"
 
 #define PP_CAP_MAX 63 /* the sets are 64 bits wide (two __u32 words) */
 

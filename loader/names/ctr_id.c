@@ -16,7 +16,7 @@
  */
 #include <stdbool.h>
 #include <string.h>
-#include "ctr_id.h"
+#include "names/ctr_id.h"
 
 struct rt_prefix {
 	const char *prefix; /* of the path component, before the id */

@@ -18,7 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <json-c/json.h>
-#include "ctr_meta.h"
+#include "names/ctr_meta.h"
 
 #define PP_PATH_MAX 512
 

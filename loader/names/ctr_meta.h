@@ -9,7 +9,7 @@
 #define PP_CTR_META_H
 
 #include <stdbool.h>
-#include "ctr_id.h"
+#include "names/ctr_id.h"
 
 #define PP_CTR_NAME_MAX 128
 

@@ -19,7 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
-#include "netns_names.h"
+#include "names/netns_names.h"
 
 #define PP_NAMES_MIN_SLOTS 64
 #define PP_NAMES_PATH	   512

@@ -13,7 +13,7 @@
 
 #include <stdbool.h>
 #include <linux/types.h>
-#include "ctr_meta.h"
+#include "names/ctr_meta.h"
 
 #define PP_NAMES_RESCAN_MS  100	 /* the shortest time between two scans */
 #define PP_NAMES_RECHECK_MS 1000 /* how often a name's source is checked again */

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
-#include "netns_scope.h"
+#include "names/netns_scope.h"
 
 static bool all_digits(const char *s)
 {

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>
-#include "netns_names.h"
+#include "names/netns_names.h"
 
 #define PP_SCOPE_PATH 288
 

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <stdlib.h>
 #include <string.h>
-#include "export_pcapng.h"
-#include "fmt.h"
-#include "grow.h"
-#include "path_line.h"
-#include "pcapng.h"
+#include "output/export_pcapng.h"
+#include "base/fmt.h"
+#include "base/grow.h"
+#include "output/path_line.h"
+#include "output/pcapng.h"
 
 #define PP_COMMENT_MAX 4096 /* a path of some 150 hops; longer ones end in "..." */
 #define PP_BLOCK_MAX   (64 + PP_HDR_BYTES + PP_COMMENT_MAX + 32)

@@ -11,7 +11,7 @@
 
 #include <stdio.h>
 #include <linux/types.h>
-#include "output.h"
+#include "output/output.h"
 
 struct pp_pcapng_out;
 

@@ -2,10 +2,10 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "export_perfetto.h"
-#include "fmt.h"
-#include "path_line.h"
-#include "pkt_decode.h"
+#include "output/export_perfetto.h"
+#include "base/fmt.h"
+#include "output/path_line.h"
+#include "paths/pkt_decode.h"
 
 #define PP_NAMEBUF 32
 #define NONE	   SIZE_MAX

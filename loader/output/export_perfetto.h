@@ -18,7 +18,7 @@
 
 #include <stdio.h>
 #include <linux/types.h>
-#include "output.h"
+#include "output/output.h"
 
 struct pp_perfetto_out;
 

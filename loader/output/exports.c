@@ -3,10 +3,10 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/types.h>
-#include "export_pcapng.h"
-#include "export_perfetto.h"
-#include "exports.h"
-#include "safe_file.h"
+#include "output/export_pcapng.h"
+#include "output/export_perfetto.h"
+#include "output/exports.h"
+#include "base/safe_file.h"
 
 /*
  * The capture holds packet bytes (up to 128 of each: payload too, for small

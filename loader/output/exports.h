@@ -11,8 +11,8 @@
 
 #include <stddef.h>
 #include <linux/types.h>
-#include "output.h"
-#include "wallclock.h"
+#include "output/output.h"
+#include "output/wallclock.h"
 
 struct pp_exports {
 	const char *pcapng_path, *perfetto_path;

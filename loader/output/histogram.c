@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <stdlib.h>
-#include "histogram.h"
+#include "output/histogram.h"
 
 /*
  * Octave 0 holds [0, 64) one value a bucket; octave k >= 1 holds

@@ -8,9 +8,9 @@
  * frame (vxlan_rcv() pulls the headers and hands on the same skb).
  */
 #include <string.h>
-#include "hop_change.h"
-#include "output.h"
-#include "tunnel.h"
+#include "output/hop_change.h"
+#include "output/output.h"
+#include "filter/tunnel.h"
 
 static bool is_tc(const struct pp_hop *h)
 {

@@ -9,8 +9,8 @@
 #define PP_HOP_CHANGE_H
 
 #include <stdbool.h>
-#include "path.h"
-#include "pkt_decode.h"
+#include "paths/path.h"
+#include "paths/pkt_decode.h"
 
 enum pp_hop_change_kind {
 	PP_CHANGE_NONE,

@@ -6,10 +6,10 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "compat.h"
-#include "metrics.h"
-#include "drop_hint.h"
-#include "summary.h"
+#include "base/compat.h"
+#include "output/metrics.h"
+#include "output/drop_hint.h"
+#include "output/summary.h"
 
 #define FNV_OFF	  0xcbf29ce484222325ULL
 #define FNV_PRIME 0x100000001b3ULL

@@ -25,7 +25,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <linux/types.h>
-#include "output.h"
+#include "output/output.h"
 
 #define PP_METRICS_DEF_TOP  100
 #define PP_METRICS_MAX_TOP  10000

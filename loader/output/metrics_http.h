@@ -9,7 +9,7 @@
 #define PP_METRICS_HTTP_H
 
 #include <stddef.h>
-#include "metrics.h"
+#include "output/metrics.h"
 
 struct pp_http;
 

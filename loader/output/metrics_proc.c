@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-#include "metrics.h"
+#include "output/metrics.h"
 
 static void one(FILE *f, const char *name, const char *type, const char *help, double v)
 {

@@ -15,7 +15,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "metrics.h"
+#include "output/metrics.h"
 
 #define SAMPLE 16 /* candidates looked at for the one to replace */
 

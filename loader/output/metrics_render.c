@@ -8,7 +8,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "metrics.h"
+#include "output/metrics.h"
 
 /* The copy a render works from. */
 struct snap {

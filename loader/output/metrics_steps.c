@@ -13,7 +13,7 @@
  * back has only grown.
  */
 #include <string.h>
-#include "metrics.h"
+#include "output/metrics.h"
 
 #define SEP " > "
 

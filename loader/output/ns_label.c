@@ -13,9 +13,9 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "fmt.h"
-#include "netns_names.h"
-#include "output.h"
+#include "base/fmt.h"
+#include "names/netns_names.h"
+#include "output/output.h"
 
 #define PP_SHORT_ID 12
 

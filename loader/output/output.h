@@ -8,8 +8,8 @@
 
 #include <stdio.h>
 #include <linux/types.h>
-#include "path.h"
-#include "pkt_decode.h"
+#include "paths/path.h"
+#include "paths/pkt_decode.h"
 
 /* How to name things; the callbacks may be NULL, and may return NULL. */
 struct pp_out {

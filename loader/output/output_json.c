@@ -11,14 +11,14 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include "drop_hint.h"
-#include "fmt.h"
-#include "hop_change.h"
-#include "netns_names.h"
-#include "output.h"
-#include "pkt_decode.h"
-#include "pkt_key.h"
-#include "tunnel.h"
+#include "output/drop_hint.h"
+#include "base/fmt.h"
+#include "output/hop_change.h"
+#include "names/netns_names.h"
+#include "output/output.h"
+#include "paths/pkt_decode.h"
+#include "paths/pkt_key.h"
+#include "filter/tunnel.h"
 
 #define PP_PROBE_NAMELEN 32
 

@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stdint.h>
-#include "compat.h"
-#include "fmt.h"
-#include "metrics.h"
-#include "output_summary.h"
+#include "base/compat.h"
+#include "base/fmt.h"
+#include "output/metrics.h"
+#include "output/output_summary.h"
 
 #define NAMELEN 64
 

@@ -4,8 +4,8 @@
 #define PP_OUTPUT_SUMMARY_H
 
 #include <stdbool.h>
-#include "output.h"
-#include "summary.h"
+#include "output/output.h"
+#include "output/summary.h"
 
 struct pp_sum_when {
 	double elapsed; /* seconds since tracing began */

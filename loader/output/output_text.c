@@ -18,14 +18,14 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include "drop_hint.h"
-#include "fmt.h"
-#include "hop_change.h"
-#include "life_points.h"
-#include "output.h"
-#include "pkt_decode.h"
-#include "tunnel.h"
-#include "wallclock.h"
+#include "output/drop_hint.h"
+#include "base/fmt.h"
+#include "output/hop_change.h"
+#include "probes/life_points.h"
+#include "output/output.h"
+#include "paths/pkt_decode.h"
+#include "filter/tunnel.h"
+#include "output/wallclock.h"
 
 #define PP_LINE_MAX	 99 /* output lines stay under 100 columns */
 #define PP_DEV_BUF	 (PP_IFNAMSIZ + 8)

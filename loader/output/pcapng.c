@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <string.h>
-#include "pcapng.h"
+#include "output/pcapng.h"
 
 #define PAD4(n) (((n) + 3) & ~(size_t)3)
 

@@ -7,8 +7,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "output.h"
-#include "summary.h"
+#include "output/output.h"
+#include "output/summary.h"
 
 #define PP_SUM_LIMIT (1U << 20)
 

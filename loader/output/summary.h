@@ -17,8 +17,8 @@
 
 #include <stddef.h>
 #include <linux/types.h>
-#include "histogram.h"
-#include "path.h"
+#include "output/histogram.h"
+#include "paths/path.h"
 
 #define PP_SUM_DEF_PATHS 1000
 #define PP_SUM_DEF_DROPS 256

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <stdio.h>
 #include <time.h>
-#include "wallclock.h"
+#include "output/wallclock.h"
 
 #define PP_WALLCLOCK_TRIES 16
 /* Below the text's microseconds: a smaller move is not worth a word. */

@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "compat.h"
-#include "drop_reason.h"
+#include "base/compat.h"
+#include "paths/drop_reason.h"
 
 #define NUM_BUFS 4
 

@@ -23,10 +23,10 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "compat.h"
-#include "grow.h"
-#include "path.h"
-#include "pkt_decode.h"
+#include "base/compat.h"
+#include "base/grow.h"
+#include "paths/path.h"
+#include "paths/pkt_decode.h"
 
 #define PP_NIL	      UINT32_MAX
 #define PP_HOPS_INIT  16

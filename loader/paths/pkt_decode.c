@@ -9,10 +9,10 @@
 #include <stdio.h>
 #include <string.h>
 #include <linux/if_ether.h>
-#include "compat.h"
-#include "fmt.h"
-#include "pkt_decode.h"
-#include "tunnel.h"
+#include "base/compat.h"
+#include "base/fmt.h"
+#include "paths/pkt_decode.h"
+#include "filter/tunnel.h"
 
 #define PP_VLAN_HLEN 4 /* an 802.1Q tag: TPID and TCI */
 

@@ -22,8 +22,8 @@
  */
 #include <stdbool.h>
 #include <string.h>
-#include "pkt_key.h"
-#include "tunnel.h"
+#include "paths/pkt_key.h"
+#include "filter/tunnel.h"
 
 #define ETH_HLEN 14
 #define KEY_BUF	 (16 + 12 + PP_KEY_PAYLOAD)

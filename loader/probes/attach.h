@@ -6,9 +6,9 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
-#include "cli.h"
+#include "probes/settings.h"
 #include "pktpath.h"
-#include "probe_list.h"
+#include "probes/probe_list.h"
 
 struct probes;
 struct bpf_link;

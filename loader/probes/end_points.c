@@ -2,9 +2,9 @@
 #include <stdbool.h>
 #include <string.h>
 #include <linux/types.h>
-#include "compat.h"
+#include "base/compat.h"
 #include "pktpath.h"
-#include "end_points.h"
+#include "probes/end_points.h"
 
 struct end_point {
 	const char *name;

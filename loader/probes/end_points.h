@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 #include <linux/types.h>
-#include "probe_list.h"
+#include "probes/probe_list.h"
 
 /* Adds every built-in end and copy point missing from the list ("built-in"). */
 int pp_end_points_add(struct pp_probe_list *l, char *err, size_t errlen);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <string.h>
-#include "compat.h"
+#include "base/compat.h"
 #include "pktpath.h"
-#include "life_points.h"
+#include "probes/life_points.h"
 
 struct life_point {
 	const char *name; /* as in the probe list */

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <stddef.h>
-#include "compat.h"
-#include "end_points.h"
-#include "ftrace_funcs.h"
-#include "ksyms.h"
-#include "plan.h"
-#include "probe_btf.h"
-#include "probe_list.h"
+#include "base/compat.h"
+#include "probes/end_points.h"
+#include "kernel/ftrace_funcs.h"
+#include "kernel/ksyms.h"
+#include "probes/plan.h"
+#include "probes/probe_btf.h"
+#include "probes/probe_list.h"
 
 /* BPF trampolines before Linux 6.4 or so take six arguments at most. */
 #define PP_FENTRY_MAX_ARGS 6

@@ -9,8 +9,8 @@
 #define PP_PLAN_H
 
 #include <stdbool.h>
-#include "cli.h"
-#include "kfacts.h"
+#include "probes/settings.h"
+#include "probes/kfacts.h"
 
 struct btf;
 struct pp_probe;

@@ -6,10 +6,10 @@
 #include <stdio.h>
 #include <string.h>
 #include <linux/types.h> /* before pktpath.h, which uses __u32 */
-#include "compat.h"
+#include "base/compat.h"
 #include "pktpath.h"
-#include "btf_index.h"
-#include "probe_btf.h"
+#include "kernel/btf_index.h"
+#include "probes/probe_btf.h"
 
 #define TP_TYPEDEF_PREFIX "btf_trace_"
 #define MAX_TYPE_CHAIN	  32 /* modifiers and typedefs we follow before giving up */

@@ -8,7 +8,7 @@
 #define PP_PROBE_BTF_H
 
 #include <bpf/btf.h>
-#include "probe_list.h"
+#include "probes/probe_list.h"
 
 /*
  * Fill argpos, btf_id and skip of every entry (resetting earlier results).

@@ -11,9 +11,9 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <linux/types.h> /* before pktpath.h, which uses __u32 */
-#include "grow.h"
+#include "base/grow.h"
 #include "pktpath.h"
-#include "probe_list.h"
+#include "probes/probe_list.h"
 
 #define TP_PREFIX "tp:"
 

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>
-#include "plan.h"
+#include "probes/plan.h"
 
 #define PP_PROBE_LIST_FILE  "kp_func.list"     /* --detail full */
 #define PP_PROBE_SHORT_FILE "kp_func.min.list" /* --detail short, the default */

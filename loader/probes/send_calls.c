@@ -7,12 +7,12 @@
 #include <linux/perf_event.h>
 #include <sys/syscall.h>
 #include <bpf/libbpf.h>
-#include "compat.h"
-#include "attach.h"
-#include "ftrace_funcs.h"
+#include "base/compat.h"
+#include "probes/attach.h"
+#include "kernel/ftrace_funcs.h"
 #include "probes.skel.h"
-#include "send_calls.h"
-#include "log.h"
+#include "probes/send_calls.h"
+#include "base/log.h"
 
 /* The tracepoint's id in tracefs, or a negative errno. */
 static long tp_id(const char *event)

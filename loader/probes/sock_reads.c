@@ -7,11 +7,11 @@
 #include <unistd.h>
 #include <sys/mount.h>
 #include <bpf/libbpf.h>
-#include "attach.h"
-#include "cgroup2.h"
+#include "probes/attach.h"
+#include "kernel/cgroup2.h"
 #include "probes.skel.h"
-#include "sock_reads.h"
-#include "log.h"
+#include "probes/sock_reads.h"
+#include "base/log.h"
 
 /* A file's text, NUL-terminated, in *OUT (to free); 0 or -errno. */
 static int slurp(const char *path, char **out)

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <bpf/bpf.h>
-#include "stacks.h"
+#include "probes/stacks.h"
 
 /*
  * "function+0x1b", or the address where kallsyms does not say. Returns

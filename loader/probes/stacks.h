@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 #include <linux/types.h>
-#include "ksyms.h"
+#include "kernel/ksyms.h"
 #include "pktpath.h"
 
 #define PP_FRAME_NAME 96 /* "function+0x1f2a" */

@@ -2,7 +2,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
-#include "report_join.h"
+#include "report/report_join.h"
 
 /* A joined packet being built: its first start, and its hosts as bits. */
 struct open_chain {

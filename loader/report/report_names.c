@@ -9,9 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "grow.h"
-#include "netns_names.h"
-#include "report_names.h"
+#include "base/grow.h"
+#include "names/netns_names.h"
+#include "report/report_names.h"
 
 struct code_name {
 	__u64 key;

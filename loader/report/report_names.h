@@ -10,7 +10,7 @@
 #define PP_REPORT_NAMES_H
 
 #include <linux/types.h>
-#include "output.h"
+#include "output/output.h"
 
 struct pp_rnames;
 

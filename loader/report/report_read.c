@@ -14,9 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <json-c/json.h>
-#include "report_names.h"
-#include "netns_names.h"
-#include "report_read.h"
+#include "report/report_names.h"
+#include "names/netns_names.h"
+#include "report/report_read.h"
 
 #define PP_NAME_MAX 512 /* a probe, reason or function name */
 

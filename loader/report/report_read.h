@@ -17,8 +17,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>
-#include "output.h"
-#include "path.h"
+#include "output/output.h"
+#include "paths/path.h"
 
 enum pp_report_read_kind {
 	PP_REPORT_READ_BLANK = 0,	 /* an empty line */

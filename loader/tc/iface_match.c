@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <fnmatch.h>
 #include <string.h>
-#include "iface_match.h"
+#include "tc/iface_match.h"
 
 bool pp_iface_is_pattern(const char *word)
 {

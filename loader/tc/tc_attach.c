@@ -10,12 +10,12 @@
 #include <net/if_arp.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
-#include "classifier.h"
-#include "compat.h" /* tcx: Debian 12's uapi headers predate Linux 6.6 */
-#include "tc_attach.h"
-#include "iface_match.h"
-#include "tc_stale.h"
-#include "log.h"
+#include "filter/classifier.h"
+#include "base/compat.h" /* tcx: Debian 12's uapi headers predate Linux 6.6 */
+#include "tc/tc_attach.h"
+#include "tc/iface_match.h"
+#include "tc/tc_stale.h"
+#include "base/log.h"
 
 /* The filter reads Ethernet offsets: only devices that carry that header. */
 static bool ethernet_like(int sock, const char *name)

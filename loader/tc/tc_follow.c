@@ -11,9 +11,9 @@
 #include <linux/if_arp.h>
 #include <linux/rtnetlink.h>
 #include <libmnl/libmnl.h>
-#include "tc_attach.h"
-#include "tc_follow.h"
-#include "log.h"
+#include "tc/tc_attach.h"
+#include "tc/tc_follow.h"
+#include "base/log.h"
 
 /*
  * A burst (a host starting many containers) queues a few hundred messages

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "tc_scope.h"
-#include "log.h"
+#include "tc/tc_scope.h"
+#include "base/log.h"
 
 /* Enter namespace FD; 0 or -errno. */
 static int enter(int fd)

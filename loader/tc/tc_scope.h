@@ -12,8 +12,8 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "netns_scope.h"
-#include "tc_attach.h"
+#include "names/netns_scope.h"
+#include "tc/tc_attach.h"
 
 struct pp_scope_tc {
 	struct pp_scope_ns ns;

@@ -10,12 +10,12 @@
 #include <linux/magic.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
-#include "classifier.h"
-#include "maps.h"
-#include "safe_file.h"
-#include "tc_attach.h"
-#include "tc_script.h"
-#include "log.h"
+#include "filter/classifier.h"
+#include "bpfobj/maps.h"
+#include "base/safe_file.h"
+#include "tc/tc_attach.h"
+#include "tc/tc_script.h"
+#include "base/log.h"
 
 #define PP_BPFFS "/sys/fs/bpf"
 /* Our filters' handle: detach.sh deletes by it, never another tool's filter. */

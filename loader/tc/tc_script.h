@@ -9,7 +9,7 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
-#include "safe_file.h"
+#include "base/safe_file.h"
 
 struct pp_cls;
 struct pp_maps;

@@ -11,8 +11,8 @@
 #include <linux/pkt_sched.h>
 #include <linux/rtnetlink.h>
 #include <bpf/libbpf.h>
-#include "tc_stale.h"
-#include "log.h"
+#include "tc/tc_stale.h"
+#include "base/log.h"
 
 #define PP_CLS_PREFIX "pp_cls_"
 #define PP_MAX_STALE  64

@@ -311,7 +311,7 @@ pp_stop() {
 # packet it tracked, when no traffic that its filter matches is under way
 # (call it after the traffic's sender has exited). Without that, a SIGINT
 # loses what is still open: pktpath does not print packets open at exit.
-# The loader tells its state by how it waits for records (loader/paths/trace.c):
+# The loader tells its state by how it waits for records (loader/cmd/trace.c):
 # in epoll_wait with a 10 ms timeout while a packet is open or an skb is in
 # flight, with 250 ms (0xfa, the 4th syscall argument) only when nothing
 # is. Two such waits, the second begun after the first was seen, mean that

@@ -22,7 +22,7 @@ pp_in "$PP_NS_A" iperf3 -u -b 20M -t 3 -l 1400 -c 198.18.1.2 -p 5201 -J \
 	>"$PP_TMP/iperf3-a.json" 2>&1 || pp_fail "iperf3 failed: $(pp_brief_tail 2 "$PP_TMP/iperf3-a.json")"
 # The queue drains at 10 mbit: about 3 s more. The server exits after its test.
 # A packet whose skb a qdisc took at its last hop stays open up to 60 s past
-# --packet-timeout (loader/paths/trace.c): the bound is above that, or such a
+# --packet-timeout (loader/cmd/trace.c): the bound is above that, or such a
 # packet would fail the settle instead of being counted below (seen once
 # while other e2e runs loaded the machine: 'still had packets open ... 30 s').
 pp_pktpath_settle queue 90

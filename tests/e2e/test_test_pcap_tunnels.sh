@@ -7,7 +7,7 @@
 # underlay (ip6tnl, ip6gre, ip6gretap), IPv6 in IPv4 (sit), and GRE/IP-in-IP
 # frames that are no tunnel pktpath looks into) prints for each filter the frames
 # tcpdump matches in that file, together with those whose inner frame
-# tcpdump matches in a second file of the inner frames (filter/tunnel.h:
+# tcpdump matches in a second file of the inner frames (loader/filter/tunnel.h:
 # an IP packet behind a made-up Ethernet header). With --no-inner, only
 # the first. Without the IP tunnels in the inner view, every filter on the
 # pods' addresses or ports finds no tunnel's frame.

@@ -37,9 +37,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "output.h"
-#include "path.h"
-#include "pkt_key.h"
+#include "output/output.h"
+#include "paths/path.h"
+#include "paths/pkt_key.h"
 #include "json_check.h"
 #include "path_model.h"
 #include "paths_input.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fuzz_pcap: the capture reader of --test-pcap (filter/pcap_io.c, over
+ * fuzz_pcap: the capture reader of --test-pcap (loader/filter/pcap_io.c, over
  * libpcap) on any file, pcap or pcapng. Properties: it returns 0, -EINVAL
  * or -EIO, with a message on error; frames come numbered 1, 2, ... with at
  * most PP_SNAPLEN bytes each, every byte readable (ASan checks the reads);
@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "fuzz_memfile.h"
-#include "pcap_io.h"
+#include "filter/pcap_io.h"
 
 struct ctx {
 	unsigned long frames, stop_at;

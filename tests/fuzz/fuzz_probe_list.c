@@ -17,7 +17,7 @@
 #include <linux/types.h> /* before pktpath.h, which uses __u32 */
 #include "fuzz_memfile.h"
 #include "pktpath.h"
-#include "probe_list.h"
+#include "probes/probe_list.h"
 
 static void check_entry(const struct pp_probe_list *l, size_t i)
 {

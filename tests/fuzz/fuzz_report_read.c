@@ -14,11 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/types.h>
-#include "export_pcapng.h"
-#include "export_perfetto.h"
+#include "output/export_pcapng.h"
+#include "output/export_perfetto.h"
 #include "fuzz_memfile.h"
-#include "output_summary.h"
-#include "report_read.h"
+#include "output/output_summary.h"
+#include "report/report_read.h"
 
 static void check_packet(const struct pp_packet *p)
 {

@@ -16,7 +16,7 @@
 #include <string.h>
 #include "cbpf_input.h"
 #include "paths_input.h"
-#include "pcap_io.h"
+#include "filter/pcap_io.h"
 
 #define FZ_SEED_MAX 16384
 

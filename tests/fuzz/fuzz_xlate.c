@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target for the classic-to-eBPF translator (filter/cbpf_xlate.c).
+ * libFuzzer target for the classic-to-eBPF translator (loader/filter/cbpf_xlate.c).
  *
  * Each input is a classic program and a frame (cbpf_input.h). Properties:
  *
@@ -16,7 +16,7 @@
  *    accepts nothing that the translator refuses: it is the reference the
  *    whitelist copies.
  *  - A translation passes the verifier's static checks and runs without a
- *    fault in filter/ebpf_interp.c, in each mode: TC with direct loads,
+ *    fault in loader/filter/ebpf_interp.c, in each mode: TC with direct loads,
  *    TC with bpf_skb_load_bytes() only, probe mode (PP_XLATE_PROBE, where a
  *    read outside the frame is a fault); for a program libpcap can run, its
  *    verdict on the frame is pcap_offline_filter()'s, and when it matches by
@@ -34,7 +34,7 @@
  *    frame with its bytes 12..15 moved into metadata, decides as libpcap on
  *    the whole frame.
  *  - The inner view (PP_XLATE_INNER) of a program libpcap can run decides as
- *    libpcap on the frame or, for a tunnel's frame (filter/tunnel.h), on its
+ *    libpcap on the frame or, for a tunnel's frame (loader/filter/tunnel.h), on its
  *    inner frame: on the frame itself, and on the frame wrapped in a VXLAN
  *    header or a Geneve header with 0 to 3 words of options (the input's
  *    length picks), in both TC load modes.
@@ -47,13 +47,13 @@
 #include <unistd.h>
 #include <sys/socket.h>
 #include <bpf/libbpf.h>
-#include "cbpf_xlate.h"
-#include "classifier.h"
-#include "pcap_io.h"
+#include "filter/cbpf_xlate.h"
+#include "filter/classifier.h"
+#include "filter/pcap_io.h"
 #include "cbpf_check.h"
 #include "cbpf_input.h"
-#include "ebpf_interp.h"
-#include "tunnel.h"
+#include "filter/ebpf_interp.h"
+#include "filter/tunnel.h"
 
 #define FZ_ETH_HLEN	   14
 #define FZ_MIN_RUNNABLE_IP (FZ_ETH_HLEN + 40) /* shorter IP frames: test runs get -EINVAL */

@@ -47,7 +47,7 @@
 #ifndef PP_FUZZ_PATH_MODEL_H
 #define PP_FUZZ_PATH_MODEL_H
 
-#include "path.h"
+#include "paths/path.h"
 
 struct fzm_pkt;
 

@@ -20,7 +20,7 @@
 #include <string.h>
 #include <linux/if_ether.h>
 #include <pcap/pcap.h>
-#include "compat.h"
+#include "base/compat.h"
 #include "corpus.h"
 
 #define PKT_MAX	      1600 /* a QinQ-tagged 1514-byte frame fits */

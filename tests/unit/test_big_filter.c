@@ -14,10 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "suites.h"
-#include "classifier.h"
+#include "filter/classifier.h"
 #include "corpus.h"
-#include "filter_split.h"
-#include "frame_verdict.h"
+#include "filter/filter_split.h"
+#include "filter/frame_verdict.h"
 #include "kernel_run.h"
 
 #define LEN(a) (sizeof(a) / sizeof((a)[0]))

@@ -12,8 +12,8 @@
 #include <unistd.h>
 #include <sys/socket.h>
 #include "suites.h"
-#include "cbpf_ops.h"
-#include "cbpf_xlate.h"
+#include "filter/cbpf_ops.h"
+#include "filter/cbpf_xlate.h"
 
 #define LEN(a) (sizeof(a) / sizeof((a)[0]))
 

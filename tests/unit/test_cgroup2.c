@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include "suites.h"
-#include "cgroup2.h"
+#include "kernel/cgroup2.h"
 
 /* A hybrid host: v1 controllers under /sys/fs/cgroup, v2 at .../unified. */
 START_TEST(test_hybrid)

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "suites.h"
-#include "cli.h"
+#include "cmd/cli.h"
 
 #define ARGC(a) ((int)(sizeof(a) / sizeof((a)[0])) - 1)
 

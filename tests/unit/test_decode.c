@@ -4,7 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "pkt_decode.h"
+#include "paths/pkt_decode.h"
 #include "suites.h"
 
 struct frame {

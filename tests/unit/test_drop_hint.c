@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* loader/paths/drop_hint.c: the explanation of each drop, and its evidence, from given facts. */
+/* loader/output/drop_hint.c: the explanation of each drop, and its evidence, from given facts. */
 #include <check.h>
 #include <string.h>
-#include "drop_hint.h"
+#include "output/drop_hint.h"
 #include "suites.h"
 
 #define NS 4026532616U

@@ -12,10 +12,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "suites.h"
-#include "classifier.h"
+#include "filter/classifier.h"
 #include "corpus.h"
 #include "filter_exprs.h"
-#include "frame_verdict.h"
+#include "filter/frame_verdict.h"
 #include "kernel_run.h"
 
 #define PP_SHOW_MISMATCHES 20

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
-/* loader/output/fmt.c against the printf conversions and inet_ntop() it stands in for. */
+/* loader/base/fmt.c against the printf conversions and inet_ntop() it stands in for. */
 #include <arpa/inet.h>
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
-#include "fmt.h"
+#include "base/fmt.h"
 #include "suites.h"
 
 #define GUARD 0x5a

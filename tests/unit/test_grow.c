@@ -3,7 +3,7 @@
 #include <stdint.h>
 #include <linux/types.h>
 #include "suites.h"
-#include "grow.h"
+#include "base/grow.h"
 
 START_TEST(test_doubling)
 {

@@ -2,7 +2,7 @@
 /* loader/output/histogram.c: buckets, and percentiles within 1% of the exact ones. */
 #include <check.h>
 #include <stdlib.h>
-#include "histogram.h"
+#include "output/histogram.h"
 #include "suites.h"
 
 static __u64 rng = 88172645463325252ULL;

@@ -7,8 +7,8 @@
  */
 #include <check.h>
 #include <string.h>
-#include "pkt_key.h"
-#include "report_join.h"
+#include "paths/pkt_key.h"
+#include "report/report_join.h"
 
 /* A frame: Ethernet, IPv4 (ID 0x1234, TTL 64), then L4 bytes. */
 static __u32 frame4(__u8 *f, __u8 proto, const __u8 *l4, __u32 l4len)

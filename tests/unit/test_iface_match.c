@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <check.h>
-#include "iface_match.h"
+#include "tc/iface_match.h"
 #include "suites.h"
 
 START_TEST(test_default_every_ethernet)

@@ -9,13 +9,13 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "suites.h"
-#include "classifier.h"
+#include "filter/classifier.h"
 #include "classifier.skel.h"
 #include "kernel_run.h"
-#include "maps.h"
+#include "bpfobj/maps.h"
 #include "maps.skel.h"
 #include "pktpath.h"
-#include "splice.h"
+#include "bpfobj/splice.h"
 
 static struct bpf_map_info map_info(int fd)
 {

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <netinet/in.h>
-#include "metrics.h"
-#include "metrics_listen.h"
+#include "output/metrics.h"
+#include "output/metrics_listen.h"
 #include "suites.h"
 
 #define NS_R 4026532001U

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "metrics.h"
+#include "output/metrics.h"
 #include "suites.h"
 
 #define NAMES 10000

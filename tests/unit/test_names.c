@@ -13,10 +13,10 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
-#include "ctr_id.h"
-#include "ctr_meta.h"
-#include "netns_names.h"
-#include "netns_scope.h"
+#include "names/ctr_id.h"
+#include "names/ctr_meta.h"
+#include "names/netns_names.h"
+#include "names/netns_scope.h"
 
 #define DATA PP_SOURCE_DIR "/tests/unit/data/names"
 

@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include "output.h"
+#include "output/output.h"
 #include "suites.h"
 
 #define NS_A 4026531840U

@@ -9,13 +9,13 @@
 #include <stdio.h>
 #include <string.h>
 #include "suites.h"
-#include "classifier.h"
-#include "ebpf_interp.h"
-#include "filter.h"
+#include "filter/classifier.h"
+#include "filter/ebpf_interp.h"
+#include "filter/filter.h"
 #include "kernel_run.h"
-#include "hop_change.h"
-#include "pkt_decode.h"
-#include "tunnel.h"
+#include "output/hop_change.h"
+#include "paths/pkt_decode.h"
+#include "filter/tunnel.h"
 
 #define FRAME_MAX 256
 

@@ -4,7 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "path.h"
+#include "paths/path.h"
 #include "suites.h"
 
 #define MAXH 16

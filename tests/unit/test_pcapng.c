@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "export_pcapng.h"
-#include "pcapng.h"
+#include "output/export_pcapng.h"
+#include "output/pcapng.h"
 #include "suites.h"
 
 static __u32 u32_at(const __u8 *b, size_t off)

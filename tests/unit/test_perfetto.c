@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "export_perfetto.h"
+#include "output/export_perfetto.h"
 #include "suites.h"
 
 #define SKB_A 0xa000

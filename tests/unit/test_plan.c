@@ -7,11 +7,11 @@
 #include <unistd.h>
 #include <bpf/btf.h>
 #include "suites.h"
-#include "compat.h"
-#include "ftrace_funcs.h"
-#include "ksyms.h"
-#include "plan.h"
-#include "probe_list.h"
+#include "base/compat.h"
+#include "kernel/ftrace_funcs.h"
+#include "kernel/ksyms.h"
+#include "probes/plan.h"
+#include "probes/probe_list.h"
 
 /* A list of LINES, each resolved by hand: functions at argpos 1, tracepoints at 0. */
 static void make_list(struct pp_probe_list *l, const char *const *lines, size_t n)

@@ -11,10 +11,10 @@
 #include <string.h>
 #include <unistd.h>
 #include "suites.h"
-#include "probe_btf.h"
-#include "drop_reason.h"
-#include "ksyms.h"
-#include "btf_index.h"
+#include "probes/probe_btf.h"
+#include "paths/drop_reason.h"
+#include "kernel/ksyms.h"
+#include "kernel/btf_index.h"
 #include "pktpath.h" /* after probe_btf.h, which brings __u32 */
 
 /* ---- synthetic BTF ---------------------------------------------------- */

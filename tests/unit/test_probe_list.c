@@ -8,9 +8,9 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include "suites.h"
-#include "life_points.h"
+#include "probes/life_points.h"
 #include "pktpath.h"
-#include "probe_list.h"
+#include "probes/probe_list.h"
 
 static char tmpdir[64];
 static char oldcwd[PATH_MAX];

@@ -10,8 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "output.h"
-#include "report_read.h"
+#include "output/output.h"
+#include "report/report_read.h"
 #include "suites.h"
 
 #define LOC  0xffffffff81a2b3c4ULL

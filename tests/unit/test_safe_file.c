@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * loader/output/safe_file.c: what it refuses (directories others can write to,
+ * loader/base/safe_file.c: what it refuses (directories others can write to,
  * their symlinks and files) and what it makes (0700 directories, files of
  * the mode asked, replaced or new, never through a symlink). Cases that
  * need a file of another owner chown one, as root only; run as another
@@ -15,7 +15,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include "safe_file.h"
+#include "base/safe_file.h"
 #include "suites.h"
 
 #define OTHER_UID 65534

@@ -12,7 +12,7 @@
 #include <linux/bpf.h>
 #include "suites.h"
 #include "pktpath.h"
-#include "splice.h"
+#include "bpfobj/splice.h"
 
 #define LEN(a) (sizeof(a) / sizeof((a)[0]))
 #define MOV(d, k)                                                                                  \

@@ -3,10 +3,10 @@
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
-#include "output_summary.h"
-#include "metrics.h"
+#include "output/output_summary.h"
+#include "output/metrics.h"
 #include "suites.h"
-#include "summary.h"
+#include "output/summary.h"
 
 #define NS_A 4026531840U
 #define NS_R 4026532001U

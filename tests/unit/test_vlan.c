@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "suites.h"
-#include "classifier.h"
-#include "ebpf_interp.h"
-#include "filter.h"
+#include "filter/classifier.h"
+#include "filter/ebpf_interp.h"
+#include "filter/filter.h"
 #include "kernel_run.h"
 
 struct tag {

@@ -2,7 +2,7 @@
 /* wallclock.c: the offset from the probes' clock to dates, and its text. */
 #include <check.h>
 #include <time.h>
-#include "wallclock.h"
+#include "output/wallclock.h"
 
 static __s64 now_ns(clockid_t c)
 {

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "suites.h"
-#include "classifier.h"
+#include "filter/classifier.h"
 #include "kernel_run.h"
 
 #define LEN(a)	      (sizeof(a) / sizeof((a)[0]))

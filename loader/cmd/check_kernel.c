@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Gather (kfacts.h) -> decide (plan.h) -> report: the answers come from
+ * trying the real thing on consume_skb; the verdict and the backend are the
+ * plan's, the ones a run would take.
+ */
+#include <stdbool.h>
+#include <bpf/btf.h>
+#include "cmd/check_kernel.h"
+#include "probes/kfacts.h"
+#include "probes/plan.h"
+
+static void row(FILE *out, const char *what, bool yes, const char *meaning)
+{
+	fprintf(out, "%-30s %-4s %s\n", what, yes ? "yes" : "no", meaning);
+}
+
+/* A facility pktpath works around: what it gives, or what its absence costs. */
+static void row2(FILE *out, const char *what, bool yes, const char *gives, const char *without)
+{
+	row(out, what, yes, yes ? gives : without);
+}
+
+/* What --backend auto takes for the functions of the list. */
+static const char *auto_backend(const struct pp_kfacts *k)
+{
+	enum pp_backend b;
+	const char *why;
+
+	pp_plan_backend(PP_BACKEND_AUTO, true, k, &b, &why);
+	switch (b) {
+	case PP_BACKEND_KPROBE_MULTI:
+		return "kprobe-multi, with tracepoints alongside";
+	case PP_BACKEND_KPROBE:
+		return "kprobe, with tracepoints alongside";
+	default:
+		return "tracepoints only: the function lines of kp_func.list are skipped";
+	}
+}
+
+static void report(FILE *out, const struct pp_kfacts *f)
+{
+	row(out, "capabilities", f->caps, "CAP_BPF, CAP_PERFMON and CAP_NET_ADMIN (or root)");
+	row(out, "BTF (/sys/kernel/btf/vmlinux)", f->btf, "CO-RE, skb argument positions");
+	row(out, "ring buffer", f->ringbuf, "records to user space");
+	row(out, "tp_btf", f->tp_btf, "the tracepoint backend; ends of packets");
+	row(out, "tcx", f->tcx, "the classifier on tcx links: nothing survives a crash");
+	row(out, "clsact", f->clsact,
+	    f->tcx ? "the fallback (not needed here)" : "the classifier on clsact filters");
+	row(out, "kprobe", f->kprobe, "--backend kprobe");
+	row(out, "kprobe.multi", f->kmulti, "--backend kprobe-multi: fast attach of many");
+	row(out, "fentry", f->fentry, "--backend fentry");
+	row2(out, "bpf cookies", f->cookie, "probe index of kprobe and kprobe.multi hops",
+	     "kprobe: a program loaded per probe point (slower attach)");
+	row2(out, "drop reasons in kfree_skb", f->reasons, "why a packet was dropped",
+	     "drops show where, not why (the kernel gives no reason)");
+	row2(out, "atomic fetch", f->fetch, "packet ids in order",
+	     "packet ids from per-CPU counters (large, not in order)");
+	row2(out, "bpf_loop", f->loop, "copies (skb_copy, pskb_copy, GSO segments) followed",
+	     "kprobe, fentry: copies (skb_copy, pskb_copy, GSO segments) not followed;"
+	     " delivered packets not ended at the reader");
+	row2(out, "slab tracepoints with cache", f->slab,
+	     "tracepoint backend: frees no skb tracepoint sees",
+	     "tracepoint backend: every slab object looked up while packets are in flight");
+	row(out, "tracefs mounted", f->tracefs, "not needed: pktpath uses perf kprobes");
+	row(out, "bpffs mounted", f->bpffs, "not needed by pktpath");
+}
+
+int pp_check(FILE *out)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+	struct pp_kfacts f = {0};
+	bool ok;
+
+	pp_kfacts_check(&f, btf);
+	btf__free(btf);
+	report(out, &f);
+	ok = pp_plan_can_trace(&f);
+	if (ok)
+		fprintf(out, "\npktpath can trace here; --backend auto will use %s.\n",
+			auto_backend(&f));
+	else
+		fprintf(out, "\npktpath cannot trace here: it needs the capabilities, BTF, a "
+			     "ring buffer, tp_btf and tcx or clsact.\n");
+	return ok ? 0 : 1;
+}

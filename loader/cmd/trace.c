@@ -1,0 +1,444 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/epoll.h>
+#include <sys/mman.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "pktpath.h"
+#include "bpfobj/maps.h"
+#include "output/metrics.h"
+#include "output/output_summary.h"
+#include "paths/path.h"
+#include "cmd/trace.h"
+#include "base/log.h"
+
+/*
+ * Records come without a wakeup (pp_wake_flags() in bpf/record.bpf.h),
+ * so the loader polls: often while anything is in flight, so that a path
+ * prints within some 10 ms of its end; seldom when idle, as the next
+ * packet's mark then wakes it.
+ */
+#define PP_POLL_BUSY_MS 10
+#define PP_POLL_IDLE_MS 250
+
+struct trace {
+	const struct pp_trace_cfg *cfg;
+	struct pp_paths *paths;
+	struct pp_totals totals;
+	struct pp_summary *paths_sum; /* --summary, else NULL */
+	__u64 start, next_report;     /* --interval */
+	struct pp_state *state;	      /* mmap()ed state_map */
+	int skb_map_fd, end_lost_fd, head_map_fd;
+	__u64 swept;  /* when head_map was last swept */
+	__u64 health; /* when the metrics last had the health figures */
+	int lost_fd;
+	__u64 now;
+	bool done;
+};
+
+static __u64 now_ns(void)
+{
+	struct timespec ts;
+
+	/* bpf_ktime_get_ns() is CLOCK_MONOTONIC. */
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (__u64)ts.tv_sec * 1000000000ULL + (__u64)ts.tv_nsec;
+}
+
+static size_t pp_packet_live_skbs(const struct pp_packet *p)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < p->nskbs; i++)
+		n += !p->skbs[i].ended;
+	return n;
+}
+
+/*
+ * A packet timed out: its skb was freed where no probe saw it, or lives on.
+ * Forget the skbs not seen freed, so the address is not mistaken for a new
+ * skb's later; a freed one's address may already belong to a new packet.
+ */
+static void forget_skbs(struct trace *t, const struct pp_packet *p)
+{
+	for (size_t i = 0; i < p->nskbs; i++) {
+		__u64 skb = p->skbs[i].skb;
+		struct pp_skb_val v;
+
+		/* Freed unseen and reused: the entry is another packet's now. */
+		if (p->skbs[i].ended || bpf_map_lookup_elem(t->skb_map_fd, &skb, &v) ||
+		    v.id != p->id)
+			continue;
+		if (bpf_map_delete_elem(t->skb_map_fd, &skb) == 0)
+			__atomic_fetch_sub(&t->state->inflight, 1, __ATOMIC_RELAXED);
+	}
+}
+
+/*
+ * Whether packet ID waits in a qdisc: one of its skbs not seen freed is still
+ * its in skb_map, and a qdisc took it at its last hop (PP_SKB_QDISC). A
+ * shaper may hold a packet for seconds with no record; the packet is not
+ * over, and letting go of its skb would lose the hops after the queue.
+ */
+static bool still_queued(__u64 id, const struct pp_skbref *skbs, __u32 nskbs, void *ctx)
+{
+	struct trace *t = ctx;
+
+	for (__u32 i = 0; i < nskbs; i++) {
+		struct pp_skb_val v;
+
+		if (!skbs[i].ended && !bpf_map_lookup_elem(t->skb_map_fd, &skbs[i].skb, &v) &&
+		    v.id == id && (v.flags & PP_SKB_QDISC))
+			return true;
+	}
+	return false;
+}
+
+/* A packet whose END record was lost to a full ring: BPF noted how many hops. */
+static __u32 end_lost(struct trace *t, __u64 id)
+{
+	__u32 lost = 0;
+
+	if (bpf_map_lookup_elem(t->end_lost_fd, &id, &lost) == 0)
+		bpf_map_delete_elem(t->end_lost_fd, &id);
+	return lost;
+}
+
+static void print_packet(struct trace *t, const struct pp_packet *p)
+{
+	if (t->cfg->json) {
+		pp_out_json(t->cfg->out, p);
+		return;
+	}
+	if (!t->totals.packets)
+		pp_out_text_header(t->cfg->out);
+	pp_out_text(t->cfg->out, p);
+}
+
+/*
+ * --summary and --metrics alone print no packet; with --packets they do,
+ * and --metrics --json writes the JSON lines.
+ */
+static bool prints_packets(const struct pp_trace_cfg *cfg)
+{
+	if (cfg->packets)
+		return true;
+	if (cfg->metrics)
+		return cfg->json;
+	return !cfg->summary;
+}
+
+static void emit(const struct pp_packet *pkt, void *ctx)
+{
+	struct pp_packet copy = *pkt, *p = &copy;
+	struct trace *t = ctx;
+
+	if (pp_packet_live_skbs(p)) {
+		forget_skbs(t, p);
+		p->lost += end_lost(t, p->id);
+	}
+	if (t->done)
+		return;
+	if (t->paths_sum)
+		pp_summary_add(t->paths_sum, p);
+	if (t->cfg->metrics)
+		pp_metrics_add(t->cfg->metrics, t->cfg->out, p, t->now);
+	if (prints_packets(t->cfg))
+		print_packet(t, p);
+	if (t->cfg->also)
+		t->cfg->also(p, t->cfg->also_ctx);
+	pp_totals_add(&t->totals, p);
+	if (t->cfg->count && t->totals.packets >= t->cfg->count)
+		t->done = true;
+}
+
+static int on_record(void *ctx, void *data, size_t size)
+{
+	struct trace *t = ctx;
+
+	pp_paths_add(t->paths, data, size, t->now);
+	return t->done ? 1 : 0; /* stop consuming once -c is reached */
+}
+
+/* Loss is never silent: per probe, at exit. */
+static void report_lost(const struct pp_maps *maps, const struct pp_trace_cfg *cfg)
+{
+	int fd = maps->lost_map;
+	char buf[64];
+
+	for (__u32 i = 0; i < PP_PROBES_ALL; i++) {
+		__u64 n = 0;
+
+		if (bpf_map_lookup_elem(fd, &i, &n) || !n)
+			continue;
+		pp_warn("lost %llu records at %s\n", (unsigned long long)n,
+			pp_out_probe_name(cfg->out, i, buf, sizeof(buf)));
+	}
+}
+
+/* Records the path assembler set aside are not silent either. */
+static void report_paths(const struct trace *t)
+{
+	struct pp_paths_stats st;
+
+	pp_paths_stats(t->paths, &st);
+	if (pp_paths_open(t->paths))
+		pp_warn("%zu packets still open at exit: not shown\n", pp_paths_open(t->paths));
+	if (st.late)
+		pp_warn("%llu records came after their packet was printed: not shown\n",
+			(unsigned long long)st.late);
+	if (st.bad)
+		pp_warn("%llu malformed records ignored\n", (unsigned long long)st.bad);
+}
+
+/* The distinct paths so far (cumulative: every report covers the whole run). */
+static void report_summary(struct trace *t, bool final)
+{
+	struct pp_sum_when when = {.elapsed = (double)(now_ns() - t->start) / 1e9, .final = final};
+
+	if (t->cfg->json)
+		pp_out_summary_json(t->cfg->out, t->paths_sum, &when);
+	else
+		pp_out_summary_text(t->cfg->out, t->paths_sum, &when);
+}
+
+/* --interval: a report when one is due; due times keep their pace. */
+static void maybe_report(struct trace *t)
+{
+	__u64 step = (__u64)(t->cfg->interval * 1e9);
+
+	if (!t->paths_sum || !step || t->now < t->next_report)
+		return;
+	report_summary(t, false);
+	while (t->next_report <= t->now)
+		t->next_report += step;
+}
+
+static void finish(struct trace *t, const struct pp_maps *maps)
+{
+	if (t->paths_sum)
+		report_summary(t, true);
+	t->totals.lost = t->state->ring_lost;
+	t->totals.map_full = t->state->map_full;
+	if (t->cfg->json)
+		pp_out_totals_json(t->cfg->out, &t->totals);
+	else
+		pp_out_totals_text(t->cfg->out, &t->totals);
+	fflush(t->cfg->out->f);
+	report_lost(maps, t->cfg);
+	report_paths(t);
+	if (t->state->map_full)
+		pp_warn("%llu packets not tracked: skb_map full (--max-packets)\n",
+			(unsigned long long)t->state->map_full);
+}
+
+#define PP_HEALTH_NS 1000000000ULL /* the metrics' health figures: every second */
+
+/* The probes that lost records, into H (room for PP_METRICS_LOST_MAX). */
+static void lost_probes(const struct trace *t, struct pp_mhealth *h)
+{
+	const struct pp_out *o = t->cfg->out;
+	char buf[PP_METRICS_LABEL];
+
+	/* The list's probes, then the built-in ones (tc:ingress, ...). */
+	for (__u32 i = 0; i < PP_PROBES_ALL && h->nlost < PP_METRICS_LOST_MAX; i++) {
+		__u64 n = 0;
+
+		if (i == o->nprobes && i < PP_MAX_PROBES)
+			i = PP_MAX_PROBES;
+		if (bpf_map_lookup_elem(t->lost_fd, &i, &n) || !n)
+			continue;
+		h->lost[h->nlost].records = n;
+		snprintf(h->lost[h->nlost++].probe, PP_METRICS_LABEL, "%s",
+			 pp_out_probe_name(o, i, buf, sizeof(buf)));
+	}
+}
+
+/* --metrics: the reader's own figures, about once a second. */
+static void report_health(struct trace *t)
+{
+	static struct pp_mlost lost[PP_METRICS_LOST_MAX];
+	struct pp_mhealth h = {.lost = lost};
+	struct pp_paths_stats st;
+
+	if (!t->cfg->metrics || t->now - t->health < PP_HEALTH_NS)
+		return;
+	t->health = t->now;
+	pp_paths_stats(t->paths, &st);
+	h.ring_lost = t->state->ring_lost;
+	h.map_full = t->state->map_full;
+	h.tracked = __atomic_load_n(&t->state->inflight, __ATOMIC_RELAXED);
+	h.open = pp_paths_open(t->paths);
+	h.late = st.late;
+	h.bad = st.bad;
+	h.probes = t->cfg->probes;
+	h.interfaces = t->cfg->interfaces;
+	lost_probes(t, &h);
+	pp_metrics_health(t->cfg->metrics, &h, t->now);
+}
+
+/*
+ * Orphaned head_map entries keep every probe's gate open. When nothing is in
+ * flight, drop those too old to give a copy (BPF drops the ones it meets),
+ * at most every 100 ms. BPF counts orphans up and down as it goes, so the
+ * count is only lowered: by the entries deleted here, and to 0 when none is
+ * left, unless BPF orphaned another meanwhile (compare and swap).
+ */
+static void sweep_heads(struct trace *t)
+{
+	__u64 key, next, live = 0, deleted = 0, now = now_ns(), count;
+	struct pp_head_val hv;
+	bool more;
+
+	count = __atomic_load_n(&t->state->orphans, __ATOMIC_SEQ_CST);
+	if (!count || __atomic_load_n(&t->state->inflight, __ATOMIC_RELAXED) ||
+	    now - t->swept < 100000000)
+		return;
+	t->swept = now;
+	for (more = !bpf_map_get_next_key(t->head_map_fd, NULL, &next); more;) {
+		key = next;
+		more = !bpf_map_get_next_key(t->head_map_fd, &key, &next);
+		if (bpf_map_lookup_elem(t->head_map_fd, &key, &hv) || !hv.orphan)
+			continue;
+		if (now - hv.ts <= t->state->orphan_ns)
+			live++;
+		else if (!bpf_map_delete_elem(t->head_map_fd, &key))
+			deleted++;
+	}
+	if (deleted)
+		count = __atomic_sub_fetch(&t->state->orphans, deleted, __ATOMIC_SEQ_CST);
+	if (!live)
+		__atomic_compare_exchange_n(&t->state->orphans, &count, 0, false, __ATOMIC_SEQ_CST,
+					    __ATOMIC_SEQ_CST);
+}
+
+/*
+ * Nothing in flight, nothing open: the loader may sleep long, flagged so
+ * that the next record wakes it. The flag is stored before inflight is
+ * read, and pp_track() raises inflight before the mark reads the flag: a
+ * packet marked meanwhile is seen here or sees the flag.
+ */
+static bool go_idle(struct trace *t, struct ring_buffer *rb)
+{
+	if (__atomic_load_n(&t->state->inflight, __ATOMIC_RELAXED) || pp_paths_open(t->paths))
+		return false;
+	__atomic_store_n(&t->state->loader_asleep, 1, __ATOMIC_SEQ_CST);
+	if (!__atomic_load_n(&t->state->inflight, __ATOMIC_SEQ_CST)) {
+		/* What packets that ended since the last poll left without a wakeup. */
+		ring_buffer__consume(rb);
+		if (!pp_paths_open(t->paths) && !t->done)
+			return true;
+	}
+	__atomic_store_n(&t->state->loader_asleep, 0, __ATOMIC_RELAXED);
+	return false;
+}
+
+/* Waits for records, up to END (ns, 0: no limit), and takes what came. */
+static int wait_records(struct trace *t, struct ring_buffer *rb, __u64 end)
+{
+	bool idle = go_idle(t, rb);
+	__u64 ms = idle ? PP_POLL_IDLE_MS : PP_POLL_BUSY_MS, now = now_ns(), left;
+	struct epoll_event ev;
+	int n;
+
+	if (t->done)
+		return 0;
+	if (end) {
+		left = end > now ? (end - now + 999999) / 1000000 : 0;
+		ms = left < ms ? left : ms;
+	}
+	/*
+	 * The wait, then the records: their arrival time is taken after the
+	 * wait (a stop, Ctrl-Z, must not make them look old), and a signal
+	 * (EINTR) still lets what came be taken in before any expiry.
+	 */
+	n = epoll_wait(ring_buffer__epoll_fd(rb), &ev, 1, (int)ms);
+	n = n < 0 ? -errno : 0;
+	if (idle)
+		__atomic_store_n(&t->state->loader_asleep, 0, __ATOMIC_RELAXED);
+	t->now = now_ns();
+	/* Timed out, woken or interrupted: take what came without a wakeup. */
+	if ((n == 0 || n == -EINTR) && !t->done) {
+		int got = ring_buffer__consume(rb);
+
+		n = got < 0 ? got : n;
+	}
+	return n;
+}
+
+static __u64 timeout_ns(const struct pp_trace_cfg *cfg)
+{
+	return (__u64)(cfg->packet_timeout * 1e9);
+}
+
+static int loop(struct trace *t, struct ring_buffer *rb, volatile sig_atomic_t *stop)
+{
+	__u64 start = now_ns(), timeout = timeout_ns(t->cfg);
+	__u64 end = t->cfg->duration > 0 ? start + (__u64)(t->cfg->duration * 1e9) : 0;
+	int n;
+
+	while (!*stop && !t->done) {
+		n = wait_records(t, rb, end);
+		if (n < 0 && n != -EINTR)
+			return n;
+		pp_paths_expire(t->paths, t->now, timeout);
+		maybe_report(t);
+		report_health(t);
+		sweep_heads(t);
+		fflush(t->cfg->out->f);
+		if (end && t->now >= end)
+			break;
+	}
+	return 0;
+}
+
+int pp_trace_run(const struct pp_maps *maps, const struct pp_trace_cfg *cfg,
+		 volatile sig_atomic_t *stop)
+{
+	struct trace t = {.cfg = cfg, .now = now_ns(), .start = now_ns()};
+	struct ring_buffer *rb = NULL;
+	long page = sysconf(_SC_PAGESIZE);
+	int err;
+
+	t.skb_map_fd = maps->skb_map;
+	t.end_lost_fd = maps->end_lost_map;
+	t.head_map_fd = maps->head_map;
+	t.lost_fd = maps->lost_map;
+	t.state = mmap(NULL, (size_t)page, PROT_READ | PROT_WRITE, MAP_SHARED, maps->state_map, 0);
+	if (t.state == MAP_FAILED)
+		return -errno;
+	/* Copies may join a packet for as long as it may stay open. */
+	t.state->orphan_ns = timeout_ns(cfg);
+	t.paths = pp_paths_new(emit, &t);
+	if (t.paths)
+		pp_paths_set_hold(t.paths, still_queued);
+	rb = ring_buffer__new(maps->path_map, on_record, &t, NULL);
+	if (cfg->summary) {
+		t.paths_sum = pp_summary_new(PP_SUM_DEF_PATHS, PP_SUM_DEF_DROPS);
+		t.next_report = t.start + (__u64)(cfg->interval * 1e9);
+	}
+	if (!t.paths || !rb || (cfg->summary && !t.paths_sum)) {
+		err = -ENOMEM;
+		goto cleanup;
+	}
+	err = loop(&t, rb, stop);
+	/*
+	 * Ctrl-C or --duration: what came is taken in, and the packets still
+	 * open are printed too, their ends not seen (-c has printed its N).
+	 */
+	if (!err && !t.done) {
+		ring_buffer__consume(rb);
+		pp_paths_flush(t.paths);
+	}
+	finish(&t, maps);
+cleanup:
+	ring_buffer__free(rb);
+	pp_paths_free(t.paths);
+	pp_summary_free(t.paths_sum);
+	munmap(t.state, (size_t)page);
+	return err;
+}

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The tracing loop: ring buffer -> paths -> output, until told to stop. */
+#ifndef PP_TRACE_H
+#define PP_TRACE_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include "output/output.h"
+
+struct pp_maps;
+struct pp_metrics;
+
+struct pp_trace_cfg {
+	const struct pp_out *out;
+	bool json;
+	bool summary;		    /* distinct paths (output_summary.h) instead of packet blocks */
+	bool packets;		    /* with summary: the packet blocks too */
+	double interval;	    /* with summary: seconds between reports, 0: at exit only */
+	unsigned long long count;   /* stop after this many packets, 0: never */
+	double duration;	    /* seconds, 0: no limit */
+	double packet_timeout;	    /* seconds */
+	struct pp_metrics *metrics; /* --metrics: every packet counted there, NULL: none */
+	size_t probes, interfaces;  /* attached at start, for the metrics */
+	pp_emit_fn also; /* every packet printed goes here too (the exports), NULL: none */
+	void *also_ctx;
+};
+
+/* Returns 0 when done (count, duration or *STOP), -errno on failure. */
+int pp_trace_run(const struct pp_maps *maps, const struct pp_trace_cfg *cfg,
+		 volatile sig_atomic_t *stop);
+
+#endif

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Load the TC classifier with a filter spliced in front of it. */
+#ifndef PP_CLASSIFIER_H
+#define PP_CLASSIFIER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
+#include "filter/filter.h"
+
+#include "bpfobj/maps.h"
+
+struct classifier;
+
+struct bpf_program;
+
+struct pp_cls {
+	struct classifier *skel;
+	/* The pair loaded: pp_cls_{ingress,egress}, or their *_nofetch builds. */
+	struct bpf_program *ingress, *egress;
+	struct pp_filter filter;
+	const struct pp_maps *maps; /* the maps it runs on */
+	struct pp_maps own;	    /* made for a classifier that was given none */
+	/* PP_XLATE_INNER was asked for, but only the filter without it fit. */
+	bool outer_only;
+};
+
+struct pp_cls_opts {
+	const char *expr;		/* tcpdump filter, "" for everything */
+	const struct sock_filter *cbpf; /* or a classic program as is (tests) */
+	size_t cbpf_len;
+	unsigned int xlate_flags;   /* enum pp_xlate_flags */
+	const struct pp_maps *maps; /* the shared maps; NULL: its own (test runs) */
+	bool no_fetch; /* the kernel has no atomic fetch: the *_nofetch pair (record.bpf.h) */
+};
+
+/*
+ * Compile, open and load. A bad filter is -EINVAL, with "bad filter "EXPR":
+ * why" in ERR, and nothing has been loaded; a filter past one of the
+ * verifier's limits is -E2BIG, with the limit and the filter's size in ERR;
+ * other failures, another -errno.
+ */
+int pp_cls_load(struct pp_cls *c, const struct pp_cls_opts *o, char *err, size_t errlen);
+void pp_cls_destroy(struct pp_cls *c);
+int pp_cls_prog_fd(const struct pp_cls *c, int egress);
+
+/*
+ * Run the ingress program once on a frame (BPF_PROG_TEST_RUN) and tell
+ * whether the filter matched, judged by the real side effect: a new entry
+ * in skb_map, which this function then removes.
+ */
+int pp_cls_run(const struct pp_cls *c, const void *data, __u32 len, int *match);
+
+#endif

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <string.h>
+#include "output/path_line.h"
+
+#define PP_NAMEBUF 32
+
+void pp_line_clean(struct pp_sbuf *f, const char *s, size_t n)
+{
+	char buf[64];
+	size_t k;
+
+	n = strnlen(s, n);
+	while (n) {
+		k = n < sizeof(buf) ? n : sizeof(buf);
+		for (size_t i = 0; i < k; i++) {
+			unsigned char c = (unsigned char)s[i];
+
+			buf[i] = c < 0x20 || c >= 0x7f ? '?' : (char)c;
+		}
+		pp_sb_put(f, buf, k);
+		s += k;
+		n -= k;
+	}
+}
+
+void pp_line_usec(struct pp_sbuf *f, __u64 ns)
+{
+	char frac[4] = {(char)('0' + ns % 1000 / 100), (char)('0' + ns % 100 / 10),
+			(char)('0' + ns % 10), 0};
+
+	pp_sb_u64(f, ns / 1000);
+	pp_sb_lit(f, ".");
+	pp_sb_put(f, frac, 3);
+}
+
+static void line_drop(const struct pp_out *o, __u32 reason, __u64 location, struct pp_sbuf *f)
+{
+	const char *name = o->reason_name ? o->reason_name(reason, o->reason_arg) : NULL;
+	const char *sym = location && o->sym_name ? o->sym_name(location, o->sym_arg) : NULL;
+	char hex[PP_FMT_HEX];
+
+	pp_sb_lit(f, "dropped: ");
+	if (name) {
+		pp_line_clean(f, name, 64);
+	} else {
+		pp_sb_lit(f, "reason ");
+		pp_sb_u64(f, reason);
+	}
+	if (sym) {
+		pp_sb_lit(f, " at ");
+		pp_line_clean(f, sym, 128);
+	} else if (location) {
+		pp_sb_lit(f, " at 0x");
+		pp_sb_put(f, hex, (size_t)(pp_fmt_hex(hex, location) - hex));
+	}
+}
+
+void pp_line_fate_of(const struct pp_out *o, enum pp_fate fate, __u32 reason, __u64 location,
+		     struct pp_sbuf *f)
+{
+	if (fate == PP_FATE_DROPPED)
+		line_drop(o, reason, location, f);
+	else if (fate == PP_FATE_UNSEEN)
+		pp_sb_lit(f, "end not seen");
+	else
+		pp_sb_str(f, pp_out_fate_kind(fate));
+}
+
+void pp_line_fate(const struct pp_out *o, const struct pp_packet *p, struct pp_sbuf *f)
+{
+	pp_line_fate_of(o, p->fate, p->reason, p->location, f);
+	pp_sb_lit(f, " after ");
+	pp_line_usec(f, p->hops[p->nhops - 1].ts - p->hops[0].ts);
+	pp_sb_lit(f, " us");
+	if (p->nskbs > 1) {
+		pp_sb_lit(f, " (");
+		pp_sb_u64(f, p->nskbs - 1);
+		pp_sb_str(f, p->nskbs == 2 ? " copy)" : " copies)");
+	}
+}
+
+static bool same_dev(const struct pp_hop *a, const struct pp_hop *b)
+{
+	return a->ifindex == b->ifindex && !strncmp(a->ifname, b->ifname, sizeof(a->ifname));
+}
+
+/* "name", "@dev" if the device changed, "[ns N]" if the namespace did, "[copy K]". */
+static void line_hop(const struct pp_out *o, const struct pp_packet *p, const struct pp_hop *h,
+		     const struct pp_hop *prev, struct pp_sbuf *f)
+{
+	char pname[PP_NAMEBUF];
+	size_t k = pp_out_hop_skb(p, h);
+
+	pp_line_clean(f, pp_out_probe_name(o, h->probe, pname, sizeof(pname)), 256);
+	if ((!prev || !same_dev(h, prev)) && (h->ifname[0] || h->ifindex)) {
+		pp_sb_lit(f, "@");
+		if (h->ifname[0]) {
+			pp_line_clean(f, h->ifname, sizeof(h->ifname));
+		} else {
+			pp_sb_lit(f, "if");
+			pp_sb_u64(f, h->ifindex);
+		}
+	}
+	if (prev && h->netns && prev->netns && h->netns != prev->netns) {
+		pp_sb_lit(f, "[ns ");
+		pp_sb_u64(f, h->netns);
+		pp_sb_lit(f, "]");
+	}
+	if (k && k < p->nskbs) {
+		pp_sb_lit(f, "[copy ");
+		pp_sb_u64(f, k);
+		pp_sb_lit(f, "]");
+	}
+}
+
+size_t pp_path_line(const struct pp_out *o, const struct pp_packet *p, char *buf, size_t len)
+{
+	char fate[256];
+	struct pp_sbuf ff = {.buf = fate, .len = sizeof(fate)};
+	struct pp_sbuf f = {.buf = buf, .len = len};
+	size_t flen, room;
+
+	pp_line_fate(o, p, &ff);
+	flen = ff.pos < sizeof(fate) ? ff.pos : sizeof(fate) - 1;
+	if (len < flen + 8) {
+		pp_sb_put(&f, fate, flen);
+		return f.pos < len ? f.pos : len - 1;
+	}
+	/* The path gets what the fate and its "; " leave; "..." if it is cut. */
+	room = len - flen - 2;
+	f.len = room;
+	for (size_t i = 0; i < p->nhops && f.pos < room; i++) {
+		if (i)
+			pp_sb_lit(&f, " > ");
+		line_hop(o, p, &p->hops[i], i ? &p->hops[i - 1] : NULL, &f);
+	}
+	if (f.pos >= room) {
+		f.pos = room - 4;
+		f.buf[f.pos] = '\0';
+		pp_sb_lit(&f, "...");
+	}
+	f.len = len;
+	pp_sb_lit(&f, "; ");
+	pp_sb_put(&f, fate, flen);
+	return f.pos;
+}
