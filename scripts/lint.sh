@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # The lint layer of the test command (scripts/test.sh; `ctest -L lint`),
-# seven checks:
+# eight checks:
+#   - layers: loader/'s folders are layers, its #includes point down only,
+#     and every project include names its folder (scripts/check-layers.py);
 #   - format: clang-format --dry-run --Werror on every C file and header;
 #   - shellcheck: every shell script: *.sh, and any file whose first line is
 #     a sh or bash #! or that says "# shellcheck shell=" near its top;
@@ -18,7 +20,7 @@
 #     rules), the systemd unit (systemd-analyze verify), the Kubernetes
 #     DaemonSet manifest (scripts/check-packaging.py).
 #
-#   scripts/lint.sh [CHECK...]     default: all seven
+#   scripts/lint.sh [CHECK...]     default: all eight
 #
 # Prints what a check found, then "PASS CHECK" or "FAIL CHECK", and at the
 # end "N passed, N failed" alone on a line; exit status 1 if any failed.
@@ -27,7 +29,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 
 BUILD_DIR=${BUILD_DIR:-build}
-ALL=(format shellcheck werror usage links asan packaging)
+ALL=(layers format shellcheck werror usage links asan packaging)
 CHECKS=("${ALL[@]}")
 [ $# -eq 0 ] || CHECKS=("$@")
 jobs=$(nproc)
@@ -59,6 +61,10 @@ shell_files() {
 		esac
 		printf '%s\0' "$f"
 	done < <(files)
+}
+
+check_layers() {
+	python3 scripts/check-layers.py
 }
 
 check_format() {
