@@ -6,9 +6,14 @@
  *   pb_empty   returns at once: what kernel.bpf_stats_enabled itself adds
  *              to run_time_ns (two sched_clock() reads, the indirect call
  *              into the program and its return) with no work at all
- *   pb_gate    pktpath's own pp_on_hop() from bpf/record.bpf.h, on maps
- *              of this object where nothing is ever in flight: the in-flight
- *              gate alone, as every untracked hit in pktpath runs it
+ *   pb_gate    pktpath's own gate (pp_hop_gate() in bpf/record.bpf.h, as
+ *              bpf/probes.bpf.c's hop programs run it), on maps of this
+ *              object where nothing is ever in flight: what every untracked
+ *              hit in pktpath runs
+ *   pb_inline  the same gate with the recording inlined into the program
+ *              (pp_record_hop()), as the hop programs were before they
+ *              called it as a subprogram: an untracked hit then also paid
+ *              the large program's prologue
  *   pb_lookup  the skb_map lookup without the gate (a miss on an empty hash
  *              map): what each hit costs while the gate is open, and what
  *              a tracer without a gate pays on every hit
@@ -44,7 +49,13 @@ int pb_empty(__u64 *ctx)
 SEC("tp_btf")
 int pb_gate(__u64 *ctx)
 {
-	return pp_on_hop(ctx, ctx[0], 0);
+	return pp_hop_gate(ctx[0]) ? pp_on_btf_hop(ctx, ctx[0], 0) : 0;
+}
+
+SEC("tp_btf")
+int pb_inline(__u64 *ctx)
+{
+	return pp_record_hop(ctx, ctx[0], 0, PP_VIA_BTF);
 }
 
 SEC("tp_btf")

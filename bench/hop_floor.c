@@ -39,8 +39,9 @@ static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list 
 /* Binds every program to tp; with empty_only, only pb_empty is loaded. */
 static int set_targets(struct hop_floor *o, const char *tp, bool empty_only)
 {
-	struct bpf_program *progs[] = {o->progs.pb_empty, o->progs.pb_gate,  o->progs.pb_lookup,
-				       o->progs.pb_ring,  o->progs.pb_reads, o->progs.pb_direct};
+	struct bpf_program *progs[] = {o->progs.pb_empty,  o->progs.pb_gate, o->progs.pb_inline,
+				       o->progs.pb_lookup, o->progs.pb_ring, o->progs.pb_reads,
+				       o->progs.pb_direct};
 	int err = 0;
 
 	for (size_t i = 0; i < sizeof(progs) / sizeof(progs[0]) && !err; i++) {

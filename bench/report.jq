@@ -106,9 +106,12 @@ def hits_per_s($rows): [$rows[] | .cnt / .secs] | median;
 	+ " |"),
 "",
 "The reference programs of bench/hop_floor.bpf.c, in the runs of case (a).",
-"Untracked hits: `pb_empty` (the floor), `pb_gate` (pktpath's own",
-"`pp_on_hop()`, bpf/record.bpf.h, on maps where nothing is in flight:",
-"the gate alone), `pb_lookup` (the `skb_map` lookup without the gate: what",
+"Untracked hits: `pb_empty` (the floor), `pb_gate` (pktpath's own gate,",
+"`pp_hop_gate()` in bpf/record.bpf.h, as the hop programs run it, on maps",
+"where nothing is in flight), `pb_inline` (the same gate with the recording",
+"inlined into the program, as the hop programs were built before: an",
+"untracked hit also pays the large program's prologue),",
+"`pb_lookup` (the `skb_map` lookup without the gate: what",
 "every hit costs while anything is in flight, and what a tracer without a",
 "gate pays on every hit). The parts of a tracked hit: `pb_ring` (ring-buffer",
 "reserve and discard, no wakeup), `pb_reads` (a hop's fields read as",
@@ -118,7 +121,7 @@ def hits_per_s($rows): [$rows[] | .cnt / .secs] | median;
 "",
 "| reference program | on `netif_receive_skb` | on `net_dev_queue` |",
 "|---|---|---|",
-(("pb_empty", "pb_gate", "pb_lookup", "pb_ring", "pb_reads", "pb_direct") as $n
+(("pb_empty", "pb_gate", "pb_inline", "pb_lookup", "pb_ring", "pb_reads", "pb_direct") as $n
 	| "| `\($n)` | " + ([("netif_receive_skb", "net_dev_queue") as $t
 		| cell([$hit[] | select(.owner == "floor" and .name == $n and .tp == $t
 			and .config == "pp-a")]; $floor)] | join(" | ")) + " |"),

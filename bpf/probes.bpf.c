@@ -38,27 +38,35 @@ static __always_inline __u32 pp_probe_imm(void)
 	SEC("kprobe.multi")                                                                        \
 	int pp_kmulti##N(struct pt_regs *ctx)                                                      \
 	{                                                                                          \
-		return pp_on_hop(ctx, PT_REGS_PARM##N(ctx), bpf_get_attach_cookie(ctx));           \
+		__u64 skb = PT_REGS_PARM##N(ctx);                                                  \
+                                                                                                   \
+		return pp_hop_gate(skb) ? pp_on_hop(ctx, skb, bpf_get_attach_cookie(ctx)) : 0;     \
 	}                                                                                          \
 	SEC("kprobe")                                                                              \
 	int pp_kprobe##N(struct pt_regs *ctx)                                                      \
 	{                                                                                          \
-		return pp_on_hop(ctx, PT_REGS_PARM##N(ctx), bpf_get_attach_cookie(ctx));           \
+		__u64 skb = PT_REGS_PARM##N(ctx);                                                  \
+                                                                                                   \
+		return pp_hop_gate(skb) ? pp_on_hop(ctx, skb, bpf_get_attach_cookie(ctx)) : 0;     \
 	}                                                                                          \
 	SEC("kprobe")                                                                              \
 	int pp_kprobe_imm##N(struct pt_regs *ctx)                                                  \
 	{                                                                                          \
-		return pp_on_hop(ctx, PT_REGS_PARM##N(ctx), pp_probe_imm());                       \
+		__u64 skb = PT_REGS_PARM##N(ctx);                                                  \
+                                                                                                   \
+		return pp_hop_gate(skb) ? pp_on_hop(ctx, skb, pp_probe_imm()) : 0;                 \
 	}                                                                                          \
 	SEC("fentry")                                                                              \
 	int pp_fentry##N(__u64 *ctx)                                                               \
 	{                                                                                          \
-		return pp_on_btf_hop(ctx, ctx[N - 1], pp_probe_imm());                             \
+		return pp_hop_gate(ctx[N - 1]) ? pp_on_btf_hop(ctx, ctx[N - 1], pp_probe_imm())    \
+					       : 0;                                                \
 	}                                                                                          \
 	SEC("tp_btf")                                                                              \
 	int pp_tp##N(__u64 *ctx)                                                                   \
 	{                                                                                          \
-		return pp_on_btf_hop(ctx, ctx[N - 1], pp_probe_imm());                             \
+		return pp_hop_gate(ctx[N - 1]) ? pp_on_btf_hop(ctx, ctx[N - 1], pp_probe_imm())    \
+					       : 0;                                                \
 	}
 
 PP_KPROBES(1)

@@ -1232,12 +1232,13 @@ static __always_inline void pp_note_fclone(struct pp_skb_val *v, struct sk_buff 
 /*
  * --stack: the current kernel stack's id in stack_map, plus 1; 0 if not
  * kept. A kprobe's stack starts at the probed function (its registers); a
- * tp_btf or fentry program's at itself: its own frame and the one that
- * called it (bpf_trace_run, the trampoline) are skipped.
+ * tp_btf or fentry program's at itself: the frames of pp_on_btf_hop(), of
+ * the program that called it and of the program's caller (bpf_trace_run,
+ * the trampoline) are skipped.
  */
 static __always_inline __u32 pp_stack(void *ctx, const enum pp_via via)
 {
-	long id = bpf_get_stackid(ctx, &stack_map, via == PP_VIA_BTF ? 2 : 0);
+	long id = bpf_get_stackid(ctx, &stack_map, via == PP_VIA_BTF ? 3 : 0);
 
 	return id < 0 ? 0 : (__u32)id + 1;
 }
@@ -1289,14 +1290,29 @@ static __always_inline int pp_record_hop(void *ctx, __u64 skb, __u64 cookie, con
 	return 0;
 }
 
+/*
+ * The hop programs test the gate themselves and call these only when it is
+ * open. As subprograms of their own, not inlined, they keep an untracked
+ * hit from paying their prologue: a program this size saves every
+ * callee-saved register and sets up a large stack frame on entry, which
+ * was most of what an untracked hit cost above an empty program
+ * (docs/PERFORMANCE.md, "Per-hit cost in the kernel"). The kprobe.multi
+ * cookie's helper call is also made only past the gate. (Unused in the
+ * objects that include this header for other parts.)
+ */
+static __always_inline bool pp_hop_gate(__u64 skb)
+{
+	return skb && pp_busy(pp_state());
+}
+
 /* kprobe and kprobe.multi programs (and bench/hop_floor.bpf.c's gate). */
-static __always_inline int pp_on_hop(void *ctx, __u64 skb, __u64 cookie)
+static __noinline __attribute__((unused)) int pp_on_hop(void *ctx, __u64 skb, __u64 cookie)
 {
 	return pp_record_hop(ctx, skb, cookie, PP_VIA_KPROBE);
 }
 
 /* tp_btf and fentry programs: SKB is a BTF pointer. */
-static __always_inline int pp_on_btf_hop(void *ctx, __u64 skb, __u64 cookie)
+static __noinline __attribute__((unused)) int pp_on_btf_hop(void *ctx, __u64 skb, __u64 cookie)
 {
 	return pp_record_hop(ctx, skb, cookie, PP_VIA_BTF);
 }
