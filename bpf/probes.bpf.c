@@ -212,6 +212,14 @@ static __always_inline bool pp_skb_slab(__u64 s)
 	return !pp_caches_known();
 }
 
+/* consume_skb's arguments differ across kernels; only the skb is common. */
+SEC("tp_btf/consume_skb")
+int pp_tp_consume(__u64 *ctx)
+{
+	pp_learn_skb(ctx[0]);
+	return pp_on_free(ctx[0], pp_consume_probe, PP_FATE_CONSUMED, 0, 0, 0, 0, PP_VIA_BTF);
+}
+
 /*
  * Where GSO's caller consumes the skb it cut into segments: set by the
  * loader from kallsyms, so that the tracepoint backend, which cannot see
@@ -275,37 +283,19 @@ static __always_inline bool pp_idle_free(__u64 skb)
 	return !pp_busy(pp_state());
 }
 
-/*
- * The free and slab programs below, as the hop programs (pp_hop_gate() in
- * bpf/record.bpf.h), test the gate inline and do the rest in a subprogram,
- * so that an untracked hit pays no large prologue.
- */
-static __noinline int pp_consume(__u64 skb)
-{
-	return pp_on_free(skb, pp_consume_probe, PP_FATE_CONSUMED, 0, 0, 0, 0, PP_VIA_BTF);
-}
-
-/* consume_skb's arguments differ across kernels; only the skb is common. */
-SEC("tp_btf/consume_skb")
-int pp_tp_consume(__u64 *ctx)
-{
-	return pp_idle_free(ctx[0]) ? 0 : pp_consume(ctx[0]);
-}
-
-static __noinline int pp_consume_at(__u64 skb, __u64 at)
-{
-	__u32 fate = at >= pp_gso_lo && at < pp_gso_hi ? PP_FATE_SEGMENTED : PP_FATE_CONSUMED;
-
-	if (pp_merge_at(at))
-		fate = PP_FATE_MERGED;
-	return pp_on_free(skb, pp_consume_probe, fate, 0, at, 0, pp_tap_at(at), PP_VIA_BTF);
-}
-
 /* consume_skb(skb, location): Linux 6.3 and later. */
 SEC("tp_btf/consume_skb")
 int pp_tp_consume_at(__u64 *ctx)
 {
-	return pp_idle_free(ctx[0]) ? 0 : pp_consume_at(ctx[0], ctx[1]);
+	__u64 at = ctx[1];
+	__u32 fate;
+
+	if (pp_idle_free(ctx[0]))
+		return 0;
+	fate = at >= pp_gso_lo && at < pp_gso_hi ? PP_FATE_SEGMENTED : PP_FATE_CONSUMED;
+	if (pp_merge_at(at))
+		fate = PP_FATE_MERGED;
+	return pp_on_free(ctx[0], pp_consume_probe, fate, 0, at, 0, pp_tap_at(at), PP_VIA_BTF);
 }
 
 /*
@@ -395,6 +385,8 @@ static __always_inline int pp_kfree(__u64 *ctx, const bool reasons)
 	__u32 flags = 0;
 	__s32 caller = 0;
 
+	if (pp_idle_free(ctx[0]))
+		return 0;
 	/* Newer kernels free consumed skbs through kfree_skb_reason() too. */
 	if (bpf_core_enum_value_exists(enum skb_drop_reason, SKB_CONSUMED) &&
 	    reason == bpf_core_enum_value(enum skb_drop_reason, SKB_CONSUMED))
@@ -409,26 +401,16 @@ static __always_inline int pp_kfree(__u64 *ctx, const bool reasons)
 			  flags | pp_tap_at(ctx[1]), PP_VIA_BTF);
 }
 
-static __noinline int pp_kfree_reason(__u64 *ctx)
-{
-	return pp_kfree(ctx, true);
-}
-
-static __noinline int pp_kfree_noreason(__u64 *ctx)
-{
-	return pp_kfree(ctx, false);
-}
-
 SEC("tp_btf/kfree_skb")
 int pp_tp_kfree(__u64 *ctx)
 {
-	return pp_idle_free(ctx[0]) ? 0 : pp_kfree_reason(ctx);
+	return pp_kfree(ctx, true);
 }
 
 SEC("tp_btf/kfree_skb")
 int pp_tp_kfree_noreason(__u64 *ctx)
 {
-	return pp_idle_free(ctx[0]) ? 0 : pp_kfree_noreason(ctx);
+	return pp_kfree(ctx, false);
 }
 
 /*
@@ -449,34 +431,27 @@ static __always_inline __u64 pp_fclone_second(__u64 obj, const struct kmem_cache
 	return obj + bpf_core_type_size(struct sk_buff);
 }
 
-/* Object SKB of an skb cache CACHE freed at AT, while packets are in flight. */
-static __noinline int pp_kmem_free(__u64 skb, __u64 cache, __u64 at)
-{
-	struct pp_state *st = pp_state();
-
-	if (!st)
-		return 0;
-	pp_end(st, skb, PP_PROBE_KMEM_FREE, pp_merge_at(at) ? PP_FATE_MERGED : PP_FATE_CONSUMED, 0,
-	       0, 0, 0, false, PP_VIA_KPROBE);
-	skb = pp_fclone_second(skb, (const struct kmem_cache *)cache);
-	if (skb)
-		pp_end(st, skb, PP_PROBE_KMEM_FREE, PP_FATE_CONSUMED, 0, 0, 0, 0, false,
-		       PP_VIA_KPROBE);
-	return 0;
-}
-
 SEC("raw_tp/kmem_cache_free")
 int pp_tp_kmem_free(struct bpf_raw_tracepoint_args *ctx)
 {
 	__u64 skb = ctx->args[1], cache = ctx->args[2];
+	struct pp_state *st;
 
 	if (!pp_skb_slab(cache))
 		return 0;
 	if (!pp_caches_known())
 		pp_learn_cache(skb, cache);
-	if (!skb || !pp_busy(pp_state()))
+	st = pp_state();
+	if (!skb || !pp_busy(st))
 		return 0;
-	return pp_kmem_free(skb, cache, ctx->args[0]);
+	pp_end(st, skb, PP_PROBE_KMEM_FREE,
+	       pp_merge_at(ctx->args[0]) ? PP_FATE_MERGED : PP_FATE_CONSUMED, 0, 0, 0, 0, false,
+	       PP_VIA_KPROBE);
+	skb = pp_fclone_second(skb, (const struct kmem_cache *)ctx->args[2]);
+	if (skb)
+		pp_end(st, skb, PP_PROBE_KMEM_FREE, PP_FATE_CONSUMED, 0, 0, 0, 0, false,
+		       PP_VIA_KPROBE);
+	return 0;
 }
 
 /* A tracked address handed out again: its skb was freed unseen; the loader says so. */
