@@ -14,6 +14,7 @@
 #ifndef PP_FRAG_BPF_H
 #define PP_FRAG_BPF_H
 
+#include "frag_pick.h"
 #include "record.bpf.h"
 
 #define PP_FRAG_ETH_P_IP 0x0800
@@ -59,8 +60,7 @@ static __always_inline void pp_frag_range(const struct iphdr *ip, __u32 *first, 
 /*
  * Tracked SKB (packet ID) crossed a TC hook with IPv4 header IP: if it may
  * be cut further on (no DF) or is a fragment, its range is noted, in the
- * slot of the same skb or the same range (one fragment seen again), else
- * in the next one.
+ * slot pp_frag_pick_slot() gives.
  */
 static __always_inline void pp_frag_note(struct pp_state *st, const struct iphdr *ip, __u64 skb,
 					 __u64 id)
@@ -68,7 +68,7 @@ static __always_inline void pp_frag_note(struct pp_state *st, const struct iphdr
 	struct pp_frag_key k = pp_frag_key_of(ip);
 	struct pp_frag_val *f, nf = {};
 	__u64 now = bpf_ktime_get_ns();
-	__u32 first, end, i;
+	__u32 first, end;
 
 	if ((ip->frag_off & bpf_htons(PP_IP_DF)) && !pp_ip4_fragment(ip))
 		return;
@@ -78,53 +78,21 @@ static __always_inline void pp_frag_note(struct pp_state *st, const struct iphdr
 	if (!f || f->id != id) {
 		nf.id = id;
 		nf.ts = now;
-		nf.n = 1;
-		nf.slot[0].skb = skb;
-		nf.slot[0].first = first;
-		nf.slot[0].end = end;
+		pp_frag_put(&nf, skb, first, end);
 		bpf_map_update_elem(&frag_map, &k, &nf, BPF_ANY);
 		return;
 	}
 	f->ts = now;
-	for (i = 0; i < PP_FRAG_SLOTS; i++) {
-		if (i < f->n &&
-		    (f->slot[i].skb == skb || (f->slot[i].first == first && f->slot[i].end == end)))
-			break;
-	}
-	if (i == PP_FRAG_SLOTS)
-		i = f->n++ % PP_FRAG_SLOTS;
-	f->slot[i & (PP_FRAG_SLOTS - 1)].skb = skb;
-	f->slot[i & (PP_FRAG_SLOTS - 1)].first = first;
-	f->slot[i & (PP_FRAG_SLOTS - 1)].end = end;
+	pp_frag_put(f, skb, first, end);
 }
 
 /*
- * The skb that fragment [FIRST, ...) was cut from, of F's: the one whose
- * range holds its first byte (a router's cut, *CUT: its data goes on in its
- * fragments); else the first fragment seen of the datagram (the sender's
- * later fragments came from its frag_list).
+ * NOW is at most PP_FRAG_NS after TS. Signed: another CPU may write TS
+ * after NOW was read, and a newer TS is fresh, not 584 years old.
  */
-static __always_inline __u64 pp_frag_parent(const struct pp_frag_val *f, __u32 first, bool *cut)
+static __always_inline bool pp_frag_fresh(__u64 now, __u64 ts)
 {
-	__u64 parent = 0;
-	__u32 low = ~0U;
-
-	*cut = false;
-	for (__u32 i = 0; i < PP_FRAG_SLOTS; i++) {
-		const struct pp_frag_slot *s = &f->slot[i];
-
-		if (i >= f->n)
-			break;
-		if (first >= s->first && first < s->end) {
-			*cut = first == s->first;
-			return s->skb;
-		}
-		if (s->first < low) {
-			low = s->first;
-			parent = s->skb;
-		}
-	}
-	return parent;
+	return (__s64)(now - ts) <= (__s64)PP_FRAG_NS;
 }
 
 /*
@@ -149,14 +117,14 @@ static __always_inline struct pp_skb_val *pp_frag_join(struct pp_state *st, stru
 	if (!seen)
 		return NULL;
 	now = bpf_ktime_get_ns();
-	if (now - seen > PP_FRAG_NS || !pp_ip4_header(ctx, &ip) || !pp_ip4_fragment(&ip))
+	if (!pp_frag_fresh(now, seen) || !pp_ip4_header(ctx, &ip) || !pp_ip4_fragment(&ip))
 		return NULL;
 	k = pp_frag_key_of(&ip);
 	f = bpf_map_lookup_elem(&frag_map, &k);
-	if (!f || now - f->ts > PP_FRAG_NS)
+	if (!f || !pp_frag_fresh(now, READ_ONCE(f->ts)))
 		return NULL;
 	pp_frag_range(&ip, &first, &end);
-	parent = pp_frag_parent(f, first, &cut);
+	parent = pp_frag_pick_parent(f, first, &cut);
 	head = (__u64)BPF_CORE_READ((struct sk_buff *)skb, head);
 	if (!parent || parent == skb || pp_track_as(st, skb, f->id, head, hook))
 		return NULL;

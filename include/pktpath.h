@@ -331,18 +331,20 @@ struct pp_frag_key {
 	__u8 pad;
 };
 
-#define PP_FRAG_SLOTS 8 /* fragments remembered per datagram, round robin */
+#define PP_FRAG_SLOTS 8 /* fragments remembered per datagram (include/frag_pick.h) */
 
 struct pp_frag_slot {
 	__u64 skb;
 	__u32 first, end; /* its payload's bytes in the datagram: [first, end) */
+	__u32 seq;	  /* the value's n when last written; 0: free */
+	__u32 pad;
 };
 
 struct pp_frag_val {
 	__u64 id;
-	__u64 ts; /* when a tracked skb of it last crossed a TC hook */
-	__u32 n;  /* slots written, ever */
-	__u32 pad;
+	__u64 ts;   /* when a tracked skb of it last crossed a TC hook */
+	__u32 n;    /* notes, ever */
+	__u32 ring; /* notes that took a slot of 1.. round robin (slot 0: the first fragment) */
 	struct pp_frag_slot slot[PP_FRAG_SLOTS];
 };
 
@@ -475,10 +477,12 @@ PP_ABI_AT(pp_send_val, fd, 8);
 PP_ABI_SIZE(pp_frag_key, 12);
 PP_ABI_AT(pp_frag_key, ip_id, 8);
 PP_ABI_AT(pp_frag_key, proto, 10);
-PP_ABI_SIZE(pp_frag_slot, 16);
-PP_ABI_SIZE(pp_frag_val, 24 + PP_FRAG_SLOTS * 16);
+PP_ABI_SIZE(pp_frag_slot, 24);
+PP_ABI_AT(pp_frag_slot, seq, 16);
+PP_ABI_SIZE(pp_frag_val, 24 + PP_FRAG_SLOTS * 24);
 PP_ABI_AT(pp_frag_val, ts, 8);
 PP_ABI_AT(pp_frag_val, n, 16);
+PP_ABI_AT(pp_frag_val, ring, 20);
 PP_ABI_AT(pp_frag_val, slot, 24);
 
 PP_ABI_SIZE(pp_state, 72);
