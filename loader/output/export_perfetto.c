@@ -237,7 +237,7 @@ static void slice_args(struct pp_wbuf *w, const struct pp_out *o, const struct p
 		pp_wb_lit(w, ",\"next\":");
 		jstr(w, pp_out_probe_name(o, next->probe, name, sizeof(name)), 256);
 	} else {
-		pp_line_fate_of(o, r->fate, r->reason, r->location, &f);
+		pp_line_fate_of(o, r->fate, r->reason, r->location, PP_LINE_EXPORT, &f);
 		pp_wb_lit(w, ",\"fate\":");
 		jstr(w, fate, sizeof(fate));
 	}

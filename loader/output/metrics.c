@@ -78,7 +78,7 @@ __u64 pp_metrics_id_hop(__u64 h, const struct pp_out *o, __u32 probe)
 
 __u64 pp_metrics_id_end(__u64 h, enum pp_fate fate)
 {
-	return fnv(h ? h : FNV_OFF, pp_out_fate_kind(fate)) & 0xffffffffffffULL;
+	return fnv(h ? h : FNV_OFF, pp_fate_key(fate)) & 0xffffffffffffULL;
 }
 
 __u64 pp_metrics_path_id(const struct pp_out *o, const struct pp_packet *p)
@@ -151,7 +151,7 @@ static void add_path(struct pp_metrics *m, const struct pp_out *o, const struct 
 		return;
 	}
 	if (fresh) {
-		snprintf(e->fate, sizeof(e->fate), "%s", pp_out_fate_kind(p->fate));
+		snprintf(e->fate, sizeof(e->fate), "%s", pp_fate_key(p->fate));
 		path_steps(o, p, e->steps, sizeof(e->steps));
 	}
 	observe(e, p);

@@ -109,14 +109,14 @@ static void gauge(FILE *f, const char *name, const char *help, double v)
 
 static void fates(FILE *f, const struct pp_totals *s)
 {
-	static const char *const names[] = {"consumed", "dropped", "merged", "segmented", "unseen"};
-	const __u64 v[] = {s->consumed, s->dropped, s->merged, s->segmented, s->unseen};
 	const char *n = "pktpath_packets_total";
 
 	pp_metrics_family(f, n, "counter", "Packets whose path ended, by fate.");
-	for (size_t i = 0; i < 5; i++)
-		pp_metrics_sample(f, n, (const char *const[]){"fate", names[i], NULL},
-				  (double)v[i]);
+	for (size_t i = 0; i < pp_nfates; i++)
+		if (pp_fates[i].flags & PP_FATE_F_METRIC)
+			pp_metrics_sample(f, n,
+					  (const char *const[]){"fate", pp_fates[i].key, NULL},
+					  (double)s->fates[pp_fates[i].fate]);
 	counter(f, "pktpath_tap_copies_total",
 		"Copies packet sockets (tcpdump) took of the packets: observers, no fate.",
 		(double)s->taps);

@@ -10,6 +10,7 @@
 #include <linux/types.h>
 #include "paths/path.h"
 #include "paths/pkt_decode.h"
+#include "paths/fate.h"
 
 /* How to name things; the callbacks may be NULL, and may return NULL. */
 struct pp_out {
@@ -72,13 +73,8 @@ struct pp_ns_told {
  * {"summary":...}. (--summary is the distinct paths: summary.h.)
  */
 struct pp_totals {
-	__u64 packets; /* packets emitted */
-	__u64 consumed;
-	__u64 dropped;
-	__u64 merged;
-	__u64 segmented;
-	__u64 left; /* --netns/--container: left the scope */
-	__u64 unseen;
+	__u64 packets;		      /* packets emitted */
+	__u64 fates[PP_FATE_MAX + 1]; /* by enum pp_fate: the rows of fate.h */
 	__u64 taps;	/* packet sockets' copies (tcpdump's): observers, no fate of their own */
 	__u64 lost;	/* records lost to a full ring buffer */
 	__u64 map_full; /* packets that matched but found skb_map full */
@@ -100,8 +96,6 @@ void pp_out_totals_json(const struct pp_out *o, const struct pp_totals *s);
 const char *pp_out_probe_name(const struct pp_out *o, __u32 probe, char *buf, size_t len);
 /* The mark direction of a classifier probe, NULL for any other probe. */
 const char *pp_out_tc_dir(__u32 probe);
-/* "consumed", "dropped", "unseen", "merged", "segmented", "left"; "none" for anything else. */
-const char *pp_out_fate_kind(enum pp_fate fate);
 /*
  * The last hop at which a process copied the packet's data out of a socket
  * (the read that delivered it), on skb R or, if R is NULL, on any of its

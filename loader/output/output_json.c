@@ -546,7 +546,7 @@ static void json_fate_of(const struct pp_out *out, struct jobj *top, const struc
 	enum pp_fate fate = r ? r->fate : p->fate;
 	struct jobj o = jopen(top, K("fate"));
 
-	jstr(&o, K("kind"), pp_out_fate_kind(fate), 16);
+	jstr(&o, K("kind"), pp_fate_key(fate), 16);
 	if (fate == PP_FATE_DROPPED)
 		json_drop(out, &o, r ? r->reason : p->reason, r ? r->location : p->location);
 	if (fate == PP_FATE_DROPPED && !r)
@@ -684,6 +684,23 @@ void pp_out_json(const struct pp_out *o, const struct pp_packet *p)
 	pp_wb_flush(&w);
 }
 
+/* "consumed":N,... in fate.c's row order; a PP_FATE_F_JSON_IF_ANY fate only if some packet had it.
+ */
+static void json_fate_totals(struct jobj *sum, const struct pp_totals *s)
+{
+	char key[32];
+
+	for (size_t i = 0; i < pp_nfates; i++) {
+		const struct pp_fate_row *r = &pp_fates[i];
+		__u64 n = s->fates[r->fate];
+
+		if (!n && (r->flags & PP_FATE_F_JSON_IF_ANY))
+			continue;
+		snprintf(key, sizeof(key), "\"%s\":", r->key);
+		jnum(sum, key, strlen(key), n);
+	}
+}
+
 void pp_out_totals_json(const struct pp_out *o, const struct pp_totals *s)
 {
 	struct jobj top = {.first = true}, sum;
@@ -694,13 +711,7 @@ void pp_out_totals_json(const struct pp_out *o, const struct pp_totals *s)
 	pp_wb_putc(&w, '{');
 	sum = jopen(&top, K("summary"));
 	jnum(&sum, K("packets"), s->packets);
-	jnum(&sum, K("consumed"), s->consumed);
-	jnum(&sum, K("dropped"), s->dropped);
-	jnum(&sum, K("merged"), s->merged);
-	jnum(&sum, K("segmented"), s->segmented);
-	if (s->left) /* only scoped runs (--netns) end packets so */
-		jnum(&sum, K("left"), s->left);
-	jnum(&sum, K("unseen"), s->unseen);
+	json_fate_totals(&sum, s);
 	jnum(&sum, K("taps"), s->taps);
 	jnum(&sum, K("lost"), s->lost);
 	jnum(&sum, K("map_full"), s->map_full);

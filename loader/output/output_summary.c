@@ -11,6 +11,7 @@
 #include "base/fmt.h"
 #include "output/metrics.h"
 #include "output/output_summary.h"
+#include "output/path_line.h"
 
 #define NAMELEN 64
 
@@ -57,15 +58,14 @@ static const char *us(__u64 ns, char *buf, size_t len)
 
 static void text_fate(const struct pp_out *o, const struct pp_sum_path *e)
 {
-	char rb[32], lb[24];
+	char buf[256], *s;
+	size_t n;
 
-	if (e->fate == PP_FATE_DROPPED)
-		fprintf(o->f, "dropped: %s at %s", reason_str(o, e->reason, rb, sizeof(rb)),
-			where_str(o, e->location, lb, sizeof(lb)));
-	else if (e->fate == PP_FATE_UNSEEN)
-		fputs("end not seen", o->f);
-	else
-		fputs(pp_out_fate_kind(e->fate), o->f);
+	s = pp_line_fate_str(o, e->fate, e->reason, e->location, PP_LINE_SUMMARY, buf, sizeof(buf),
+			     &n);
+	fwrite(s, 1, n, o->f);
+	if (s != buf)
+		free(s);
 }
 
 static void text_e2e(const struct pp_out *o, const struct pp_hist *h)
@@ -344,7 +344,7 @@ static void json_path(const struct pp_out *o, struct jw *arr, const struct pp_su
 	jnum(&j, "count", e->count);
 	json_share(&j, e->count, s->packets);
 	f = jopen(&j, "fate", '{');
-	jstr(&f, "kind", pp_out_fate_kind(e->fate), 16);
+	jstr(&f, "kind", pp_fate_key(e->fate), 16);
 	if (e->fate == PP_FATE_DROPPED)
 		json_drop_fields(o, &f, e->reason, e->location);
 	jclose(&f, '}');

@@ -17,6 +17,7 @@
  * anything unprintable becomes '?', so a name cannot move the terminal.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "output/drop_hint.h"
 #include "base/fmt.h"
@@ -26,6 +27,7 @@
 #include "paths/pkt_decode.h"
 #include "filter/tunnel.h"
 #include "output/wallclock.h"
+#include "output/path_line.h"
 
 #define PP_LINE_MAX	 99 /* output lines stay under 100 columns */
 #define PP_DEV_BUF	 (PP_IFNAMSIZ + 8)
@@ -64,18 +66,6 @@ const char *pp_out_tc_dir(__u32 probe)
 __u32 pp_out_pkt_len(const struct pp_packet *p)
 {
 	return p->mark ? p->mark->hop.len : p->hops[0].len;
-}
-
-const char *pp_out_fate_kind(enum pp_fate fate)
-{
-	static const char *const kinds[] = {
-		[PP_FATE_NONE] = "none",       [PP_FATE_CONSUMED] = "consumed",
-		[PP_FATE_DROPPED] = "dropped", [PP_FATE_UNSEEN] = "unseen",
-		[PP_FATE_MERGED] = "merged",   [PP_FATE_SEGMENTED] = "segmented",
-		[PP_FATE_LEFT] = "left",
-	};
-
-	return (unsigned)fate <= PP_FATE_MAX ? kinds[fate] : "none";
 }
 
 /* Where a socket's reader copies the data out: the skb's delivery to a process. */
@@ -119,18 +109,8 @@ void pp_totals_add(struct pp_totals *s, const struct pp_packet *p)
 	s->packets++;
 	for (size_t k = 0; k < p->nskbs; k++)
 		s->taps += p->skbs[k].tap;
-	if (p->fate == PP_FATE_CONSUMED)
-		s->consumed++;
-	else if (p->fate == PP_FATE_DROPPED)
-		s->dropped++;
-	else if (p->fate == PP_FATE_MERGED)
-		s->merged++;
-	else if (p->fate == PP_FATE_SEGMENTED)
-		s->segmented++;
-	else if (p->fate == PP_FATE_LEFT)
-		s->left++;
-	else if (p->fate == PP_FATE_UNSEEN)
-		s->unseen++;
+	if (pp_fate_row(p->fate))
+		s->fates[p->fate]++;
 }
 
 /* The hop's device, printable: its name, else "if<index>", else "-". */
@@ -403,50 +383,20 @@ static void text_hop(const struct pp_out *o, struct pp_wbuf *w, const struct pp_
 	text_stack(o, w, h);
 }
 
-static void text_drop(const struct pp_out *o, struct pp_wbuf *w, __u32 reason, __u64 location)
-{
-	const char *name = o->reason_name ? o->reason_name(reason, o->reason_arg) : NULL;
-	const char *sym = NULL;
-
-	pp_wb_lit(w, "dropped: ");
-	if (name) {
-		wb_str(w, name);
-	} else if (!reason) {
-		/* No name for 0: a kernel without drop reasons (before 5.17). */
-		pp_wb_lit(w, "no reason from the kernel");
-	} else {
-		pp_wb_lit(w, "reason ");
-		wb_u64(w, reason);
-	}
-	if (location && o->sym_name)
-		sym = o->sym_name(location, o->sym_arg);
-	if (sym) {
-		pp_wb_lit(w, " at ");
-		wb_str(w, sym);
-	} else if (location) {
-		pp_wb_lit(w, " at 0x");
-		pp_wb_done(w, pp_fmt_hex(pp_wb_room(w, PP_FMT_HEX), location));
-	}
-}
-
-/* "consumed", "dropped: REASON at FUNC", "merged...", "segmented...", "end not seen". */
+/*
+ * "consumed", "dropped: REASON at FUNC", "merged into another skb", ...:
+ * fate.h's words, the drop from path_line.h's one builder.
+ */
 static void text_fate_of(const struct pp_out *o, struct pp_wbuf *w, enum pp_fate fate, __u32 reason,
 			 __u64 location)
 {
-	if (fate == PP_FATE_DROPPED)
-		text_drop(o, w, reason, location);
-	else if (fate == PP_FATE_MERGED)
-		pp_wb_lit(w, "merged into another skb");
-	else if (fate == PP_FATE_SEGMENTED)
-		pp_wb_lit(
-			w,
-			"segmented (its data went on in its copies: GSO segments or IP fragments)");
-	else if (fate == PP_FATE_LEFT)
-		pp_wb_lit(w, "left the scope (its last hop is the first outside it; not followed)");
-	else if (fate == PP_FATE_UNSEEN)
-		pp_wb_lit(w, "end not seen");
-	else
-		wb_str(w, pp_out_fate_kind(fate));
+	char buf[256], *s;
+	size_t n;
+
+	s = pp_line_fate_str(o, fate, reason, location, PP_LINE_TEXT, buf, sizeof(buf), &n);
+	pp_wb_write(w, s, n);
+	if (s != buf)
+		free(s);
 }
 
 /* "  N hop(s) of this packet was/were lost (ring buffer full)" */
@@ -631,16 +581,22 @@ void pp_out_text(const struct pp_out *o, const struct pp_packet *p)
 	pp_wb_flush(&w);
 }
 
+/* "pktpath: N packets (N consumed, ..., N end not seen), ...": the fates in fate.c's row order. */
 void pp_out_totals_text(const struct pp_out *o, const struct pp_totals *s)
 {
-	fprintf(o->f, "pktpath: %llu packets (%llu consumed, %llu dropped, %llu merged, ",
-		(unsigned long long)s->packets, (unsigned long long)s->consumed,
-		(unsigned long long)s->dropped, (unsigned long long)s->merged);
-	if (s->segmented)
-		fprintf(o->f, "%llu segmented, ", (unsigned long long)s->segmented);
-	if (s->left)
-		fprintf(o->f, "%llu left the scope, ", (unsigned long long)s->left);
-	fprintf(o->f, "%llu end not seen), ", (unsigned long long)s->unseen);
+	const char *sep = "";
+
+	fprintf(o->f, "pktpath: %llu packets (", (unsigned long long)s->packets);
+	for (size_t i = 0; i < pp_nfates; i++) {
+		const struct pp_fate_row *r = &pp_fates[i];
+		__u64 n = s->fates[r->fate];
+
+		if (!n && (r->flags & PP_FATE_F_TEXT_IF_ANY))
+			continue;
+		fprintf(o->f, "%s%llu %s", sep, (unsigned long long)n, r->total);
+		sep = ", ";
+	}
+	fputs("), ", o->f);
 	if (s->taps)
 		fprintf(o->f, "%llu tap copies, ", (unsigned long long)s->taps);
 	fprintf(o->f, "%llu records lost", (unsigned long long)s->lost);

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <stdlib.h>
 #include <string.h>
 #include "output/path_line.h"
 
@@ -33,7 +34,17 @@ void pp_line_usec(struct pp_sbuf *f, __u64 ns)
 	pp_sb_put(f, frac, 3);
 }
 
-static void line_drop(const struct pp_out *o, __u32 reason, __u64 location, struct pp_sbuf *f)
+/* A name: as it is (PP_LINE_RAW), else printable and at most MAX bytes. */
+static void line_name(struct pp_sbuf *f, const char *s, size_t max, unsigned int flags)
+{
+	if (flags & PP_LINE_RAW)
+		pp_sb_str(f, s);
+	else
+		pp_line_clean(f, s, max);
+}
+
+static void line_drop(const struct pp_out *o, __u32 reason, __u64 location, unsigned int flags,
+		      struct pp_sbuf *f)
 {
 	const char *name = o->reason_name ? o->reason_name(reason, o->reason_arg) : NULL;
 	const char *sym = location && o->sym_name ? o->sym_name(location, o->sym_arg) : NULL;
@@ -41,34 +52,58 @@ static void line_drop(const struct pp_out *o, __u32 reason, __u64 location, stru
 
 	pp_sb_lit(f, "dropped: ");
 	if (name) {
-		pp_line_clean(f, name, 64);
+		line_name(f, name, 64, flags);
+	} else if (!reason && (flags & PP_LINE_LONG)) {
+		/* No name for 0: a kernel without drop reasons (before 5.17). */
+		pp_sb_lit(f, "no reason from the kernel");
 	} else {
 		pp_sb_lit(f, "reason ");
 		pp_sb_u64(f, reason);
 	}
 	if (sym) {
 		pp_sb_lit(f, " at ");
-		pp_line_clean(f, sym, 128);
+		line_name(f, sym, 128, flags);
 	} else if (location) {
 		pp_sb_lit(f, " at 0x");
 		pp_sb_put(f, hex, (size_t)(pp_fmt_hex(hex, location) - hex));
+	} else if (flags & PP_LINE_AT_DASH) {
+		pp_sb_lit(f, " at -");
 	}
 }
 
 void pp_line_fate_of(const struct pp_out *o, enum pp_fate fate, __u32 reason, __u64 location,
-		     struct pp_sbuf *f)
+		     unsigned int flags, struct pp_sbuf *f)
 {
+	const struct pp_fate_row *r = pp_fate_row(fate);
+
 	if (fate == PP_FATE_DROPPED)
-		line_drop(o, reason, location, f);
-	else if (fate == PP_FATE_UNSEEN)
-		pp_sb_lit(f, "end not seen");
+		line_drop(o, reason, location, flags, f);
+	else if (!r)
+		pp_sb_lit(f, "none");
 	else
-		pp_sb_str(f, pp_out_fate_kind(fate));
+		pp_sb_str(f, flags & PP_LINE_LONG ? r->text : r->line);
+}
+
+char *pp_line_fate_str(const struct pp_out *o, enum pp_fate fate, __u32 reason, __u64 location,
+		       unsigned int flags, char *buf, size_t len, size_t *n)
+{
+	struct pp_sbuf f = {.buf = buf, .len = len};
+	char *s;
+
+	pp_line_fate_of(o, fate, reason, location, flags, &f);
+	*n = f.pos < len ? f.pos : len - 1;
+	if (f.pos < len || !(s = malloc(f.pos + 1)))
+		return buf;
+	/* A name longer than BUF: PP_LINE_RAW forms print it whole. */
+	f = (struct pp_sbuf){.buf = s, .len = f.pos + 1};
+	pp_line_fate_of(o, fate, reason, location, flags, &f);
+	*n = f.pos;
+	return s;
 }
 
 void pp_line_fate(const struct pp_out *o, const struct pp_packet *p, struct pp_sbuf *f)
 {
-	pp_line_fate_of(o, p->fate, p->reason, p->location, f);
+	pp_line_fate_of(o, p->fate, p->reason, p->location, PP_LINE_EXPORT, f);
 	pp_sb_lit(f, " after ");
 	pp_line_usec(f, p->hops[p->nhops - 1].ts - p->hops[0].ts);
 	pp_sb_lit(f, " us");

@@ -27,6 +27,7 @@
 #include "base/grow.h"
 #include "paths/path.h"
 #include "paths/pkt_decode.h"
+#include "paths/fate.h"
 
 #define PP_NIL	      UINT32_MAX
 #define PP_HOPS_INIT  16
@@ -451,23 +452,25 @@ static int skb_note(struct pp_buf *b, const struct pp_hop *h)
 /*
  * Consumed if any skb was (a copy delivered is the packet delivered); else
  * the first drop (in skb order); else merged; else segmented; else left the
- * scope (--netns); else its end was not seen. A tap's copy observes: it
+ * scope (--netns): the END fates in fate.c's row order; else its end was not
+ * seen. A tap's copy observes: it
  * counts only when every skb of the packet was a tap's (a frame no protocol
  * takes, handed to tcpdump alone).
  */
 static const struct pp_skbref *decide_fate(const struct pp_buf *b, bool *by_tap)
 {
-	static const enum pp_fate order[] = {PP_FATE_CONSUMED, PP_FATE_DROPPED, PP_FATE_MERGED,
-					     PP_FATE_SEGMENTED, PP_FATE_LEFT};
 	__u32 taps = 0;
 
 	for (__u32 i = 0; i < b->nskbs; i++)
 		taps += b->skbs[i].tap;
 	*by_tap = b->nskbs && taps == b->nskbs;
-	for (size_t k = 0; k < ARRAY_SIZE(order); k++)
+	for (size_t k = 0; k < pp_nfates; k++) {
+		if (!(pp_fates[k].flags & PP_FATE_F_END))
+			continue;
 		for (__u32 i = 0; i < b->nskbs; i++)
-			if (b->skbs[i].fate == order[k] && b->skbs[i].tap == *by_tap)
+			if (b->skbs[i].fate == pp_fates[k].fate && b->skbs[i].tap == *by_tap)
 				return &b->skbs[i];
+	}
 	return NULL;
 }
 
@@ -667,8 +670,7 @@ static bool hop_ok(const struct pp_hop *h, size_t size)
 {
 	if (size != sizeof(*h))
 		return false;
-	return h->type != PP_REC_END || h->fate == PP_FATE_CONSUMED || h->fate == PP_FATE_DROPPED ||
-	       h->fate == PP_FATE_MERGED || h->fate == PP_FATE_SEGMENTED || h->fate == PP_FATE_LEFT;
+	return h->type != PP_REC_END || pp_fate_ends((enum pp_fate)h->fate);
 }
 
 int pp_paths_add(struct pp_paths *pp, const void *rec, size_t size, __u64 now_ns)

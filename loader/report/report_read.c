@@ -277,7 +277,7 @@ static int read_hops(struct ctx *c, json_object *top, __u64 base)
 static int fate_kind(struct ctx *c, const char *s, enum pp_fate *fate)
 {
 	for (int f = PP_FATE_CONSUMED; f <= PP_FATE_MAX; f++) {
-		if (!strcmp(s, pp_out_fate_kind((enum pp_fate)f))) {
+		if (!strcmp(s, pp_fate_key((enum pp_fate)f))) {
 			*fate = (enum pp_fate)f;
 			return 0;
 		}

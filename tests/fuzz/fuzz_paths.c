@@ -504,8 +504,8 @@ static void check_json_fate_of(const struct jctx *j, const struct fzj_node *o, e
 	const char *reason = drop ? json_reason(reason_code, NULL) : NULL, *sym = NULL;
 
 	/* The names as docs/json-schema.md gives them, not from output_text.c. */
-	if (strcmp(pp_out_fate_kind(fate), kinds[fate <= PP_FATE_MAX ? fate : 0]))
-		jfail(j, "pp_out_fate_kind(%u) is \"%s\"", fate, pp_out_fate_kind(fate));
+	if (strcmp(pp_fate_key(fate), kinds[fate <= PP_FATE_MAX ? fate : 0]))
+		jfail(j, "pp_fate_key(%u) is \"%s\"", fate, pp_fate_key(fate));
 	want_str(j, f, "kind", true, kinds[fate <= PP_FATE_MAX ? fate : 0], 16);
 	want_num(j, f, "reason_code", drop, reason_code);
 	want_str(j, f, "reason", reason, reason, SIZE_MAX);

@@ -4,6 +4,7 @@
 #include <string.h>
 #include "suites.h"
 #include "cmd/cli.h"
+#include "paths/fate.h"
 
 #define ARGC(a) ((int)(sizeof(a) / sizeof((a)[0])) - 1)
 
@@ -536,6 +537,28 @@ START_TEST(test_man_page_agrees)
 }
 END_TEST
 
+/*
+ * Each fate of fate.c's table is documented: JSON's "kind" in
+ * docs/json-schema.md, the text's words in the man page's DESCRIPTION.
+ */
+START_TEST(test_fates_documented)
+{
+	char *schema = slurp("docs/json-schema.md"), *man = slurp("docs/pktpath.8");
+	char want[80], bold[80];
+
+	for (size_t i = 0; i < pp_nfates; i++) {
+		snprintf(want, sizeof(want), "`\"%s\"`", pp_fates[i].key);
+		ck_assert_msg(strstr(schema, want), "docs/json-schema.md lacks %s", want);
+		snprintf(want, sizeof(want), "\n.B %s\n", pp_fates[i].total);
+		snprintf(bold, sizeof(bold), "\n.BR %s ", pp_fates[i].total);
+		ck_assert_msg(strstr(man, want) || strstr(man, bold),
+			      "docs/pktpath.8 lacks the fate \"%s\"", pp_fates[i].total);
+	}
+	free(schema);
+	free(man);
+}
+END_TEST
+
 /* docs/pktpath.8's REPORT section names each row of the report command, as roff writes it. */
 START_TEST(test_man_page_report)
 {
@@ -722,6 +745,7 @@ Suite *cli_suite(void)
 	tcase_add_test(tc, test_usage_from_table);
 	tcase_add_test(tc, test_man_page_agrees);
 	tcase_add_test(tc, test_man_page_report);
+	tcase_add_test(tc, test_fates_documented);
 	tcase_add_test(tc, test_report_command);
 	tcase_add_test(tc, test_completion_agrees);
 	suite_add_tcase(s, tc);

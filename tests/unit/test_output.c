@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "output/output.h"
+#include "output/path_line.h"
 #include "suites.h"
 
 #define NS_A 4026531840U
@@ -682,6 +683,86 @@ START_TEST(test_long_header)
 }
 END_TEST
 
+/*
+ * Each fate's line in the text block and in the exports' one-line form
+ * (path_line.h), as they read before fate.c's table: a change of words is
+ * a change of output, seen here.
+ */
+START_TEST(test_fate_words)
+{
+	static const struct {
+		enum pp_fate fate;
+		const char *text, *line;
+	} want[] = {
+		{PP_FATE_CONSUMED, "  consumed after ", "consumed after "},
+		{PP_FATE_MERGED, "  merged into another skb after ", "merged after "},
+		{PP_FATE_SEGMENTED,
+		 "  segmented (its data went on in its copies: GSO segments or IP fragments) "
+		 "after ",
+		 "segmented after "},
+		{PP_FATE_LEFT,
+		 "  left the scope (its last hop is the first outside it; not followed) after ",
+		 "left after "},
+		{PP_FATE_UNSEEN, "  end not seen: last seen at tp:skb:kfree_skb on veth-b after ",
+		 "end not seen after "},
+		{PP_FATE_NONE, "  none after ", "none after "},
+		{PP_FATE_DROPPED, "  dropped: NETFILTER_DROP at nf_hook_slow after ",
+		 "dropped: NETFILTER_DROP at nf_hook_slow after "},
+	};
+	struct capture c;
+	struct sample s;
+	char line[256];
+
+	cap_open(&c);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		struct pp_sbuf f = {.buf = line, .len = sizeof(line)};
+
+		sample(&s);
+		s.p.fate = want[i].fate;
+		pp_out_text(&c.o, &s.p);
+		ck_assert_msg(strstr(out(&c), want[i].text), "fate %d: no \"%s\"", want[i].fate,
+			      want[i].text);
+		pp_line_fate(&c.o, &s.p, &f);
+		ck_assert_msg(!strncmp(line, want[i].line, strlen(want[i].line)),
+			      "fate %d: \"%s\", not \"%s\"", want[i].fate, line, want[i].line);
+	}
+	/* The exports name no reason 0 "no reason from the kernel": the text block alone does. */
+	c.o.reason_name = NULL;
+	s.p.reason = 0;
+	s.p.location = 0;
+	pp_out_text(&c.o, &s.p);
+	ck_assert_ptr_nonnull(strstr(out(&c), "  dropped: no reason from the kernel after "));
+	{
+		struct pp_sbuf f = {.buf = line, .len = sizeof(line)};
+
+		pp_line_fate(&c.o, &s.p, &f);
+		ck_assert_str_eq(line, "dropped: reason 0 after 12.001 us");
+	}
+	cap_close(&c);
+}
+END_TEST
+
+/* The exit line and JSON's summary, every fate counted: fate.c's rows in order. */
+START_TEST(test_summary_every_fate)
+{
+	struct pp_totals totals = {.packets = 21};
+	struct capture c;
+
+	for (__u32 f = PP_FATE_CONSUMED; f <= PP_FATE_MAX; f++)
+		totals.fates[f] = f;
+	cap_open(&c);
+	pp_out_totals_text(&c.o, &totals);
+	ck_assert_str_eq(out(&c),
+			 "pktpath: 21 packets (1 consumed, 2 dropped, 4 merged, "
+			 "5 segmented, 6 left the scope, 3 end not seen), 0 records lost\n");
+	pp_out_totals_json(&c.o, &totals);
+	ck_assert_str_eq(out(&c), "{\"summary\":{\"packets\":21,\"consumed\":1,\"dropped\":2,"
+				  "\"merged\":4,\"segmented\":5,\"left\":6,\"unseen\":3,\"taps\":0,"
+				  "\"lost\":0,\"map_full\":0}}\n");
+	cap_close(&c);
+}
+END_TEST
+
 START_TEST(test_summary)
 {
 	struct pp_totals totals = {.lost = 4};
@@ -901,7 +982,9 @@ Suite *output_suite(void)
 	tcase_add_test(tc, test_no_reason);
 	tcase_add_test(tc, test_nasty_names);
 	tcase_add_test(tc, test_long_header);
+	tcase_add_test(tc, test_fate_words);
 	tcase_add_test(tc, test_summary);
+	tcase_add_test(tc, test_summary_every_fate);
 	tcase_add_test(tc, test_copies);
 	tcase_add_test(tc, test_json_escapes);
 	tcase_add_test(tc, test_text_extremes);
