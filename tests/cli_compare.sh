@@ -179,6 +179,8 @@ for f in "$@"; do
 	f=$(realpath "$f")
 	same report "$f"
 	same report "$f" --json
+	same report "$f" --summary
+	same report "$f" --summary --json
 	same report "$f" --summary --pcapng out.pcapng --perfetto out.json
 	same report "$f" --pcapng out.pcapng --snaplen 40
 	same report "$f" --perfetto out.json

@@ -517,6 +517,7 @@ static void host_of(struct app *a, struct pp_out *out)
 static int trace(struct app *a)
 {
 	struct pp_out out = {.f = stdout,
+			     .ops = pp_out_format(a->env.json ? "json" : "text"),
 			     .nprobes = a->list.n,
 			     .reason_name = reason_name,
 			     .sym_name = sym_name,

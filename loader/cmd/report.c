@@ -210,20 +210,14 @@ static void print_summary(struct report *r)
 		when.elapsed = (double)(r->last_ns - r->first_ns) / 1e9;
 	else if (!r->has_elapsed)
 		when.untimed = true;
-	if (r->json)
-		pp_out_summary_json(&r->out, r->paths, &when);
-	else
-		pp_out_summary_text(&r->out, r->paths, &when);
+	r->out.ops->summary(&r->out, r->paths, &when);
 }
 
 static void print_totals(struct report *r)
 {
 	if (r->summary && r->paths)
 		print_summary(r);
-	if (r->json)
-		pp_out_totals_json(&r->out, &r->totals);
-	else
-		pp_out_totals_text(&r->out, &r->totals);
+	r->out.ops->totals(&r->out, &r->totals);
 	fflush(stdout);
 	if (r->skipped)
 		pp_warn("%llu line%s of %s skipped (%s)\n", r->skipped, r->skipped == 1 ? "" : "s",
@@ -253,6 +247,7 @@ static int open_all(struct report *r)
 	if (!r->reader || (r->summary && !r->paths))
 		return failure("out of memory");
 	r->out.f = stdout;
+	r->out.ops = pp_out_format(r->json ? "json" : "text");
 	r->exports.out = &r->out;
 	r->all_timed = true;
 	return 0;

@@ -110,13 +110,11 @@ static __u32 end_lost(struct trace *t, __u64 id)
 
 static void print_packet(struct trace *t, const struct pp_packet *p)
 {
-	if (t->cfg->json) {
-		pp_out_json(t->cfg->out, p);
-		return;
-	}
-	if (!t->totals.packets)
-		pp_out_text_header(t->cfg->out);
-	pp_out_text(t->cfg->out, p);
+	const struct pp_out *o = t->cfg->out;
+
+	if (!t->totals.packets && o->ops->begin)
+		o->ops->begin(o);
+	o->ops->packet(o, p);
 }
 
 /*
@@ -200,10 +198,7 @@ static void report_summary(struct trace *t, bool final)
 {
 	struct pp_sum_when when = {.elapsed = (double)(now_ns() - t->start) / 1e9, .final = final};
 
-	if (t->cfg->json)
-		pp_out_summary_json(t->cfg->out, t->paths_sum, &when);
-	else
-		pp_out_summary_text(t->cfg->out, t->paths_sum, &when);
+	t->cfg->out->ops->summary(t->cfg->out, t->paths_sum, &when);
 }
 
 /* --interval: a report when one is due; due times keep their pace. */
@@ -224,10 +219,7 @@ static void finish(struct trace *t, const struct pp_maps *maps)
 		report_summary(t, true);
 	t->totals.lost = t->state->ring_lost;
 	t->totals.map_full = t->state->map_full;
-	if (t->cfg->json)
-		pp_out_totals_json(t->cfg->out, &t->totals);
-	else
-		pp_out_totals_text(t->cfg->out, &t->totals);
+	t->cfg->out->ops->totals(t->cfg->out, &t->totals);
 	fflush(t->cfg->out->f);
 	report_lost(maps, t->cfg);
 	report_paths(t);

@@ -13,8 +13,11 @@
 #include "paths/fate.h"
 
 /* How to name things; the callbacks may be NULL, and may return NULL. */
+struct pp_out_ops;
+
 struct pp_out {
 	FILE *f;
+	const struct pp_out_ops *ops;	/* the format: pp_out_format() */
 	const char *const *probe_names; /* probe index -> "ip_rcv", "tp:net:netif_receive_skb" */
 	size_t nprobes;
 	const char *(*reason_name)(__u32 reason, void *arg); /* -> "NETFILTER_DROP" */
@@ -82,6 +85,28 @@ struct pp_totals {
 
 /* Counts p in s: packets and its fate. */
 void pp_totals_add(struct pp_totals *s, const struct pp_packet *p);
+
+struct pp_summary;
+struct pp_sum_when;
+
+/*
+ * An output format: what a run and `pktpath report` write per packet, for
+ * --summary and at exit. Chosen once (pp_out_format()) into struct pp_out's
+ * ops; a new format is a file with its ops and a row in output_formats.c.
+ */
+struct pp_out_ops {
+	const char *name;		       /* "text", "json" */
+	void (*begin)(const struct pp_out *o); /* before the first packet; NULL: nothing */
+	void (*packet)(const struct pp_out *o, const struct pp_packet *p);
+	void (*summary)(const struct pp_out *o, const struct pp_summary *s,
+			const struct pp_sum_when *when);
+	void (*totals)(const struct pp_out *o, const struct pp_totals *s);
+};
+
+extern const struct pp_out_ops pp_out_text_ops, pp_out_json_ops;
+
+/* The format named NAME ("text", "json"), NULL if none is. */
+const struct pp_out_ops *pp_out_format(const char *name);
 
 void pp_out_text_header(const struct pp_out *o);
 void pp_out_text(const struct pp_out *o, const struct pp_packet *p);

@@ -742,6 +742,35 @@ START_TEST(test_fate_words)
 }
 END_TEST
 
+/* The formats by name, each writing as its functions do; an unknown name has none. */
+START_TEST(test_formats)
+{
+	const struct pp_out_ops *text = pp_out_format("text"), *json = pp_out_format("json");
+	struct capture c;
+	struct sample s;
+	char want[4096];
+
+	ck_assert_ptr_eq(text, &pp_out_text_ops);
+	ck_assert_ptr_eq(json, &pp_out_json_ops);
+	ck_assert_ptr_null(pp_out_format("yaml"));
+	ck_assert_ptr_nonnull(text->begin);
+	ck_assert_ptr_null(json->begin); /* JSON lines have no header line */
+	cap_open(&c);
+	sample(&s);
+	pp_out_text_header(&c.o);
+	pp_out_text(&c.o, &s.p);
+	snprintf(want, sizeof(want), "%s", out(&c));
+	text->begin(&c.o);
+	text->packet(&c.o, &s.p);
+	ck_assert_str_eq(out(&c), want);
+	pp_out_json(&c.o, &s.p);
+	snprintf(want, sizeof(want), "%s", out(&c));
+	json->packet(&c.o, &s.p);
+	ck_assert_str_eq(out(&c), want);
+	cap_close(&c);
+}
+END_TEST
+
 /* The exit line and JSON's summary, every fate counted: fate.c's rows in order. */
 START_TEST(test_summary_every_fate)
 {
@@ -983,6 +1012,7 @@ Suite *output_suite(void)
 	tcase_add_test(tc, test_nasty_names);
 	tcase_add_test(tc, test_long_header);
 	tcase_add_test(tc, test_fate_words);
+	tcase_add_test(tc, test_formats);
 	tcase_add_test(tc, test_summary);
 	tcase_add_test(tc, test_summary_every_fate);
 	tcase_add_test(tc, test_copies);
