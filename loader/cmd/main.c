@@ -636,6 +636,9 @@ static int prepare_marking(struct app *a)
  */
 static int check_outputs(struct app *a)
 {
+	const char *exports[PP_EXPORTS] = {
+		[PP_EXPORT_PCAPNG] = a->env.pcapng, [PP_EXPORT_PERFETTO] = a->env.perfetto};
+
 	if (a->env.tc_script &&
 	    pp_tc_script_prepare(&a->script, a->env.tc_script, a->err, sizeof(a->err)))
 		return usage_error("--tc-script: %s", a->err);
@@ -644,8 +647,8 @@ static int check_outputs(struct app *a)
 		if (a->metrics_fd < 0)
 			return usage_error("%s", a->err);
 	}
-	if (pp_exports_open(&a->exports, a->env.pcapng, a->env.perfetto, a->env.snaplen,
-			    "pktpath " PKTPATH_VERSION, a->err, sizeof(a->err)))
+	if (pp_exports_open(&a->exports, exports, a->env.snaplen, "pktpath " PKTPATH_VERSION,
+			    a->err, sizeof(a->err)))
 		return usage_error("%s", a->err);
 	return 0;
 }

@@ -17,7 +17,6 @@
 #include <string.h>
 #include "cmd/cli.h"
 #include "output/exports.h"
-#include "output/export_pcapng.h"
 #include "output/output_summary.h"
 #include "cmd/report.h"
 #include "cmd/report_hosts.h"
@@ -140,8 +139,7 @@ static int on_packet(struct report *r, const struct pp_report_read_item *it)
 	pp_report_read_names(r->reader, &r->out);
 	if (r->paths)
 		pp_summary_add(r->paths, it->pkt);
-	if (r->exports.pcapng)
-		pp_pcapng_out_set_real_off(r->exports.pcapng, it->real_off);
+	pp_exports_set_real_off(&r->exports, it->real_off);
 	pp_exports_packet(it->pkt, &r->exports);
 	pp_totals_add(&r->totals, it->pkt);
 	return 0;
@@ -235,11 +233,14 @@ static void print_totals(struct report *r)
 
 static int open_all(struct report *r)
 {
+	const char *exports[PP_EXPORTS] = {
+		[PP_EXPORT_PCAPNG] = r->pcapng, [PP_EXPORT_PERFETTO] = r->perfetto};
+
 	r->in = strcmp(r->file, "-") ? fopen(r->file, "r") : stdin;
 	if (!r->in)
 		return usage_error("cannot read %s: %s", r->file, strerror(errno));
-	if (pp_exports_open(&r->exports, r->pcapng, r->perfetto, r->snaplen,
-			    "pktpath " PKTPATH_VERSION, r->err, sizeof(r->err)))
+	if (pp_exports_open(&r->exports, exports, r->snaplen, "pktpath " PKTPATH_VERSION, r->err,
+			    sizeof(r->err)))
 		return usage_error("%s", r->err);
 	r->reader = pp_report_read_new();
 	if (r->summary)

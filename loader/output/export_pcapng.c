@@ -6,6 +6,7 @@
 #include "base/grow.h"
 #include "output/path_line.h"
 #include "output/pcapng.h"
+#include "output/exports.h"
 
 #define PP_COMMENT_MAX 4096 /* a path of some 150 hops; longer ones end in "..." */
 #define PP_BLOCK_MAX   (64 + PP_HDR_BYTES + PP_COMMENT_MAX + 32)
@@ -168,3 +169,39 @@ void pp_pcapng_out_free(struct pp_pcapng_out *x)
 	free(x->ifs);
 	free(x);
 }
+
+static void *pcapng_open(FILE *f, __u32 snaplen, __s64 real_off_ns, const char *appl)
+{
+	return pp_pcapng_out_new(f, snaplen, real_off_ns, appl);
+}
+
+static void pcapng_packet(void *w, const struct pp_out *o, const struct pp_packet *p)
+{
+	pp_pcapng_out_packet(w, o, p);
+}
+
+static void pcapng_set_real_off(void *w, __s64 real_off_ns)
+{
+	pp_pcapng_out_set_real_off(w, real_off_ns);
+}
+
+static __u64 pcapng_count(const void *w)
+{
+	return pp_pcapng_out_count(w);
+}
+
+static void pcapng_free(void *w)
+{
+	pp_pcapng_out_free(w);
+}
+
+/* The capture holds packet bytes (up to 128 of each: payload too, for small packets): 0600. */
+const struct pp_export_ops pp_export_pcapng_ops = {
+	.option = "--pcapng",
+	.mode = 0600,
+	.open = pcapng_open,
+	.packet = pcapng_packet,
+	.set_real_off = pcapng_set_real_off,
+	.count = pcapng_count,
+	.free = pcapng_free,
+};

@@ -6,6 +6,7 @@
 #include "base/fmt.h"
 #include "output/path_line.h"
 #include "paths/pkt_decode.h"
+#include "output/exports.h"
 
 #define PP_NAMEBUF 32
 #define NONE	   SIZE_MAX
@@ -354,3 +355,41 @@ void pp_perfetto_out_free(struct pp_perfetto_out *x)
 	free(x->flows);
 	free(x);
 }
+
+static void *perfetto_open(FILE *f, __u32 snaplen, __s64 real_off_ns, const char *appl)
+{
+	(void)snaplen;	   /* no packet bytes */
+	(void)real_off_ns; /* the timeline's times are the probes' CLOCK_MONOTONIC */
+	return pp_perfetto_out_new(f, appl);
+}
+
+static void perfetto_packet(void *w, const struct pp_out *o, const struct pp_packet *p)
+{
+	pp_perfetto_out_packet(w, o, p);
+}
+
+static void perfetto_end(void *w)
+{
+	pp_perfetto_out_end(w);
+}
+
+static __u64 perfetto_count(const void *w)
+{
+	return pp_perfetto_out_count(w);
+}
+
+static void perfetto_free(void *w)
+{
+	pp_perfetto_out_free(w);
+}
+
+/* The timeline holds what the text output shows: 0644. */
+const struct pp_export_ops pp_export_perfetto_ops = {
+	.option = "--perfetto",
+	.mode = 0644,
+	.open = perfetto_open,
+	.packet = perfetto_packet,
+	.end = perfetto_end,
+	.count = perfetto_count,
+	.free = perfetto_free,
+};

@@ -3,53 +3,47 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/types.h>
-#include "output/export_pcapng.h"
-#include "output/export_perfetto.h"
 #include "output/exports.h"
 #include "base/safe_file.h"
 
-/*
- * The capture holds packet bytes (up to 128 of each: payload too, for small
- * packets): its owner only. The timeline holds what the text output shows.
- */
-#define PP_PCAPNG_MODE	 0600
-#define PP_PERFETTO_MODE 0644
+/* The formats, by enum pp_export_kind. */
+static const struct pp_export_ops *const formats[PP_EXPORTS] = {
+	[PP_EXPORT_PCAPNG] = &pp_export_pcapng_ops,
+	[PP_EXPORT_PERFETTO] = &pp_export_perfetto_ops,
+};
 
-static int create(struct pp_safe_file **sf, const char *opt, const char *path, mode_t mode,
-		  char *err, size_t errlen)
+static int create(struct pp_export *e, const struct pp_export_ops *ops, char *err, size_t errlen)
 {
 	char why[384];
 
-	*sf = pp_safe_file_create(path, mode, why, sizeof(why));
-	if (!*sf) {
-		snprintf(err, errlen, "%s %s: %s", opt, path, why);
+	e->sf = pp_safe_file_create(e->path, ops->mode, why, sizeof(why));
+	if (!e->sf) {
+		snprintf(err, errlen, "%s %s: %s", ops->option, e->path, why);
 		return -EINVAL;
 	}
 	return 0;
 }
 
-int pp_exports_open(struct pp_exports *x, const char *pcapng, const char *perfetto, __u32 snaplen,
+/* Every file is created before any header is written: a bad path leaves nothing behind. */
+int pp_exports_open(struct pp_exports *x, const char *const paths[PP_EXPORTS], __u32 snaplen,
 		    const char *appl, char *err, size_t errlen)
 {
 	int ret = 0;
 
 	memset(x, 0, sizeof(*x));
 	pp_wallclock_measure(&x->clock);
-	x->pcapng_path = pcapng;
-	x->perfetto_path = perfetto;
-	if (pcapng)
-		ret = create(&x->pcapng_sf, "--pcapng", pcapng, PP_PCAPNG_MODE, err, errlen);
-	if (!ret && perfetto)
-		ret = create(&x->perfetto_sf, "--perfetto", perfetto, PP_PERFETTO_MODE, err,
-			     errlen);
-	if (!ret && x->pcapng_sf) {
-		x->pcapng = pp_pcapng_out_new(pp_safe_file_file(x->pcapng_sf), snaplen,
-					      x->clock.off, appl);
-		ret = x->pcapng ? 0 : -ENOMEM;
-	}
-	if (!ret && x->perfetto_sf) {
-		x->perfetto = pp_perfetto_out_new(pp_safe_file_file(x->perfetto_sf), appl);
-		ret = x->perfetto ? 0 : -ENOMEM;
+	for (size_t k = 0; k < PP_EXPORTS; k++)
+		x->files[k].path = paths[k];
+	for (size_t k = 0; !ret && k < PP_EXPORTS; k++)
+		if (x->files[k].path)
+			ret = create(&x->files[k], formats[k], err, errlen);
+	for (size_t k = 0; !ret && k < PP_EXPORTS; k++) {
+		struct pp_export *e = &x->files[k];
+
+		if (!e->sf)
+			continue;
+		e->w = formats[k]->open(pp_safe_file_file(e->sf), snaplen, x->clock.off, appl);
+		ret = e->w ? 0 : -ENOMEM;
 	}
 	if (ret == -ENOMEM)
 		snprintf(err, errlen, "out of memory");
@@ -58,12 +52,16 @@ int pp_exports_open(struct pp_exports *x, const char *pcapng, const char *perfet
 	return ret;
 }
 
+bool pp_exports_has(const struct pp_exports *x, enum pp_export_kind kind)
+{
+	return x->files[kind].w;
+}
+
 int pp_exports_publish(struct pp_exports *x, char *err, size_t errlen)
 {
-	if (x->pcapng_sf && pp_safe_file_publish(x->pcapng_sf, err, errlen))
-		return -EIO;
-	if (x->perfetto_sf && pp_safe_file_publish(x->perfetto_sf, err, errlen))
-		return -EIO;
+	for (size_t k = 0; k < PP_EXPORTS; k++)
+		if (x->files[k].sf && pp_safe_file_publish(x->files[k].sf, err, errlen))
+			return -EIO;
 	return 0;
 }
 
@@ -71,35 +69,44 @@ void pp_exports_packet(const struct pp_packet *p, void *ctx)
 {
 	struct pp_exports *x = ctx;
 
-	if (x->pcapng)
-		pp_pcapng_out_packet(x->pcapng, x->out, p);
-	if (x->perfetto)
-		pp_perfetto_out_packet(x->perfetto, x->out, p);
+	for (size_t k = 0; k < PP_EXPORTS; k++)
+		if (x->files[k].w)
+			formats[k]->packet(x->files[k].w, x->out, p);
 }
 
-static int close_one(struct pp_safe_file **sf, __u64 n, const char *path, FILE *report, char *err,
+void pp_exports_set_real_off(struct pp_exports *x, __s64 real_off_ns)
+{
+	for (size_t k = 0; k < PP_EXPORTS; k++)
+		if (x->files[k].w && formats[k]->set_real_off)
+			formats[k]->set_real_off(x->files[k].w, real_off_ns);
+}
+
+static int close_one(struct pp_export *e, const struct pp_export_ops *ops, FILE *report, char *err,
 		     size_t errlen)
 {
-	int ret = pp_safe_file_close(*sf, err, errlen);
+	__u64 n;
+	int ret;
 
-	*sf = NULL;
+	if (ops->end)
+		ops->end(e->w);
+	n = ops->count(e->w);
+	ret = pp_safe_file_close(e->sf, err, errlen);
+	e->sf = NULL;
 	if (!ret && report)
 		fprintf(report, "pktpath: %llu packet%s written to %s\n", (unsigned long long)n,
-			n == 1 ? "" : "s", path);
+			n == 1 ? "" : "s", e->path);
 	return ret;
 }
 
+/* The first failure's message stays in ERR; later files are still closed. */
 int pp_exports_close(struct pp_exports *x, FILE *report, char *err, size_t errlen)
 {
 	int ret = 0, r;
 
-	if (x->pcapng_sf)
-		ret = close_one(&x->pcapng_sf, pp_pcapng_out_count(x->pcapng), x->pcapng_path,
-				report, err, errlen);
-	if (x->perfetto_sf) {
-		pp_perfetto_out_end(x->perfetto);
-		r = close_one(&x->perfetto_sf, pp_perfetto_out_count(x->perfetto), x->perfetto_path,
-			      report, ret ? NULL : err, ret ? 0 : errlen);
+	for (size_t k = 0; k < PP_EXPORTS; k++) {
+		if (!x->files[k].sf)
+			continue;
+		r = close_one(&x->files[k], formats[k], report, ret ? NULL : err, ret ? 0 : errlen);
 		ret = ret ? ret : r;
 	}
 	pp_exports_discard(x);
@@ -108,11 +115,11 @@ int pp_exports_close(struct pp_exports *x, FILE *report, char *err, size_t errle
 
 void pp_exports_discard(struct pp_exports *x)
 {
-	pp_safe_file_discard(x->pcapng_sf);
-	pp_safe_file_discard(x->perfetto_sf);
-	pp_pcapng_out_free(x->pcapng);
-	pp_perfetto_out_free(x->perfetto);
-	x->pcapng_sf = x->perfetto_sf = NULL;
-	x->pcapng = NULL;
-	x->perfetto = NULL;
+	for (size_t k = 0; k < PP_EXPORTS; k++) {
+		pp_safe_file_discard(x->files[k].sf);
+		if (x->files[k].w)
+			formats[k]->free(x->files[k].w);
+		x->files[k].sf = NULL;
+		x->files[k].w = NULL;
+	}
 }

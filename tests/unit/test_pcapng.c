@@ -4,11 +4,15 @@
  * loader/output/export_pcapng.c: the blocks a packet turns into.
  */
 #include <check.h>
+#include <errno.h>
+#include <unistd.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "output/export_pcapng.h"
 #include "output/pcapng.h"
+#include "output/exports.h"
 #include "suites.h"
 
 static __u32 u32_at(const __u8 *b, size_t off)
@@ -301,6 +305,52 @@ START_TEST(test_export_packets)
 }
 END_TEST
 
+/*
+ * exports.c over its table: each file asked for made with its format's mode,
+ * written, closed with one line each in order; a bad path names its option.
+ */
+START_TEST(test_exports_files)
+{
+	struct pp_out o = {.probe_names = names, .nprobes = 2, .reason_name = reason_name};
+	struct pp_mark m = mkmark(PP_PROBE_TC_INGRESS, "r-eth0", 98, 98);
+	struct pp_hop h[2] = {m.hop, m.hop};
+	struct pp_packet p = {.id = 9, .mark = &m, .hops = h, .nhops = 2, .fate = PP_FATE_CONSUMED};
+	char dir[] = "/tmp/pp-unit-exports.XXXXXX", pc[64], pf[64], err[256], *said;
+	const char *paths[PP_EXPORTS] = {[PP_EXPORT_PCAPNG] = pc, [PP_EXPORT_PERFETTO] = pf};
+	struct pp_exports x;
+	struct stat st;
+	size_t len;
+	FILE *report = open_memstream(&said, &len);
+
+	h[1].type = PP_REC_END;
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(pc, sizeof(pc), "%s/a.pcapng", dir);
+	snprintf(pf, sizeof(pf), "%s/a.json", dir);
+	ck_assert_int_eq(pp_exports_open(&x, paths, 0, "pktpath test", err, sizeof(err)), 0);
+	x.out = &o;
+	ck_assert(pp_exports_has(&x, PP_EXPORT_PCAPNG) && pp_exports_has(&x, PP_EXPORT_PERFETTO));
+	ck_assert_int_eq(pp_exports_publish(&x, err, sizeof(err)), 0);
+	pp_exports_packet(&p, &x);
+	ck_assert_int_eq(pp_exports_close(&x, report, err, sizeof(err)), 0);
+	fclose(report);
+	ck_assert_int_eq(stat(pc, &st), 0);
+	ck_assert_uint_eq(st.st_mode & 0777, 0600);
+	ck_assert_int_eq(stat(pf, &st), 0);
+	ck_assert_uint_eq(st.st_mode & 0777, 0644);
+	snprintf(err, sizeof(err),
+		 "pktpath: 1 packet written to %s\npktpath: 1 packet written to %s\n", pc, pf);
+	ck_assert_str_eq(said, err);
+	free(said);
+	unlink(pc);
+	unlink(pf);
+	rmdir(dir);
+	paths[PP_EXPORT_PCAPNG] = NULL;
+	snprintf(pf, sizeof(pf), "%s/no/a.json", dir);
+	ck_assert_int_eq(pp_exports_open(&x, paths, 0, "pktpath test", err, sizeof(err)), -EINVAL);
+	ck_assert_msg(!strncmp(err, "--perfetto ", 11), "\"%s\"", err);
+}
+END_TEST
+
 Suite *pcapng_suite(void)
 {
 	Suite *s = suite_create("pcapng");
@@ -313,6 +363,7 @@ Suite *pcapng_suite(void)
 	tcase_add_test(tc, test_too_small);
 	tcase_add_test(tc, test_long_comment);
 	tcase_add_test(tc, test_export_packets);
+	tcase_add_test(tc, test_exports_files);
 	suite_add_tcase(s, tc);
 	return s;
 }
