@@ -537,6 +537,29 @@ START_TEST(test_man_page_agrees)
 }
 END_TEST
 
+/* docs/pktpath.8's --backend entry names every backend of the table, as roff writes it. */
+START_TEST(test_man_page_backends)
+{
+	char *man = slurp("docs/pktpath.8"), want[64];
+	char *p = strstr(man, "\n.BI \\-\\-backend "), *end;
+
+	ck_assert(p);
+	end = strstr(p + 1, "\n.TP\n");
+	ck_assert(end);
+	*end = 0;
+	for (size_t b = 0; b < pp_nbackends; b++) {
+		size_t n = (size_t)snprintf(want, sizeof(want), "\\fB");
+
+		for (const char *c = pp_backend_names[b]; *c && n + 3 < sizeof(want); c++)
+			n += (size_t)snprintf(want + n, sizeof(want) - n, *c == '-' ? "\\-" : "%c",
+					      *c);
+		snprintf(want + n, sizeof(want) - n, "\\fR");
+		ck_assert_msg(strstr(p, want), "man page: --backend lacks %s", want);
+	}
+	free(man);
+}
+END_TEST
+
 /*
  * Each fate of fate.c's table is documented: JSON's "kind" in
  * docs/json-schema.md, the text's words in the man page's DESCRIPTION.
@@ -746,6 +769,7 @@ Suite *cli_suite(void)
 	tcase_add_test(tc, test_man_page_agrees);
 	tcase_add_test(tc, test_man_page_report);
 	tcase_add_test(tc, test_fates_documented);
+	tcase_add_test(tc, test_man_page_backends);
 	tcase_add_test(tc, test_report_command);
 	tcase_add_test(tc, test_completion_agrees);
 	suite_add_tcase(s, tc);
