@@ -241,15 +241,25 @@ static void health(FILE *f, const struct snap *s)
 			  1);
 }
 
+/* The fates with a series of their own (PP_FATE_F_METRIC): 5. */
+static size_t fate_series(void)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < pp_nfates; i++)
+		n += !!(pp_fates[i].flags & PP_FATE_F_METRIC);
+	return n;
+}
+
 size_t pp_metrics_max_series(size_t top)
 {
 	/*
-	 * Fates 5, tap copies 1, health 10, process 6; drops top + other;
+	 * The fates', tap copies 1, health 10, process 6; drops top + other;
 	 * paths top + other, each with a count, and a histogram of
 	 * PP_METRICS_BUCKETS + 1 buckets, a sum and a count; top info lines;
 	 * top slowest steps, a sum and a count each.
 	 */
-	return 22 + (top + 1) * (2 + PP_METRICS_BUCKETS + 3) + top + 2 * top;
+	return fate_series() + 17 + (top + 1) * (2 + PP_METRICS_BUCKETS + 3) + top + 2 * top;
 }
 
 char *pp_metrics_render(struct pp_metrics *m, const char *proc, size_t *len)
