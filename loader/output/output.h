@@ -92,7 +92,8 @@ struct pp_sum_when;
 /*
  * An output format: what a run and `pktpath report` write per packet, for
  * --summary and at exit. Chosen once (pp_out_format()) into struct pp_out's
- * ops; a new format is a file with its ops and a row in output_formats.c.
+ * ops; a new format is a file with its functions and a row in
+ * output_formats.c.
  */
 struct pp_out_ops {
 	const char *name;		       /* "text", "json" */
@@ -102,8 +103,6 @@ struct pp_out_ops {
 			const struct pp_sum_when *when);
 	void (*totals)(const struct pp_out *o, const struct pp_totals *s);
 };
-
-extern const struct pp_out_ops pp_out_text_ops, pp_out_json_ops;
 
 /* The format named NAME ("text", "json"), NULL if none is. */
 const struct pp_out_ops *pp_out_format(const char *name);

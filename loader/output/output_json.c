@@ -19,7 +19,6 @@
 #include "paths/pkt_decode.h"
 #include "paths/pkt_key.h"
 #include "filter/tunnel.h"
-#include "output/output_summary.h"
 
 #define PP_PROBE_NAMELEN 32
 
@@ -725,10 +724,3 @@ void pp_out_json_str(struct pp_wbuf *w, const char *s, size_t max)
 {
 	json_str(w, s, max);
 }
-
-const struct pp_out_ops pp_out_json_ops = {
-	.name = "json",
-	.packet = pp_out_json,
-	.summary = pp_out_summary_json,
-	.totals = pp_out_totals_json,
-};
