@@ -4,8 +4,8 @@
  * file (output_text.c, output_json.c; output_summary.c for --summary).
  */
 #include <string.h>
-#include "output.h"
-#include "output_summary.h"
+#include "output/output.h"
+#include "output/output_summary.h"
 
 static const struct pp_out_ops formats[] = {
 	{

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <stdbool.h>
-#include "fate.h"
+#include "paths/fate.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
