@@ -208,9 +208,9 @@ static __always_inline void pp_submit_mark(struct pp_state *st, void *rec)
  * A HOP (or COPY: the skb it came from in PARENT) record for packet ID;
  * STACK: pp_hop.stack.
  */
-static __always_inline void pp_emit_hop(struct pp_state *st, struct pp_skb_val *v, __u32 type,
-					__u32 probe, struct sk_buff *skb, __u64 parent, __u32 stack,
-					const enum pp_via via)
+static __always_inline void pp_emit_hop_flags(struct pp_state *st, struct pp_skb_val *v, __u32 type,
+					      __u32 probe, struct sk_buff *skb, __u64 parent,
+					      __u32 stack, __u32 flags, const enum pp_via via)
 {
 	struct pp_hop *h = bpf_ringbuf_reserve(&path_map, sizeof(*h), 0);
 
@@ -221,7 +221,51 @@ static __always_inline void pp_emit_hop(struct pp_state *st, struct pp_skb_val *
 	pp_fill_hop(h, type, probe, v->id, skb, via);
 	h->location = parent;
 	h->stack = stack;
+	h->flags = flags;
 	pp_submit(st, h);
+}
+
+static __always_inline void pp_emit_hop(struct pp_state *st, struct pp_skb_val *v, __u32 type,
+					__u32 probe, struct sk_buff *skb, __u64 parent, __u32 stack,
+					const enum pp_via via)
+{
+	pp_emit_hop_flags(st, v, type, probe, skb, parent, stack, 0, via);
+}
+
+/* SKB's device as pp_skb_val.qdev keeps it: never 0 for a device. */
+static __always_inline __u32 pp_qdev_of(struct sk_buff *skb, const enum pp_via via)
+{
+	struct net_device *dev = pp_skb_dev(skb, via);
+
+	if (!dev)
+		return 0;
+	return (PP_READ(via, dev, ifindex) ^ pp_netns(skb, dev, via) << 16) | 1U << 31;
+}
+
+/*
+ * A hop of V (SKB) after a qdisc took it: the enqueue (QUEUES) notes the
+ * device; any hop on that device (the dequeue, the transmit, a kprobe on
+ * the way out) shows that the packet left the queue there. A hop elsewhere
+ * first (another device's enqueue included), or its end, means the
+ * packet left the device unseen: the hops between were not recorded
+ * (PP_HOP_GAP), and that record says so. Only packets that a qdisc took
+ * pay the device read.
+ */
+static __always_inline __u32 pp_queue_left(struct pp_skb_val *v, struct sk_buff *skb, bool queues,
+					   const enum pp_via via)
+{
+	__u32 here, was = v->qdev, gap = 0;
+
+	/* Seen where no record is sent (pp_queue_note()): this one says it. */
+	if (v->flags & PP_SKB_GAP) {
+		v->flags &= ~PP_SKB_GAP;
+		gap = PP_HOP_GAP;
+	}
+	if (!queues && !was)
+		return gap;
+	here = pp_qdev_of(skb, via);
+	v->qdev = queues ? here : 0;
+	return was && here != was ? PP_HOP_GAP : gap;
 }
 
 /*
@@ -748,7 +792,8 @@ static __always_inline int pp_end(struct pp_state *st, __u64 skb, __u32 probe, _
 		h->location = location;
 		h->caller = caller;
 		h->lost = v->lost;
-		h->flags = flags | (shared ? PP_HOP_SHARED : 0);
+		h->flags = flags | (shared ? PP_HOP_SHARED : 0) |
+			   pp_queue_left(v, (struct sk_buff *)skb, false, via);
 		if (pp_is_tap(v, (struct sk_buff *)skb, via))
 			h->flags |= PP_HOP_TAP;
 		if (fate == PP_FATE_DROPPED)
@@ -847,6 +892,8 @@ static __always_inline void pp_read_end(struct pp_state *st, struct pp_read_slot
 			return;
 	}
 	s->end.lost = v->lost;
+	if (v->flags & PP_SKB_GAP)
+		s->end.flags |= PP_HOP_GAP;
 	if (bpf_ringbuf_output(&path_map, &s->end, sizeof(s->end), pp_wake_flags(st, false))) {
 		/* The loader will time this skb out: tell it why it has no end. */
 		lost = v->lost + 1;
@@ -987,6 +1034,9 @@ static __always_inline void pp_queue_note(struct pp_state *st, struct sk_buff *s
 		return;
 	}
 	pp_note_take(v, skb, 0, PP_VIA_BTF);
+	/* At a socket: it left any qdisc's device; the end it gets says how. */
+	if (pp_queue_left(v, skb, false, PP_VIA_BTF))
+		v->flags |= PP_SKB_GAP;
 	/*
 	 * Its data may be another skb's now (reassembly's skb_morph()): the
 	 * read lets go of that, so its free later is not taken for a copy's.
@@ -1034,7 +1084,7 @@ static __always_inline bool pp_still_queued(__u64 skb)
  * socket's namespace, the reader, the length as queued.
  */
 static __always_inline void pp_queue_end(struct pp_state *st, struct pp_queue_slot *s, __u32 lost,
-					 struct sock *sk)
+					 __u32 flags, struct sock *sk)
 {
 	struct pp_hop *h = bpf_ringbuf_reserve(&path_map, sizeof(*h), 0);
 
@@ -1056,6 +1106,7 @@ static __always_inline void pp_queue_end(struct pp_state *st, struct pp_queue_sl
 	h->fate = PP_FATE_CONSUMED;
 	h->len = s->len;
 	h->lost = lost;
+	h->flags = flags;
 	bpf_get_current_comm(h->comm, sizeof(h->comm));
 	pp_submit(st, h);
 }
@@ -1070,12 +1121,14 @@ static __always_inline int pp_queue_read(struct pp_state *st, struct pp_queue_sl
 {
 	struct pp_skb_val *v = pp_skb_entry(s->skb);
 	struct tcp_sock *tp = (struct tcp_sock *)sk;
+	bool own;
 
 	if (!s->merged && (!v || v->id != s->id))
 		return -1;
 	if (tcp ? (__s32)(BPF_CORE_READ(tp, copied_seq) - s->end_seq) < 0 : pp_still_queued(s->skb))
 		return 0;
-	pp_queue_end(st, s, v && !s->merged ? v->lost : 0, sk);
+	own = v && !s->merged;
+	pp_queue_end(st, s, own ? v->lost : 0, own && (v->flags & PP_SKB_GAP) ? PP_HOP_GAP : 0, sk);
 	if (v && !s->merged) {
 		pp_head_drop(st, v->head, false, (struct sk_buff *)s->skb, PP_VIA_KPROBE);
 		pp_forget(st, s->skb);
@@ -1254,6 +1307,7 @@ static __always_inline int pp_record_hop(void *ctx, __u64 skb, __u64 cookie, con
 	__u32 probe = cookie & PP_COOKIE_PROBE, fate = (__u8)(cookie >> PP_COOKIE_FATE_SHIFT);
 	struct pp_state *st;
 	struct pp_skb_val *v;
+	__u32 gap;
 
 	/* tp_btf and fentry pass a maybe-NULL pointer: the verifier wants it checked. */
 	if (!skb)
@@ -1278,10 +1332,11 @@ static __always_inline int pp_record_hop(void *ctx, __u64 skb, __u64 cookie, con
 			v->flags |= PP_SKB_QDISC;
 		else
 			v->flags &= ~PP_SKB_QDISC;
+		gap = pp_queue_left(v, (struct sk_buff *)skb, cookie & PP_COOKIE_QUEUES, via);
 		if (!(v->flags & PP_SKB_SEND_LOOKED))
 			pp_send_start(st, v, (struct sk_buff *)skb, via);
-		pp_emit_hop(st, v, PP_REC_HOP, probe, (struct sk_buff *)skb, 0,
-			    cookie & PP_COOKIE_STACK ? pp_stack(ctx, via) : 0, via);
+		pp_emit_hop_flags(st, v, PP_REC_HOP, probe, (struct sk_buff *)skb, 0,
+				  cookie & PP_COOKIE_STACK ? pp_stack(ctx, via) : 0, gap, via);
 		if (cookie & PP_COOKIE_READS)
 			pp_read_note(st, v, (struct sk_buff *)skb, via);
 	}

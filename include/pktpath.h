@@ -126,6 +126,16 @@ enum pp_fate {
  * made for the taps of a device it leaves by (pkt_type PACKET_OUTGOING).
  */
 #define PP_HOP_TAP 4U
+/*
+ * HOP or END: the packet left the device whose qdisc took it (this record
+ * is elsewhere) with no hop of it seen on that device since the enqueue:
+ * the hops in between (the transmit, the peer's receive) were not recorded.
+ * Seen on Linux 6.18 under a tbf qdisc: the kernel fired the tracepoints
+ * (a tracefs instance counted them), and the programs did not run for them
+ * (their run_cnt stayed short by as many, no recursion miss counted):
+ * docs/packet-life.md's limits.
+ */
+#define PP_HOP_GAP 8U
 /* How many text ranges of af_packet's receive functions the probes know. */
 #define PP_TAP_RANGES 6
 /* How many text ranges of functions whose frees are merges the probes know (pp_merge_at()). */
@@ -219,7 +229,11 @@ struct pp_skb_val {
 	__u32 read_len; /* skb->len at its first read (PP_COOKIE_READS) */
 	__u64 sock;	/* PP_SKB_QUEUED: the TCP socket it was queued to */
 	__u32 qslot;	/* PP_SKB_QUEUED: its index in that socket's queue_map ring */
-	__u32 pad;
+	/*
+	 * The device whose qdisc took it, until a hop on that device follows
+	 * (pp_queue_left() in bpf/record.bpf.h): ifindex ^ netns << 16; 0: none.
+	 */
+	__u32 qdev;
 };
 
 /*
@@ -242,6 +256,8 @@ struct pp_full_val {
 #define PP_SKB_QUEUED	   16U /* in its TCP socket's queue_map ring, with data */
 #define PP_SKB_QDISC	   32U /* in a qdisc since its last hop (PP_COOKIE_QUEUES) */
 #define PP_SKB_FCLONE2	   64U /* an fclone pair's second skb (pp_fclone_note) */
+/* It left its qdisc's device unseen: its next record says so (PP_HOP_GAP). */
+#define PP_SKB_GAP 128U
 
 /*
  * head_map: data buffer (skb->head) -> the tracked skb that holds it. A clone
@@ -430,7 +446,7 @@ PP_ABI_AT(pp_skb_val, taken_netns, 56);
 PP_ABI_AT(pp_skb_val, read_len, 60);
 PP_ABI_AT(pp_skb_val, sock, 64);
 PP_ABI_AT(pp_skb_val, qslot, 72);
-PP_ABI_AT(pp_skb_val, pad, 76);
+PP_ABI_AT(pp_skb_val, qdev, 76);
 
 PP_ABI_SIZE(pp_read_slot, 32 + 128);
 PP_ABI_AT(pp_read_slot, skb, 0);

@@ -80,8 +80,12 @@ struct pp_totals {
 	__u64 fates[PP_FATE_MAX + 1]; /* by enum pp_fate: the rows of fate.h */
 	__u64 taps;	/* packet sockets' copies (tcpdump's): observers, no fate of their own */
 	__u64 lost;	/* records lost to a full ring buffer */
+	__u64 gaps;	/* packets with hops not seen (PP_HOP_GAP): pp_packet_gaps() */
 	__u64 map_full; /* packets that matched but found skb_map full */
 };
+
+/* P's records before which hops went unseen (PP_HOP_GAP). */
+__u32 pp_packet_gaps(const struct pp_packet *p);
 
 /* Counts p in s: packets and its fate. */
 void pp_totals_add(struct pp_totals *s, const struct pp_packet *p);

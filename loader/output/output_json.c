@@ -454,6 +454,8 @@ static void json_hop(const struct pp_out *out, struct pp_wbuf *w, const struct p
 		jnum(&o, K("netns"), h->netns);
 	if (h->flags & PP_HOP_NETNS_CARRIED)
 		jbool(&o, K("netns_carried"), true);
+	if (h->flags & PP_HOP_GAP)
+		jbool(&o, K("unseen_before"), true);
 	json_netns_name(out, &o, h->netns);
 	json_dev(&o, h);
 	jnum(&o, K("cpu"), h->cpu);
@@ -674,6 +676,8 @@ void pp_out_json(const struct pp_out *o, const struct pp_packet *p)
 		json_skbs(o, &top, p);
 	if (p->lost)
 		jnum(&top, K("lost_hops"), p->lost);
+	if (pp_packet_gaps(p))
+		jnum(&top, K("gaps"), pp_packet_gaps(p));
 	if (!p->mark)
 		jbool(&top, K("mark_lost"), true);
 	json_time(o, &top, p);
@@ -714,6 +718,7 @@ void pp_out_totals_json(const struct pp_out *o, const struct pp_totals *s)
 	json_fate_totals(&sum, s);
 	jnum(&sum, K("taps"), s->taps);
 	jnum(&sum, K("lost"), s->lost);
+	jnum(&sum, K("gaps"), s->gaps);
 	jnum(&sum, K("map_full"), s->map_full);
 	jclose(&sum);
 	pp_wb_lit(&w, "}\n");

@@ -104,9 +104,19 @@ size_t pp_out_parent_skb(const struct pp_packet *p, const struct pp_skbref *r)
 	return r->parent ? pp_skb_index(p->skbs, p->nskbs, r->parent, r->first_ts) : p->nskbs;
 }
 
+__u32 pp_packet_gaps(const struct pp_packet *p)
+{
+	__u32 n = 0;
+
+	for (size_t i = 0; i < p->nhops; i++)
+		n += !!(p->hops[i].flags & PP_HOP_GAP);
+	return n;
+}
+
 void pp_totals_add(struct pp_totals *s, const struct pp_packet *p)
 {
 	s->packets++;
+	s->gaps += pp_packet_gaps(p) > 0;
 	for (size_t k = 0; k < p->nskbs; k++)
 		s->taps += p->skbs[k].tap;
 	if (pp_fate_row(p->fate))
@@ -410,6 +420,27 @@ static void text_lost(struct pp_wbuf *w, __u32 lost)
 		pp_wb_lit(w, " hops of this packet were lost (ring buffer full)\n");
 }
 
+/*
+ * "  hops not seen between FUNC and FUNC": the packet left the device whose
+ * qdisc held it with no hop recorded there (PP_HOP_GAP on the later hop).
+ */
+static void text_gaps(const struct pp_out *o, struct pp_wbuf *w, const struct pp_packet *p)
+{
+	char a[PP_PROBE_NAMELEN], b[PP_PROBE_NAMELEN];
+
+	for (size_t i = 1; i < p->nhops; i++) {
+		const struct pp_hop *h = &p->hops[i];
+
+		if (!(h->flags & PP_HOP_GAP))
+			continue;
+		pp_wb_lit(w, "  hops not seen between ");
+		wb_str(w, pp_out_probe_name(o, p->hops[i - 1].probe, a, sizeof(a)));
+		pp_wb_lit(w, " and ");
+		wb_str(w, pp_out_probe_name(o, h->probe, b, sizeof(b)));
+		pp_wb_lit(w, " (it left the queue's device unrecorded)\n");
+	}
+}
+
 /* ": last seen at FUNC on DEV": where a packet whose end went unseen was. */
 static void text_seen_last(const struct pp_out *o, struct pp_wbuf *w, const struct pp_packet *p)
 {
@@ -553,6 +584,8 @@ static void text_fate(const struct pp_out *o, struct pp_wbuf *w, const struct pp
 		pp_wb_lit(w, "  the mark record of this packet was lost (ring buffer full)\n");
 	if (p->lost)
 		text_lost(w, p->lost);
+	if (pp_packet_gaps(p))
+		text_gaps(o, w, p);
 }
 
 /* The hop lines' columns, once at the top of the text output. */
@@ -600,6 +633,8 @@ void pp_out_totals_text(const struct pp_out *o, const struct pp_totals *s)
 	if (s->taps)
 		fprintf(o->f, "%llu tap copies, ", (unsigned long long)s->taps);
 	fprintf(o->f, "%llu records lost", (unsigned long long)s->lost);
+	if (s->gaps)
+		fprintf(o->f, ", %llu packets with hops not seen", (unsigned long long)s->gaps);
 	if (s->map_full)
 		fprintf(o->f, ", %llu packets untracked (skb_map full)",
 			(unsigned long long)s->map_full);

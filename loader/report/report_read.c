@@ -212,6 +212,17 @@ static int netns_name_of(struct ctx *c, json_object *obj, __u32 netns)
 	return ret;
 }
 
+/* "unseen_before": true, hops before this one went unseen (PP_HOP_GAP). */
+static int read_gap(struct ctx *c, json_object *obj, struct pp_hop *h)
+{
+	json_object *v;
+	int ret = get(c, obj, "unseen_before", false, json_type_boolean, &v);
+
+	if (ret > 0 && json_object_get_boolean(v))
+		h->flags |= PP_HOP_GAP;
+	return ret;
+}
+
 static int read_hop(struct ctx *c, json_object *obj, __u64 base, struct pp_hop *h)
 {
 	__u64 t = 0;
@@ -241,6 +252,8 @@ static int read_hop(struct ctx *c, json_object *obj, __u64 base, struct pp_hop *
 		ret = get_u32(c, obj, "len", false, &h->len);
 	if (ret >= 0)
 		ret = get_addr(c, obj, "skb", &h->skb);
+	if (ret >= 0)
+		ret = read_gap(c, obj, h);
 	h->ts = base + t;
 	return ret < 0 ? ret : 0;
 }

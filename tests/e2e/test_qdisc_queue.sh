@@ -6,8 +6,9 @@
 # b holds datagrams for seconds. pktpath (tracepoint backend, the default
 # --packet-timeout of 1 s) in r keeps each queued packet open: every
 # datagram that iperf3 received has its transmit hop after the enqueue and
-# does not end "end not seen" at the enqueue (but for at most 1 %: see
-# below), and no record is lost.
+# does not end "end not seen" at the enqueue; one whose hops after the
+# queue the kernel did not let the probes see says so (see below); no
+# record is lost.
 # The kernel's own count: tc's "Sent N pkt" of the tbf qdisc.
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -43,28 +44,42 @@ if [ "$n" -lt "$sent" ] || [ "$n" -gt $((sent + 1)) ]; then
 	pp_fail "packets enqueued on r-eth1: $n, iperf3 sent $sent datagrams"
 fi
 # Closed while queued: the packet's last hop is the enqueue. Without the
-# hold, --packet-timeout closed 3645 of 5356 that way. On the 6.18 host a
-# few datagrams (0 to 34 of 5357 in fourteen runs, more while the machine is
-# busy, issue 21 item 6) lose their hops from the dequeue to netif_rx (and
-# often netif_receive_skb) for a cause not found yet, in bursts of about
-# 6 consecutive datagrams some 0.55 s apart. Their skb_map entry is not
-# lost: the same packet's socket queueing and read find it, with its id,
-# afterwards. The kernel's tracepoint fires for every one of them (a
-# tracefs instance counted 5356 net_dev_start_xmit of 1442-byte frames on
-# r-eth1 while pktpath had 5334 transmit hops); BPF submitted the hops the
-# loader printed, no program counts a recursion miss, and no hop program
-# met a tracked skb while its gate was closed. Up to 1 % is let pass
-# here, and the count is printed; more fails. The dequeue hop is not
-# asked for: tp:qdisc:qdisc_dequeue names only the first skb of a bulk
-# dequeue (dequeue_skb()), so some datagrams have their transmit hop alone.
+# hold, --packet-timeout closed 3645 of 5356 that way.
+# Hops lost in the kernel (issue 21 item 6): on the 6.18 host, in some runs,
+# a few datagrams (0 to 34 of 5357, more while the machine is busy) lose
+# their hops from the dequeue to netif_rx (and often netif_receive_skb), in
+# bursts of consecutive datagrams. Measured (bpf_stats, a tracefs instance
+# on the same tracepoints through the same run): tracefs counted 10803
+# net_dev_start_xmit and 10803 netif_rx events, the tp_btf programs ran
+# 10773 times on each (recursion_misses 0), 30 fewer, 7 of which before
+# pktpath attached (net_dev_queue: 10803 against 10796): 23, the run's 23
+# short datagrams. The kernel called the tracepoint and not the program;
+# nothing in BPF can record such a hop. So the BPF core counts the gap:
+# the first record of a packet away from the device whose qdisc took it,
+# with no hop on that device after the enqueue, carries PP_HOP_GAP
+# ("unseen_before"), the packet "gaps", the summary "gaps". Every
+# datagram that lacks its transmit hop must say so; none that has all its
+# hops may. Up to 2 % is let pass (each counted); more fails. The dequeue
+# hop is not asked for: tp:qdisc:qdisc_dequeue names only the first skb
+# of a bulk dequeue (dequeue_skb()), so some datagrams have their transmit
+# hop alone, which is no gap.
 closed=$(pp_jq "$out" '[packets[] | select(.hops[-1].func == "tp:qdisc:qdisc_enqueue")] | length')
-short=$(pp_jq "$out" '[packets[] | select([.hops[].func] | (index("tp:qdisc:qdisc_enqueue") != null
-	and index("tp:net:net_dev_start_xmit") == null))] | length')
-pp_log "packets closed at the enqueue: $closed; enqueued without a transmit hop: $short"
+short='[packets[] | select([.hops[].func] | (index("tp:qdisc:qdisc_enqueue") != null
+	and index("tp:net:net_dev_start_xmit") == null))]'
+nshort=$(pp_jq "$out" "$short | length")
+silent=$(pp_jq "$out" "$short | map(select((.gaps // 0) == 0)) | length")
+whole=$(pp_jq "$out" '[packets[] | select(.gaps != null and ([.hops[].func] |
+	(index("tp:net:net_dev_start_xmit") != null and index("tp:net:netif_rx") != null)))] | length')
+gaps=$(pp_jq "$out" '[packets[] | select(.gaps != null)] | length')
+pp_log "packets closed at the enqueue: $closed; enqueued without a transmit hop: $nshort" \
+	"($silent of them silent); packets with a gap: $gaps (summary: $(pp_jq "$out" 'summaries[0].gaps'))"
 [ $((closed * 100)) -le "$sent" ] ||
 	pp_fail "$closed of $sent packets closed while queued (last hop tp:qdisc:qdisc_enqueue)"
-[ $((short * 100)) -le "$sent" ] ||
-	pp_fail "$short of $sent enqueued packets without their transmit hop"
+pp_expect_eq "enqueued packets without a transmit hop and no gap said" "$silent" 0
+pp_expect_eq "packets with every hop and a gap said" "$whole" 0
+pp_expect_eq "packets with a gap: the summary's count" "$(pp_jq "$out" 'summaries[0].gaps')" "$gaps"
+[ $((nshort * 50)) -le "$sent" ] ||
+	pp_fail "$nshort of $sent enqueued packets without their transmit hop"
 pp_expect_eq "records lost" "$(pp_jq "$out" 'summaries[0].lost')" 0
 # The kernel's count: tbf sent every datagram, and a few other frames at most (ARP).
 [ "$qsent" -ge "$sent" ] || pp_fail "tbf sent $qsent packets, fewer than $sent datagrams"

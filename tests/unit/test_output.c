@@ -534,6 +534,40 @@ START_TEST(test_lost)
 }
 END_TEST
 
+/*
+ * A packet that left a qdisc's device with hops unseen (PP_HOP_GAP on the
+ * record after them): said in its text and JSON, and counted in the totals.
+ */
+START_TEST(test_gap)
+{
+	struct pp_totals totals = {0};
+	struct capture c;
+	struct sample s;
+	const char *t;
+
+	sample(&s);
+	s.hops[2].flags |= PP_HOP_GAP;
+	ck_assert_uint_eq(pp_packet_gaps(&s.p), 1);
+	cap_open(&c);
+	pp_out_text(&c.o, &s.p);
+	ck_assert_ptr_nonnull(strstr(out(&c), "\n  hops not seen between veth_xmit and "));
+	pp_out_json(&c.o, &s.p);
+	t = out(&c);
+	ck_assert_ptr_nonnull(strstr(t, "\"unseen_before\":true"));
+	ck_assert_ptr_nonnull(strstr(t, "\"gaps\":1,"));
+	ck_assert(json_line_ok(t));
+	pp_totals_add(&totals, &s.p);
+	s.hops[2].flags = 0;
+	pp_totals_add(&totals, &s.p);
+	ck_assert_uint_eq(totals.gaps, 1);
+	pp_out_totals_text(&c.o, &totals);
+	ck_assert_ptr_nonnull(strstr(out(&c), ", 0 records lost, 1 packets with hops not seen\n"));
+	pp_out_json(&c.o, &s.p);
+	ck_assert_ptr_null(strstr(out(&c), "gap"));
+	cap_close(&c);
+}
+END_TEST
+
 /* No names at all: numbers and addresses instead. */
 START_TEST(test_no_names)
 {
@@ -823,7 +857,7 @@ START_TEST(test_summary)
 	t = out(&c);
 	ck_assert_str_eq(t, "{\"summary\":{\"packets\":4,\"consumed\":2,\"dropped\":1,"
 			    "\"merged\":0,\"segmented\":0,\"unseen\":1,\"taps\":0,\"lost\":4,"
-			    "\"map_full\":2}}\n");
+			    "\"gaps\":0,\"map_full\":2}}\n");
 	ck_assert(json_line_ok(t));
 	/* Taps' copies are counted apart from the packets' fates. */
 	totals.taps = 3;
@@ -1010,6 +1044,7 @@ Suite *output_suite(void)
 	tcase_add_test(tc, test_hop_now);
 	tcase_add_test(tc, test_json_dropped);
 	tcase_add_test(tc, test_lost);
+	tcase_add_test(tc, test_gap);
 	tcase_add_test(tc, test_no_names);
 	tcase_add_test(tc, test_no_reason);
 	tcase_add_test(tc, test_nasty_names);
