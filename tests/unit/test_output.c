@@ -824,7 +824,7 @@ START_TEST(test_summary_every_fate)
 	pp_out_totals_json(&c.o, &totals);
 	ck_assert_str_eq(out(&c), "{\"summary\":{\"packets\":21,\"consumed\":1,\"dropped\":2,"
 				  "\"merged\":4,\"segmented\":5,\"left\":6,\"unseen\":3,\"taps\":0,"
-				  "\"lost\":0,\"map_full\":0}}\n");
+				  "\"lost\":0,\"gaps\":0,\"map_full\":0}}\n");
 	cap_close(&c);
 }
 END_TEST
