@@ -76,6 +76,7 @@ struct fz_run {
 	size_t rendered;	      /* packets written as text and JSON */
 	__u64 fates[PP_FATE_MAX + 1]; /* packets emitted by fate; [0]: all */
 	__u64 taps;		      /* skbs emitted that were taps' copies */
+	__u64 gaps;		      /* packets emitted with a PP_HOP_GAP hop */
 	bool trace;
 };
 
@@ -406,9 +407,11 @@ static void check_json_hop(const struct jctx *j, const struct fzj_node *o, const
 	want_addr(j, o, "skb", true, h->skb);
 	/* A namespace taken from its skb's hop before (path.h). */
 	want_obj(j, o, "netns_carried", h->flags & PP_HOP_NETNS_CARRIED, FZJ_TRUE);
+	/* Hops went unseen before this one (a qdisc's device, PP_HOP_GAP). */
+	want_obj(j, o, "unseen_before", h->flags & PP_HOP_GAP, FZJ_TRUE);
 	want_keys(j, o, "a hop",
-		  6 + !!h->netns + !!(h->flags & PP_HOP_NETNS_CARRIED) + !!h->ifname[0] +
-			  !!h->ifindex + !!h->comm[0]);
+		  6 + !!h->netns + !!(h->flags & PP_HOP_NETNS_CARRIED) + !!(h->flags & PP_HOP_GAP) +
+			  !!h->ifname[0] + !!h->ifindex + !!h->comm[0]);
 }
 
 static void check_json_mark(const struct jctx *j, const struct fzj_node *top)
@@ -570,6 +573,16 @@ static void check_json_skbs(const struct jctx *j, const struct fzj_node *top)
 	}
 }
 
+/* P's hops that say hops went unseen before them. */
+static __u64 hop_gaps(const struct pp_packet *p)
+{
+	__u64 n = 0;
+
+	for (size_t i = 0; i < p->nhops; i++)
+		n += !!(p->hops[i].flags & PP_HOP_GAP);
+	return n;
+}
+
 static void check_json_doc(const struct jctx *j)
 {
 	const struct fzj_node *top = fzj_root(j->d), *hops, *ml;
@@ -590,6 +603,7 @@ static void check_json_doc(const struct jctx *j)
 	check_json_fate(j, top);
 	check_json_skbs(j, top);
 	want_num(j, top, "lost_hops", p->lost, p->lost);
+	want_num(j, top, "gaps", hop_gaps(p), hop_gaps(p));
 	ml = want_obj(j, top, "mark_lost", !p->mark, FZJ_TRUE);
 	(void)ml;
 	want_num(j, top, "mono_ns", true, p->hops[0].ts);
@@ -600,7 +614,7 @@ static void check_json_doc(const struct jctx *j)
 	want_str(j, top, "key", key != 0, hex, 17);
 	want_keys(j, top, "the packet",
 		  6 + (p->mark ? 2 : 1) + (p->fate == PP_FATE_UNSEEN) + (p->nskbs > 1) + !!p->lost +
-			  (key != 0));
+			  !!hop_gaps(p) + (key != 0));
 }
 
 /* One line: a newline at the end and nowhere else. */
@@ -669,6 +683,7 @@ static void emit(const struct pp_packet *p, void *ctx)
 	r->fates[0]++;
 	for (size_t i = 0; i < p->nskbs; i++)
 		r->taps += p->skbs[i].tap;
+	r->gaps += hop_gaps(p) > 0;
 	if (p->fate <= PP_FATE_MAX && p->fate != PP_FATE_NONE)
 		r->fates[p->fate]++;
 }
@@ -769,6 +784,7 @@ static void check_summary(struct fz_run *r)
 		{"left", r->fates[PP_FATE_LEFT]}, /* present when not 0 */
 		{"taps", r->taps},
 		{"lost", 0},
+		{"gaps", r->gaps},
 		{"map_full", 0},
 	};
 	struct fzj_doc d;
