@@ -67,7 +67,10 @@ closed=$(pp_jq "$out" '[packets[] | select(.hops[-1].func == "tp:qdisc:qdisc_enq
 short='[packets[] | select([.hops[].func] | (index("tp:qdisc:qdisc_enqueue") != null
 	and index("tp:net:net_dev_start_xmit") == null))]'
 nshort=$(pp_jq "$out" "$short | length")
-silent=$(pp_jq "$out" "$short | map(select((.gaps // 0) == 0)) | length")
+# A packet that ends "end not seen" at the enqueue says itself what went
+# unseen (the rest of its path, counted in closed below); it has no later
+# record to carry a gap.
+silent=$(pp_jq "$out" "$short | map(select((.gaps // 0) == 0 and .fate.kind != \"unseen\")) | length")
 whole=$(pp_jq "$out" '[packets[] | select(.gaps != null and ([.hops[].func] |
 	(index("tp:net:net_dev_start_xmit") != null and index("tp:net:netif_rx") != null)))] | length')
 gaps=$(pp_jq "$out" '[packets[] | select(.gaps != null)] | length')
