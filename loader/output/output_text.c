@@ -584,8 +584,7 @@ static void text_fate(const struct pp_out *o, struct pp_wbuf *w, const struct pp
 		pp_wb_lit(w, "  the mark record of this packet was lost (ring buffer full)\n");
 	if (p->lost)
 		text_lost(w, p->lost);
-	if (pp_packet_gaps(p))
-		text_gaps(o, w, p);
+	text_gaps(o, w, p);
 }
 
 /* The hop lines' columns, once at the top of the text output. */
