@@ -227,8 +227,10 @@ pp_expect_eq "summary: tap copies" "$(jq -r .taps <<<"$PP_SUMMARY")" \
 	"$(pp_jq "$out" '[packets[].skbs[]? | select(.tap)] | length')"
 n=$(pp_jq "$out" '[packets[] | select((.skbs | length) == 3 and .skbs[1].skb == .skbs[2].skb)] | length')
 pp_log "packets whose two tap copies had one address: $n"
+# A packet without copies (no skbs: a tap's clone not seen, as once in
+# 181 at up0) has its own skb's fate.
 pp_expect_none "a fate that only a tap's copy decided" "$out" \
-	'packets[] | select(.fate.kind == "consumed"
+	'packets[] | select(.skbs and .fate.kind == "consumed"
 		and ([.skbs[]? | select((.tap | not) and .fate.kind == "consumed")] | length) == 0)
 	| "\(pkt_str): \([.skbs[]? | {skb, tap, kind: .fate.kind}])"'
 
