@@ -84,7 +84,7 @@ SLOW_HOST_ARGS="watchdog_thresh=60 rcupdate.rcu_cpu_stall_timeout=300"
 # SUITE (sid: Debian unstable, through a sources list of its own, see
 # apt_in). The generic kernels of each line (6.1, 6.12, 7.2) run every
 # backend and the packet-life scenarios (tests/vm/scenarios.sh); the rt and
-# cloud flavours run the default backend, auto, and the basic scenarios:
+# cloud flavours run the default backend, auto, and four basic scenarios:
 # every backend on every flavour would not fit the test command's time on
 # two cores, and the rt kernels detach kprobes three to four times slower
 # (tests/vm/README.md has the times).
