@@ -20,6 +20,7 @@ enum pp_backend {
 	PP_BACKEND_KPROBE,
 	PP_BACKEND_FENTRY,
 	PP_BACKEND_TRACEPOINT,
+	PP_BACKEND_COUNT, /* backends: rows of pp_backends[] (plan.h) */
 };
 
 struct bpf_insn;
