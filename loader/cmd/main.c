@@ -42,6 +42,7 @@
 #include "kernel/privs.h"
 #include "probes/probe_btf.h"
 #include "probes/probe_list.h"
+#include "probes/send_calls.h"
 #include "cmd/report.h"
 #include "base/safe_file.h"
 #include "tc/tc_attach.h"
@@ -366,7 +367,6 @@ static void list_reads_hooks(const struct app *a)
  */
 static void list_builtin_hooks(const struct app *a)
 {
-	static const char *const sends[] = {"sendto", "sendmsg", "sendmmsg"};
 	const char *cost = "perf-event tracepoint, every send call of every process,"
 			   " some 200-300 ns each; all syscalls take the slow path";
 	const char *state = a->env.send_calls ? "besides the list, --send-calls"
@@ -386,11 +386,11 @@ static void list_builtin_hooks(const struct app *a)
 		       "tp:kmem:kmem_cache_*");
 	}
 	list_reads_hooks(a);
-	for (size_t i = 0; i < ARRAY_SIZE(sends); i++) {
+	for (size_t i = 0; i < PP_SEND_CALLS; i++) {
 		char enter[40], leave[40];
 
-		snprintf(enter, sizeof(enter), "tp:syscalls:sys_enter_%s", sends[i]);
-		snprintf(leave, sizeof(leave), "tp:syscalls:sys_exit_%s", sends[i]);
+		snprintf(enter, sizeof(enter), "tp:syscalls:sys_enter_%s", pp_send_calls[i]);
+		snprintf(leave, sizeof(leave), "tp:syscalls:sys_exit_%s", pp_send_calls[i]);
 		printf("%-36s -      %s: %s\n", enter, state, cost);
 		printf("%-36s -      %s: %s\n", leave, state, cost);
 	}
