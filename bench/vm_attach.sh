@@ -121,9 +121,10 @@ the same round. pktpath runs with \`-v --duration 0.1\` and a filter that
 matches nothing, under \`ulimit -n 65536\` (see below), and reports
 (loader/cmd/main.c, CLOCK_MONOTONIC):
 
-- *attach*: \`pp_probes_attach()\`: open and load the probe programs (and for
-  fentry, one more program load per function), create every link;
-- *detach*: \`pp_probes_destroy()\`: destroy every link, close every fd and
+- *attach*: \`pp_attacher_load()\` and \`pp_attacher_attach()\`: open
+  and load the probe programs (and for fentry, one more program load per
+  function), create every link;
+- *detach*: \`pp_attacher_destroy()\`: destroy every link, close every fd and
   the BPF object; kernel work deferred past the last close (RCU callbacks
   freeing programs and trampolines) is not in it;
 - *setup*: from \`main()\` to the attach: BTF, the probe list's resolution,

@@ -38,6 +38,16 @@ static const char *auto_backend(const struct pp_kfacts *k)
 	}
 }
 
+/* A row per backend that needs a fact (pp_backends[]), in their check_rank order. */
+static void backend_rows(FILE *out, const struct pp_kfacts *f)
+{
+	for (int rank = 1; rank <= (int)pp_nbackends; rank++)
+		for (size_t i = 0; i < pp_nbackends; i++)
+			if (pp_backends[i].check && pp_backends[i].check_rank == rank)
+				row(out, pp_backends[i].check, pp_backends[i].has(f),
+				    pp_backends[i].gives);
+}
+
 static void report(FILE *out, const struct pp_kfacts *f)
 {
 	row(out, "capabilities", f->caps, "CAP_BPF, CAP_PERFMON and CAP_NET_ADMIN (or root)");
@@ -47,9 +57,7 @@ static void report(FILE *out, const struct pp_kfacts *f)
 	row(out, "tcx", f->tcx, "the classifier on tcx links: nothing survives a crash");
 	row(out, "clsact", f->clsact,
 	    f->tcx ? "the fallback (not needed here)" : "the classifier on clsact filters");
-	row(out, "kprobe", f->kprobe, "--backend kprobe");
-	row(out, "kprobe.multi", f->kmulti, "--backend kprobe-multi: fast attach of many");
-	row(out, "fentry", f->fentry, "--backend fentry");
+	backend_rows(out, f);
 	row2(out, "bpf cookies", f->cookie, "probe index of kprobe and kprobe.multi hops",
 	     "kprobe: a program loaded per probe point (slower attach)");
 	row2(out, "drop reasons in kfree_skb", f->reasons, "why a packet was dropped",

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <linux/types.h>
 #include "cmd/cli.h"
+#include "probes/plan.h"
 #include "pktpath.h"
 
 #define PP_DEF_MAX_PACKETS 16384
@@ -78,7 +79,7 @@ static int parse_size(const char *s, unsigned int *out)
 static int parse_backend(const char *s, enum pp_backend *b)
 {
 	for (size_t i = 0; i < pp_nbackends; i++) {
-		if (!strcmp(s, pp_backend_names[i])) {
+		if (!strcmp(s, pp_backends[i].name)) {
 			*b = (enum pp_backend)i;
 			return 0;
 		}

@@ -148,9 +148,7 @@ void pp_env_free(struct pp_env *env);
 void pp_cli_usage(FILE *f);
 void pp_cli_report_usage(FILE *f);
 
-/* The backends' names, indexed by enum pp_backend: --backend, --help, --check read them. */
-extern const char *const pp_backend_names[];
-extern const size_t pp_nbackends;
+/* A backend's name, from its row (pp_backends[], probes/plan.h). */
 const char *pp_backend_name(enum pp_backend b);
 /* The names in the table's order, LAST_SEP before the last one: "auto, ... or tracepoint". */
 void pp_backend_list(char *buf, size_t len, const char *last_sep);

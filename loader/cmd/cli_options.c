@@ -11,6 +11,7 @@
 #include <string.h>
 #include <linux/types.h>
 #include "cmd/cli.h"
+#include "probes/plan.h"
 #include "pktpath.h"
 
 #define PP_MAX_SECONDS 31536000.0 /* a year: longer is a typo */
@@ -186,19 +187,9 @@ const struct pp_cli_verb pp_cli_verbs[] = {
 };
 const size_t pp_cli_nverbs = sizeof(pp_cli_verbs) / sizeof(pp_cli_verbs[0]);
 
-/* The backends: a new one is a row here (and a case where plan.c chooses). */
-const char *const pp_backend_names[] = {
-	[PP_BACKEND_AUTO] = "auto",
-	[PP_BACKEND_KPROBE_MULTI] = "kprobe-multi",
-	[PP_BACKEND_KPROBE] = "kprobe",
-	[PP_BACKEND_FENTRY] = "fentry",
-	[PP_BACKEND_TRACEPOINT] = "tracepoint",
-};
-const size_t pp_nbackends = sizeof(pp_backend_names) / sizeof(pp_backend_names[0]);
-
 const char *pp_backend_name(enum pp_backend b)
 {
-	return pp_backend_names[b];
+	return pp_backends[b].name;
 }
 
 void pp_backend_list(char *buf, size_t len, const char *last_sep)
@@ -211,7 +202,7 @@ void pp_backend_list(char *buf, size_t len, const char *last_sep)
 				       !i		      ? ""
 				       : i + 1 < pp_nbackends ? ", "
 							      : last_sep,
-				       pp_backend_names[i]);
+				       pp_backends[i].name);
 }
 
 const struct pp_cli_opt *pp_cli_opt_find(const char *name)

@@ -20,7 +20,7 @@
 #include <linux/capability.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
-#include "probes/attach.h"
+#include "probes/attacher.h"
 #include "cmd/check_kernel.h"
 #include "filter/classifier.h"
 #include "base/compat.h"
@@ -42,6 +42,7 @@
 #include "kernel/privs.h"
 #include "probes/probe_btf.h"
 #include "probes/probe_list.h"
+#include "probes/send_calls.h"
 #include "cmd/report.h"
 #include "base/safe_file.h"
 #include "tc/tc_attach.h"
@@ -77,8 +78,8 @@ struct app {
 	bool no_tcx;	     /* PKTPATH_NO_TCX */
 	struct pp_maps maps; /* shared by the classifier, the probes and the loop */
 	struct pp_cls cls;
-	struct pp_filter l3; /* the filter for marking in probes */
-	struct pp_probes probes;
+	struct pp_filter l3;	      /* the filter for marking in probes */
+	struct pp_attacher *attacher; /* the probes: new -> prepare -> load -> attach -> destroy */
 	struct pp_tc_script script;
 	struct pp_exports exports; /* --pcapng, --perfetto */
 	struct pp_drop_reasons *reasons;
@@ -224,14 +225,6 @@ static int add_skb_funcs(struct app *a)
 	return 0;
 }
 
-/* The inode of pktpath's network namespace, as the probes see namespaces. */
-static __u32 own_netns(void)
-{
-	struct stat st;
-
-	return stat("/proc/self/ns/net", &st) ? 0 : (__u32)st.st_ino;
-}
-
 #define PP_STACK_ENTRIES 4096 /* distinct stacks kept with --stack: 1 MiB */
 
 /* --stack NAME: its probe point's hops carry the kernel stack. */
@@ -350,23 +343,10 @@ static const char *probe_backend(const struct app *a, const struct pp_probe *pr)
 	return pr->kind == PP_PROBE_TP ? "tracepoint" : pp_backend_name(a->backend);
 }
 
-/*
- * The reads' hooks (sock_reads.h) that load: the kernel's
- * sock:sock_recv_length tracepoint (Linux 6.3+) and bpf_cast_to_kern_ctx
- * kfunc (6.2+), and bpf_loop() (pp_plan_reads()).
- */
-static struct pp_reads_plan plan_reads(const struct app *a)
-{
-	return pp_plan_reads(pp_btf_tp_nargs(a->btf, "sock_recv_length") >= 3,
-			     btf__find_by_name_kind(a->btf, "bpf_cast_to_kern_ctx", BTF_KIND_FUNC) >
-				     0,
-			     &a->facts);
-}
-
 /* The reads' two hooks, as pp_sock_reads_attach() and attach_recv_done() attach them. */
 static void list_reads_hooks(const struct app *a)
 {
-	struct pp_reads_plan r = plan_reads(a);
+	struct pp_reads_plan r = pp_attacher_reads(a->btf, &a->facts);
 
 	if (!r.recv_done)
 		return;
@@ -387,7 +367,6 @@ static void list_reads_hooks(const struct app *a)
  */
 static void list_builtin_hooks(const struct app *a)
 {
-	static const char *const sends[] = {"sendto", "sendmsg", "sendmmsg"};
 	const char *cost = "perf-event tracepoint, every send call of every process,"
 			   " some 200-300 ns each; all syscalls take the slow path";
 	const char *state = a->env.send_calls ? "besides the list, --send-calls"
@@ -407,11 +386,11 @@ static void list_builtin_hooks(const struct app *a)
 		       "tp:kmem:kmem_cache_*");
 	}
 	list_reads_hooks(a);
-	for (size_t i = 0; i < ARRAY_SIZE(sends); i++) {
+	for (size_t i = 0; i < PP_SEND_CALLS; i++) {
 		char enter[40], leave[40];
 
-		snprintf(enter, sizeof(enter), "tp:syscalls:sys_enter_%s", sends[i]);
-		snprintf(leave, sizeof(leave), "tp:syscalls:sys_exit_%s", sends[i]);
+		snprintf(enter, sizeof(enter), "tp:syscalls:sys_enter_%s", pp_send_calls[i]);
+		snprintf(leave, sizeof(leave), "tp:syscalls:sys_exit_%s", pp_send_calls[i]);
 		printf("%-36s -      %s: %s\n", enter, state, cost);
 		printf("%-36s -      %s: %s\n", leave, state, cost);
 	}
@@ -535,7 +514,7 @@ static int trace(struct app *a)
 				   .also = pp_exports_packet,
 				   .also_ctx = &a->exports,
 				   .metrics = a->metrics,
-				   .probes = a->probes.attached,
+				   .probes = pp_attacher_attached(a->attacher),
 				   .interfaces = a->tc.n};
 	int ret;
 
@@ -667,96 +646,39 @@ static int attach_marking(struct app *a)
 
 /*
  * Locally sent packets are marked where IP sends them (ip_output), so
- * their path starts at the socket side, not at TC. pp_kmark is a kprobe.
+ * their path starts at the socket side, not at TC, with the filter's IP
+ * part (pp_attacher_marks()).
  */
 static void prepare_probe_marking(struct app *a)
 {
-	pp_kfacts_marking(&a->facts, a->backend);
-	if (!pp_plan_marks_in_probes(a->backend, &a->facts))
+	if (!pp_attacher_marks(a->attacher))
 		return;
 	if (pp_filter_build_l3(&a->l3, a->env.filter, a->err, sizeof(a->err))) {
 		pp_warn("packets this host sends are marked at TC only: %s\n", a->err);
 		return;
 	}
-	a->probes.l3 = a->l3.insns;
-	a->probes.l3_cnt = a->l3.cnt;
-	a->probes.mark_netns = a->env.all_netns ? 0 : own_netns();
+	a->attacher->set.l3 = a->l3.insns;
+	a->attacher->set.l3_cnt = a->l3.cnt;
 }
 
 /*
- * Where a free tracepoint's location says a tap's copy ends (PP_HOP_TAP):
- * af_packet's receive functions, which free the clone that
- * dev_queue_xmit_nit() made for them (net/packet/af_packet.c); their
- * error paths may sit in a split-off .cold part. Unknown ones are left out.
- */
-static void prepare_tap_free(struct app *a)
-{
-	static const char *const names[PP_TAP_RANGES] = {
-		"tpacket_rcv",	   "tpacket_rcv.cold", "packet_rcv",
-		"packet_rcv.cold", "packet_rcv_spkt",  "packet_rcv_spkt.cold",
-	};
-
-	for (int i = 0; i < PP_TAP_RANGES; i++)
-		if (pp_ksym_range(a->ksyms, names[i], &a->probes.tap_lo[i], &a->probes.tap_hi[i]))
-			a->probes.tap_lo[i] = a->probes.tap_hi[i] = 0;
-}
-
-/*
- * Where a free's location says the skb's data went on in another skb
- * (PP_FATE_MERGED, bpf/probes.bpf.c): reassembly and the frag_list frees.
- * Unknown (inlined) ones are left out: their frees stay consumed.
- */
-static void prepare_merge_free(struct app *a)
-{
-	static const char *const names[PP_MERGE_RANGES] = {
-		"inet_frag_reasm_prepare", "inet_frag_reasm_finish", "skb_release_data",
-		"kfree_skb_list_reason",   "kfree_skb_partial",
-	};
-
-	for (int i = 0; i < PP_MERGE_RANGES; i++)
-		if (pp_ksym_range(a->ksyms, names[i], &a->probes.merge_lo[i],
-				  &a->probes.merge_hi[i]))
-			a->probes.merge_lo[i] = a->probes.merge_hi[i] = 0;
-}
-
-/*
- * Where the consume_skb tracepoint says a packet was cut into GSO segments
- * (validate_xmit_skb() consumes the original): without it, the tracepoint
- * backend would call such a packet sent. Unknown (inlined) is left out.
- */
-static void prepare_gso_free(struct app *a)
-{
-	struct pp_reads_plan r = plan_reads(a);
-
-	a->probes.consume_at = pp_btf_tp_nargs(a->btf, "consume_skb") >= 2;
-	a->probes.recv_done = r.recv_done;
-	a->probes.cg_ingress = r.cg_ingress;
-	if (a->probes.consume_at &&
-	    pp_ksym_range(a->ksyms, "validate_xmit_skb", &a->probes.gso_lo, &a->probes.gso_hi))
-		a->probes.gso_lo = a->probes.gso_hi = 0;
-	/* Netfilter drops name their hook by nf_hook_slow()'s caller (drop_hint.c). */
-	if (pp_ksym_range(a->ksyms, "nf_hook_slow", &a->probes.nf_lo, &a->probes.nf_hi))
-		a->probes.nf_lo = a->probes.nf_hi = 0;
-	prepare_tap_free(a);
-	prepare_merge_free(a);
-}
-
-/*
- * -v: the time of pp_probes_attach(): open and load the probe object (for
- * fentry and tracepoints, also one program load per probe point) and create
- * every link. Not in it: the setup before it (BTF, probe list, classifier
- * load: "setup", from main()), nor the TC attach after it.
+ * -v: the time of the attacher's load and attach: open and load the probe
+ * object (for fentry and tracepoints, also one program load per probe point)
+ * and create every link. Not in it: the setup before it (BTF, probe list,
+ * classifier load: "setup", from main()), nor the TC attach after it.
  */
 static int attach_probes(struct app *a)
 {
 	double t0 = now_ms();
 	int ret;
 
-	ret = pp_probes_attach(&a->probes, &a->maps, &a->list, a->backend, a->err, sizeof(a->err));
+	ret = pp_attacher_load(a->attacher, &a->maps, &a->list, a->err, sizeof(a->err));
+	if (!ret)
+		ret = pp_attacher_attach(a->attacher, &a->list, a->err, sizeof(a->err));
 	if (!ret)
 		pp_debug("attached %zu probes in %.1f ms (backend %s; setup %.1f ms)\n",
-			 a->probes.attached, now_ms() - t0, pp_backend_name(a->backend),
-			 t0 - a->start_ms);
+			 pp_attacher_attached(a->attacher), now_ms() - t0,
+			 pp_backend_name(a->backend), t0 - a->start_ms);
 	return ret;
 }
 
@@ -829,35 +751,46 @@ static void print_ready(struct app *a)
 	if (a->nscope) {
 		pp_info("ready: backend %s, %zu probes, %zu interface%s in %zu network "
 			"namespace%s (scope: hops elsewhere are not recorded)\n",
-			pp_backend_name(a->backend), a->probes.attached, nif, nif == 1 ? "" : "s",
-			a->scope.n, a->scope.n == 1 ? "" : "s");
+			pp_backend_name(a->backend), pp_attacher_attached(a->attacher), nif,
+			nif == 1 ? "" : "s", a->scope.n, a->scope.n == 1 ? "" : "s");
 		return;
 	}
 	pp_info("ready: backend %s, %zu probes, %zu interface%s (%s)\n",
-		pp_backend_name(a->backend), a->probes.attached, nif, nif == 1 ? "" : "s",
+		pp_backend_name(a->backend), pp_attacher_attached(a->attacher), nif,
+		nif == 1 ? "" : "s",
 		a->env.tc_script ? "tc script" : pp_tc_mode(&a->tc, mode, sizeof(mode)));
 }
 
-/* The scope's namespaces, for the probes: hops elsewhere are not recorded. */
-static void prepare_scope(struct app *a)
+/*
+ * The probes' settings from the options and the plan; the scope's
+ * namespaces: hops elsewhere are not recorded.
+ */
+static int new_attacher(struct app *a)
 {
+	struct pp_probe_settings *s;
+
+	a->attacher = pp_attacher_new();
+	if (!a->attacher) {
+		pp_warn("out of memory\n");
+		return PP_EXIT_FAIL;
+	}
+	s = &a->attacher->set;
+	s->backend = a->backend;
+	s->send_calls = a->env.send_calls;
+	s->all_netns = a->env.all_netns;
+	s->stop = &stop;
 	for (size_t i = 0; i < a->scope.n && i < PP_SCOPE_MAX; i++)
-		a->probes.scope[a->probes.nscope++] = a->scope.v[i].ns.inode;
+		s->scope[s->nscope++] = a->scope.v[i].ns.inode;
+	pp_attacher_prepare(a->attacher, a->btf, a->ksyms, &a->facts);
+	prepare_probe_marking(a);
+	return 0;
 }
 
 static int attach_and_trace(struct app *a)
 {
-	prepare_scope(a);
-	prepare_probe_marking(a);
-	prepare_gso_free(a);
+	if (new_attacher(a))
+		return PP_EXIT_FAIL;
 	catch_stop_signals();
-	a->probes.send_calls = a->env.send_calls;
-	a->probes.no_fetch = !a->facts.fetch;
-	a->probes.no_cookie = !a->facts.cookie;
-	a->probes.no_loop = !a->facts.loop;
-	a->probes.no_reasons = !a->facts.reasons;
-	a->probes.no_slab = !a->facts.slab;
-	a->probes.stop = &stop;
 	if (attach_probes(a) || (!stop && attach_marking(a))) {
 		pp_warn("%s\n", a->err);
 		return PP_EXIT_FAIL;
@@ -879,13 +812,14 @@ static int attach_and_trace(struct app *a)
 	return trace(a);
 }
 
-/* -v: the time of pp_probes_destroy(): every link destroyed, every fd and the object closed. */
+/* -v: the time of pp_attacher_destroy(): every link destroyed, every fd and the object closed. */
 static void detach_probes(struct app *a)
 {
-	size_t n = a->probes.attached;
+	size_t n = pp_attacher_attached(a->attacher);
 	double t0 = now_ms();
 
-	pp_probes_destroy(&a->probes);
+	pp_attacher_destroy(a->attacher);
+	a->attacher = NULL;
 	if (n)
 		pp_debug("detached %zu probes in %.1f ms\n", n, now_ms() - t0);
 }

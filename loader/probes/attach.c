@@ -88,7 +88,7 @@ static struct bpf_program *prog_for(const struct pp_probes *p, const struct pp_p
 	case PP_BACKEND_KPROBE_MULTI:
 		return prog_by_name(s, "pp_kmulti%d", pr->argpos);
 	case PP_BACKEND_KPROBE:
-		return prog_by_name(s, p->no_cookie ? "pp_kprobe_imm%d" : "pp_kprobe%d",
+		return prog_by_name(s, p->set->no_cookie ? "pp_kprobe_imm%d" : "pp_kprobe%d",
 				    pr->argpos);
 	case PP_BACKEND_FENTRY:
 		return prog_by_name(s, "pp_fentry%d", pr->argpos);
@@ -108,7 +108,7 @@ static bool planned(const struct pp_probe *pr)
  */
 static bool mark_point(const struct pp_probes *p, const struct pp_probe *pr)
 {
-	return p->l3 && planned(pr) && pr->kind == PP_PROBE_FUNC && pr->argpos == 3 &&
+	return p->set->l3 && planned(pr) && pr->kind == PP_PROBE_FUNC && pr->argpos == 3 &&
 	       (!strcmp(pr->target, "ip_output") || !strcmp(pr->target, "ip6_output"));
 }
 
@@ -188,7 +188,7 @@ static int choose_returns(struct pp_probes *p, const struct pp_probe_list *l,
 /* The marking program the kernel takes (bpf/record.bpf.h, pp_next_id()). */
 static struct bpf_program *kmark(const struct pp_probes *p)
 {
-	return p->no_fetch ? p->skel->progs.pp_kmark_nofetch : p->skel->progs.pp_kmark;
+	return p->set->no_fetch ? p->skel->progs.pp_kmark_nofetch : p->skel->progs.pp_kmark;
 }
 
 /*
@@ -198,12 +198,12 @@ static struct bpf_program *kmark(const struct pp_probes *p)
  */
 static bool kmem_hooks(const struct pp_probes *p, enum pp_backend backend)
 {
-	return backend == PP_BACKEND_TRACEPOINT && !p->no_slab;
+	return backend == PP_BACKEND_TRACEPOINT && !p->set->no_slab;
 }
 
 static bool kmem_any_hooks(const struct pp_probes *p, enum pp_backend backend)
 {
-	return backend == PP_BACKEND_TRACEPOINT && p->no_slab;
+	return backend == PP_BACKEND_TRACEPOINT && p->set->no_slab;
 }
 
 /*
@@ -219,22 +219,22 @@ static int choose_programs(struct pp_probes *p, const struct pp_probe_list *l,
 
 	bpf_object__for_each_program(prog, s->obj)
 		bpf_program__set_autoload(prog, false);
-	bpf_program__set_autoload(s->progs.pp_tp_consume, !p->consume_at);
-	bpf_program__set_autoload(s->progs.pp_tp_consume_at, p->consume_at);
-	bpf_program__set_autoload(s->progs.pp_tp_kfree, !p->no_reasons);
-	bpf_program__set_autoload(s->progs.pp_tp_kfree_noreason, p->no_reasons);
+	bpf_program__set_autoload(s->progs.pp_tp_consume, !p->set->consume_at);
+	bpf_program__set_autoload(s->progs.pp_tp_consume_at, p->set->consume_at);
+	bpf_program__set_autoload(s->progs.pp_tp_kfree, !p->set->no_reasons);
+	bpf_program__set_autoload(s->progs.pp_tp_kfree_noreason, p->set->no_reasons);
 	bpf_program__set_autoload(s->progs.pp_tp_kmem_free, kmem_hooks(p, backend));
 	bpf_program__set_autoload(s->progs.pp_tp_kmem_alloc, kmem_hooks(p, backend));
 	bpf_program__set_autoload(s->progs.pp_tp_kmem_free_any, kmem_any_hooks(p, backend));
 	bpf_program__set_autoload(s->progs.pp_tp_kmem_alloc_any, kmem_any_hooks(p, backend));
-	bpf_program__set_autoload(s->progs.pp_tp_recv_done, p->recv_done);
-	bpf_program__set_autoload(s->progs.pp_cg_ingress, p->cg_ingress);
-	bpf_program__set_autoload(s->progs.pp_enter_sendto, p->send_calls);
-	bpf_program__set_autoload(s->progs.pp_exit_sendto, p->send_calls);
-	bpf_program__set_autoload(s->progs.pp_enter_sendmsg, p->send_calls);
-	bpf_program__set_autoload(s->progs.pp_exit_sendmsg, p->send_calls);
-	bpf_program__set_autoload(s->progs.pp_enter_sendmmsg, p->send_calls);
-	bpf_program__set_autoload(s->progs.pp_exit_sendmmsg, p->send_calls);
+	bpf_program__set_autoload(s->progs.pp_tp_recv_done, p->set->recv_done);
+	bpf_program__set_autoload(s->progs.pp_cg_ingress, p->set->cg_ingress);
+	bpf_program__set_autoload(s->progs.pp_enter_sendto, p->set->send_calls);
+	bpf_program__set_autoload(s->progs.pp_exit_sendto, p->set->send_calls);
+	bpf_program__set_autoload(s->progs.pp_enter_sendmsg, p->set->send_calls);
+	bpf_program__set_autoload(s->progs.pp_exit_sendmsg, p->set->send_calls);
+	bpf_program__set_autoload(s->progs.pp_enter_sendmmsg, p->set->send_calls);
+	bpf_program__set_autoload(s->progs.pp_exit_sendmmsg, p->set->send_calls);
 	for (size_t i = 0; i < l->n && !err; i++) {
 		const struct pp_probe *pr = &l->v[i];
 
@@ -332,7 +332,8 @@ static int attach_kprobe(struct pp_probes *p, struct bpf_program *prog, const st
 			 __u32 index, bool retprobe)
 {
 	/* Without cookies only pp_kmark comes here: libbpf refuses a cookie then. */
-	LIBBPF_OPTS(bpf_kprobe_opts, o, .bpf_cookie = p->no_cookie ? 0 : cookie_of(p, pr, index),
+	LIBBPF_OPTS(bpf_kprobe_opts, o,
+		    .bpf_cookie = p->set->no_cookie ? 0 : cookie_of(p, pr, index),
 		    .retprobe = retprobe);
 	struct bpf_link *link = bpf_program__attach_kprobe_opts(prog, pr->target, &o);
 
@@ -368,7 +369,7 @@ static struct bpf_program *single_prog(const struct pp_probes *p, const struct p
 /* One at a time: fentry and tracepoint copies, single kprobes, the markers. */
 static int attach_singles(struct pp_probes *p, struct pp_probe_list *l, enum pp_backend backend)
 {
-	for (size_t i = 0; i < l->n && !(p->stop && *p->stop); i++) {
+	for (size_t i = 0; i < l->n && !(p->set->stop && *p->set->stop); i++) {
 		struct pp_probe *pr = &l->v[i];
 		struct bpf_program *prog = single_prog(p, pr, backend);
 		bool kprobe = mark_point(p, pr) ||
@@ -378,7 +379,7 @@ static int attach_singles(struct pp_probes *p, struct pp_probe_list *l, enum pp_
 		progress(i, l->n);
 		if (!prog)
 			continue;
-		if (kprobe && p->no_cookie && !mark_point(p, pr))
+		if (kprobe && p->set->no_cookie && !mark_point(p, pr))
 			err = attach_kprobe_copy(p, prog, pr, (__u32)i);
 		else if (kprobe)
 			err = attach_kprobe(p, prog, pr, (__u32)i, false);
@@ -524,7 +525,7 @@ static int attach_recv_done(struct pp_probes *p)
 {
 	struct bpf_link *link;
 
-	if (!p->recv_done)
+	if (!p->set->recv_done)
 		return 0;
 	link = bpf_program__attach(p->skel->progs.pp_tp_recv_done);
 	return link ? pp_probes_keep_link(p, link) : -errno;
@@ -534,8 +535,9 @@ static int attach_recv_done(struct pp_probes *p)
 static int attach_free_tps(struct pp_probes *p, enum pp_backend backend)
 {
 	struct bpf_program *progs[] = {
-		p->consume_at ? p->skel->progs.pp_tp_consume_at : p->skel->progs.pp_tp_consume,
-		p->no_reasons ? p->skel->progs.pp_tp_kfree_noreason : p->skel->progs.pp_tp_kfree,
+		p->set->consume_at ? p->skel->progs.pp_tp_consume_at : p->skel->progs.pp_tp_consume,
+		p->set->no_reasons ? p->skel->progs.pp_tp_kfree_noreason
+				   : p->skel->progs.pp_tp_kfree,
 		p->skel->progs.pp_tp_kmem_free, p->skel->progs.pp_tp_kmem_alloc};
 	size_t n = kmem_hooks(p, backend) ? 4 : 2;
 	int err = 0;
@@ -555,10 +557,10 @@ static int attach_free_tps(struct pp_probes *p, enum pp_backend backend)
 /* pp_kmark's filter, where it marks (mark_point()); none otherwise. */
 static int load_marking(struct pp_probes *p)
 {
-	const struct pp_splice mark = {bpf_program__name(kmark(p)), PP_SPLICE_SUBPROG, p->l3,
-				       p->l3_cnt};
+	const struct pp_splice mark = {bpf_program__name(kmark(p)), PP_SPLICE_SUBPROG, p->set->l3,
+				       p->set->l3_cnt};
 
-	return pp_splice_load(p->skel->skeleton, &mark, p->l3 ? 1 : 0);
+	return pp_splice_load(p->skel->skeleton, &mark, p->set->l3 ? 1 : 0);
 }
 
 /*
@@ -568,8 +570,8 @@ static int load_marking(struct pp_probes *p)
 static void set_no_cookie(struct pp_probes *p, const struct pp_probe_list *l,
 			  enum pp_backend backend)
 {
-	p->skel->rodata->pp_no_cookie = p->no_cookie;
-	if (!p->no_cookie)
+	p->skel->rodata->pp_no_cookie = p->set->no_cookie;
+	if (!p->set->no_cookie)
 		return;
 	if (backend != PP_BACKEND_FENTRY)
 		p->no_loop = true;
@@ -583,12 +585,13 @@ static void set_no_cookie(struct pp_probes *p, const struct pp_probe_list *l,
 	}
 }
 
-static int open_load(struct pp_probes *p, const struct pp_maps *maps, struct pp_probe_list *l,
-		     enum pp_backend backend)
+static int open_load(struct pp_probes *p, const struct pp_maps *maps, struct pp_probe_list *l)
 {
+	enum pp_backend backend = p->set->backend;
 	int consume = find_probe(l, PP_FREE_CONSUME), kfree = find_probe(l, PP_FREE_KFREE);
 	int err;
 
+	p->no_loop = p->set->no_loop;
 	err = pp_splice_register();
 	if (err)
 		return err;
@@ -599,24 +602,24 @@ static int open_load(struct pp_probes *p, const struct pp_maps *maps, struct pp_
 		return -ENOENT;
 	p->skel->rodata->pp_consume_probe = (__u32)consume;
 	p->skel->rodata->pp_kfree_probe = (__u32)kfree;
-	p->skel->rodata->pp_mark_netns = p->mark_netns;
-	p->skel->rodata->pp_scope_n = p->nscope;
-	for (__u32 i = 0; i < p->nscope && i < PP_SCOPE_MAX; i++)
-		p->skel->rodata->pp_scope_netns[i] = p->scope[i];
-	p->skel->rodata->pp_gso_lo = p->gso_lo;
-	p->skel->rodata->pp_gso_hi = p->gso_hi;
-	p->skel->rodata->pp_nf_lo = p->nf_lo;
-	p->skel->rodata->pp_nf_hi = p->nf_hi;
+	p->skel->rodata->pp_mark_netns = p->set->mark_netns;
+	p->skel->rodata->pp_scope_n = p->set->nscope;
+	for (__u32 i = 0; i < p->set->nscope && i < PP_SCOPE_MAX; i++)
+		p->skel->rodata->pp_scope_netns[i] = p->set->scope[i];
+	p->skel->rodata->pp_gso_lo = p->set->gso_lo;
+	p->skel->rodata->pp_gso_hi = p->set->gso_hi;
+	p->skel->rodata->pp_nf_lo = p->set->nf_lo;
+	p->skel->rodata->pp_nf_hi = p->set->nf_hi;
 	p->skel->rodata->pp_kmem_hooks = kmem_hooks(p, backend);
 	p->skel->rodata->pp_fclone_note = kmem_any_hooks(p, backend);
 	set_no_cookie(p, l, backend);
 	for (int i = 0; i < PP_TAP_RANGES; i++) {
-		p->skel->rodata->pp_tap_lo[i] = p->tap_lo[i];
-		p->skel->rodata->pp_tap_hi[i] = p->tap_hi[i];
+		p->skel->rodata->pp_tap_lo[i] = p->set->tap_lo[i];
+		p->skel->rodata->pp_tap_hi[i] = p->set->tap_hi[i];
 	}
 	for (int i = 0; i < PP_MERGE_RANGES; i++) {
-		p->skel->rodata->pp_merge_lo[i] = p->merge_lo[i];
-		p->skel->rodata->pp_merge_hi[i] = p->merge_hi[i];
+		p->skel->rodata->pp_merge_lo[i] = p->set->merge_lo[i];
+		p->skel->rodata->pp_merge_hi[i] = p->set->merge_hi[i];
 	}
 	err = pp_maps_share(maps, p->skel->obj);
 	if (!err)
@@ -624,18 +627,22 @@ static int open_load(struct pp_probes *p, const struct pp_maps *maps, struct pp_
 	return err ? err : load_marking(p);
 }
 
-int pp_probes_attach(struct pp_probes *p, const struct pp_maps *maps, struct pp_probe_list *l,
-		     enum pp_backend backend, char *err, size_t errlen)
+int pp_probes_load(struct pp_probes *p, const struct pp_maps *maps, struct pp_probe_list *l,
+		   char *err, size_t errlen)
 {
-	int ret;
+	int ret = open_load(p, maps, l);
 
-	ret = open_load(p, maps, l, backend);
-	if (ret) {
+	if (ret)
 		snprintf(err, errlen, "cannot load the probe programs: %s", strerror(-ret));
-		return ret;
-	}
-	ret = attach_free_tps(p, backend);
-	if (!ret && p->send_calls)
+	return ret;
+}
+
+int pp_probes_attach(struct pp_probes *p, struct pp_probe_list *l, char *err, size_t errlen)
+{
+	enum pp_backend backend = p->set->backend;
+	int ret = attach_free_tps(p, backend);
+
+	if (!ret && p->set->send_calls)
 		ret = pp_send_calls_attach(p) < 0 ? -ENOMEM : 0;
 	if (!ret)
 		ret = pp_sock_reads_attach(p) < 0 ? -ENOMEM : 0;
@@ -659,5 +666,5 @@ void pp_probes_destroy(struct pp_probes *p)
 	free(p->links);
 	free(p->fds);
 	probes__destroy(p->skel);
-	memset(p, 0, sizeof(*p));
+	*p = (struct pp_probes){.set = p->set};
 }

@@ -83,36 +83,67 @@ static enum pp_backend auto_backend(const struct pp_kfacts *k, const char **why)
 	return PP_BACKEND_TRACEPOINT;
 }
 
+static bool has_kmulti(const struct pp_kfacts *k)
+{
+	return k->kmulti;
+}
+
+static bool has_kprobe(const struct pp_kfacts *k)
+{
+	return k->kprobe;
+}
+
+static bool has_fentry(const struct pp_kfacts *k)
+{
+	return k->fentry;
+}
+
+/* The backends: a new one is a row here, its programs in attach.c and its try in kfacts.c. */
+const struct pp_backend_row pp_backends[] = {
+	[PP_BACKEND_AUTO] = {.name = "auto"},
+	[PP_BACKEND_KPROBE_MULTI] = {.name = "kprobe-multi",
+				     .has = has_kmulti,
+				     .lacks = "this kernel has no kprobe.multi (it needs "
+					      "CONFIG_FPROBE, Linux 5.18+)",
+				     .check = "kprobe.multi",
+				     .gives = "--backend kprobe-multi: fast attach of many",
+				     .check_rank = 2},
+	[PP_BACKEND_KPROBE] = {.name = "kprobe",
+			       .has = has_kprobe,
+			       .lacks = "this kernel has no kprobes (CONFIG_KPROBES)",
+			       .check = "kprobe",
+			       .gives = "--backend kprobe",
+			       .check_rank = 1},
+	[PP_BACKEND_FENTRY] =
+		{.name = "fentry",
+		 .has = has_fentry,
+		 .lacks = "this kernel cannot attach fentry programs (BPF trampolines)",
+		 .check = "fentry",
+		 .gives = "--backend fentry",
+		 .check_rank = 3},
+	[PP_BACKEND_TRACEPOINT] = {.name = "tracepoint"},
+};
+const size_t pp_nbackends = ARRAY_SIZE(pp_backends);
+_Static_assert(ARRAY_SIZE(pp_backends) == PP_BACKEND_COUNT, "a row per backend");
+
 int pp_plan_backend(enum pp_backend want, bool funcs, const struct pp_kfacts *k,
 		    enum pp_backend *got, const char **why)
 {
+	const struct pp_backend_row *b = &pp_backends[want];
+
 	*got = want;
 	*why = NULL;
 	/* Nothing to attach to functions: no backend is needed for them. */
 	if (!funcs)
 		return 0;
-	switch (want) {
-	case PP_BACKEND_AUTO:
+	if (want == PP_BACKEND_AUTO) {
 		*got = auto_backend(k, why);
 		return 0;
-	case PP_BACKEND_KPROBE_MULTI:
-		if (k->kmulti)
-			return 0;
-		*why = "this kernel has no kprobe.multi (it needs CONFIG_FPROBE, Linux 5.18+)";
-		return -EOPNOTSUPP;
-	case PP_BACKEND_KPROBE:
-		if (k->kprobe)
-			return 0;
-		*why = "this kernel has no kprobes (CONFIG_KPROBES)";
-		return -EOPNOTSUPP;
-	case PP_BACKEND_FENTRY:
-		if (k->fentry)
-			return 0;
-		*why = "this kernel cannot attach fentry programs (BPF trampolines)";
-		return -EOPNOTSUPP;
-	default:
-		return 0;
 	}
+	if (!b->has || b->has(k))
+		return 0;
+	*why = b->lacks;
+	return -EOPNOTSUPP;
 }
 
 static enum pp_skip backend_skip(const struct pp_probe *pr, enum pp_backend backend,

@@ -62,6 +62,25 @@ void pp_plan_reach_all(struct pp_probe_list *l, const struct pp_kfacts *k);
 const struct pp_probe *pp_plan_first_func(const struct pp_probe_list *l);
 
 /*
+ * A backend's row (pp_backends[], plan.c, indexed by enum pp_backend): its
+ * name for --backend, --help, the completion and the man page (tests/unit
+ * test_cli.c checks those), the kernel fact that says it attaches here
+ * (kfacts.h), and what --check says of it.
+ */
+struct pp_backend_row {
+	const char *name;
+	/* The fact that says the kernel offers it; NULL: every kernel pktpath runs on. */
+	bool (*has)(const struct pp_kfacts *k);
+	const char *lacks; /* why --backend NAME fails where has() is false */
+	const char *check; /* its row in --check; NULL: none of its own */
+	const char *gives; /* what that row says it gives */
+	int check_rank;	   /* the row's place among --check's backend rows, from 1 */
+};
+
+extern const struct pp_backend_row pp_backends[];
+extern const size_t pp_nbackends;
+
+/*
  * The backend that functions get: WANT, or for auto the best K has. FUNCS:
  * the list has a function left to attach (else any backend does). Returns
  * 0, or -EOPNOTSUPP when K lacks WANT; *WHY says what is missing, or why

@@ -51,27 +51,27 @@ static struct bpf_link *attach_tp(struct bpf_program *prog, const char *event)
 	return link;
 }
 
+const char *const pp_send_calls[PP_SEND_CALLS] = {"sendto", "sendmsg", "sendmmsg"};
+
 int pp_send_calls_attach(struct pp_probes *p)
 {
 	struct probes *s = p->skel;
-	struct {
-		struct bpf_program *prog;
-		const char *event;
-	} calls[] = {
-		{s->progs.pp_enter_sendto, "sys_enter_sendto"},
-		{s->progs.pp_exit_sendto, "sys_exit_sendto"},
-		{s->progs.pp_enter_sendmsg, "sys_enter_sendmsg"},
-		{s->progs.pp_exit_sendmsg, "sys_exit_sendmsg"},
-		{s->progs.pp_enter_sendmmsg, "sys_enter_sendmmsg"},
-		{s->progs.pp_exit_sendmmsg, "sys_exit_sendmmsg"},
+	/* Each call's entry and exit programs, in pp_send_calls[]' order. */
+	struct bpf_program *progs[PP_SEND_CALLS * 2] = {
+		s->progs.pp_enter_sendto, s->progs.pp_exit_sendto,    s->progs.pp_enter_sendmsg,
+		s->progs.pp_exit_sendmsg, s->progs.pp_enter_sendmmsg, s->progs.pp_exit_sendmmsg,
 	};
 	int n = 0;
 
-	for (size_t i = 0; i < ARRAY_SIZE(calls); i++) {
-		struct bpf_link *link = attach_tp(calls[i].prog, calls[i].event);
+	for (size_t i = 0; i < ARRAY_SIZE(progs); i++) {
+		char event[40];
+		struct bpf_link *link;
 
+		snprintf(event, sizeof(event), "sys_%s_%s", i % 2 ? "exit" : "enter",
+			 pp_send_calls[i / 2]);
+		link = attach_tp(progs[i], event);
 		if (!link) {
-			pp_debug("%s: not attached\n", calls[i].event);
+			pp_debug("%s: not attached\n", event);
 			continue;
 		}
 		if (pp_probes_keep_link(p, link)) {

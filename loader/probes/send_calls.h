@@ -8,6 +8,11 @@
 
 struct pp_probes;
 
+#define PP_SEND_CALLS 3
+
+/* The calls, as their tracepoints name them: sys_enter_NAME, sys_exit_NAME. */
+extern const char *const pp_send_calls[PP_SEND_CALLS];
+
 /*
  * Attach pp_enter_* / pp_exit_* of P's object to their tracepoints. Returns
  * the number attached; a kernel without syscall tracepoints (no

@@ -4,6 +4,7 @@
 #include <string.h>
 #include "suites.h"
 #include "cmd/cli.h"
+#include "probes/plan.h"
 #include "paths/fate.h"
 
 #define ARGC(a) ((int)(sizeof(a) / sizeof((a)[0])) - 1)
@@ -550,7 +551,7 @@ START_TEST(test_man_page_backends)
 	for (size_t b = 0; b < pp_nbackends; b++) {
 		size_t n = (size_t)snprintf(want, sizeof(want), "\\fB");
 
-		for (const char *c = pp_backend_names[b]; *c && n + 3 < sizeof(want); c++)
+		for (const char *c = pp_backends[b].name; *c && n + 3 < sizeof(want); c++)
 			n += (size_t)snprintf(want + n, sizeof(want) - n, *c == '-' ? "\\-" : "%c",
 					      *c);
 		snprintf(want + n, sizeof(want) - n, "\\fR");
@@ -652,8 +653,8 @@ static void expect_arm(const struct pp_cli_opt *o, const char *body)
 		ck_assert_msg(strstr(body, "ip netns list"), "--%s: namespaces", o->name);
 	else if (o->kind == PP_OPT_BACKEND)
 		for (size_t b = 0; b < pp_nbackends; b++)
-			ck_assert_msg(strstr(body, pp_backend_names[b]), "--%s: %s", o->name,
-				      pp_backend_names[b]);
+			ck_assert_msg(strstr(body, pp_backends[b].name), "--%s: %s", o->name,
+				      pp_backends[b].name);
 	else
 		ck_assert_msg(!strstr(body, "compgen"), "--%s %s: nothing to offer", o->name,
 			      o->metavar);

@@ -89,6 +89,34 @@ START_TEST(test_backend)
 }
 END_TEST
 
+/*
+ * The backend rows: every name distinct; a row that --check shows has the
+ * fact it shows and a place of its own among those rows; the ranks run
+ * 1..n without a gap (check_kernel.c prints them in that order).
+ */
+START_TEST(test_backend_rows)
+{
+	int ranks = 0;
+
+	for (size_t i = 0; i < pp_nbackends; i++) {
+		const struct pp_backend_row *b = &pp_backends[i];
+
+		ck_assert_ptr_nonnull(b->name);
+		for (size_t j = 0; j < i; j++)
+			ck_assert_str_ne(b->name, pp_backends[j].name);
+		ck_assert(!b->check == !b->has);
+		ck_assert(!b->has == !b->lacks);
+		ck_assert(!b->check == !b->gives);
+		ck_assert(!b->check == !b->check_rank);
+		ranks += b->check != NULL;
+		for (size_t j = 0; b->check && j < i; j++)
+			ck_assert_int_ne(b->check_rank, pp_backends[j].check_rank);
+	}
+	for (size_t i = 0; i < pp_nbackends; i++)
+		ck_assert_int_le(pp_backends[i].check_rank, ranks);
+}
+END_TEST
+
 static const char *const reach_lines[] = {
 	"traced_once", "notrace_fn", "not_in_kallsyms", "static_twice", "tp:net:net_dev_queue",
 };
@@ -289,6 +317,7 @@ Suite *plan_suite(void)
 
 	tcase_add_test(tc, test_skip_names);
 	tcase_add_loop_test(tc, test_backend, 0, ARRAY_SIZE(backend_cases));
+	tcase_add_test(tc, test_backend_rows);
 	tcase_add_test(tc, test_reach);
 	tcase_add_test(tc, test_reach_unknown);
 	tcase_add_test(tc, test_backend_skips);

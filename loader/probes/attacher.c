@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <bpf/btf.h>
+#include "probes/attacher.h"
+#include "kernel/ksyms.h"
+#include "probes/kfacts.h"
+#include "probes/probe_btf.h"
+
+struct pp_attacher *pp_attacher_new(void)
+{
+	struct pp_attacher *at = calloc(1, sizeof(*at));
+
+	if (at)
+		at->probes.set = &at->set;
+	return at;
+}
+
+struct pp_reads_plan pp_attacher_reads(const struct btf *btf, const struct pp_kfacts *k)
+{
+	return pp_plan_reads(pp_btf_tp_nargs(btf, "sock_recv_length") >= 3,
+			     btf__find_by_name_kind(btf, "bpf_cast_to_kern_ctx", BTF_KIND_FUNC) > 0,
+			     k);
+}
+
+/* [LO, HI) of each of the N functions NAMES; 0, 0 for those kallsyms lacks (inlined). */
+static void ranges(const struct pp_ksyms *ksyms, const char *const *names, int n, __u64 *lo,
+		   __u64 *hi)
+{
+	for (int i = 0; i < n; i++)
+		if (pp_ksym_range(ksyms, names[i], &lo[i], &hi[i]))
+			lo[i] = hi[i] = 0;
+}
+
+/*
+ * Where a free tracepoint's location says a tap's copy ends (PP_HOP_TAP):
+ * af_packet's receive functions, which free the clone that
+ * dev_queue_xmit_nit() made for them (net/packet/af_packet.c); their
+ * error paths may sit in a split-off .cold part.
+ */
+static void prepare_tap_free(struct pp_probe_settings *s, const struct pp_ksyms *ksyms)
+{
+	static const char *const names[PP_TAP_RANGES] = {
+		"tpacket_rcv",	   "tpacket_rcv.cold", "packet_rcv",
+		"packet_rcv.cold", "packet_rcv_spkt",  "packet_rcv_spkt.cold",
+	};
+
+	ranges(ksyms, names, PP_TAP_RANGES, s->tap_lo, s->tap_hi);
+}
+
+/*
+ * Where a free's location says the skb's data went on in another skb
+ * (PP_FATE_MERGED, bpf/probes.bpf.c): reassembly and the frag_list frees.
+ * Unknown (inlined) ones are left out: their frees stay consumed.
+ */
+static void prepare_merge_free(struct pp_probe_settings *s, const struct pp_ksyms *ksyms)
+{
+	static const char *const names[PP_MERGE_RANGES] = {
+		"inet_frag_reasm_prepare", "inet_frag_reasm_finish", "skb_release_data",
+		"kfree_skb_list_reason",   "kfree_skb_partial",
+	};
+
+	ranges(ksyms, names, PP_MERGE_RANGES, s->merge_lo, s->merge_hi);
+}
+
+/*
+ * Where the consume_skb tracepoint says a packet was cut into GSO segments
+ * (validate_xmit_skb() consumes the original): without it, the tracepoint
+ * backend would call such a packet sent. Unknown (inlined) is left out.
+ * Netfilter drops name their hook by nf_hook_slow()'s caller (drop_hint.c).
+ */
+static void prepare_frees(struct pp_probe_settings *s, const struct btf *btf,
+			  const struct pp_ksyms *ksyms)
+{
+	s->consume_at = pp_btf_tp_nargs(btf, "consume_skb") >= 2;
+	if (s->consume_at && pp_ksym_range(ksyms, "validate_xmit_skb", &s->gso_lo, &s->gso_hi))
+		s->gso_lo = s->gso_hi = 0;
+	if (pp_ksym_range(ksyms, "nf_hook_slow", &s->nf_lo, &s->nf_hi))
+		s->nf_lo = s->nf_hi = 0;
+	prepare_tap_free(s, ksyms);
+	prepare_merge_free(s, ksyms);
+}
+
+/* The inode of pktpath's network namespace, as the probes see namespaces. */
+static __u32 own_netns(void)
+{
+	struct stat st;
+
+	return stat("/proc/self/ns/net", &st) ? 0 : (__u32)st.st_ino;
+}
+
+void pp_attacher_prepare(struct pp_attacher *at, const struct btf *btf,
+			 const struct pp_ksyms *ksyms, struct pp_kfacts *k)
+{
+	struct pp_probe_settings *s = &at->set;
+	struct pp_reads_plan r;
+
+	/* Locally sent packets are marked where IP sends them (ip_output): pp_kmark. */
+	pp_kfacts_marking(k, s->backend);
+	s->marks = pp_plan_marks_in_probes(s->backend, k);
+	if (s->marks)
+		s->mark_netns = s->all_netns ? 0 : own_netns();
+	r = pp_attacher_reads(btf, k);
+	s->recv_done = r.recv_done;
+	s->cg_ingress = r.cg_ingress;
+	prepare_frees(s, btf, ksyms);
+	s->no_fetch = !k->fetch;
+	s->no_cookie = !k->cookie;
+	s->no_loop = !k->loop;
+	s->no_reasons = !k->reasons;
+	s->no_slab = !k->slab;
+}
+
+bool pp_attacher_marks(const struct pp_attacher *at)
+{
+	return at->set.marks;
+}
+
+int pp_attacher_load(struct pp_attacher *at, const struct pp_maps *maps, struct pp_probe_list *l,
+		     char *err, size_t errlen)
+{
+	return pp_probes_load(&at->probes, maps, l, err, errlen);
+}
+
+int pp_attacher_attach(struct pp_attacher *at, struct pp_probe_list *l, char *err, size_t errlen)
+{
+	return pp_probes_attach(&at->probes, l, err, errlen);
+}
+
+size_t pp_attacher_attached(const struct pp_attacher *at)
+{
+	return at ? at->probes.attached : 0;
+}
+
+void pp_attacher_destroy(struct pp_attacher *at)
+{
+	if (!at)
+		return;
+	pp_probes_destroy(&at->probes);
+	free(at);
+}
