@@ -21,7 +21,7 @@
 #                    VM (default: overlay-vxlan overlay-geneve on the generic
 #                    kernels unless VM_SCENARIOS is set; empty: none)
 #   VM_PP_ARGS       extra arguments for every traced pktpath run ("-v -v")
-#   VM_TIMEOUT       seconds one VM may take (default: 3600)
+#   VM_TIMEOUT       seconds one VM may take (default: 4000)
 #   VM_BOOT_TIMEOUT  seconds a VM may take to reach its first scenario
 #                    (default: 300); past that it counts as a failed boot
 #   VM_BOOT_RETRIES  boots again of a VM that died before its first scenario
@@ -65,10 +65,12 @@ PKTPATH_STANDIN=${PKTPATH_STANDIN:-0}
 PKTPATH_BIN_GIVEN=${PKTPATH_BIN:+1}
 PKTPATH_BIN=${PKTPATH_BIN:-$BUILD_DIR/vm-build/loader/pktpath}
 # A bound for a VM that keeps writing but never ends; a silent one is
-# stopped within minutes (VM_SILENCE_TIMEOUT). 3600 s: the longest VM took
-# 2412 s of 2700 in the test command's run with thirteen VMs, and a
-# fourteenth shares the two cores now; the whole command stays under 90 min.
-VM_TIMEOUT=${VM_TIMEOUT:-3600}
+# stopped within minutes (VM_SILENCE_TIMEOUT). 4000 s: in the test
+# command's run of 1729a84 (fourteen VMs on two cores) the generic kernels'
+# VMs took 2558-3431 s, about a fifth longer than on 5917cc7 (2294-2902 s;
+# the cause is not found yet: one traced run's attach is not slower); the
+# other layers take about 16 min, so the whole command stays under 90 min.
+VM_TIMEOUT=${VM_TIMEOUT:-4000}
 VM_BOOT_TIMEOUT=${VM_BOOT_TIMEOUT:-300}
 VM_BOOT_RETRIES=${VM_BOOT_RETRIES:-2}
 VM_SILENCE_TIMEOUT=${VM_SILENCE_TIMEOUT:-240}
