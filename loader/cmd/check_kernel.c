@@ -41,8 +41,8 @@ static const char *auto_backend(const struct pp_kfacts *k)
 /* A row per backend that needs a fact (pp_backends[]), in their check_rank order. */
 static void backend_rows(FILE *out, const struct pp_kfacts *f)
 {
-	for (int rank = 1; rank <= (int)pp_nbackends; rank++)
-		for (size_t i = 0; i < pp_nbackends; i++)
+	for (int rank = 1; rank <= PP_BACKEND_COUNT; rank++)
+		for (size_t i = 0; i < PP_BACKEND_COUNT; i++)
 			if (pp_backends[i].check && pp_backends[i].check_rank == rank)
 				row(out, pp_backends[i].check, pp_backends[i].has(f),
 				    pp_backends[i].gives);

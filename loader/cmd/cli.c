@@ -78,7 +78,7 @@ static int parse_size(const char *s, unsigned int *out)
 
 static int parse_backend(const char *s, enum pp_backend *b)
 {
-	for (size_t i = 0; i < pp_nbackends; i++) {
+	for (size_t i = 0; i < PP_BACKEND_COUNT; i++) {
 		if (!strcmp(s, pp_backends[i].name)) {
 			*b = (enum pp_backend)i;
 			return 0;

@@ -197,11 +197,11 @@ void pp_backend_list(char *buf, size_t len, const char *last_sep)
 	size_t at = 0;
 
 	buf[0] = 0;
-	for (size_t i = 0; i < pp_nbackends && at < len; i++)
+	for (size_t i = 0; i < PP_BACKEND_COUNT && at < len; i++)
 		at += (size_t)snprintf(buf + at, len - at, "%s%s",
-				       !i		      ? ""
-				       : i + 1 < pp_nbackends ? ", "
-							      : last_sep,
+				       !i			  ? ""
+				       : i + 1 < PP_BACKEND_COUNT ? ", "
+								  : last_sep,
 				       pp_backends[i].name);
 }
 

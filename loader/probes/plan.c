@@ -123,7 +123,6 @@ const struct pp_backend_row pp_backends[] = {
 		 .check_rank = 3},
 	[PP_BACKEND_TRACEPOINT] = {.name = "tracepoint"},
 };
-const size_t pp_nbackends = ARRAY_SIZE(pp_backends);
 _Static_assert(ARRAY_SIZE(pp_backends) == PP_BACKEND_COUNT, "a row per backend");
 
 int pp_plan_backend(enum pp_backend want, bool funcs, const struct pp_kfacts *k,

@@ -77,8 +77,7 @@ struct pp_backend_row {
 	int check_rank;	   /* the row's place among --check's backend rows, from 1 */
 };
 
-extern const struct pp_backend_row pp_backends[];
-extern const size_t pp_nbackends;
+extern const struct pp_backend_row pp_backends[PP_BACKEND_COUNT];
 
 /*
  * The backend that functions get: WANT, or for auto the best K has. FUNCS:

@@ -548,7 +548,7 @@ START_TEST(test_man_page_backends)
 	end = strstr(p + 1, "\n.TP\n");
 	ck_assert(end);
 	*end = 0;
-	for (size_t b = 0; b < pp_nbackends; b++) {
+	for (size_t b = 0; b < PP_BACKEND_COUNT; b++) {
 		size_t n = (size_t)snprintf(want, sizeof(want), "\\fB");
 
 		for (const char *c = pp_backends[b].name; *c && n + 3 < sizeof(want); c++)
@@ -652,7 +652,7 @@ static void expect_arm(const struct pp_cli_opt *o, const char *body)
 	else if (!strcmp(o->metavar, "NS"))
 		ck_assert_msg(strstr(body, "ip netns list"), "--%s: namespaces", o->name);
 	else if (o->kind == PP_OPT_BACKEND)
-		for (size_t b = 0; b < pp_nbackends; b++)
+		for (size_t b = 0; b < PP_BACKEND_COUNT; b++)
 			ck_assert_msg(strstr(body, pp_backends[b].name), "--%s: %s", o->name,
 				      pp_backends[b].name);
 	else

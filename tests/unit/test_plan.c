@@ -98,7 +98,7 @@ START_TEST(test_backend_rows)
 {
 	int ranks = 0;
 
-	for (size_t i = 0; i < pp_nbackends; i++) {
+	for (size_t i = 0; i < PP_BACKEND_COUNT; i++) {
 		const struct pp_backend_row *b = &pp_backends[i];
 
 		ck_assert_ptr_nonnull(b->name);
@@ -112,7 +112,7 @@ START_TEST(test_backend_rows)
 		for (size_t j = 0; b->check && j < i; j++)
 			ck_assert_int_ne(b->check_rank, pp_backends[j].check_rank);
 	}
-	for (size_t i = 0; i < pp_nbackends; i++)
+	for (size_t i = 0; i < PP_BACKEND_COUNT; i++)
 		ck_assert_int_le(pp_backends[i].check_rank, ranks);
 }
 END_TEST
