@@ -372,14 +372,14 @@ static void list_builtin_hooks(const struct app *a)
 	const char *state = a->env.send_calls ? "besides the list, --send-calls"
 					      : "besides the list, off (--send-calls)";
 
-	if (a->backend == PP_BACKEND_TRACEPOINT && a->facts.slab) {
+	if (pp_backends[a->backend].slab_frees && a->facts.slab) {
 		printf("%-36s -      built in: raw tracepoint on every slab allocation"
 		       " of the host (sk_buff reuse), an empty program's cost\n",
 		       "tp:kmem:kmem_cache_alloc");
 		printf("%-36s -      built in: raw tracepoint on every slab free of the host"
 		       " (sk_buff frees no skb tracepoint sees), an empty program's cost\n",
 		       "tp:kmem:kmem_cache_free");
-	} else if (a->backend == PP_BACKEND_TRACEPOINT) {
+	} else if (pp_backends[a->backend].slab_frees) {
 		printf("%-36s -      built in: raw tracepoints on every slab allocation and free of"
 		       " the host; their objects looked up while packets are in flight (the"
 		       " tracepoints pass no cache: --check)\n",
