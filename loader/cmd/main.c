@@ -496,7 +496,7 @@ static void host_of(struct app *a, struct pp_out *out)
 static int trace(struct app *a)
 {
 	struct pp_out out = {.f = stdout,
-			     .ops = pp_out_format(a->env.json ? "json" : "text"),
+			     .ops = pp_out_format(a->env.format),
 			     .nprobes = a->list.n,
 			     .reason_name = reason_name,
 			     .sym_name = sym_name,
@@ -504,7 +504,7 @@ static int trace(struct app *a)
 	struct stat ns;
 	__u32 netns = stat("/proc/self/ns/net", &ns) ? 0 : (__u32)ns.st_ino;
 	struct pp_trace_cfg cfg = {.out = &out,
-				   .json = a->env.json,
+				   .json = out.ops->machine,
 				   .summary = a->env.summary,
 				   .packets = a->env.packets,
 				   .interval = a->env.interval,
@@ -530,7 +530,7 @@ static int trace(struct app *a)
 	out.sym_arg = a->ksyms;
 	out.if_arg = &netns;
 	/* --json --snaplen: what `pktpath report` needs for the exports, the same clocks. */
-	out.head_bytes = a->env.json ? a->env.snaplen : 0;
+	out.head_bytes = out.ops->machine ? a->env.snaplen : 0;
 	out.real_off = a->exports.clock.off;
 	if (a->env.nstacks) {
 		a->stacks.fd = a->maps.stack_map;
@@ -615,9 +615,6 @@ static int prepare_marking(struct app *a)
  */
 static int check_outputs(struct app *a)
 {
-	const char *exports[PP_EXPORTS] = {
-		[PP_EXPORT_PCAPNG] = a->env.pcapng, [PP_EXPORT_PERFETTO] = a->env.perfetto};
-
 	if (a->env.tc_script &&
 	    pp_tc_script_prepare(&a->script, a->env.tc_script, a->err, sizeof(a->err)))
 		return usage_error("--tc-script: %s", a->err);
@@ -626,7 +623,7 @@ static int check_outputs(struct app *a)
 		if (a->metrics_fd < 0)
 			return usage_error("%s", a->err);
 	}
-	if (pp_exports_open(&a->exports, exports, a->env.snaplen, "pktpath " PKTPATH_VERSION,
+	if (pp_exports_open(&a->exports, a->env.exports, a->env.snaplen, "pktpath " PKTPATH_VERSION,
 			    a->err, sizeof(a->err)))
 		return usage_error("%s", a->err);
 	return 0;
