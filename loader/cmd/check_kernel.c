@@ -21,21 +21,17 @@ static void row2(FILE *out, const char *what, bool yes, const char *gives, const
 	row(out, what, yes, yes ? gives : without);
 }
 
-/* What --backend auto takes for the functions of the list. */
-static const char *auto_backend(const struct pp_kfacts *k)
+/* What --backend auto takes for the functions of the list, in BUF of LEN if needed. */
+static const char *auto_backend(const struct pp_kfacts *k, char *buf, size_t len)
 {
 	enum pp_backend b;
 	const char *why;
 
 	pp_plan_backend(PP_BACKEND_AUTO, true, k, &b, &why);
-	switch (b) {
-	case PP_BACKEND_KPROBE_MULTI:
-		return "kprobe-multi, with tracepoints alongside";
-	case PP_BACKEND_KPROBE:
-		return "kprobe, with tracepoints alongside";
-	default:
+	if (pp_backends[b].attach == PP_ATTACH_NONE)
 		return "tracepoints only: the function lines of kp_func.list are skipped";
-	}
+	snprintf(buf, len, "%s, with tracepoints alongside", pp_backends[b].name);
+	return buf;
 }
 
 /* A row per backend that needs a fact (pp_backends[]), in their check_rank order. */
@@ -78,6 +74,7 @@ int pp_check(FILE *out)
 {
 	struct btf *btf = btf__load_vmlinux_btf();
 	struct pp_kfacts f = {0};
+	char buf[64];
 	bool ok;
 
 	pp_kfacts_check(&f, btf);
@@ -86,7 +83,7 @@ int pp_check(FILE *out)
 	ok = pp_plan_can_trace(&f);
 	if (ok)
 		fprintf(out, "\npktpath can trace here; --backend auto will use %s.\n",
-			auto_backend(&f));
+			auto_backend(&f, buf, sizeof(buf)));
 	else
 		fprintf(out, "\npktpath cannot trace here: it needs the capabilities, BTF, a "
 			     "ring buffer, tp_btf and tcx or clsact.\n");

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <linux/types.h>
 #include "cmd/cli.h"
+#include "output/output.h"
 #include "probes/plan.h"
 #include "pktpath.h"
 
@@ -186,6 +187,9 @@ static int apply(struct parse *p, const struct pp_cli_opt *o, const char *arg, c
 	case PP_OPT_COUNT:
 		(*(int *)at)++;
 		return 0;
+	case PP_OPT_FORMAT:
+		*(const char **)at = o->name;
+		return 0;
 	case PP_OPT_STR:
 		*(const char **)at = arg;
 		return 0;
@@ -260,10 +264,24 @@ static int take_verb(struct parse *p, int argc, char **argv, int *i)
 	return 1;
 }
 
-/* Both exports to one file: pktpath's and report's check. */
+/* Two exports to one file: pktpath's and report's check. */
 static bool same_exports(const struct pp_env *env)
 {
-	return env->pcapng && env->perfetto && !strcmp(env->pcapng, env->perfetto);
+	for (size_t i = 0; i < PP_EXPORTS; i++)
+		for (size_t j = 0; j < i; j++)
+			if (env->exports[i] && env->exports[j] &&
+			    !strcmp(env->exports[i], env->exports[j]))
+				return true;
+	return false;
+}
+
+/* Some export file is asked for. */
+static bool any_export(const struct pp_env *env)
+{
+	for (size_t i = 0; i < PP_EXPORTS; i++)
+		if (env->exports[i])
+			return true;
+	return false;
 }
 
 static int check_conflicts(const struct parse *p)
@@ -277,11 +295,11 @@ static int check_conflicts(const struct parse *p)
 		return bad(p, "%s",
 			   "--tc-script is for tracing: not with --test-pcap, --list-probes "
 			   "or --check");
-	if ((env->pcapng || env->perfetto) && env->action != PP_ACT_TRACE)
+	if (any_export(env) && env->action != PP_ACT_TRACE)
 		return bad(p, "%s",
 			   "--pcapng and --perfetto are for tracing: not with --test-pcap, "
 			   "--list-probes or --check");
-	if (env->snaplen && !env->pcapng && !env->json)
+	if (env->snaplen && !env->exports[PP_EXPORT_PCAPNG] && !pp_out_format(env->format)->machine)
 		return bad(p, "%s", "--snaplen is for --pcapng or --json");
 	if (same_exports(env))
 		return bad(p, "%s", "--pcapng and --perfetto need two different files");
@@ -429,7 +447,7 @@ static int take_files(struct parse *p, int argc, char **argv)
 		return bad(p, "%s", "which file? pktpath report FILE (--help)");
 	env->files = argv + optind;
 	env->nfiles = argc - optind;
-	if (env->nfiles > 1 && (env->summary || env->pcapng || env->perfetto || env->snaplen))
+	if (env->nfiles > 1 && (env->summary || any_export(env) || env->snaplen))
 		return bad(p, "%s",
 			   "--summary, --pcapng, --perfetto and --snaplen read one file; "
 			   "with several, report joins them");
@@ -437,11 +455,11 @@ static int take_files(struct parse *p, int argc, char **argv)
 		return 0;
 	if (env->window >= 0 || env->tolerance >= 0)
 		return bad(p, "%s", "--window and --clock-tolerance join several files");
-	if (env->snaplen && !env->pcapng)
+	if (env->snaplen && !env->exports[PP_EXPORT_PCAPNG])
 		return bad(p, "%s", "--snaplen is for --pcapng");
 	if (same_exports(env))
 		return bad(p, "%s", "--pcapng and --perfetto need two different files");
-	if (!env->pcapng && !env->perfetto)
+	if (!any_export(env))
 		env->summary = true;
 	return 0;
 }
@@ -495,6 +513,7 @@ int pp_cli_parse(struct pp_env *env, int argc, char **argv, FILE *err)
 
 	memset(env, 0, sizeof(*env));
 	env->packet_timeout = 1.0;
+	env->format = "text";
 	env->max_packets = PP_DEF_MAX_PACKETS;
 	env->ring_size = PP_DEF_RING_SIZE;
 	/* A command of its own options: only as the first word. */

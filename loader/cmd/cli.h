@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include "output/exports.h"
 #include "probes/settings.h"
 
 #define PP_MAX_IFACES 64
@@ -56,7 +57,8 @@ struct pp_env {
 	bool all_skb_funcs;    /* --all-skb-funcs */
 	bool send_calls;       /* --send-calls: the syscall tracepoints */
 	enum pp_backend backend;
-	bool json;
+	/* The output format by name: a row of output_formats.c ("text"; --json: "json"). */
+	const char *format;
 	bool summary;		  /* --summary: distinct paths at exit */
 	bool packets;		  /* --packets: with --summary, each packet too */
 	double interval;	  /* --interval: seconds between summaries, 0: at exit only */
@@ -66,9 +68,9 @@ struct pp_env {
 	unsigned int max_packets; /* skb_map entries */
 	unsigned int ring_size;	  /* bytes */
 	const char *test_pcap;
-	const char *tc_script;	  /* --tc-script DIR */
-	const char *pcapng;	  /* --pcapng FILE */
-	const char *perfetto;	  /* --perfetto FILE */
+	const char *tc_script; /* --tc-script DIR */
+	/* The export files (--pcapng FILE, --perfetto FILE), by enum pp_export_kind; NULL: none. */
+	const char *exports[PP_EXPORTS];
 	unsigned int snaplen;	  /* --snaplen: bytes kept per packet in --pcapng, 0: all */
 	bool no_follow;		  /* --no-follow: no interface attached after start */
 	bool no_inner;		  /* --no-inner: the filter sees the outer headers only */
@@ -78,7 +80,7 @@ struct pp_env {
 	int verbose;
 	/*
 	 * `pktpath report FILE...`: its rows (verb "report") write here, and to
-	 * summary, json, pcapng, perfetto and snaplen above.
+	 * summary, format, exports and snaplen above.
 	 */
 	bool report;
 	char **files; /* the saved --json files, pointers into argv */
@@ -90,6 +92,7 @@ struct pp_env {
 enum pp_opt_kind {
 	PP_OPT_FLAG,	 /* bool: true */
 	PP_OPT_COUNT,	 /* int: one more each time */
+	PP_OPT_FORMAT,	 /* const char *: the option's name, an output format's (output.h) */
 	PP_OPT_STR,	 /* const char *: the argument */
 	PP_OPT_FILTER,	 /* char *: a copy of the argument */
 	PP_OPT_LIST,	 /* const char *[max], its int count at .count: appended */

@@ -82,9 +82,9 @@ const struct pp_cli_opt pp_cli_opts[] = {
 	 .help = "(default auto: the best this kernel has)"}, /* after the names */
 	{"list-probes", 0, NULL, PP_OPT_MODE, .action = PP_ACT_LIST_PROBES,
 	 .help = "print what would be attached, attach nothing"},
-	{"json", 0, NULL, PP_OPT_FLAG, AT(json),
+	{"json", 0, NULL, PP_OPT_FORMAT, AT(format),
 	 .help = "one JSON object per packet, then a summary"},
-	{"pcapng", 0, "FILE", PP_OPT_STR, AT(pcapng),
+	{"pcapng", 0, "FILE", PP_OPT_STR, AT(exports[PP_EXPORT_PCAPNG]),
 	 .help = "also write the packets as marked to FILE (pcapng),\n"
 		 "each with its path and fate as the packet comment"},
 	{"snaplen", 0, "N", PP_OPT_UINT, AT(snaplen), .min = 1, .max = PP_HDR_BYTES,
@@ -94,7 +94,7 @@ const struct pp_cli_opt pp_cli_opts[] = {
 		 "default: all the mark copied, up to 128); with\n"
 		 "--json, also in each line, for pktpath report\n"
 		 "--pcapng"},
-	{"perfetto", 0, "FILE", PP_OPT_STR, AT(perfetto),
+	{"perfetto", 0, "FILE", PP_OPT_STR, AT(exports[PP_EXPORT_PERFETTO]),
 	 .help = "also write a timeline to FILE (Trace Event Format\n"
 		 "JSON, for ui.perfetto.dev): a track per packet"},
 	{"summary", 0, NULL, PP_OPT_FLAG, AT(summary),
@@ -156,15 +156,15 @@ const struct pp_cli_opt pp_cli_opts[] = {
 	{"summary", 0, NULL, PP_OPT_FLAG, AT(summary), REPORT,
 	 .help = "the distinct paths and the drops (the default when\n"
 		 "no export is asked for)"},
-	{"json", 0, NULL, PP_OPT_FLAG, AT(json), REPORT,
+	{"json", 0, NULL, PP_OPT_FORMAT, AT(format), REPORT,
 	 .help = "the summary as JSON lines, as pktpath --json prints"},
-	{"pcapng", 0, "FILE", PP_OPT_STR, AT(pcapng), REPORT,
+	{"pcapng", 0, "FILE", PP_OPT_STR, AT(exports[PP_EXPORT_PCAPNG]), REPORT,
 	 .help = "write the packets to FILE (pcapng), as --pcapng;\n"
 		 "needs a file recorded with --json --snaplen N"},
 	{"snaplen", 0, "N", PP_OPT_UINT, AT(snaplen), .min = 1, .max = PP_HDR_BYTES, REPORT,
 	 .bad = "--snaplen wants 1 to 128, not \"%s\"",
 	 .help = "keep N bytes of each packet in --pcapng (1 to 128)"},
-	{"perfetto", 0, "FILE", PP_OPT_STR, AT(perfetto), REPORT,
+	{"perfetto", 0, "FILE", PP_OPT_STR, AT(exports[PP_EXPORT_PERFETTO]), REPORT,
 	 .help = "write a timeline to FILE, as --perfetto"},
 	{"window", 0, "S", PP_OPT_SECONDS, AT(window), .max = 3600, REPORT,
 	 .bad = "--window wants seconds, above 0, up to 3600: \"%s\"",

@@ -372,14 +372,14 @@ static void list_builtin_hooks(const struct app *a)
 	const char *state = a->env.send_calls ? "besides the list, --send-calls"
 					      : "besides the list, off (--send-calls)";
 
-	if (a->backend == PP_BACKEND_TRACEPOINT && a->facts.slab) {
+	if (pp_backends[a->backend].slab_frees && a->facts.slab) {
 		printf("%-36s -      built in: raw tracepoint on every slab allocation"
 		       " of the host (sk_buff reuse), an empty program's cost\n",
 		       "tp:kmem:kmem_cache_alloc");
 		printf("%-36s -      built in: raw tracepoint on every slab free of the host"
 		       " (sk_buff frees no skb tracepoint sees), an empty program's cost\n",
 		       "tp:kmem:kmem_cache_free");
-	} else if (a->backend == PP_BACKEND_TRACEPOINT) {
+	} else if (pp_backends[a->backend].slab_frees) {
 		printf("%-36s -      built in: raw tracepoints on every slab allocation and free of"
 		       " the host; their objects looked up while packets are in flight (the"
 		       " tracepoints pass no cache: --check)\n",
@@ -496,7 +496,7 @@ static void host_of(struct app *a, struct pp_out *out)
 static int trace(struct app *a)
 {
 	struct pp_out out = {.f = stdout,
-			     .ops = pp_out_format(a->env.json ? "json" : "text"),
+			     .ops = pp_out_format(a->env.format),
 			     .nprobes = a->list.n,
 			     .reason_name = reason_name,
 			     .sym_name = sym_name,
@@ -504,7 +504,7 @@ static int trace(struct app *a)
 	struct stat ns;
 	__u32 netns = stat("/proc/self/ns/net", &ns) ? 0 : (__u32)ns.st_ino;
 	struct pp_trace_cfg cfg = {.out = &out,
-				   .json = a->env.json,
+				   .json = out.ops->machine,
 				   .summary = a->env.summary,
 				   .packets = a->env.packets,
 				   .interval = a->env.interval,
@@ -530,7 +530,7 @@ static int trace(struct app *a)
 	out.sym_arg = a->ksyms;
 	out.if_arg = &netns;
 	/* --json --snaplen: what `pktpath report` needs for the exports, the same clocks. */
-	out.head_bytes = a->env.json ? a->env.snaplen : 0;
+	out.head_bytes = out.ops->machine ? a->env.snaplen : 0;
 	out.real_off = a->exports.clock.off;
 	if (a->env.nstacks) {
 		a->stacks.fd = a->maps.stack_map;
@@ -615,9 +615,6 @@ static int prepare_marking(struct app *a)
  */
 static int check_outputs(struct app *a)
 {
-	const char *exports[PP_EXPORTS] = {
-		[PP_EXPORT_PCAPNG] = a->env.pcapng, [PP_EXPORT_PERFETTO] = a->env.perfetto};
-
 	if (a->env.tc_script &&
 	    pp_tc_script_prepare(&a->script, a->env.tc_script, a->err, sizeof(a->err)))
 		return usage_error("--tc-script: %s", a->err);
@@ -626,7 +623,7 @@ static int check_outputs(struct app *a)
 		if (a->metrics_fd < 0)
 			return usage_error("%s", a->err);
 	}
-	if (pp_exports_open(&a->exports, exports, a->env.snaplen, "pktpath " PKTPATH_VERSION,
+	if (pp_exports_open(&a->exports, a->env.exports, a->env.snaplen, "pktpath " PKTPATH_VERSION,
 			    a->err, sizeof(a->err)))
 		return usage_error("%s", a->err);
 	return 0;

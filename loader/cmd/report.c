@@ -30,13 +30,15 @@
 #define PP_SKIP_NAMED 10 /* bad lines named one by one; the rest only counted */
 
 struct report {
-	const char *file, *pcapng, *perfetto;
+	const char *file;
+	const char *const *export_paths; /* by enum pp_export_kind; NULL: not written */
 	/* Several files: one packet's records from several hosts, joined (report_hosts.h). */
 	const char *const *files;
 	int nfiles;
 	double window, tolerance; /* --window, --clock-tolerance (seconds), -1: not given */
 	unsigned int snaplen;
-	bool summary, json;
+	bool summary;
+	const struct pp_out_ops *format;
 	FILE *in;
 	struct pp_report_read *reader;
 	struct pp_summary *paths;
@@ -96,19 +98,19 @@ static int check_packet(struct report *r, const struct pp_report_read_item *it)
 {
 	const char *need = NULL;
 
-	if (r->pcapng && it->pkt->mark && !it->has_head)
+	if (r->export_paths[PP_EXPORT_PCAPNG] && it->pkt->mark && !it->has_head)
 		need = "packet bytes (\"head\")";
-	else if (r->pcapng && !it->has_time)
+	else if (r->export_paths[PP_EXPORT_PCAPNG] && !it->has_time)
 		need = "packet times (\"mono_ns\", \"real_ns\")";
 	if (need)
 		return usage_error("%s:%llu: no %s: --pcapng needs a file recorded with pktpath "
 				   "--json --snaplen N",
 				   r->file, r->lineno, need);
-	if (r->perfetto && !it->has_time && !r->told_untimed) {
+	if (r->export_paths[PP_EXPORT_PERFETTO] && !it->has_time && !r->told_untimed) {
 		r->told_untimed = true;
 		pp_warn("%s:%llu: no packet times (\"mono_ns\"; an older pktpath's "
 			"file): in %s such packets all start at 0\n",
-			r->file, r->lineno, r->perfetto);
+			r->file, r->lineno, r->export_paths[PP_EXPORT_PERFETTO]);
 	}
 	return 0;
 }
@@ -233,14 +235,11 @@ static void print_totals(struct report *r)
 
 static int open_all(struct report *r)
 {
-	const char *exports[PP_EXPORTS] = {
-		[PP_EXPORT_PCAPNG] = r->pcapng, [PP_EXPORT_PERFETTO] = r->perfetto};
-
 	r->in = strcmp(r->file, "-") ? fopen(r->file, "r") : stdin;
 	if (!r->in)
 		return usage_error("cannot read %s: %s", r->file, strerror(errno));
-	if (pp_exports_open(&r->exports, exports, r->snaplen, "pktpath " PKTPATH_VERSION, r->err,
-			    sizeof(r->err)))
+	if (pp_exports_open(&r->exports, r->export_paths, r->snaplen, "pktpath " PKTPATH_VERSION,
+			    r->err, sizeof(r->err)))
 		return usage_error("%s", r->err);
 	r->reader = pp_report_read_new();
 	if (r->summary)
@@ -248,7 +247,7 @@ static int open_all(struct report *r)
 	if (!r->reader || (r->summary && !r->paths))
 		return failure("out of memory");
 	r->out.f = stdout;
-	r->out.ops = pp_out_format(r->json ? "json" : "text");
+	r->out.ops = r->format;
 	r->exports.out = &r->out;
 	r->all_timed = true;
 	return 0;
@@ -283,7 +282,7 @@ static int join_hosts(const struct report *r)
 				  .window_ns = (__u64)((r->window >= 0 ? r->window : 1.0) * 1e9),
 				  .tol_ns =
 					  (__u64)((r->tolerance >= 0 ? r->tolerance : 0.001) * 1e9),
-				  .json = r->json,
+				  .json = r->format->machine,
 				  .out = stdout};
 
 	return pp_report_hosts(&o);
@@ -293,11 +292,10 @@ int pp_report_main(const struct pp_env *env)
 {
 	struct report r = {.window = env->window,
 			   .tolerance = env->tolerance,
-			   .pcapng = env->pcapng,
-			   .perfetto = env->perfetto,
+			   .export_paths = env->exports,
 			   .snaplen = env->snaplen,
 			   .summary = env->summary,
-			   .json = env->json};
+			   .format = pp_out_format(env->format)};
 	int ret;
 
 	pp_log_setup(0, "pktpath report");

@@ -12,6 +12,11 @@ static const struct pp_export_ops *const formats[PP_EXPORTS] = {
 	[PP_EXPORT_PERFETTO] = &pp_export_perfetto_ops,
 };
 
+const struct pp_export_ops *pp_export_ops_of(enum pp_export_kind kind)
+{
+	return formats[kind];
+}
+
 static int create(struct pp_export *e, const struct pp_export_ops *ops, char *err, size_t errlen)
 {
 	char why[384];

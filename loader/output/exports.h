@@ -45,6 +45,9 @@ struct pp_export_ops {
 
 extern const struct pp_export_ops pp_export_pcapng_ops, pp_export_perfetto_ops;
 
+/* Export KIND's row (exports.c's table). */
+const struct pp_export_ops *pp_export_ops_of(enum pp_export_kind kind);
+
 struct pp_export {
 	const char *path;
 	struct pp_safe_file *sf;

@@ -100,7 +100,12 @@ struct pp_sum_when;
  * output_formats.c.
  */
 struct pp_out_ops {
-	const char *name;		       /* "text", "json" */
+	const char *name; /* "text", "json": the option that chooses it (cli_options.c) */
+	/*
+	 * Lines for programs: printed alongside --metrics, and --snaplen's first
+	 * bytes of each packet go into them (for pktpath report's exports).
+	 */
+	bool machine;
 	void (*begin)(const struct pp_out *o); /* before the first packet; NULL: nothing */
 	void (*packet)(const struct pp_out *o, const struct pp_packet *p);
 	void (*summary)(const struct pp_out *o, const struct pp_summary *s,

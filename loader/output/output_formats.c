@@ -17,6 +17,7 @@ static const struct pp_out_ops formats[] = {
 	},
 	{
 		.name = "json",
+		.machine = true,
 		.packet = pp_out_json,
 		.summary = pp_out_summary_json,
 		.totals = pp_out_totals_json,

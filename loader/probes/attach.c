@@ -13,6 +13,7 @@
 #include "probes/end_points.h"
 #include "kernel/kfeatures.h"
 #include "probes/life_points.h"
+#include "probes/plan.h"
 #include "bpfobj/maps.h"
 #include "probes/probe_btf.h"
 #include "probes.skel.h"
@@ -76,25 +77,22 @@ static struct bpf_program *prog_by_name(struct probes *s, const char *fmt, int n
 	return bpf_object__find_program_by_name(s->obj, name);
 }
 
-/* The program that takes probe PR under BACKEND; NULL if none does. */
+/* How BACKEND's entry programs reach functions (its row, plan.h). */
+static enum pp_attach_kind kind_of(enum pp_backend backend)
+{
+	return pp_backends[backend].attach;
+}
+
+/* The program that takes probe PR under BACKEND (its row's entry); NULL if none does. */
 static struct bpf_program *prog_for(const struct pp_probes *p, const struct pp_probe *pr,
 				    enum pp_backend backend)
 {
-	struct probes *s = p->skel;
+	const struct pp_backend_row *b = &pp_backends[backend];
+	const char *entry = p->set->no_cookie && b->entry_nocookie ? b->entry_nocookie : b->entry;
 
 	if (pr->kind == PP_PROBE_TP)
-		return prog_by_name(s, "pp_tp%d", pr->argpos + 1);
-	switch (backend) {
-	case PP_BACKEND_KPROBE_MULTI:
-		return prog_by_name(s, "pp_kmulti%d", pr->argpos);
-	case PP_BACKEND_KPROBE:
-		return prog_by_name(s, p->set->no_cookie ? "pp_kprobe_imm%d" : "pp_kprobe%d",
-				    pr->argpos);
-	case PP_BACKEND_FENTRY:
-		return prog_by_name(s, "pp_fentry%d", pr->argpos);
-	default:
-		return NULL;
-	}
+		return prog_by_name(p->skel, "pp_tp%d", pr->argpos + 1);
+	return entry ? prog_by_name(p->skel, entry, pr->argpos) : NULL;
 }
 
 static bool planned(const struct pp_probe *pr)
@@ -149,16 +147,11 @@ static bool copy_point(const struct pp_probes *p, const struct pp_probe *pr)
  */
 static struct bpf_program *return_prog(struct probes *s, enum pp_backend backend, int k)
 {
-	switch (backend) {
-	case PP_BACKEND_KPROBE_MULTI:
-		return s->progs.pp_kmulti_ret;
-	case PP_BACKEND_KPROBE:
-		return s->progs.pp_kret;
-	case PP_BACKEND_FENTRY:
-		return k < PP_COPY_POINTS ? prog_by_name(s, "pp_fexit_ret%d", k) : NULL;
-	default:
+	const char *ret = pp_backends[backend].ret;
+
+	if (!ret || (kind_of(backend) == PP_ATTACH_TRAMPOLINE && k >= PP_COPY_POINTS))
 		return NULL;
-	}
+	return prog_by_name(s, ret, k);
 }
 
 /* The copy points planned, in p->copies; their return programs load. */
@@ -176,7 +169,7 @@ static int choose_returns(struct pp_probes *p, const struct pp_probe_list *l,
 		if (!prog)
 			break;
 		bpf_program__set_autoload(prog, true);
-		if (backend == PP_BACKEND_FENTRY) {
+		if (kind_of(backend) == PP_ATTACH_TRAMPOLINE) {
 			s->rodata->pp_copy_cookie[p->ncopies] = cookie_of(p, &l->v[i], i);
 			err = bpf_program__set_attach_target(prog, 0, l->v[i].target);
 		}
@@ -198,12 +191,12 @@ static struct bpf_program *kmark(const struct pp_probes *p)
  */
 static bool kmem_hooks(const struct pp_probes *p, enum pp_backend backend)
 {
-	return backend == PP_BACKEND_TRACEPOINT && !p->set->no_slab;
+	return pp_backends[backend].slab_frees && !p->set->no_slab;
 }
 
 static bool kmem_any_hooks(const struct pp_probes *p, enum pp_backend backend)
 {
-	return backend == PP_BACKEND_TRACEPOINT && p->set->no_slab;
+	return pp_backends[backend].slab_frees && p->set->no_slab;
 }
 
 /*
@@ -246,7 +239,7 @@ static int choose_programs(struct pp_probes *p, const struct pp_probe_list *l,
 		if (!prog || bpf_program__autoload(prog))
 			continue;
 		bpf_program__set_autoload(prog, true);
-		if (pr->kind == PP_PROBE_TP || backend == PP_BACKEND_FENTRY)
+		if (pr->kind == PP_PROBE_TP || kind_of(backend) == PP_ATTACH_TRAMPOLINE)
 			err = bpf_program__set_attach_target(prog, 0, pr->target);
 	}
 	return err ? err : choose_returns(p, l, backend);
@@ -361,7 +354,7 @@ static struct bpf_program *single_prog(const struct pp_probes *p, const struct p
 {
 	if (mark_point(p, pr))
 		return kmark(p);
-	if (!planned(pr) || (pr->kind == PP_PROBE_FUNC && backend == PP_BACKEND_KPROBE_MULTI))
+	if (!planned(pr) || (pr->kind == PP_PROBE_FUNC && kind_of(backend) == PP_ATTACH_MULTI))
 		return NULL;
 	return prog_for(p, pr, backend);
 }
@@ -373,7 +366,7 @@ static int attach_singles(struct pp_probes *p, struct pp_probe_list *l, enum pp_
 		struct pp_probe *pr = &l->v[i];
 		struct bpf_program *prog = single_prog(p, pr, backend);
 		bool kprobe = mark_point(p, pr) ||
-			      (pr->kind == PP_PROBE_FUNC && backend == PP_BACKEND_KPROBE);
+			      (pr->kind == PP_PROBE_FUNC && kind_of(backend) == PP_ATTACH_KPROBE);
 		int err;
 
 		progress(i, l->n);
@@ -412,9 +405,10 @@ static struct bpf_link *kmulti_link(struct bpf_program *prog, const char **syms,
  * One kprobe.multi link per argument position, cookie = probe index. One bad
  * symbol fails the whole link: then each is tried alone to find it.
  */
-static int attach_kmulti_pos(struct pp_probes *p, struct pp_probe_list *l, int pos)
+static int attach_kmulti_pos(struct pp_probes *p, struct pp_probe_list *l, enum pp_backend backend,
+			     int pos)
 {
-	struct bpf_program *prog = prog_by_name(p->skel, "pp_kmulti%d", pos);
+	struct bpf_program *prog = prog_by_name(p->skel, pp_backends[backend].entry, pos);
 	const char **syms = calloc(l->n, sizeof(*syms));
 	__u64 *cookies = calloc(l->n, sizeof(*cookies));
 	size_t *idx = calloc(l->n, sizeof(*idx)), n = 0, good = 0;
@@ -470,12 +464,18 @@ static int attach_return(struct pp_probes *p, struct bpf_program *prog, struct p
 	__u64 cookie = cookie_of(p, pr, index);
 	struct bpf_link *link;
 
-	if (backend == PP_BACKEND_KPROBE)
+	switch (kind_of(backend)) {
+	case PP_ATTACH_KPROBE:
 		return attach_kprobe(p, prog, pr, index, true);
-	if (backend == PP_BACKEND_FENTRY)
+	case PP_ATTACH_TRAMPOLINE:
 		link = bpf_program__attach_trace(prog);
-	else
+		break;
+	case PP_ATTACH_MULTI:
 		link = kmulti_link(prog, &sym, &cookie, 1, true);
+		break;
+	default:
+		return -EINVAL;
+	}
 	return link ? pp_probes_keep_link(p, link) : -errno;
 }
 
@@ -573,7 +573,7 @@ static void set_no_cookie(struct pp_probes *p, const struct pp_probe_list *l,
 	p->skel->rodata->pp_no_cookie = p->set->no_cookie;
 	if (!p->set->no_cookie)
 		return;
-	if (backend != PP_BACKEND_FENTRY)
+	if (kind_of(backend) != PP_ATTACH_TRAMPOLINE)
 		p->no_loop = true;
 	for (size_t i = 0; i < l->n; i++) {
 		if (!mark_point(p, &l->v[i]))
@@ -646,8 +646,9 @@ int pp_probes_attach(struct pp_probes *p, struct pp_probe_list *l, char *err, si
 		ret = pp_send_calls_attach(p) < 0 ? -ENOMEM : 0;
 	if (!ret)
 		ret = pp_sock_reads_attach(p) < 0 ? -ENOMEM : 0;
-	for (int pos = 1; !ret && backend == PP_BACKEND_KPROBE_MULTI && pos <= PP_MAX_ARGPOS; pos++)
-		ret = attach_kmulti_pos(p, l, pos);
+	for (int pos = 1; !ret && kind_of(backend) == PP_ATTACH_MULTI && pos <= PP_MAX_ARGPOS;
+	     pos++)
+		ret = attach_kmulti_pos(p, l, backend, pos);
 	if (!ret)
 		ret = attach_singles(p, l, backend);
 	if (!ret)

@@ -15,6 +15,7 @@
 #include "base/compat.h"
 #include "kernel/ftrace_funcs.h"
 #include "probes/kfacts.h"
+#include "probes/plan.h"
 #include "kernel/kfeatures.h"
 #include "kernel/ksyms.h"
 #include "probes/probe_list.h"
@@ -112,23 +113,17 @@ void pp_kfacts_check(struct pp_kfacts *k, const struct btf *btf)
 	k->bpffs = mounted("/sys/fs/bpf", BPF_FS_MAGIC);
 }
 
-void pp_kfacts_backend(struct pp_kfacts *k, enum pp_backend want, const struct pp_probe *f)
+/* Tries the attach of KIND on F: what the rows of that kind read. */
+static void try_kind(struct pp_kfacts *k, enum pp_attach_kind kind, const struct pp_probe *f)
 {
-	if (!f)
-		return;
-	switch (want) {
-	case PP_BACKEND_AUTO:
-		/* Auto takes the first that works: a later one is not tried. */
-		k->kmulti = pp_kfeatures_has_kprobe_multi(f->target);
-		k->kprobe = !k->kmulti && pp_kfeatures_has_kprobe(f->target);
-		break;
-	case PP_BACKEND_KPROBE_MULTI:
+	switch (kind) {
+	case PP_ATTACH_MULTI:
 		k->kmulti = pp_kfeatures_has_kprobe_multi(f->target);
 		break;
-	case PP_BACKEND_KPROBE:
+	case PP_ATTACH_KPROBE:
 		k->kprobe = pp_kfeatures_has_kprobe(f->target);
 		break;
-	case PP_BACKEND_FENTRY:
+	case PP_ATTACH_TRAMPOLINE:
 		k->fentry = pp_kfeatures_has_fentry(f->btf_id);
 		break;
 	default:
@@ -136,10 +131,31 @@ void pp_kfacts_backend(struct pp_kfacts *k, enum pp_backend want, const struct p
 	}
 }
 
+void pp_kfacts_backend(struct pp_kfacts *k, enum pp_backend want, const struct pp_probe *f)
+{
+	if (!f)
+		return;
+	if (want != PP_BACKEND_AUTO) {
+		try_kind(k, pp_backends[want].attach, f);
+		return;
+	}
+	/* Auto takes the first that works (pp_plan_backend()): a later one is not tried. */
+	for (int rank = 1; rank < PP_BACKEND_COUNT; rank++)
+		for (int i = 0; i < PP_BACKEND_COUNT; i++) {
+			const struct pp_backend_row *b = &pp_backends[i];
+
+			if (b->auto_rank != rank || !b->has)
+				continue;
+			try_kind(k, b->attach, f);
+			if (b->has(k))
+				return;
+		}
+}
+
 void pp_kfacts_marking(struct pp_kfacts *k, enum pp_backend backend)
 {
-	/* Only fentry asks: the kprobe backends have kprobes, tracepoint never marks. */
-	if (backend == PP_BACKEND_FENTRY)
+	/* Only a trampoline backend asks: the kprobe kinds have kprobes, tracepoint never marks. */
+	if (pp_backends[backend].attach == PP_ATTACH_TRAMPOLINE)
 		k->mark_kprobe = pp_kfeatures_has_kprobe("ip_output");
 }
 

@@ -72,17 +72,6 @@ const struct pp_probe *pp_plan_first_func(const struct pp_probe_list *l)
 	return NULL;
 }
 
-/* Auto: kprobe.multi attaches hundreds at once, kprobes one by one, else none. */
-static enum pp_backend auto_backend(const struct pp_kfacts *k, const char **why)
-{
-	if (k->kmulti)
-		return PP_BACKEND_KPROBE_MULTI;
-	if (k->kprobe)
-		return PP_BACKEND_KPROBE;
-	*why = "this kernel has no kprobes: tracing the tracepoints of the list only";
-	return PP_BACKEND_TRACEPOINT;
-}
-
 static bool has_kmulti(const struct pp_kfacts *k)
 {
 	return k->kmulti;
@@ -98,7 +87,10 @@ static bool has_fentry(const struct pp_kfacts *k)
 	return k->fentry;
 }
 
-/* The backends: a new one is a row here, its programs in attach.c and its try in kfacts.c. */
+/*
+ * The backends: a new one is a row here, its enum value (settings.h) and its
+ * programs (bpf/probes.bpf.c); attach.c and kfacts.c go by its attach kind.
+ */
 const struct pp_backend_row pp_backends[] = {
 	[PP_BACKEND_AUTO] = {.name = "auto"},
 	[PP_BACKEND_KPROBE_MULTI] = {.name = "kprobe-multi",
@@ -107,23 +99,50 @@ const struct pp_backend_row pp_backends[] = {
 					      "CONFIG_FPROBE, Linux 5.18+)",
 				     .check = "kprobe.multi",
 				     .gives = "--backend kprobe-multi: fast attach of many",
-				     .check_rank = 2},
+				     .check_rank = 2,
+				     .auto_rank = 1,
+				     .attach = PP_ATTACH_MULTI,
+				     .entry = "pp_kmulti%d",
+				     .ret = "pp_kmulti_ret"},
 	[PP_BACKEND_KPROBE] = {.name = "kprobe",
 			       .has = has_kprobe,
 			       .lacks = "this kernel has no kprobes (CONFIG_KPROBES)",
 			       .check = "kprobe",
 			       .gives = "--backend kprobe",
-			       .check_rank = 1},
+			       .check_rank = 1,
+			       .auto_rank = 2,
+			       .attach = PP_ATTACH_KPROBE,
+			       .entry = "pp_kprobe%d",
+			       .entry_nocookie = "pp_kprobe_imm%d",
+			       .ret = "pp_kret"},
 	[PP_BACKEND_FENTRY] =
 		{.name = "fentry",
 		 .has = has_fentry,
 		 .lacks = "this kernel cannot attach fentry programs (BPF trampolines)",
 		 .check = "fentry",
 		 .gives = "--backend fentry",
-		 .check_rank = 3},
-	[PP_BACKEND_TRACEPOINT] = {.name = "tracepoint"},
+		 .check_rank = 3,
+		 .attach = PP_ATTACH_TRAMPOLINE,
+		 .entry = "pp_fentry%d",
+		 .ret = "pp_fexit_ret%d"},
+	[PP_BACKEND_TRACEPOINT] = {.name = "tracepoint",
+				   .auto_rank = 3,
+				   .slab_frees = true,
+				   .fallback = "this kernel has no kprobes: tracing the "
+					       "tracepoints of the list only"},
 };
 _Static_assert(ARRAY_SIZE(pp_backends) == PP_BACKEND_COUNT, "a row per backend");
+
+/* Auto: the first row by auto_rank that K offers (kprobe.multi attaches hundreds at once). */
+static enum pp_backend auto_backend(const struct pp_kfacts *k)
+{
+	for (int rank = 1; rank < PP_BACKEND_COUNT; rank++)
+		for (int i = 0; i < PP_BACKEND_COUNT; i++)
+			if (pp_backends[i].auto_rank == rank &&
+			    (!pp_backends[i].has || pp_backends[i].has(k)))
+				return (enum pp_backend)i;
+	return PP_BACKEND_AUTO;
+}
 
 int pp_plan_backend(enum pp_backend want, bool funcs, const struct pp_kfacts *k,
 		    enum pp_backend *got, const char **why)
@@ -136,7 +155,8 @@ int pp_plan_backend(enum pp_backend want, bool funcs, const struct pp_kfacts *k,
 	if (!funcs)
 		return 0;
 	if (want == PP_BACKEND_AUTO) {
-		*got = auto_backend(k, why);
+		*got = auto_backend(k);
+		*why = pp_backends[*got].fallback;
 		return 0;
 	}
 	if (!b->has || b->has(k))
@@ -148,11 +168,13 @@ int pp_plan_backend(enum pp_backend want, bool funcs, const struct pp_kfacts *k,
 static enum pp_skip backend_skip(const struct pp_probe *pr, enum pp_backend backend,
 				 const struct btf *btf)
 {
+	enum pp_attach_kind attach = pp_backends[backend].attach;
+
 	if (pr->kind != PP_PROBE_FUNC || pr->skip)
 		return pr->skip;
-	if (backend == PP_BACKEND_TRACEPOINT)
+	if (attach == PP_ATTACH_NONE)
 		return PP_SKIP_BACKEND;
-	if (backend == PP_BACKEND_FENTRY && !pr->btf_obj_fd &&
+	if (attach == PP_ATTACH_TRAMPOLINE && !pr->btf_obj_fd &&
 	    pp_btf_func_nargs(btf, pr->btf_id) > PP_FENTRY_MAX_ARGS)
 		return PP_SKIP_FENTRY_ARGS;
 	return PP_SKIP_NONE;
@@ -166,8 +188,16 @@ void pp_plan_backend_skips(struct pp_probe_list *l, enum pp_backend backend, con
 
 bool pp_plan_marks_in_probes(enum pp_backend backend, const struct pp_kfacts *k)
 {
-	return backend == PP_BACKEND_KPROBE || backend == PP_BACKEND_KPROBE_MULTI ||
-	       (backend == PP_BACKEND_FENTRY && k->mark_kprobe);
+	/* pp_kmark is a kprobe: the kprobe kinds have them, a trampoline backend may. */
+	switch (pp_backends[backend].attach) {
+	case PP_ATTACH_MULTI:
+	case PP_ATTACH_KPROBE:
+		return true;
+	case PP_ATTACH_TRAMPOLINE:
+		return k->mark_kprobe;
+	default:
+		return false;
+	}
 }
 
 struct pp_reads_plan pp_plan_reads(bool recv_tp, bool kern_ctx, const struct pp_kfacts *k)

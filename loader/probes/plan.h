@@ -62,10 +62,22 @@ void pp_plan_reach_all(struct pp_probe_list *l, const struct pp_kfacts *k);
 const struct pp_probe *pp_plan_first_func(const struct pp_probe_list *l);
 
 /*
+ * How a backend's entry programs reach functions; attach.c has a way per
+ * kind, so a new backend of a known kind is its programs and its row.
+ */
+enum pp_attach_kind {
+	PP_ATTACH_NONE,	      /* functions are not probed: the tracepoints of the list only */
+	PP_ATTACH_MULTI,      /* a kprobe.multi link per skb argument position, cookie per point */
+	PP_ATTACH_KPROBE,     /* a perf kprobe per function */
+	PP_ATTACH_TRAMPOLINE, /* a program copy per function, bound to its BTF id at load */
+};
+
+/*
  * A backend's row (pp_backends[], plan.c, indexed by enum pp_backend): its
  * name for --backend, --help, the completion and the man page (tests/unit
  * test_cli.c checks those), the kernel fact that says it attaches here
- * (kfacts.h), and what --check says of it.
+ * (kfacts.h), what --check says of it, and its programs in
+ * bpf/probes.bpf.c (tests/unit test_plan.c checks they are there).
  */
 struct pp_backend_row {
 	const char *name;
@@ -75,6 +87,20 @@ struct pp_backend_row {
 	const char *check; /* its row in --check; NULL: none of its own */
 	const char *gives; /* what that row says it gives */
 	int check_rank;	   /* the row's place among --check's backend rows, from 1 */
+	/* --backend auto tries the rows by this rank, from 1; 0: auto never takes it. */
+	int auto_rank;
+	const char *fallback; /* why auto took it: its has() is NULL, it is the last */
+	enum pp_attach_kind attach;
+	/*
+	 * No function probe sees frees: the slab's tracepoints watch sk_buff
+	 * frees and reuse (attach.c kmem_hooks(), --list-probes says so).
+	 */
+	bool slab_frees;
+	/* The entry program of a function, %d its skb argument's position (1-5). */
+	const char *entry;
+	const char *entry_nocookie; /* the same without bpf cookies (Linux < 5.15) */
+	/* The return program of a copy point; under PP_ATTACH_TRAMPOLINE one per point, %d. */
+	const char *ret;
 };
 
 extern const struct pp_backend_row pp_backends[PP_BACKEND_COUNT];

@@ -6,6 +6,7 @@
 #include "cmd/cli.h"
 #include "probes/plan.h"
 #include "paths/fate.h"
+#include "output/output.h"
 
 #define ARGC(a) ((int)(sizeof(a) / sizeof((a)[0])) - 1)
 
@@ -51,7 +52,7 @@ START_TEST(test_defaults_and_options)
 	ck_assert_int_eq(env.nifaces, 2);
 	ck_assert_str_eq(env.ifaces[1], "eth1");
 	ck_assert_int_eq(env.backend, PP_BACKEND_KPROBE_MULTI);
-	ck_assert(env.json);
+	ck_assert_str_eq(env.format, "json");
 	ck_assert(env.duration == 2.5);
 	ck_assert_uint_eq(env.ring_size, 65536);
 	ck_assert_str_eq(env.probes[0], "ip_rcv");
@@ -359,7 +360,8 @@ START_TEST(test_report_command)
 	char msg[256] = "";
 
 	ck_assert_int_eq(parse(&env, one, msg, sizeof(msg)), 0);
-	ck_assert(env.report && env.json && env.summary); /* no export: the summary */
+	ck_assert(env.report && !strcmp(env.format, "json") &&
+		  env.summary); /* no export: the summary */
 	ck_assert_int_eq(env.nfiles, 1);
 	ck_assert_str_eq(env.files[0], "run.jsonl");
 	pp_env_free(&env);
@@ -398,7 +400,8 @@ START_TEST(test_table)
 	for (size_t i = 0; i < pp_cli_nopts; i++) {
 		const struct pp_cli_opt *o = &pp_cli_opts[i];
 		bool no_arg = o->kind == PP_OPT_FLAG || o->kind == PP_OPT_COUNT ||
-			      o->kind == PP_OPT_ACTION || o->kind == PP_OPT_MODE;
+			      o->kind == PP_OPT_FORMAT || o->kind == PP_OPT_ACTION ||
+			      o->kind == PP_OPT_MODE;
 
 		ck_assert_msg(o->help && *o->help, "--%s has no help", o->name);
 		ck_assert_msg(!o->metavar == no_arg || o->kind == PP_OPT_MODE,
@@ -535,6 +538,37 @@ START_TEST(test_man_page_agrees)
 	}
 	ck_assert_msg(i == nmain, "man page: %zu options, the table %zu", i, nmain);
 	free(man);
+}
+END_TEST
+
+/*
+ * Formats and exports by name: an option that chooses a format is named as
+ * a row of output_formats.c, and it is the one it sets; each export of
+ * exports.c's table has its option (the row's .option), writing its slot.
+ */
+START_TEST(test_formats_exports_by_name)
+{
+	size_t formats = 0;
+
+	for (size_t i = 0; i < pp_cli_nopts; i++) {
+		const struct pp_cli_opt *o = &pp_cli_opts[i];
+
+		if (o->kind != PP_OPT_FORMAT)
+			continue;
+		formats++;
+		ck_assert_msg(pp_out_format(o->name), "--%s: no such output format", o->name);
+		ck_assert_uint_eq(o->field, offsetof(struct pp_env, format));
+	}
+	ck_assert_uint_ge(formats, 2); /* --json, pktpath's and report's */
+	for (size_t k = 0; k < PP_EXPORTS; k++) {
+		const struct pp_export_ops *x = pp_export_ops_of((enum pp_export_kind)k);
+		const struct pp_cli_opt *o;
+
+		ck_assert(!strncmp(x->option, "--", 2));
+		o = pp_cli_opt_find(x->option + 2);
+		ck_assert_msg(o, "%s: no option", x->option);
+		ck_assert_uint_eq(o->field, offsetof(struct pp_env, exports) + k * sizeof(char *));
+	}
 }
 END_TEST
 
@@ -766,6 +800,7 @@ Suite *cli_suite(void)
 	tcase_add_test(tc, test_rows_parse);
 	tcase_add_test(tc, test_list_limit);
 	tcase_add_test(tc, test_table);
+	tcase_add_test(tc, test_formats_exports_by_name);
 	tcase_add_test(tc, test_usage_from_table);
 	tcase_add_test(tc, test_man_page_agrees);
 	tcase_add_test(tc, test_man_page_report);

@@ -6,12 +6,14 @@
 #include <string.h>
 #include <unistd.h>
 #include <bpf/btf.h>
+#include <bpf/libbpf.h>
 #include "suites.h"
 #include "base/compat.h"
 #include "kernel/ftrace_funcs.h"
 #include "kernel/ksyms.h"
 #include "probes/plan.h"
 #include "probes/probe_list.h"
+#include "probes.skel.h"
 
 /* A list of LINES, each resolved by hand: functions at argpos 1, tracepoints at 0. */
 static void make_list(struct pp_probe_list *l, const char *const *lines, size_t n)
@@ -114,6 +116,87 @@ START_TEST(test_backend_rows)
 	}
 	for (size_t i = 0; i < PP_BACKEND_COUNT; i++)
 		ck_assert_int_le(pp_backends[i].check_rank, ranks);
+}
+END_TEST
+
+/*
+ * Auto's order: ranks 1..n without a gap; only the last row may need no
+ * fact, and it says why auto fell back to it. A backend that reaches
+ * functions names its entry program; one that does not has none.
+ */
+START_TEST(test_backend_auto_rows)
+{
+	int ranks = 0, last = 0;
+
+	for (size_t i = 0; i < PP_BACKEND_COUNT; i++)
+		ranks += pp_backends[i].auto_rank != 0;
+	for (size_t i = 0; i < PP_BACKEND_COUNT; i++) {
+		const struct pp_backend_row *b = &pp_backends[i];
+
+		ck_assert_int_le(b->auto_rank, ranks);
+		for (size_t j = 0; b->auto_rank && j < i; j++)
+			ck_assert_int_ne(b->auto_rank, pp_backends[j].auto_rank);
+		if (b->auto_rank && !b->has)
+			last = b->auto_rank;
+		ck_assert(!b->fallback == (b->has || !b->auto_rank));
+		ck_assert(!b->entry == (b->attach == PP_ATTACH_NONE));
+		ck_assert(!b->ret == (b->attach == PP_ATTACH_NONE));
+		ck_assert(!b->entry_nocookie || b->attach == PP_ATTACH_KPROBE);
+	}
+	ck_assert_int_eq(last, ranks);
+}
+END_TEST
+
+/* PROG is named NAME (a printf format of N) in S, of KIND; under a trampoline, EXIT or entry. */
+static void assert_prog(struct probes *s, const char *fmt, int n, enum pp_attach_kind kind,
+			bool ret)
+{
+	char name[32];
+	struct bpf_program *prog;
+	enum bpf_attach_type at;
+
+	snprintf(name, sizeof(name), fmt, n);
+	prog = bpf_object__find_program_by_name(s->obj, name);
+	ck_assert_msg(prog, "no program %s in bpf/probes.bpf.c", name);
+	at = bpf_program__expected_attach_type(prog);
+	switch (kind) {
+	case PP_ATTACH_MULTI:
+		ck_assert_int_eq(bpf_program__type(prog), BPF_PROG_TYPE_KPROBE);
+		ck_assert_int_eq(at, BPF_TRACE_KPROBE_MULTI);
+		break;
+	case PP_ATTACH_KPROBE:
+		ck_assert_int_eq(bpf_program__type(prog), BPF_PROG_TYPE_KPROBE);
+		ck_assert_int_ne(at, BPF_TRACE_KPROBE_MULTI);
+		break;
+	default:
+		ck_assert_int_eq(bpf_program__type(prog), BPF_PROG_TYPE_TRACING);
+		ck_assert_int_eq(at, ret ? BPF_TRACE_FEXIT : BPF_TRACE_FENTRY);
+	}
+}
+
+/*
+ * Every program a row names is in the probe object, of the row's attach
+ * kind: an entry per skb position, a return (under a trampoline, one per
+ * copy point). attach.c finds them by these names only.
+ */
+START_TEST(test_backend_programs)
+{
+	struct probes *s = probes__open();
+
+	ck_assert_ptr_nonnull(s);
+	for (size_t i = 0; i < PP_BACKEND_COUNT; i++) {
+		const struct pp_backend_row *b = &pp_backends[i];
+		int rets = b->attach == PP_ATTACH_TRAMPOLINE ? PP_COPY_POINTS : 1;
+
+		for (int pos = 1; b->entry && pos <= PP_MAX_ARGPOS; pos++) {
+			assert_prog(s, b->entry, pos, b->attach, false);
+			if (b->entry_nocookie)
+				assert_prog(s, b->entry_nocookie, pos, b->attach, false);
+		}
+		for (int k = 0; b->ret && k < rets; k++)
+			assert_prog(s, b->ret, k, b->attach, true);
+	}
+	probes__destroy(s);
 }
 END_TEST
 
@@ -318,6 +401,8 @@ Suite *plan_suite(void)
 	tcase_add_test(tc, test_skip_names);
 	tcase_add_loop_test(tc, test_backend, 0, ARRAY_SIZE(backend_cases));
 	tcase_add_test(tc, test_backend_rows);
+	tcase_add_test(tc, test_backend_auto_rows);
+	tcase_add_test(tc, test_backend_programs);
 	tcase_add_test(tc, test_reach);
 	tcase_add_test(tc, test_reach_unknown);
 	tcase_add_test(tc, test_backend_skips);
