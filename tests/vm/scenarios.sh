@@ -38,15 +38,17 @@ case ${VM_LABEL:-} in
 	SCENARIOS="$SCENARIOS tcp-forward tcp-nat ping-reply udp-send gso bridge-flood nft-postrouting" ;;
 esac
 # The overlays (encapsulation and decapsulation functions are probes only
-# on the function backends): by default on the generic kernels, in the
+# on the function backends) and fragments (the fragmenting and reassembly
+# functions, likewise): by default on the generic kernels, in the
 # first function backend this VM can attach (kprobe-multi, kprobe, fentry), as every backend on every
-# kernel would cost the test command about a tenth more time.
+# kernel would cost the test command about a tenth more time (fragments:
+# one traced run, ~200 s under load, per generic kernel).
 # VM_OVERLAYS sets the list (empty: none).
 OVERLAYS=
 case ${VM_LABEL:-} in
 *-rt | *-cloud) ;;
 *) [ -n "${VM_SCENARIOS:-}" ] || [ "${VM_NO_CHECK:-0}" != 0 ] ||
-	OVERLAYS="overlay-vxlan overlay-geneve" ;;
+	OVERLAYS="overlay-vxlan overlay-geneve fragments" ;;
 esac
 OVERLAYS=${VM_OVERLAYS-$OVERLAYS}
 # auto: what pktpath picks itself (--backend auto, the default).
@@ -640,6 +642,55 @@ scn_overlay_vxlan() { overlay_traced "$1" vxlan; }
 scn_overlay_geneve() { overlay_traced "$1" geneve; }
 scn_overlay_gre() { overlay_traced "$1" gre; }
 scn_overlay_ipip() { overlay_traced "$1" ipip; }
+
+# fragments: FRAG_N datagrams of FRAG_BYTES from a to c's reader through r
+# (tests/e2e/test_fragments.sh's twin, one filter): a's MTU (1500) cuts each
+# into 3 fragments, r's way out (veth-rc, MTU 1000) cuts each of those again,
+# c reassembles. pktpath's scope is the three namespaces, its filter has
+# ports, which only a first fragment matches. The kernel's own counts, read
+# after pktpath exited: IpFragCreates in a and r, IpReasmReqds (fragments
+# received) and IpReasmOKs in c, and how many datagrams c's reader read.
+FRAG_PORT=9000
+FRAG_N=4
+FRAG_BYTES=4000
+scn_fragments() {
+	local cpu
+	topo_forward
+	ip -n r link set dev veth-rc mtu 1000
+	ip -n c link set dev veth-c mtu 1000
+	snmp_kv 0
+	ip netns exec c vmhelper udp-serve "$FRAG_PORT" "$FRAG_N" >/tmp/pp.fserve 2>&1 ||
+		kv serve fail
+	if pp_start r "$1" --json --netns a --netns r --netns c "udp port $FRAG_PORT"; then
+		ip netns exec a vmhelper udp "$C" "$FRAG_PORT" "$FRAG_BYTES" "$FRAG_N" || kv send fail
+		# UDP may free a datagram it read later, on the CPU that allocated
+		# it, when that CPU next runs the receive softirq
+		# (skb_attempt_defer_free()): a ping to r on each CPU, which the
+		# filter does not match, so that the last datagram's end is seen.
+		for cpu in 0 1; do
+			ip netns exec a taskset -c "$cpu" ping -c 2 -i 0.2 -W 5 "$R_A" >/dev/null 2>&1
+		done
+		sleep 3
+	fi
+	pp_wait 0
+	kv udp_served "$(head -n 1 /tmp/pp.fserve)"
+	snmp_kv 1
+}
+
+# snmp NS FIELD: the Ip counter FIELD of /proc/net/snmp in NS.
+snmp() {
+	# shellcheck disable=SC2016 # awk's variables
+	ip netns exec "$1" awk -v f="$2" '$1 == "Ip:" && !h { for (i = 2; i <= NF; i++)
+		if ($i == f) c = i; h = 1; next } $1 == "Ip:" { print $c; exit }' /proc/net/snmp
+}
+
+# snmp_kv SUFFIX: the counters fragments checks, as KV lines NAME_SUFFIX.
+snmp_kv() {
+	kv "creates_a_$1" "$(snmp a FragCreates)"
+	kv "creates_r_$1" "$(snmp r FragCreates)"
+	kv "reasm_reqds_c_$1" "$(snmp c ReasmReqds)"
+	kv "reasm_oks_c_$1" "$(snmp c ReasmOKs)"
+}
 
 # ---- main -------------------------------------------------------------------
 
