@@ -843,7 +843,7 @@ kvd() { echo $(($(kv "${1}_1") - $(kv "${1}_0"))); }
 # fragments: the datagrams that a (MTU 1500) and r (veth-rc, MTU 1000) cut
 # and c reassembled, traced in a, r and c with "udp port 9000" (as
 # tests/e2e/test_fragments.sh, against the kernel's counters): each datagram
-# one packet, marked in a; the fragments a and r cut are copies of it (as
+# one packet, marked in a (at veth-a, or at ip_output before it); the fragments a and r cut are copies of it (as
 # many as IpFragCreates: a's first fragment is the datagram's own skb); r's
 # originals end segmented; c's fragments (IpReasmReqds) cross veth-c's TC
 # ingress, all but one end merged and the one left goes on as the datagram,
@@ -860,7 +860,7 @@ chk_fragments() {
 		return 1
 	fi
 	# shellcheck disable=SC2016 # jq variables
-	got=$(allp '[length, ([.[] | select((.marked_at.ifname // "veth-a") != "veth-a")] | length),
+	got=$(allp '[length, ([.[] | select((.marked_at.ifname // first(.hops[].ifname | select(.))) != "veth-a")] | length),
 		([.[].skbs[]? | select(.from)] | length),
 		([.[].skbs[]? | select(.fate.kind == "segmented")] | length),
 		([.[].hops[] | select(.func == "tc:ingress" and .ifname == "veth-c")] | length),
