@@ -776,14 +776,18 @@ sed 's/^backend /@@BACKEND /' /tmp/backends
 yes_no() { if "$@"; then echo yes; else echo no; fi; }
 # slab_cache: kmem:kmem_cache_free passes the cache (its BTF prototype has a
 # fourth argument, struct kmem_cache *s, after __data, call_site and ptr).
-slab_cache() {
+slab_cache() { [ "$(tp_nargs kmem_cache_free)" -ge 4 ]; }
+# consume_location: skb:consume_skb passes the caller's location (6.3: a
+# third argument after __data and skb), where a consumed fragment tells
+# reassembly's free (inet_frag_reasm_prepare()) from any other.
+consume_location() { [ "$(tp_nargs consume_skb)" -ge 3 ]; }
+# tp_nargs TP: the arguments of tracepoint TP's BTF prototype (0 if none).
+tp_nargs() {
 	local p f n
-	p=$(sed -n "s/.*TYPEDEF 'btf_trace_kmem_cache_free' type_id=\([0-9]*\).*/\1/p" /tmp/btf.txt)
-	[ -n "$p" ] || return 1
-	f=$(sed -n "s/^\[$p\] PTR .*type_id=\([0-9]*\).*/\1/p" /tmp/btf.txt)
-	[ -n "$f" ] || return 1
-	n=$(sed -n "s/^\[$f\] FUNC_PROTO .*vlen=\([0-9]*\).*/\1/p" /tmp/btf.txt)
-	[ "${n:-0}" -ge 4 ]
+	p=$(sed -n "s/.*TYPEDEF 'btf_trace_$1' type_id=\([0-9]*\).*/\1/p" /tmp/btf.txt)
+	[ -n "$p" ] && f=$(sed -n "s/^\[$p\] PTR .*type_id=\([0-9]*\).*/\1/p" /tmp/btf.txt)
+	[ -n "${f:-}" ] && n=$(sed -n "s/^\[$f\] FUNC_PROTO .*vlen=\([0-9]*\).*/\1/p" /tmp/btf.txt)
+	echo "${n:-0}"
 }
 # One dump of the kernel's BTF serves every fact below.
 bpftool btf dump file /sys/kernel/btf/vmlinux >/tmp/btf.txt 2>/dev/null
@@ -793,6 +797,7 @@ grep -oE "ENUM 'skb_drop_reason'|'BPF_FUNC_loop'" /tmp/btf.txt | sort -u >/tmp/b
 	echo "@@KFACT bpf_loop $(yes_no grep -q BPF_FUNC_loop /tmp/btf.facts)"
 	echo "@@KFACT module_btf $(yes_no test -e /sys/kernel/btf/veth)"
 	echo "@@KFACT slab_cache $(yes_no slab_cache)"
+	echo "@@KFACT consume_location $(yes_no consume_location)"
 } >/tmp/kfacts
 rm -f /tmp/btf.txt
 cat /tmp/kfacts
