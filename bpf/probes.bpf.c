@@ -12,6 +12,7 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "record.bpf.h"
+#include "free_fate.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -381,16 +382,16 @@ static __always_inline __s32 pp_drop_caller(__u64 *ctx, __u64 skb, __u64 locatio
 static __always_inline int pp_kfree(__u64 *ctx, const bool reasons)
 {
 	__u32 reason = reasons ? (__u32)ctx[2] : 0;
-	__u32 fate = PP_FATE_DROPPED;
-	__u32 flags = 0;
+	bool consumed = false;
+	__u32 flags = 0, fate;
 	__s32 caller = 0;
 
 	if (pp_idle_free(ctx[0]))
 		return 0;
-	/* Newer kernels free consumed skbs through kfree_skb_reason() too. */
 	if (bpf_core_enum_value_exists(enum skb_drop_reason, SKB_CONSUMED) &&
 	    reason == bpf_core_enum_value(enum skb_drop_reason, SKB_CONSUMED))
-		fate = pp_merge_at(ctx[1]) ? PP_FATE_MERGED : PP_FATE_CONSUMED;
+		consumed = true;
+	fate = pp_kfree_fate(reasons, consumed, pp_merge_at(ctx[1]));
 	if (bpf_core_enum_value_exists(enum skb_drop_reason, SKB_DROP_REASON_NETFILTER_DROP) &&
 	    reason == bpf_core_enum_value(enum skb_drop_reason, SKB_DROP_REASON_NETFILTER_DROP))
 		caller = pp_drop_caller(ctx, ctx[0], ctx[1], &flags);

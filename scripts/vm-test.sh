@@ -17,9 +17,9 @@
 #   VM_BACKENDS      backends to run in every kernel (default: per kernel, see
 #                    MATRIX; a kernel named on the command line gets all four)
 #   VM_SCENARIOS     scenarios to run (default: all, see tests/vm/scenarios.sh)
-#   VM_OVERLAYS      overlay scenarios for the first function backend of a
-#                    VM (default: overlay-vxlan overlay-geneve on the generic
-#                    kernels unless VM_SCENARIOS is set; empty: none)
+#   VM_OVERLAYS      scenarios for the first function backend of a VM only
+#                    (default: overlay-vxlan overlay-geneve fragments on the
+#                    generic kernels unless VM_SCENARIOS is set; empty: none)
 #   VM_PP_ARGS       extra arguments for every traced pktpath run ("-v -v")
 #   VM_TIMEOUT       seconds one VM may take (default: 4000)
 #   VM_BOOT_TIMEOUT  seconds a VM may take to reach its first scenario

@@ -146,6 +146,7 @@ ifnames_include() {
 
 # kfact NAME: a fact of the kernel that scenarios.sh found without pktpath
 # (@@KFACT): drop_reasons (enum skb_drop_reason in its BTF, 5.17+),
+# consume_location (skb:consume_skb passes the caller, 6.3+),
 # module_btf (veth's BTF, 5.11+: pktpath finds a function's skb argument
 # there, so without it no module function is probed).
 kfact() { awk -v k="$1" '$1 == "@@KFACT" && $2 == k { print $3; exit }' "$WORK/log"; }
@@ -835,6 +836,67 @@ chk_overlay_gre() {
 }
 chk_overlay_ipip() {
 	overlay "$1" ipip '{tunnel: "ipip", via: "u1"}' ipip_tunnel_xmit ipip_tunnel_rcv
+}
+
+# kvd NAME: the kernel counter NAME's growth over the scenario (NAME_0 to NAME_1).
+kvd() { echo $(($(kv "${1}_1") - $(kv "${1}_0"))); }
+
+# fragments: the datagrams that a (MTU 1500) and r (veth-rc, MTU 1000) cut
+# and c reassembled, traced in a, r and c with "udp port 9000" (as
+# tests/e2e/test_fragments.sh, against the kernel's counters): each datagram
+# one packet, marked in a (at veth-a, or at ip_output before it); the fragments a and r cut are copies of it (as
+# many as IpFragCreates: a's first fragment is the datagram's own skb); r's
+# originals end segmented; c's fragments (IpReasmReqds) cross veth-c's TC
+# ingress, all but one end merged and the one left goes on as the datagram,
+# read by vmhelper. On the function backends ip_do_fragment (the cutting)
+# and ip_defrag (the reassembly) are hops of every packet.
+chk_fragments() {
+	local n=4 ca cr reqds oks bad got unmerged=0 note=""
+	life_common "$1" || return 1
+	# Before 6.3 skb:consume_skb passes no location: the fragment that
+	# inet_frag_reasm_prepare() consumes after skb_morph() moved its data
+	# into the one that completed the datagram ends consumed, one a datagram
+	# (docs/kernels.md).
+	if [ "$(kfact consume_location)" = no ]; then
+		unmerged=$n
+		note=" ($n of c's fragments consumed, not merged: consume_skb has no location here)"
+	fi
+	ca=$(kvd creates_a) cr=$(kvd creates_r) reqds=$(kvd reasm_reqds_c) oks=$(kvd reasm_oks_c)
+	if ! { [ "$(kv udp_served)" = "$n" ] && [ "$oks" = "$n" ] && [ "$ca" -gt "$n" ] &&
+		[ "$cr" -gt "$ca" ] && [ "$(kv send)" != fail ]; }; then
+		echo "traffic: read '$(kv udp_served)' of $n, ReasmOKs c $oks, FragCreates a $ca," \
+			"r $cr, send '$(kv send)'"
+		return 1
+	fi
+	# shellcheck disable=SC2016 # jq variables
+	got=$(allp '[length, ([.[] | select((.marked_at.ifname // first(.hops[].ifname | select(.))) != "veth-a")] | length),
+		([.[].skbs[]? | select(.from)] | length),
+		([.[].skbs[]? | select(.fate.kind == "segmented")] | length),
+		([.[].hops[] | select(.func == "tc:ingress" and .ifname == "veth-c")] | length),
+		([.[].skbs[]? | select(.fate.kind == "merged")] | length)] | join(" ")')
+	[ "$got" = "$n 0 $((ca - n + cr)) $ca $reqds $((reqds - n - unmerged))" ] || {
+		echo "packets, marked elsewhere than in a, copies, segmented, veth-c ingress hops," \
+			"merged: $got; the kernel's: $n 0 $((ca - n + cr)) $ca $reqds" \
+			"$((reqds - n - unmerged))$note" \
+			"(FragCreates a $ca, r $cr; ReasmReqds c $reqds); $(allp 'map(brief) | join("; ")')"
+		return 1
+	}
+	bad=$(first_bad '.fate.kind != "consumed" or .fate.read.comm != "vmhelper"' \
+		'"\(brief) read \(.fate.read | tojson)"')
+	[ -z "$bad" ] || {
+		echo "a datagram not consumed, read by vmhelper: $bad"
+		return 1
+	}
+	if [ "$1" != tracepoint ] && [ "$1" != auto ]; then
+		bad=$(first_bad '(any(.hops[]; .func == "ip_do_fragment") | not)
+			or (any(.hops[]; .func == "ip_defrag") | not)' '"\(brief): path \(path)"')
+		[ -z "$bad" ] || {
+			echo "ip_do_fragment or ip_defrag not on the path: $bad"
+			return 1
+		}
+	fi
+	echo "$n datagrams, $ca + $cr fragments cut (copies), $ca segmented, $reqds reassembled" \
+		"into $oks$note; $(allp fates)"
 }
 
 # ---- the VM as a whole ---------------------------------------------------------

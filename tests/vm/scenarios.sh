@@ -38,15 +38,17 @@ case ${VM_LABEL:-} in
 	SCENARIOS="$SCENARIOS tcp-forward tcp-nat ping-reply udp-send gso bridge-flood nft-postrouting" ;;
 esac
 # The overlays (encapsulation and decapsulation functions are probes only
-# on the function backends): by default on the generic kernels, in the
+# on the function backends) and fragments (the fragmenting and reassembly
+# functions, likewise): by default on the generic kernels, in the
 # first function backend this VM can attach (kprobe-multi, kprobe, fentry), as every backend on every
-# kernel would cost the test command about a tenth more time.
+# kernel would cost the test command about a tenth more time (fragments:
+# one traced run, ~200 s under load, per generic kernel).
 # VM_OVERLAYS sets the list (empty: none).
 OVERLAYS=
 case ${VM_LABEL:-} in
 *-rt | *-cloud) ;;
 *) [ -n "${VM_SCENARIOS:-}" ] || [ "${VM_NO_CHECK:-0}" != 0 ] ||
-	OVERLAYS="overlay-vxlan overlay-geneve" ;;
+	OVERLAYS="overlay-vxlan overlay-geneve fragments" ;;
 esac
 OVERLAYS=${VM_OVERLAYS-$OVERLAYS}
 # auto: what pktpath picks itself (--backend auto, the default).
@@ -641,6 +643,55 @@ scn_overlay_geneve() { overlay_traced "$1" geneve; }
 scn_overlay_gre() { overlay_traced "$1" gre; }
 scn_overlay_ipip() { overlay_traced "$1" ipip; }
 
+# fragments: FRAG_N datagrams of FRAG_BYTES from a to c's reader through r
+# (tests/e2e/test_fragments.sh's twin, one filter): a's MTU (1500) cuts each
+# into 3 fragments, r's way out (veth-rc, MTU 1000) cuts each of those again,
+# c reassembles. pktpath's scope is the three namespaces, its filter has
+# ports, which only a first fragment matches. The kernel's own counts, read
+# after pktpath exited: IpFragCreates in a and r, IpReasmReqds (fragments
+# received) and IpReasmOKs in c, and how many datagrams c's reader read.
+FRAG_PORT=9000
+FRAG_N=4
+FRAG_BYTES=4000
+scn_fragments() {
+	local cpu
+	topo_forward
+	ip -n r link set dev veth-rc mtu 1000
+	ip -n c link set dev veth-c mtu 1000
+	snmp_kv 0
+	ip netns exec c vmhelper udp-serve "$FRAG_PORT" "$FRAG_N" >/tmp/pp.fserve 2>&1 ||
+		kv serve fail
+	if pp_start r "$1" --json --netns a --netns r --netns c "udp port $FRAG_PORT"; then
+		ip netns exec a vmhelper udp "$C" "$FRAG_PORT" "$FRAG_BYTES" "$FRAG_N" || kv send fail
+		# UDP may free a datagram it read later, on the CPU that allocated
+		# it, when that CPU next runs the receive softirq
+		# (skb_attempt_defer_free()): a ping to r on each CPU, which the
+		# filter does not match, so that the last datagram's end is seen.
+		for cpu in 0 1; do
+			ip netns exec a taskset -c "$cpu" ping -c 2 -i 0.2 -W 5 "$R_A" >/dev/null 2>&1
+		done
+		sleep 3
+	fi
+	pp_wait 0
+	kv udp_served "$(head -n 1 /tmp/pp.fserve)"
+	snmp_kv 1
+}
+
+# snmp NS FIELD: the Ip counter FIELD of /proc/net/snmp in NS.
+snmp() {
+	# shellcheck disable=SC2016 # awk's variables
+	ip netns exec "$1" awk -v f="$2" '$1 == "Ip:" && !h { for (i = 2; i <= NF; i++)
+		if ($i == f) c = i; h = 1; next } $1 == "Ip:" { print $c; exit }' /proc/net/snmp
+}
+
+# snmp_kv SUFFIX: the counters fragments checks, as KV lines NAME_SUFFIX.
+snmp_kv() {
+	kv "creates_a_$1" "$(snmp a FragCreates)"
+	kv "creates_r_$1" "$(snmp r FragCreates)"
+	kv "reasm_reqds_c_$1" "$(snmp c ReasmReqds)"
+	kv "reasm_oks_c_$1" "$(snmp c ReasmOKs)"
+}
+
 # ---- main -------------------------------------------------------------------
 
 # ---- what this kernel lacks --------------------------------------------------
@@ -725,14 +776,18 @@ sed 's/^backend /@@BACKEND /' /tmp/backends
 yes_no() { if "$@"; then echo yes; else echo no; fi; }
 # slab_cache: kmem:kmem_cache_free passes the cache (its BTF prototype has a
 # fourth argument, struct kmem_cache *s, after __data, call_site and ptr).
-slab_cache() {
+slab_cache() { [ "$(tp_nargs kmem_cache_free)" -ge 4 ]; }
+# consume_location: skb:consume_skb passes the caller's location (6.3: a
+# third argument after __data and skb), where a consumed fragment tells
+# reassembly's free (inet_frag_reasm_prepare()) from any other.
+consume_location() { [ "$(tp_nargs consume_skb)" -ge 3 ]; }
+# tp_nargs TP: the arguments of tracepoint TP's BTF prototype (0 if none).
+tp_nargs() {
 	local p f n
-	p=$(sed -n "s/.*TYPEDEF 'btf_trace_kmem_cache_free' type_id=\([0-9]*\).*/\1/p" /tmp/btf.txt)
-	[ -n "$p" ] || return 1
-	f=$(sed -n "s/^\[$p\] PTR .*type_id=\([0-9]*\).*/\1/p" /tmp/btf.txt)
-	[ -n "$f" ] || return 1
-	n=$(sed -n "s/^\[$f\] FUNC_PROTO .*vlen=\([0-9]*\).*/\1/p" /tmp/btf.txt)
-	[ "${n:-0}" -ge 4 ]
+	p=$(sed -n "s/.*TYPEDEF 'btf_trace_$1' type_id=\([0-9]*\).*/\1/p" /tmp/btf.txt)
+	[ -n "$p" ] && f=$(sed -n "s/^\[$p\] PTR .*type_id=\([0-9]*\).*/\1/p" /tmp/btf.txt)
+	[ -n "${f:-}" ] && n=$(sed -n "s/^\[$f\] FUNC_PROTO .*vlen=\([0-9]*\).*/\1/p" /tmp/btf.txt)
+	echo "${n:-0}"
 }
 # One dump of the kernel's BTF serves every fact below.
 bpftool btf dump file /sys/kernel/btf/vmlinux >/tmp/btf.txt 2>/dev/null
@@ -742,6 +797,7 @@ grep -oE "ENUM 'skb_drop_reason'|'BPF_FUNC_loop'" /tmp/btf.txt | sort -u >/tmp/b
 	echo "@@KFACT bpf_loop $(yes_no grep -q BPF_FUNC_loop /tmp/btf.facts)"
 	echo "@@KFACT module_btf $(yes_no test -e /sys/kernel/btf/veth)"
 	echo "@@KFACT slab_cache $(yes_no slab_cache)"
+	echo "@@KFACT consume_location $(yes_no consume_location)"
 } >/tmp/kfacts
 rm -f /tmp/btf.txt
 cat /tmp/kfacts

@@ -10,8 +10,10 @@
  *                            The scenarios run pktpath only where the kernel
  *                            can attach, so that a pktpath bug on a capable
  *                            kernel is a FAIL and not a silent skip.
- *   vmhelper udp ADDR PORT   send one UDP datagram with sendto() (busybox nc
- *                            has no -u).
+ *   vmhelper udp ADDR PORT [BYTES [COUNT]]
+ *                            send one UDP datagram with sendto() (busybox nc
+ *                            has no -u), or COUNT datagrams of BYTES each
+ *                            (the fragments scenario: larger than the MTU).
  *   vmhelper udp-serve PORT COUNT
  *                            bind PORT, then go to the background: read COUNT
  *                            datagrams and print how many came.
@@ -203,18 +205,26 @@ static int cmd_backends(void)
 	return 0;
 }
 
-static int cmd_udp(const char *addr, const char *port)
+/* The largest datagram udp sends: an IPv4 datagram's payload. */
+#define UDP_MAX 65507
+
+static int cmd_udp(const char *addr, const char *port, const char *bytes, const char *count)
 {
+	static char buf[UDP_MAX] = "pktpath\n";
 	struct sockaddr_in sin = {.sin_family = AF_INET};
+	long len = bytes ? atol(bytes) : 8, n = count ? atol(count) : 1;
 	int fd, err = 0;
 
 	sin.sin_port = htons(atoi(port));
-	if (inet_pton(AF_INET, addr, &sin.sin_addr) != 1) {
-		fprintf(stderr, "vmhelper: bad address %s\n", addr);
+	if (inet_pton(AF_INET, addr, &sin.sin_addr) != 1 || len < 1 || len > UDP_MAX || n < 1) {
+		fprintf(stderr, "vmhelper: bad address %s, size %s or count %s\n", addr,
+			bytes ? bytes : "8", count ? count : "1");
 		return 2;
 	}
 	fd = socket(AF_INET, SOCK_DGRAM, 0);
-	if (fd < 0 || sendto(fd, "pktpath\n", 8, 0, (struct sockaddr *)&sin, sizeof(sin)) < 0) {
+	while (fd >= 0 && n-- > 0 && !err)
+		err = sendto(fd, buf, len, 0, (struct sockaddr *)&sin, sizeof(sin)) < 0;
+	if (fd < 0 || err) {
 		perror("vmhelper: udp");
 		err = 1;
 	}
@@ -494,8 +504,9 @@ int main(int argc, char **argv)
 {
 	if (argc == 2 && !strcmp(argv[1], "backends"))
 		return cmd_backends();
-	if (argc == 4 && !strcmp(argv[1], "udp"))
-		return cmd_udp(argv[2], argv[3]);
+	if (argc >= 4 && argc <= 6 && !strcmp(argv[1], "udp"))
+		return cmd_udp(argv[2], argv[3], argc > 4 ? argv[4] : NULL,
+			       argc > 5 ? argv[5] : NULL);
 	if (argc == 4 && !strcmp(argv[1], "udp-serve"))
 		return cmd_udp_serve(argv[2], argv[3]);
 	if (argc == 3 && !strcmp(argv[1], "udp-sink"))
@@ -510,7 +521,8 @@ int main(int argc, char **argv)
 		return cmd_tcp_send(argv[2], argv[3], argv[4]);
 	if (argc > 2 && !strcmp(argv[1], "sigdfl"))
 		return cmd_sigdfl(argv + 2);
-	fprintf(stderr, "usage: vmhelper backends | udp ADDR PORT | udp-serve PORT COUNT |\n"
+	fprintf(stderr, "usage: vmhelper backends | udp ADDR PORT [BYTES [COUNT]] | udp-serve PORT "
+			"COUNT |\n"
 			"       udp-sink PORT | udp-flood ADDR PORT SECS |\n"
 			"       no-tso IFNAME | tcp-serve PORT | tcp-send ADDR PORT BYTES |\n"
 			"       sigdfl PROG [ARG]...\n");
