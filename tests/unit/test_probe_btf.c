@@ -593,6 +593,58 @@ START_TEST(test_ksyms_fake)
 }
 END_TEST
 
+/*
+ * Ranges of functions, their compiler clones and split-off parts, as the
+ * attacher asks for them (attacher.c); lines out of order, one indented.
+ */
+static const char range_kallsyms[] = "ffffffff81000500 t tpacket_rcv.cold\n"
+				     "ffffffff81000100 T tpacket_rcv\n"
+				     "ffffffff81000180 t clone_only.isra.0\n"
+				     "ffffffff81000200 t two_clones.constprop.0\n"
+				     "ffffffff81000280 t two_clones.constprop.1\n"
+				     "ffffffff81000300 t both\n"
+				     "ffffffff81000340 t both.part.0\n"
+				     "ffffffff81000380 t both_longer\n"
+				     "  ffffffff81000400 t dup\n"
+				     "ffffffff81000440 t dup\n"
+				     "ffffffff81000480 D data_after\n"
+				     "ffffffff81000600 t last\n";
+
+START_TEST(test_ksyms_range)
+{
+	struct pp_ksyms *k = NULL;
+	__u64 lo = 1, hi = 1;
+
+	ck_assert_int_eq(load_ksyms(&k, range_kallsyms), 0);
+	ck_assert_int_eq(pp_ksym_range(k, "tpacket_rcv", &lo, &hi), 0);
+	ck_assert_uint_eq(lo, 0xffffffff81000100ULL);
+	ck_assert_uint_eq(hi, 0xffffffff81000180ULL);
+	ck_assert_int_eq(pp_ksym_range(k, "tpacket_rcv.cold", &lo, &hi), 0);
+	ck_assert_uint_eq(lo, 0xffffffff81000500ULL);
+	ck_assert_uint_eq(hi, 0xffffffff81000600ULL);
+	/* The one clone stands for the function. */
+	ck_assert_int_eq(pp_ksym_range(k, "clone_only", &lo, &hi), 0);
+	ck_assert_uint_eq(lo, 0xffffffff81000180ULL);
+	ck_assert_uint_eq(hi, 0xffffffff81000200ULL);
+	ck_assert_int_eq(pp_ksym_range(k, "two_clones", &lo, &hi), -ENOENT);
+	/* The function itself wins over its part; a longer name is another function. */
+	ck_assert_int_eq(pp_ksym_range(k, "both", &lo, &hi), 0);
+	ck_assert_uint_eq(lo, 0xffffffff81000300ULL);
+	ck_assert_uint_eq(hi, 0xffffffff81000340ULL);
+	ck_assert_int_eq(pp_ksym_range(k, "dup", &lo, &hi), -ENOENT);
+	ck_assert_int_eq(pp_ksym_count(k, "dup"), 2);
+	/* Data symbols do not end a range; the last symbol has no end. */
+	ck_assert_int_eq(pp_ksym_range(k, "dup.x", &lo, &hi), -ENOENT);
+	ck_assert_int_eq(pp_ksym_range(k, "last", &lo, &hi), -ENOENT);
+	ck_assert_int_eq(pp_ksym_range(k, "nothing", &lo, &hi), -ENOENT);
+	ck_assert_int_eq(pp_ksym_count(k, "both"), 1);
+	ck_assert_int_eq(pp_ksym_count(k, "both.part.0"), 1);
+	ck_assert_int_eq(pp_ksym_count(k, "two_clones"), 0);
+	ck_assert_str_eq(pp_ksym_name(k, 0xffffffff81000490ULL, NULL), "dup");
+	pp_ksyms_free(k);
+}
+END_TEST
+
 START_TEST(test_ksyms_errors)
 {
 	struct pp_ksyms *k = (void *)1;
@@ -653,6 +705,7 @@ Suite *probe_btf_suite(void)
 	suite_add_tcase(s, host);
 
 	tcase_add_test(ksyms, test_ksyms_fake);
+	tcase_add_test(ksyms, test_ksyms_range);
 	tcase_add_test(ksyms, test_ksyms_errors);
 	tcase_add_test(ksyms, test_ksyms_host);
 	suite_add_tcase(s, ksyms);
