@@ -3,75 +3,125 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include "base/grow.h"
 #include "kernel/ksyms.h"
 
-#define KALLSYMS "/proc/kallsyms"
+#define KALLSYMS      "/proc/kallsyms"
+#define PP_READ_CHUNK (1 << 20)
 
 struct ksym {
 	__u64 addr;
-	size_t name; /* offset into pool; grows with the file, so it keeps file order */
+	size_t name; /* offset into buf: file order, kept as a tie-break when sorting */
 };
 
 struct pp_ksyms {
 	struct ksym *v;
 	size_t n, cap;
-	char *pool;
-	size_t pool_len, pool_cap;
-	size_t *by_name; /* pool offsets sorted by name, built on first pp_ksym_count() */
+	char *buf; /* the whole file; each kept name NUL-terminated in place */
+	size_t len;
+	/*
+	 * Open addressing by the name's part before any '.', so that a
+	 * function and its clones (".isra.0", ".cold") share a key: the
+	 * index + 1 into v of each symbol, 0 for an empty slot.
+	 */
+	__u32 *slot;
+	size_t mask;
 };
 
-/* Room for one more symbol. */
-static int grow_syms(struct pp_ksyms *k)
+/*
+ * The whole file in one buffer, read in large chunks: /proc/kallsyms
+ * is a seq_file that fills each read() up to its size, so fewer calls
+ * cost less than line-by-line stdio reads on emulated hardware.
+ */
+static int read_all(struct pp_ksyms *k, int fd)
 {
-	return PP_GROW(k->v, k->cap, k->n + 1, 4096);
+	size_t cap = 0;
+	ssize_t n;
+
+	do {
+		if (PP_GROW(k->buf, cap, k->len + PP_READ_CHUNK + 1, PP_READ_CHUNK * 4))
+			return -ENOMEM;
+		n = read(fd, k->buf + k->len, cap - 1 - k->len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		k->len += (size_t)n;
+	} while (n > 0);
+	k->buf[k->len] = '\0';
+	return 0;
 }
 
-/* Room for @len more bytes of names. */
-static int grow_pool(struct pp_ksyms *k, size_t len)
+static int hexval(char c)
 {
-	return PP_GROW(k->pool, k->pool_cap, k->pool_len + len, 65536);
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c = (char)(c | 0x20);
+	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
 }
 
-static int add_sym(struct pp_ksyms *k, __u64 addr, const char *name, size_t len)
+static bool blank(char c)
 {
-	int err;
+	return c == ' ' || c == '\t';
+}
 
-	err = grow_syms(k);
-	if (!err)
-		err = grow_pool(k, len + 1);
-	if (err)
-		return err;
-	memcpy(k->pool + k->pool_len, name, len);
-	k->pool[k->pool_len + len] = '\0';
+/*
+ * "ffffffff81e01230 T ip_rcv" or "... t veth_xmit\t[veth]" (LINE ends at
+ * END, no newline): keep text symbols only (t, T, W); data symbols would
+ * shadow functions. Anything else is skipped. The name is cut in place.
+ */
+static int parse_line(struct pp_ksyms *k, char *line, const char *end)
+{
+	__u64 addr = 0;
+	char *p = line, *name, type;
+	int d, digits = 0;
+
+	while (p < end && blank(*p))
+		p++;
+	for (; p < end && (d = hexval(*p)) >= 0; p++, digits++)
+		addr = addr << 4 | (__u64)d;
+	if (!digits || p == end || !blank(*p))
+		return 0;
+	while (p < end && blank(*p))
+		p++;
+	if (p == end)
+		return 0;
+	type = *p++;
+	if (type != 't' && type != 'T' && type != 'W')
+		return 0;
+	while (p < end && blank(*p))
+		p++;
+	for (name = p; p < end && !blank(*p); p++)
+		;
+	if (p == name)
+		return 0;
+	*p = '\0';
+	if (PP_GROW(k->v, k->cap, k->n + 1, 4096))
+		return -ENOMEM;
 	k->v[k->n].addr = addr;
-	k->v[k->n].name = k->pool_len;
-	k->pool_len += len + 1;
+	k->v[k->n].name = (size_t)(name - k->buf);
 	k->n++;
 	return 0;
 }
 
-/*
- * "ffffffff81e01230 T ip_rcv\n" or "... t veth_xmit\t[veth]\n": keep text
- * symbols only (t, T, W); data symbols would shadow functions.
- */
-static int parse_line(struct pp_ksyms *k, const char *line)
+static int parse_all(struct pp_ksyms *k)
 {
-	unsigned long long addr;
-	char type;
-	int off = 0;
-	size_t len;
+	char *line = k->buf, *stop = k->buf + k->len;
+	int err = 0;
 
-	if (sscanf(line, "%llx %c %n", &addr, &type, &off) < 2 || !off)
-		return 0;
-	if (type != 't' && type != 'T' && type != 'W')
-		return 0;
-	len = strcspn(line + off, " \t\n");
-	if (!len)
-		return 0;
-	return add_sym(k, addr, line + off, len);
+	while (!err && line < stop) {
+		char *nl = memchr(line, '\n', (size_t)(stop - line));
+		char *end = nl ? nl : stop;
+
+		err = parse_line(k, line, end);
+		line = end + 1;
+	}
+	return err;
 }
 
 static int cmp_ksym(const void *a, const void *b)
@@ -83,36 +133,59 @@ static int cmp_ksym(const void *a, const void *b)
 	return x->name < y->name ? -1 : x->name > y->name;
 }
 
-static int read_file(struct pp_ksyms *k, FILE *f)
+/* FNV-1a of NAME up to its first '.' or its end. */
+static size_t base_hash(const char *name)
 {
-	char *line = NULL;
-	size_t cap = 0;
-	int err = 0;
+	size_t h = 2166136261u;
 
-	while (!err && getline(&line, &cap, f) >= 0)
-		err = parse_line(k, line);
-	if (!err && ferror(f))
-		err = -EIO;
-	free(line);
-	return err;
+	for (; *name && *name != '.'; name++)
+		h = (h ^ (unsigned char)*name) * 16777619u;
+	return h;
+}
+
+static const char *sym_name(const struct pp_ksyms *k, size_t i)
+{
+	return k->buf + k->v[i].name;
+}
+
+/* Twice as many slots as symbols: short probe runs. */
+static int build_index(struct pp_ksyms *k)
+{
+	size_t size = 1024;
+
+	while (size < k->n * 2)
+		size *= 2;
+	if (k->n > UINT32_MAX - 1)
+		return -E2BIG;
+	k->slot = calloc(size, sizeof(*k->slot));
+	if (!k->slot)
+		return -ENOMEM;
+	k->mask = size - 1;
+	for (size_t i = 0; i < k->n; i++) {
+		size_t at = base_hash(sym_name(k, i)) & k->mask;
+
+		while (k->slot[at])
+			at = (at + 1) & k->mask;
+		k->slot[at] = (__u32)(i + 1);
+	}
+	return 0;
 }
 
 int pp_ksyms_load(struct pp_ksyms **out, const char *path)
 {
 	struct pp_ksyms *k;
-	FILE *f = NULL;
-	int err;
+	int fd, err;
 
 	*out = NULL;
 	k = calloc(1, sizeof(*k));
 	if (!k)
 		return -ENOMEM;
-	f = fopen(path ? path : KALLSYMS, "r");
-	if (!f) {
-		err = -errno;
-		goto cleanup;
-	}
-	err = read_file(k, f);
+	fd = open(path ? path : KALLSYMS, O_RDONLY | O_CLOEXEC);
+	err = fd < 0 ? -errno : read_all(k, fd);
+	if (fd >= 0)
+		close(fd);
+	if (!err)
+		err = parse_all(k);
 	if (!err && !k->n)
 		err = -ENOENT;
 	if (err)
@@ -123,11 +196,12 @@ int pp_ksyms_load(struct pp_ksyms **out, const char *path)
 		err = -EPERM;
 		goto cleanup;
 	}
+	err = build_index(k);
+	if (err)
+		goto cleanup;
 	*out = k;
 	k = NULL;
 cleanup:
-	if (f)
-		fclose(f);
 	pp_ksyms_free(k);
 	return err;
 }
@@ -152,53 +226,47 @@ const char *pp_ksym_name(const struct pp_ksyms *k, __u64 addr, __u64 *offset)
 		lo--;
 	if (offset)
 		*offset = addr - k->v[lo].addr;
-	return k->pool + k->v[lo].name;
+	return sym_name(k, lo);
 }
 
-static const char *sort_pool; /* qsort() has no context argument */
-
-static int cmp_name(const void *a, const void *b)
+/*
+ * Calls FN(K, I, ARG) for each symbol I whose name's part before any '.'
+ * is NAME's: NAME itself, its clones and split-off parts, in no order.
+ */
+static void each_base(const struct pp_ksyms *k, const char *name,
+		      void (*fn)(const struct pp_ksyms *, size_t, void *), void *arg)
 {
-	return strcmp(sort_pool + *(const size_t *)a, sort_pool + *(const size_t *)b);
-}
+	size_t blen = strcspn(name, ".");
 
-static int build_name_index(struct pp_ksyms *k)
-{
-	k->by_name = malloc(k->n * sizeof(*k->by_name));
-	if (!k->by_name)
-		return -ENOMEM;
-	for (size_t i = 0; i < k->n; i++)
-		k->by_name[i] = k->v[i].name;
-	sort_pool = k->pool;
-	qsort(k->by_name, k->n, sizeof(*k->by_name), cmp_name);
-	return 0;
-}
+	if (!k || !k->slot)
+		return;
+	for (size_t at = base_hash(name) & k->mask; k->slot[at]; at = (at + 1) & k->mask) {
+		size_t i = k->slot[at] - 1;
+		const char *s = sym_name(k, i);
 
-/* The first index in by_name whose name is not below NAME. */
-static size_t lower_bound(const struct pp_ksyms *k, const char *name)
-{
-	size_t lo = 0, hi = k->n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (strcmp(k->pool + k->by_name[mid], name) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
+		if (!strncmp(s, name, blen) && (s[blen] == '\0' || s[blen] == '.'))
+			fn(k, i, arg);
 	}
-	return lo;
+}
+
+struct count_ctx {
+	const char *name;
+	long n;
+};
+
+static void count_one(const struct pp_ksyms *k, size_t i, void *arg)
+{
+	struct count_ctx *c = arg;
+
+	c->n += !strcmp(sym_name(k, i), c->name);
 }
 
 long pp_ksym_count(struct pp_ksyms *k, const char *name)
 {
-	size_t i;
+	struct count_ctx c = {name, 0};
 
-	if (!k->by_name && build_name_index(k))
-		return -ENOMEM;
-	for (i = lower_bound(k, name); i < k->n && !strcmp(k->pool + k->by_name[i], name); i++)
-		;
-	return (long)(i - lower_bound(k, name));
+	each_base(k, name, count_one, &c);
+	return c.n;
 }
 
 void pp_ksyms_free(struct pp_ksyms *k)
@@ -206,8 +274,8 @@ void pp_ksyms_free(struct pp_ksyms *k)
 	if (!k)
 		return;
 	free(k->v);
-	free(k->pool);
-	free(k->by_name);
+	free(k->buf);
+	free(k->slot);
 	free(k);
 }
 
@@ -217,24 +285,39 @@ static bool is_or_clones(const char *sym, const char *name, size_t len)
 	return !strncmp(sym, name, len) && (sym[len] == '\0' || sym[len] == '.');
 }
 
+struct range_ctx {
+	const char *name;
+	size_t len, found, exact, at, at_exact;
+};
+
+/* Counts NAME's symbols and its clones'; an index is used only when one of its kind is found. */
+static void range_one(const struct pp_ksyms *k, size_t i, void *arg)
+{
+	struct range_ctx *c = arg;
+	const char *s = sym_name(k, i);
+
+	if (!is_or_clones(s, c->name, c->len))
+		return;
+	c->found++;
+	c->at = i;
+	if (s[c->len] == '\0') {
+		c->exact++;
+		c->at_exact = i;
+	}
+}
+
 int pp_ksym_range(const struct pp_ksyms *k, const char *name, __u64 *lo, __u64 *hi)
 {
-	size_t len = strlen(name), found = 0, exact = 0, at = 0, at_exact = 0;
+	struct range_ctx c = {.name = name, .len = strlen(name)};
+	size_t at;
 
-	for (size_t i = 0; k && i < k->n; i++) {
-		if (!is_or_clones(k->pool + k->v[i].name, name, len))
-			continue;
-		found++;
-		at = i;
-		if (k->pool[k->v[i].name + len] == '\0') {
-			exact++;
-			at_exact = i;
-		}
-	}
+	each_base(k, name, range_one, &c);
 	/* The function itself beside its split-off part (tpacket_rcv.cold). */
-	if (exact == 1)
-		at = at_exact;
-	else if (found != 1)
+	if (c.exact == 1)
+		at = c.at_exact;
+	else if (c.found == 1)
+		at = c.at;
+	else
 		return -ENOENT;
 	*lo = k->v[at].addr;
 	for (*hi = *lo; at < k->n && k->v[at].addr == *lo; at++)

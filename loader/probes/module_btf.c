@@ -64,12 +64,34 @@ static int module_btf_fd(const char *name)
 	return 0;
 }
 
-static void resolve_in(struct pp_probe *p, struct pp_module *mod)
+/*
+ * The first function named NAME among the module's own types, those past
+ * vmlinux's (split BTF), or -ENOENT. libbpf 1.1's btf__find_by_name_kind()
+ * walks vmlinux's types first, for each module: some 150,000 compares per
+ * name and module, seconds in all in an emulated VM, to find nothing there
+ * (the names asked for are those vmlinux's BTF lacks).
+ */
+static int own_func(const struct btf *mod, __u32 start, const char *name)
 {
-	if (btf__find_by_name_kind(mod->btf, p->target, BTF_KIND_FUNC) <= 0)
+	__u32 cnt = btf__type_cnt(mod);
+
+	for (__u32 id = start; id < cnt; id++) {
+		const struct btf_type *t = btf__type_by_id(mod, id);
+
+		if (t && btf_is_func(t) && !strcmp(btf__name_by_offset(mod, t->name_off), name))
+			return (int)id;
+	}
+	return -ENOENT;
+}
+
+static void resolve_in(struct pp_probe *p, struct pp_module *mod, __u32 start)
+{
+	int id = own_func(mod->btf, start, p->target);
+
+	if (id <= 0)
 		return;
 	p->skip = PP_SKIP_NONE;
-	pp_probe_resolve_func(p, mod->btf);
+	pp_probe_resolve_func(p, mod->btf, id);
 	if (!mod->fd)
 		mod->fd = module_btf_fd(mod->name);
 	p->btf_obj_fd = mod->fd;
@@ -85,10 +107,17 @@ int pp_modules_resolve(struct pp_modules *m, struct pp_probe_list *l, struct btf
 	if (!any)
 		return 0;
 	err = load_modules(m, vmlinux);
-	for (size_t i = 0; !err && i < l->n; i++)
-		for (size_t j = 0; j < m->n && unresolved(&l->v[i]); j++)
-			resolve_in(&l->v[i], &m->v[j]);
+	if (!err)
+		pp_modules_resolve_loaded(m, l, vmlinux);
 	return err;
+}
+
+void pp_modules_resolve_loaded(struct pp_modules *m, struct pp_probe_list *l,
+			       const struct btf *vmlinux)
+{
+	for (size_t i = 0; i < l->n; i++)
+		for (size_t j = 0; j < m->n && unresolved(&l->v[i]); j++)
+			resolve_in(&l->v[i], &m->v[j], btf__type_cnt(vmlinux));
 }
 
 void pp_modules_free(struct pp_modules *m)

@@ -24,6 +24,12 @@ struct pp_modules {
 
 /* Resolve the function entries vmlinux's BTF lacks against loaded modules. */
 int pp_modules_resolve(struct pp_modules *m, struct pp_probe_list *l, struct btf *vmlinux);
+/*
+ * The same against the modules of M, already loaded (split on VMLINUX): the
+ * first module, in M's order, whose own types have the function wins.
+ */
+void pp_modules_resolve_loaded(struct pp_modules *m, struct pp_probe_list *l,
+			       const struct btf *vmlinux);
 void pp_modules_free(struct pp_modules *m);
 
 #endif

@@ -30,8 +30,11 @@ int pp_btf_func_nargs(const struct btf *btf, __u32 func_id);
 /* How many arguments tracepoint NAME passes (not the __data), -EINVAL if unknown. */
 int pp_btf_tp_nargs(const struct btf *btf, const char *name);
 
-/* Resolve one function entry against BTF (vmlinux, or a module's split BTF). */
-void pp_probe_resolve_func(struct pp_probe *p, const struct btf *btf);
+/*
+ * Resolve one function entry against BTF (vmlinux, or a module's split BTF),
+ * whose BTF_KIND_FUNC named after it is @func_id (<= 0: none).
+ */
+void pp_probe_resolve_func(struct pp_probe *p, const struct btf *btf, int func_id);
 
 /*
  * Call @cb for every kernel function whose skb argument is one of the first

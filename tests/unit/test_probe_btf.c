@@ -15,6 +15,8 @@
 #include "paths/drop_reason.h"
 #include "kernel/ksyms.h"
 #include "kernel/btf_index.h"
+#include "probes/module_btf.h"
+#include "probes/probe_list.h"
 #include "pktpath.h" /* after probe_btf.h, which brings __u32 */
 
 /* ---- synthetic BTF ---------------------------------------------------- */
@@ -550,6 +552,55 @@ static int load_ksyms(struct pp_ksyms **k, const char *text)
 	return err;
 }
 
+/*
+ * Functions vmlinux's BTF lacks, found in modules' split BTF: the first
+ * module that has one wins, its own type id and argument position taken;
+ * a name only vmlinux has (a struct) is not a module's function.
+ */
+START_TEST(test_fake_modules)
+{
+	static const char *const lines[] = {"in_vmlinux", "mod_xmit", "both_mods",
+					    "mod_no_skb", "sk_buff",  "nowhere"};
+	struct pp_module mods[2] = {{.name = "mod_a", .fd = -1}, {.name = "mod_b", .fd = -1}};
+	struct pp_modules m = {.v = mods, .n = 2, .cap = 2};
+	struct pp_probe_list l;
+	char err[256];
+	struct fake f;
+	int a_xmit, a_both, b_both, b_noskb;
+
+	fake_types(&f);
+	add_func(f.btf, "in_vmlinux", (int[]){f.skb_ptr, 0});
+	for (int i = 0; i < 2; i++) {
+		mods[i].btf = btf__new_empty_split(f.btf);
+		ck_assert_ptr_nonnull(mods[i].btf);
+	}
+	a_xmit = add_func(mods[0].btf, "mod_xmit", (int[]){f.i, f.skb_ptr, 0});
+	a_both = add_func(mods[0].btf, "both_mods", (int[]){f.skb_ptr, 0});
+	b_both = add_func(mods[1].btf, "both_mods", (int[]){f.i, f.skb_ptr, 0});
+	b_noskb = add_func(mods[1].btf, "mod_no_skb", (int[]){f.i, 0});
+	ck_assert_int_gt(b_noskb, b_both);
+	memset(&l, 0, sizeof(l));
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+		ck_assert_int_eq(pp_probe_list_add(&l, lines[i], "test", err, sizeof(err)), 0);
+	pp_probe_list_resolve(&l, f.btf);
+	pp_modules_resolve_loaded(&m, &l, f.btf);
+	ck_assert_int_eq(l.v[0].skip, PP_SKIP_NONE);
+	ck_assert_int_eq(l.v[1].skip, PP_SKIP_NONE);
+	ck_assert_int_eq(l.v[1].btf_id, a_xmit);
+	ck_assert_int_eq(l.v[1].argpos, 2);
+	ck_assert_int_eq(l.v[2].btf_id, a_both);
+	ck_assert_int_eq(l.v[2].argpos, 1);
+	ck_assert_int_eq(l.v[3].skip, PP_SKIP_FUNC_NO_SKB);
+	ck_assert_int_eq(l.v[3].btf_id, b_noskb);
+	ck_assert_int_eq(l.v[4].skip, PP_SKIP_FUNC_NO_BTF);
+	ck_assert_int_eq(l.v[5].skip, PP_SKIP_FUNC_NO_BTF);
+	pp_probe_list_free(&l);
+	for (int i = 0; i < 2; i++)
+		btf__free(mods[i].btf);
+	btf__free(f.btf);
+}
+END_TEST
+
 /* Out of order, with data symbols, aliases, a module, and a weak symbol. */
 static const char fake_kallsyms[] = "ffffffff81000300 W weak_fn\n"
 				    "ffffffff81000100 t foo\n"
@@ -590,6 +641,58 @@ START_TEST(test_ksyms_fake)
 	pp_ksyms_free(k);
 	ck_assert_ptr_null(pp_ksym_name(NULL, 1, NULL));
 	pp_ksyms_free(NULL);
+}
+END_TEST
+
+/*
+ * Ranges of functions, their compiler clones and split-off parts, as the
+ * attacher asks for them (attacher.c); lines out of order, one indented.
+ */
+static const char range_kallsyms[] = "ffffffff81000500 t tpacket_rcv.cold\n"
+				     "ffffffff81000100 T tpacket_rcv\n"
+				     "ffffffff81000180 t clone_only.isra.0\n"
+				     "ffffffff81000200 t two_clones.constprop.0\n"
+				     "ffffffff81000280 t two_clones.constprop.1\n"
+				     "ffffffff81000300 t both\n"
+				     "ffffffff81000340 t both.part.0\n"
+				     "ffffffff81000380 t both_longer\n"
+				     "  ffffffff81000400 t dup\n"
+				     "ffffffff81000440 t dup\n"
+				     "ffffffff81000480 D data_after\n"
+				     "ffffffff81000600 t last\n";
+
+START_TEST(test_ksyms_range)
+{
+	struct pp_ksyms *k = NULL;
+	__u64 lo = 1, hi = 1;
+
+	ck_assert_int_eq(load_ksyms(&k, range_kallsyms), 0);
+	ck_assert_int_eq(pp_ksym_range(k, "tpacket_rcv", &lo, &hi), 0);
+	ck_assert_uint_eq(lo, 0xffffffff81000100ULL);
+	ck_assert_uint_eq(hi, 0xffffffff81000180ULL);
+	ck_assert_int_eq(pp_ksym_range(k, "tpacket_rcv.cold", &lo, &hi), 0);
+	ck_assert_uint_eq(lo, 0xffffffff81000500ULL);
+	ck_assert_uint_eq(hi, 0xffffffff81000600ULL);
+	/* The one clone stands for the function. */
+	ck_assert_int_eq(pp_ksym_range(k, "clone_only", &lo, &hi), 0);
+	ck_assert_uint_eq(lo, 0xffffffff81000180ULL);
+	ck_assert_uint_eq(hi, 0xffffffff81000200ULL);
+	ck_assert_int_eq(pp_ksym_range(k, "two_clones", &lo, &hi), -ENOENT);
+	/* The function itself wins over its part; a longer name is another function. */
+	ck_assert_int_eq(pp_ksym_range(k, "both", &lo, &hi), 0);
+	ck_assert_uint_eq(lo, 0xffffffff81000300ULL);
+	ck_assert_uint_eq(hi, 0xffffffff81000340ULL);
+	ck_assert_int_eq(pp_ksym_range(k, "dup", &lo, &hi), -ENOENT);
+	ck_assert_int_eq(pp_ksym_count(k, "dup"), 2);
+	/* Data symbols do not end a range; the last symbol has no end. */
+	ck_assert_int_eq(pp_ksym_range(k, "dup.x", &lo, &hi), -ENOENT);
+	ck_assert_int_eq(pp_ksym_range(k, "last", &lo, &hi), -ENOENT);
+	ck_assert_int_eq(pp_ksym_range(k, "nothing", &lo, &hi), -ENOENT);
+	ck_assert_int_eq(pp_ksym_count(k, "both"), 1);
+	ck_assert_int_eq(pp_ksym_count(k, "both.part.0"), 1);
+	ck_assert_int_eq(pp_ksym_count(k, "two_clones"), 0);
+	ck_assert_str_eq(pp_ksym_name(k, 0xffffffff81000490ULL, NULL), "dup");
+	pp_ksyms_free(k);
 }
 END_TEST
 
@@ -637,6 +740,7 @@ Suite *probe_btf_suite(void)
 	tcase_add_test(fake, test_fake_skb_funcs);
 	tcase_add_test(fake, test_fake_drop_reasons);
 	tcase_add_test(fake, test_no_drop_reason_enum);
+	tcase_add_test(fake, test_fake_modules);
 	suite_add_tcase(s, fake);
 
 	tcase_add_unchecked_fixture(host, vmlinux_setup, vmlinux_teardown);
@@ -653,6 +757,7 @@ Suite *probe_btf_suite(void)
 	suite_add_tcase(s, host);
 
 	tcase_add_test(ksyms, test_ksyms_fake);
+	tcase_add_test(ksyms, test_ksyms_range);
 	tcase_add_test(ksyms, test_ksyms_errors);
 	tcase_add_test(ksyms, test_ksyms_host);
 	suite_add_tcase(s, ksyms);
