@@ -382,7 +382,7 @@ static __always_inline __s32 pp_drop_caller(__u64 *ctx, __u64 skb, __u64 locatio
 static __always_inline int pp_kfree(__u64 *ctx, const bool reasons)
 {
 	__u32 reason = reasons ? (__u32)ctx[2] : 0;
-	bool consumed = false;
+	bool consumed = false, reasoned = reasons;
 	__u32 flags = 0, fate;
 	__s32 caller = 0;
 
@@ -391,7 +391,10 @@ static __always_inline int pp_kfree(__u64 *ctx, const bool reasons)
 	if (bpf_core_enum_value_exists(enum skb_drop_reason, SKB_CONSUMED) &&
 	    reason == bpf_core_enum_value(enum skb_drop_reason, SKB_CONSUMED))
 		consumed = true;
-	fate = pp_kfree_fate(reasons, consumed, pp_merge_at(ctx[1]));
+	if (bpf_core_enum_value_exists(enum skb_drop_reason, SKB_DROP_REASON_NOT_SPECIFIED) &&
+	    reason == bpf_core_enum_value(enum skb_drop_reason, SKB_DROP_REASON_NOT_SPECIFIED))
+		reasoned = false;
+	fate = pp_kfree_fate(reasoned, consumed, pp_merge_at(ctx[1]));
 	if (bpf_core_enum_value_exists(enum skb_drop_reason, SKB_DROP_REASON_NETFILTER_DROP) &&
 	    reason == bpf_core_enum_value(enum skb_drop_reason, SKB_DROP_REASON_NETFILTER_DROP))
 		caller = pp_drop_caller(ctx, ctx[0], ctx[1], &flags);

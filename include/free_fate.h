@@ -13,20 +13,21 @@
 #include "pktpath.h"
 
 /*
- * REASONS: the tracepoint passes a drop reason (5.17+); CONSUMED: that
- * reason is SKB_CONSUMED (newer kernels free consumed skbs through
- * kfree_skb_reason() too); MERGE_AT: the free's location is one where the
- * skb's data went on in another skb (pp_merge_at()). Before 5.17 every
- * kfree_skb() is a drop by its name, but skb_release_data() frees a
- * reassembled datagram's frag_list with kfree_skb() (kfree_skb_list(),
- * net/core/skbuff.c, 5.10): those fragments went on in the datagram. With
- * reasons, the same free passes SKB_CONSUMED, and a real drop reason there
- * (a frag_list dropped with its datagram) stays a drop.
+ * REASONED: the tracepoint names a drop reason other than NOT_SPECIFIED
+ * (reasons came in 5.17); CONSUMED: that reason is SKB_CONSUMED (newer
+ * kernels free consumed skbs through kfree_skb_reason() too); MERGE_AT: the
+ * free's location is one where the skb's data went on in another skb
+ * (pp_merge_at()). skb_release_data() frees a reassembled datagram's
+ * frag_list with kfree_skb(): no reason before 5.17, NOT_SPECIFIED up to
+ * 6.1 (kfree_skb_list(), net/core/skbuff.c); those fragments went on in
+ * the datagram. From 6.2 the same free passes the datagram's own reason:
+ * SKB_CONSUMED is a merge, and a real drop reason there (a frag_list
+ * dropped with its datagram) stays a drop.
  */
-static inline __attribute__((always_inline)) __u32 pp_kfree_fate(bool reasons, bool consumed,
+static inline __attribute__((always_inline)) __u32 pp_kfree_fate(bool reasoned, bool consumed,
 								 bool merge_at)
 {
-	if (merge_at && (consumed || !reasons))
+	if (merge_at && (consumed || !reasoned))
 		return PP_FATE_MERGED;
 	return consumed ? PP_FATE_CONSUMED : PP_FATE_DROPPED;
 }

@@ -153,9 +153,9 @@ END_TEST
 /*
  * Reassembly's end (include/free_fate.h): a reassembled datagram's other
  * fragments, freed by kfree_skb() from its frag_list, went on in it. 5.10's
- * tracepoint has no reason (the VM's fragments scenario saw them "dropped"
- * before); a real drop elsewhere stays one, and with reasons only
- * SKB_CONSUMED at such a place is a merge.
+ * tracepoint has no reason and 6.1's says NOT_SPECIFIED (the VM's fragments
+ * scenario saw them "dropped" before); a real drop elsewhere stays one, and
+ * with a specific reason only SKB_CONSUMED at such a place is a merge.
  */
 START_TEST(test_kfree_fate)
 {
