@@ -229,6 +229,12 @@ const char *pp_ksym_name(const struct pp_ksyms *k, __u64 addr, __u64 *offset)
 	return sym_name(k, lo);
 }
 
+/* NAME is @name, or @name with a clone's suffix (".isra.0"). */
+static bool is_or_clones(const char *sym, const char *name, size_t len)
+{
+	return !strncmp(sym, name, len) && (sym[len] == '\0' || sym[len] == '.');
+}
+
 /*
  * Calls FN(K, I, ARG) for each symbol I whose name's part before any '.'
  * is NAME's: NAME itself, its clones and split-off parts, in no order.
@@ -244,7 +250,7 @@ static void each_base(const struct pp_ksyms *k, const char *name,
 		size_t i = k->slot[at] - 1;
 		const char *s = sym_name(k, i);
 
-		if (!strncmp(s, name, blen) && (s[blen] == '\0' || s[blen] == '.'))
+		if (is_or_clones(s, name, blen))
 			fn(k, i, arg);
 	}
 }
@@ -277,12 +283,6 @@ void pp_ksyms_free(struct pp_ksyms *k)
 	free(k->buf);
 	free(k->slot);
 	free(k);
-}
-
-/* NAME is @name, or @name with a clone's suffix (".isra.0"). */
-static bool is_or_clones(const char *sym, const char *name, size_t len)
-{
-	return !strncmp(sym, name, len) && (sym[len] == '\0' || sym[len] == '.');
 }
 
 struct range_ctx {

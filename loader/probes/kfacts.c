@@ -133,6 +133,8 @@ static void try_kind(struct pp_kfacts *k, enum pp_attach_kind kind, const struct
 
 void pp_kfacts_backend(struct pp_kfacts *k, enum pp_backend want, const struct pp_probe *f)
 {
+	enum pp_backend next;
+
 	if (!f)
 		return;
 	if (want != PP_BACKEND_AUTO) {
@@ -140,16 +142,15 @@ void pp_kfacts_backend(struct pp_kfacts *k, enum pp_backend want, const struct p
 		return;
 	}
 	/* Auto takes the first that works (pp_plan_backend()): a later one is not tried. */
-	for (int rank = 1; rank < PP_BACKEND_COUNT; rank++)
-		for (int i = 0; i < PP_BACKEND_COUNT; i++) {
-			const struct pp_backend_row *b = &pp_backends[i];
+	for (int rank = 1; (next = pp_backend_auto_at(rank)) != PP_BACKEND_AUTO; rank++) {
+		const struct pp_backend_row *b = &pp_backends[next];
 
-			if (b->auto_rank != rank || !b->has)
-				continue;
-			try_kind(k, b->attach, f);
-			if (b->has(k))
-				return;
-		}
+		if (!b->has)
+			continue;
+		try_kind(k, b->attach, f);
+		if (b->has(k))
+			return;
+	}
 }
 
 void pp_kfacts_marking(struct pp_kfacts *k, enum pp_backend backend)

@@ -133,14 +133,22 @@ const struct pp_backend_row pp_backends[] = {
 };
 _Static_assert(ARRAY_SIZE(pp_backends) == PP_BACKEND_COUNT, "a row per backend");
 
+enum pp_backend pp_backend_auto_at(int rank)
+{
+	for (int i = 0; rank > 0 && i < PP_BACKEND_COUNT; i++)
+		if (pp_backends[i].auto_rank == rank)
+			return (enum pp_backend)i;
+	return PP_BACKEND_AUTO;
+}
+
 /* Auto: the first row by auto_rank that K offers (kprobe.multi attaches hundreds at once). */
 static enum pp_backend auto_backend(const struct pp_kfacts *k)
 {
-	for (int rank = 1; rank < PP_BACKEND_COUNT; rank++)
-		for (int i = 0; i < PP_BACKEND_COUNT; i++)
-			if (pp_backends[i].auto_rank == rank &&
-			    (!pp_backends[i].has || pp_backends[i].has(k)))
-				return (enum pp_backend)i;
+	enum pp_backend b;
+
+	for (int rank = 1; (b = pp_backend_auto_at(rank)) != PP_BACKEND_AUTO; rank++)
+		if (!pp_backends[b].has || pp_backends[b].has(k))
+			return b;
 	return PP_BACKEND_AUTO;
 }
 

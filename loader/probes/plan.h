@@ -105,6 +105,9 @@ struct pp_backend_row {
 
 extern const struct pp_backend_row pp_backends[PP_BACKEND_COUNT];
 
+/* The backend --backend auto tries at RANK (its row's auto_rank, from 1); PP_BACKEND_AUTO: none. */
+enum pp_backend pp_backend_auto_at(int rank);
+
 /*
  * The backend that functions get: WANT, or for auto the best K has. FUNCS:
  * the list has a function left to attach (else any backend does). Returns

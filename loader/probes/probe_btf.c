@@ -100,8 +100,7 @@ static int find_type(const struct btf *btf, const struct pp_btf_index *x, const 
 	return x ? pp_btf_index_find(x, name, kind) : btf__find_by_name_kind(btf, name, kind);
 }
 
-/* P's function is BTF_KIND_FUNC ID of BTF (<= 0: none). */
-static void resolve_func_id(struct pp_probe *p, const struct btf *btf, int id)
+void pp_probe_resolve_func(struct pp_probe *p, const struct btf *btf, int id)
 {
 	int pos;
 
@@ -125,12 +124,7 @@ static void resolve_func_id(struct pp_probe *p, const struct btf *btf, int id)
 
 static void resolve_func(struct pp_probe *p, const struct btf *btf, const struct pp_btf_index *x)
 {
-	resolve_func_id(p, btf, find_type(btf, x, p->target, BTF_KIND_FUNC));
-}
-
-void pp_probe_resolve_func(struct pp_probe *p, const struct btf *btf, int func_id)
-{
-	resolve_func_id(p, btf, func_id);
+	pp_probe_resolve_func(p, btf, find_type(btf, x, p->target, BTF_KIND_FUNC));
 }
 
 /*

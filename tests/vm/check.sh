@@ -844,8 +844,9 @@ kvd() { echo $(($(kv "${1}_1") - $(kv "${1}_0"))); }
 # fragments: the datagrams that a (MTU 1500) and r (veth-rc, MTU 1000) cut
 # and c reassembled, traced in a, r and c with "udp port 9000" (as
 # tests/e2e/test_fragments.sh, against the kernel's counters): each datagram
-# one packet, marked in a (at veth-a, or at ip_output before it); the fragments a and r cut are copies of it (as
-# many as IpFragCreates: a's first fragment is the datagram's own skb); r's
+# one packet, marked in a (at veth-a, or at ip_output before it); the
+# fragments a and r cut are copies of it (as many as IpFragCreates: a's
+# first fragment is the datagram's own skb); r's
 # originals end segmented; c's fragments (IpReasmReqds) cross veth-c's TC
 # ingress, all but one end merged and the one left goes on as the datagram,
 # read by vmhelper. On the function backends ip_do_fragment (the cutting)
