@@ -15,8 +15,14 @@
 #include <linux/types.h>
 #include "names/ctr_meta.h"
 
-#define PP_NAMES_RESCAN_MS  100	 /* the shortest time between two scans */
-#define PP_NAMES_RECHECK_MS 1000 /* how often a name's source is checked again */
+#define PP_NAMES_RESCAN_MS 100 /* the shortest time between two scans */
+/*
+ * How often a name's source is checked again: a stat() or readlink() per
+ * namespace. Short, as the kernel gives a freed namespace's inode to the
+ * next one made: a container removed and another started within a second
+ * (1000 here before) had its hops named after the first.
+ */
+#define PP_NAMES_RECHECK_MS 20
 #define PP_NETNS_NAME_MAX   64
 
 /* The kernel's init_net inode where it is fixed (Linux 6.18: PROC_NET_INIT_INO). */

@@ -70,4 +70,31 @@ n=$(pp_jq "$js" '[packets[].hops[] | select(.netns == null)] | length')
 pp_expect_eq "hops without a netns" "$n" 0
 n=$(pp_jq "$js" '[packets[].hops[] | select(.netns_carried)] | length')
 [ "$n" -gt 0 ] || pp_fail "no hop whose netns was carried: the TCP ends read one?"
+podman stop -t 0 "$cli" >/dev/null
+podman rm "$cli" >/dev/null
+
+# Churn, in one run: a client, removed, then another at once. The kernel
+# gives a freed namespace's inode to the next one made, so the second
+# client's namespace may have the first's inode: its hops must still bear
+# its own name, never the first's (before names were checked against their
+# source at most every second, and a second client within that second was
+# named after the first: 137 of 137 packets by hand).
+cli2=pp-e2e-cli2-$$
+trace churn --json
+pod_client "$cli"
+pod_get "$cli" "$ip"
+ino1=$(pod_netns "$cli")
+podman rm -f -t 0 "$cli" >/dev/null
+pod_client "$cli2"
+ino2=$(pod_netns "$cli2")
+pod_get "$cli2" "$ip"
+pp_pktpath_settle churn 20
+pp_stop churn
+js=$(pp_out churn)
+pp_expect_json_lines "$js" "pktpath --json output (churn)"
+# Each connection (the client's port) and the client names its hops bear.
+got=$(pp_jq "$js" '[packets[] | {port: (if .pkt.dport == 80 then .pkt.sport else .pkt.dport end),
+	names: [.hops[] | .container.name // empty | select(. != "'"$web"'")]}]
+	| group_by(.port) | map([.[].names[]] | unique | join("+")) | sort | join(",")')
+pp_expect_eq "client names per connection (inodes $ino1, $ino2)" "$got" "$cli,$cli2"
 pp_pass
