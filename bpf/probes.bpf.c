@@ -329,7 +329,7 @@ int pp_cg_ingress(struct __sk_buff *ctx)
 	if (!pp_busy(st))
 		return 1;
 	skb = bpf_cast_to_kern_ctx(ctx);
-	pp_queue_note(st, skb, skb->sk);
+	pp_queue_note(st, ctx, skb, skb->sk);
 	return 1;
 }
 

@@ -970,19 +970,28 @@ static __always_inline void pp_read_note(struct pp_state *st, struct pp_skb_val 
 	r->n = n + 1;
 }
 
-/* SK's queue_map ring, made if new. */
-static __always_inline struct pp_queue_val *pp_queue_of(__u64 sk)
+/*
+ * SK's queue_map ring, made if new. A ring of another socket at SK's
+ * address (COOKIE differs: that one was freed unseen) is emptied: its
+ * packets were never read on this socket, and end unseen.
+ */
+static __always_inline struct pp_queue_val *pp_queue_of(__u64 sk, __u64 cookie)
 {
 	struct pp_queue_val *q = bpf_map_lookup_elem(&queue_map, &sk);
 	__u32 zero = 0;
 	void *z;
 
-	if (q)
-		return q;
-	z = bpf_map_lookup_elem(&queue_zero, &zero);
-	if (!z || bpf_map_update_elem(&queue_map, &sk, z, BPF_NOEXIST))
-		return NULL;
-	return bpf_map_lookup_elem(&queue_map, &sk);
+	if (!q) {
+		z = bpf_map_lookup_elem(&queue_zero, &zero);
+		if (!z || bpf_map_update_elem(&queue_map, &sk, z, BPF_NOEXIST))
+			return NULL;
+		q = bpf_map_lookup_elem(&queue_map, &sk);
+	}
+	if (q && q->cookie != cookie) {
+		q->head = q->tail = 0;
+		q->cookie = cookie;
+	}
+	return q;
 }
 
 /*
@@ -1017,9 +1026,11 @@ static __always_inline __u32 pp_tcp_data(struct sk_buff *skb, __u32 *end)
  * in sk_filter_trim_cap(), which udp_queue_rcv_one_skb() and tcp_filter()
  * call before the socket queues it): the socket took it, and a receive
  * call on SK will find it (pp_queue_reads()). A TCP segment without data
- * is TCP's own (an ACK): no reader reads it.
+ * is TCP's own (an ACK): no reader reads it. CTX: the hook's, for the
+ * socket's cookie (made on the first ask, as SO_COOKIE or `ss -e` would).
  */
-static __always_inline void pp_queue_note(struct pp_state *st, struct sk_buff *skb, struct sock *sk)
+static __always_inline void pp_queue_note(struct pp_state *st, struct __sk_buff *ctx,
+					  struct sk_buff *skb, struct sock *sk)
 {
 	struct pp_skb_val *v = pp_skb_entry((__u64)skb);
 	bool tcp = sk && sk->sk_protocol == IPPROTO_TCP;
@@ -1044,7 +1055,7 @@ static __always_inline void pp_queue_note(struct pp_state *st, struct sk_buff *s
 	pp_head_follow(st, v, (__u64)skb, PP_VIA_BTF);
 	if (tcp && !pp_tcp_data(skb, &end))
 		return;
-	q = pp_queue_of((__u64)sk);
+	q = pp_queue_of((__u64)sk, bpf_get_socket_cookie(ctx));
 	/* Full: this one's end is left to what sees its free. */
 	if (!q || q->tail - q->head >= PP_QUEUE_SLOTS)
 		return;
@@ -1169,7 +1180,8 @@ static __always_inline void pp_queue_reads(struct pp_state *st, struct sock *sk)
 	struct pp_queue_walk w = {.st = st, .sk = sk, .tcp = sk->sk_protocol == IPPROTO_TCP};
 
 	w.q = bpf_map_lookup_elem(&queue_map, &key);
-	if (w.q)
+	/* Another socket's ring, at this one's address before: not this one's reads. */
+	if (w.q && w.q->cookie == (__u64)sk->__sk_common.skc_cookie.counter)
 		bpf_loop(PP_QUEUE_SLOTS, pp_queue_step, &w, 0);
 }
 

@@ -324,6 +324,11 @@ struct pp_queue_slot {
 
 struct pp_queue_val {
 	__u32 head, tail;
+	/*
+	 * The socket's cookie (SO_COOKIE, never reused): the ring is that
+	 * socket's, not a later one's that the kernel put at its address.
+	 */
+	__u64 cookie;
 	struct pp_queue_slot slot[PP_QUEUE_SLOTS];
 };
 
@@ -481,10 +486,11 @@ PP_ABI_SIZE(pp_queue_slot, 24);
 PP_ABI_AT(pp_queue_slot, skb, 0);
 PP_ABI_AT(pp_queue_slot, id, 8);
 PP_ABI_AT(pp_queue_slot, end_seq, 20);
-PP_ABI_SIZE(pp_queue_val, 8 + PP_QUEUE_SLOTS * 24);
+PP_ABI_SIZE(pp_queue_val, 16 + PP_QUEUE_SLOTS * 24);
 PP_ABI_AT(pp_queue_val, head, 0);
 PP_ABI_AT(pp_queue_val, tail, 4);
-PP_ABI_AT(pp_queue_val, slot, 8);
+PP_ABI_AT(pp_queue_val, cookie, 8);
+PP_ABI_AT(pp_queue_val, slot, 16);
 
 PP_ABI_SIZE(pp_send_val, 16);
 PP_ABI_AT(pp_send_val, ts, 0);
