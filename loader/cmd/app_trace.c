@@ -122,7 +122,6 @@ int pp_app_trace(struct pp_app *a)
 	struct stat ns;
 	__u32 netns = stat("/proc/self/ns/net", &ns) ? 0 : (__u32)ns.st_ino;
 	struct pp_trace_cfg cfg = {.out = &out,
-				   .json = out.ops->machine,
 				   .summary = a->env.summary,
 				   .packets = a->env.packets,
 				   .interval = a->env.interval,

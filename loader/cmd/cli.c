@@ -284,6 +284,15 @@ static bool any_export(const struct pp_env *env)
 	return false;
 }
 
+/* Some export file that writes the packets' bytes (its row's flag) is asked for. */
+static bool any_export_of_bytes(const struct pp_env *env)
+{
+	for (size_t i = 0; i < PP_EXPORTS; i++)
+		if (env->exports[i] && pp_export_ops_of((enum pp_export_kind)i)->bytes)
+			return true;
+	return false;
+}
+
 static int check_conflicts(const struct parse *p)
 {
 	const struct pp_env *env = p->env;
@@ -299,7 +308,7 @@ static int check_conflicts(const struct parse *p)
 		return bad(p, "%s",
 			   "--pcapng and --perfetto are for tracing: not with --test-pcap, "
 			   "--list-probes or --check");
-	if (env->snaplen && !env->exports[PP_EXPORT_PCAPNG] && !pp_out_format(env->format)->machine)
+	if (env->snaplen && !any_export_of_bytes(env) && !pp_out_format(env->format)->machine)
 		return bad(p, "%s", "--snaplen is for --pcapng or --json");
 	if (same_exports(env))
 		return bad(p, "%s", "--pcapng and --perfetto need two different files");
