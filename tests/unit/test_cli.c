@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "suites.h"
 #include "cmd/cli.h"
 #include "probes/plan.h"
@@ -572,25 +573,36 @@ START_TEST(test_formats_exports_by_name)
 }
 END_TEST
 
-/* docs/pktpath.8's --backend entry names every backend of the table, as roff writes it. */
+/*
+ * docs/pktpath.8's --backend entry lists no backend that could go stale:
+ * it names auto, and says where the list is (--help, from the table, and
+ * --check); every bold word of it is one of those.
+ */
 START_TEST(test_man_page_backends)
 {
-	char *man = slurp("docs/pktpath.8"), want[64];
+	static const char *const bold[] = {"auto", "pktpath \\-\\-help", "pktpath \\-\\-check"};
+	char *man = slurp("docs/pktpath.8");
 	char *p = strstr(man, "\n.BI \\-\\-backend "), *end;
+	size_t seen = 0;
 
 	ck_assert(p);
 	end = strstr(p + 1, "\n.TP\n");
 	ck_assert(end);
 	*end = 0;
-	for (size_t b = 0; b < PP_BACKEND_COUNT; b++) {
-		size_t n = (size_t)snprintf(want, sizeof(want), "\\fB");
+	for (char *b = strstr(p, "\\fB"); b; b = strstr(b + 1, "\\fB")) {
+		char *r = strstr(b, "\\fR");
+		size_t i;
 
-		for (const char *c = pp_backends[b].name; *c && n + 3 < sizeof(want); c++)
-			n += (size_t)snprintf(want + n, sizeof(want) - n, *c == '-' ? "\\-" : "%c",
-					      *c);
-		snprintf(want + n, sizeof(want) - n, "\\fR");
-		ck_assert_msg(strstr(p, want), "man page: --backend lacks %s", want);
+		ck_assert_msg(r, "man page: --backend: \\fB without \\fR");
+		for (i = 0; i < 3 && ((size_t)(r - b - 3) != strlen(bold[i]) ||
+				      strncmp(b + 3, bold[i], strlen(bold[i])));
+		     i++)
+			;
+		ck_assert_msg(i < 3, "man page: --backend names %.*s (the list is --help's)",
+			      (int)(r - b - 3), b + 3);
+		seen |= 1U << i;
 	}
+	ck_assert_msg(seen == 7, "man page: --backend must name auto, --help and --check");
 	free(man);
 }
 END_TEST
@@ -685,10 +697,9 @@ static void expect_arm(const struct pp_cli_opt *o, const char *body)
 		ck_assert_msg(strstr(body, "short full"), "--%s: short and full", o->name);
 	else if (!strcmp(o->metavar, "NS"))
 		ck_assert_msg(strstr(body, "ip netns list"), "--%s: namespaces", o->name);
-	else if (o->kind == PP_OPT_BACKEND)
-		for (size_t b = 0; b < PP_BACKEND_COUNT; b++)
-			ck_assert_msg(strstr(body, pp_backends[b].name), "--%s: %s", o->name,
-				      pp_backends[b].name);
+	else if (o->kind == PP_OPT_BACKEND) /* test_completion_backends runs it */
+		ck_assert_msg(strstr(body, "compgen -W \"$(_pktpath_backends)\""),
+			      "--%s: the backends pktpath names", o->name);
 	else
 		ck_assert_msg(!strstr(body, "compgen"), "--%s %s: nothing to offer", o->name,
 			      o->metavar);
@@ -783,6 +794,39 @@ START_TEST(test_completion_agrees)
 }
 END_TEST
 
+/*
+ * The completion of --backend, run in bash against this code's --help (a
+ * `pktpath` that prints it), offers the table's backends, in its order.
+ */
+START_TEST(test_completion_backends)
+{
+	char help[] = "/tmp/pp_help_XXXXXX", cmd[1024], got[256] = "", want[256] = "";
+	int fd = mkstemp(help);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
+	FILE *sh;
+
+	ck_assert(f);
+	pp_cli_usage(f);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd),
+		 "bash -c 'source %s/scripts/pktpath.bash-completion; pktpath() { cat %s; }; "
+		 "COMP_WORDS=(pktpath --backend \"\"); COMP_CWORD=2; _pktpath; "
+		 "echo \"${COMPREPLY[*]}\"'",
+		 PP_SOURCE_DIR, help);
+	sh = popen(cmd, "r");
+	ck_assert(sh);
+	ck_assert(fgets(got, sizeof(got), sh));
+	pclose(sh);
+	unlink(help);
+	got[strcspn(got, "\n")] = 0;
+	for (size_t b = 0; b < PP_BACKEND_COUNT; b++)
+		snprintf(want + strlen(want), sizeof(want) - strlen(want), "%s%s", b ? " " : "",
+			 pp_backends[b].name);
+	ck_assert_msg(!strcmp(got, want), "completion offers \"%s\", the table has \"%s\"", got,
+		      want);
+}
+END_TEST
+
 Suite *cli_suite(void)
 {
 	Suite *s = suite_create("cli");
@@ -808,6 +852,7 @@ Suite *cli_suite(void)
 	tcase_add_test(tc, test_man_page_backends);
 	tcase_add_test(tc, test_report_command);
 	tcase_add_test(tc, test_completion_agrees);
+	tcase_add_test(tc, test_completion_backends);
 	suite_add_tcase(s, tc);
 	return s;
 }
