@@ -4,7 +4,7 @@
 # 100, 1000 and all kernel functions taking an skb, in Debian's kernels
 # under QEMU (the host kernel has none of these backends). Each kernel boots
 # once, with tests/vm/attach_bench.sh as its job (scripts/vm-test.sh's
-# harness); pktpath -v times its own attach and detach (loader/cmd/main.c).
+# harness); pktpath -v times its own attach and detach (loader/cmd/app_attach.c).
 # TCG emulates: only ratios within one VM run mean anything.
 #
 #   bench/vm_attach.sh            measure (about 75 minutes), add the raw
@@ -119,7 +119,7 @@ ratios are medians of per-round ratios to the baseline (kprobe.multi, or
 single kprobes where the kernel has no kprobe.multi) for the same list in
 the same round. pktpath runs with \`-v --duration 0.1\` and a filter that
 matches nothing, under \`ulimit -n 65536\` (see below), and reports
-(loader/cmd/main.c, CLOCK_MONOTONIC):
+(loader/cmd/app_attach.c, CLOCK_MONOTONIC):
 
 - *attach*: \`pp_attacher_load()\` and \`pp_attacher_attach()\`: open
   and load the probe programs (and for fentry, one more program load per

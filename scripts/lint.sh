@@ -104,8 +104,8 @@ check_werror() {
 
 # docs/usage.md's usage lines, option list and commands are --help's, line
 # for line: the copy a user reads must not lag behind the code. (The man
-# page and the bash completion are checked against the option table by the
-# unit tests: tests/unit/test_cli.c.)
+# page is checked against the option table by the unit tests, and the bash
+# completion, which reads --help, run against it: tests/unit/test_cli.c.)
 check_usage() {
 	local bin=$BUILD_DIR-lint/loader/pktpath help
 	build "$BUILD_DIR-lint" -DCMAKE_C_COMPILER=clang -DPKTPATH_WERROR=ON -- pktpath || return 1

@@ -284,9 +284,43 @@ static bool any_export(const struct pp_env *env)
 	return false;
 }
 
+/* Some export file that writes the packets' bytes (its row's flag) is asked for. */
+static bool any_export_of_bytes(const struct pp_env *env)
+{
+	for (size_t i = 0; i < PP_EXPORTS; i++)
+		if (env->exports[i] && pp_export_ops_of((enum pp_export_kind)i)->bytes)
+			return true;
+	return false;
+}
+
+/*
+ * The export options as their rows name them, in BUF: "--pcapng and
+ * --perfetto" (LAST before the last one); with BYTES, those whose files
+ * hold the packets' bytes only.
+ */
+static const char *export_options(char *buf, size_t len, const char *last, bool bytes)
+{
+	size_t m = 0, i = 0;
+
+	for (size_t k = 0; k < PP_EXPORTS; k++)
+		m += !bytes || pp_export_ops_of((enum pp_export_kind)k)->bytes;
+	buf[0] = 0;
+	for (size_t k = 0; k < PP_EXPORTS; k++) {
+		const struct pp_export_ops *ops = pp_export_ops_of((enum pp_export_kind)k);
+
+		if (bytes && !ops->bytes)
+			continue;
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s",
+			 !i ? "" : (i == m - 1 ? last : ", "), ops->option);
+		i++;
+	}
+	return buf;
+}
+
 static int check_conflicts(const struct parse *p)
 {
 	const struct pp_env *env = p->env;
+	char x[128];
 
 	if (env->action == PP_ACT_TEST_PCAP && (env->count || env->duration || env->nifaces))
 		return bad(p, "%s",
@@ -296,13 +330,14 @@ static int check_conflicts(const struct parse *p)
 			   "--tc-script is for tracing: not with --test-pcap, --list-probes "
 			   "or --check");
 	if (any_export(env) && env->action != PP_ACT_TRACE)
-		return bad(p, "%s",
-			   "--pcapng and --perfetto are for tracing: not with --test-pcap, "
-			   "--list-probes or --check");
-	if (env->snaplen && !env->exports[PP_EXPORT_PCAPNG] && !pp_out_format(env->format)->machine)
-		return bad(p, "%s", "--snaplen is for --pcapng or --json");
+		return bad(p, "%s are for tracing: not with --test-pcap, --list-probes or --check",
+			   export_options(x, sizeof(x), " and ", false));
+	if (env->snaplen && !any_export_of_bytes(env) && !pp_out_format(env->format)->machine)
+		return bad(p, "--snaplen is for %s or --json",
+			   export_options(x, sizeof(x), " or ", true));
 	if (same_exports(env))
-		return bad(p, "%s", "--pcapng and --perfetto need two different files");
+		return bad(p, "%s need two different files",
+			   export_options(x, sizeof(x), " and ", false));
 	if (env->interval && !env->summary)
 		return bad(p, "%s", "--interval goes with --summary");
 	if (env->packets && !env->summary && !env->metrics)
@@ -440,6 +475,7 @@ static int parse_report_args(struct parse *p, int argc, char **argv, const char 
 static int take_files(struct parse *p, int argc, char **argv)
 {
 	struct pp_env *env = p->env;
+	char x[128];
 
 	if (env->action == PP_ACT_HELP)
 		return 0;
@@ -448,17 +484,19 @@ static int take_files(struct parse *p, int argc, char **argv)
 	env->files = argv + optind;
 	env->nfiles = argc - optind;
 	if (env->nfiles > 1 && (env->summary || any_export(env) || env->snaplen))
-		return bad(p, "%s",
-			   "--summary, --pcapng, --perfetto and --snaplen read one file; "
-			   "with several, report joins them");
+		return bad(p,
+			   "--summary, %s and --snaplen read one file; with several, report "
+			   "joins them",
+			   export_options(x, sizeof(x), ", ", false));
 	if (env->nfiles > 1)
 		return 0;
 	if (env->window >= 0 || env->tolerance >= 0)
 		return bad(p, "%s", "--window and --clock-tolerance join several files");
-	if (env->snaplen && !env->exports[PP_EXPORT_PCAPNG])
-		return bad(p, "%s", "--snaplen is for --pcapng");
+	if (env->snaplen && !any_export_of_bytes(env))
+		return bad(p, "--snaplen is for %s", export_options(x, sizeof(x), " or ", true));
 	if (same_exports(env))
-		return bad(p, "%s", "--pcapng and --perfetto need two different files");
+		return bad(p, "%s need two different files",
+			   export_options(x, sizeof(x), " and ", false));
 	if (!any_export(env))
 		env->summary = true;
 	return 0;

@@ -94,25 +94,38 @@ static void skip_line(struct report *r, const char *why)
  * A timeline needs no date: a packet line without times (written before
  * every line had them) starts at 0, and stderr says so once.
  */
-static int check_packet(struct report *r, const struct pp_report_read_item *it)
+static int check_export(struct report *r, const struct pp_report_read_item *it,
+			enum pp_export_kind k)
 {
+	const struct pp_export_ops *ops = pp_export_ops_of(k);
 	const char *need = NULL;
 
-	if (r->export_paths[PP_EXPORT_PCAPNG] && it->pkt->mark && !it->has_head)
+	if (ops->bytes && it->pkt->mark && !it->has_head)
 		need = "packet bytes (\"head\")";
-	else if (r->export_paths[PP_EXPORT_PCAPNG] && !it->has_time)
+	else if (ops->bytes && !it->has_time)
 		need = "packet times (\"mono_ns\", \"real_ns\")";
 	if (need)
-		return usage_error("%s:%llu: no %s: --pcapng needs a file recorded with pktpath "
+		return usage_error("%s:%llu: no %s: %s needs a file recorded with pktpath "
 				   "--json --snaplen N",
-				   r->file, r->lineno, need);
-	if (r->export_paths[PP_EXPORT_PERFETTO] && !it->has_time && !r->told_untimed) {
+				   r->file, r->lineno, need, ops->option);
+	if (ops->zero_untimed && !it->has_time && !r->told_untimed) {
 		r->told_untimed = true;
 		pp_warn("%s:%llu: no packet times (\"mono_ns\"; an older pktpath's "
 			"file): in %s such packets all start at 0\n",
-			r->file, r->lineno, r->export_paths[PP_EXPORT_PERFETTO]);
+			r->file, r->lineno, r->export_paths[k]);
 	}
 	return 0;
+}
+
+/* Each export asked for, in its row's order (exports.c), by its row's flags. */
+static int check_packet(struct report *r, const struct pp_report_read_item *it)
+{
+	int ret = 0;
+
+	for (size_t k = 0; !ret && k < PP_EXPORTS; k++)
+		if (r->export_paths[k])
+			ret = check_export(r, it, (enum pp_export_kind)k);
+	return ret;
 }
 
 static void span(struct report *r, const struct pp_report_read_item *it)
@@ -282,7 +295,7 @@ static int join_hosts(const struct report *r)
 				  .window_ns = (__u64)((r->window >= 0 ? r->window : 1.0) * 1e9),
 				  .tol_ns =
 					  (__u64)((r->tolerance >= 0 ? r->tolerance : 0.001) * 1e9),
-				  .json = r->format->machine,
+				  .format = r->format->name,
 				  .out = stdout};
 
 	return pp_report_hosts(&o);

@@ -21,8 +21,20 @@ struct host {
 	char boot_id[64];
 };
 
+struct hosts;
+struct totals;
+
+/* A format's printers of the joins: each joined packet, then the totals. */
+struct join_ops {
+	const char *format;
+	void (*joined)(struct hosts *s, const struct pp_jpart *p, size_t n, __u64 skew, size_t at,
+		       enum pp_skew_by by);
+	void (*totals)(struct hosts *s, const struct totals *t);
+};
+
 struct hosts {
 	const struct pp_hosts_opts *o;
+	const struct join_ops *ops; /* by o->format */
 	struct host h[PP_JOIN_MAX_HOSTS];
 	size_t nh;
 	json_object **lines; /* the parts' lines, by pp_jpart.src */
@@ -316,31 +328,43 @@ static void print_all(struct hosts *s, struct totals *t)
 		t->joined++;
 		skew = pp_join_skew(s->parts + i, j - i, s->o->tol_ns, &at, &by);
 		t->skewed += skew != 0;
-		if (s->o->json)
-			json_joined(s, s->parts + i, j - i, skew, at, by);
-		else
-			text_joined(s, s->parts + i, j - i, skew, at, by);
+		s->ops->joined(s, s->parts + i, j - i, skew, at, by);
 	}
 }
 
-static void print_totals(struct hosts *s, const struct totals *t)
+static void json_totals(struct hosts *s, const struct totals *t)
 {
-	if (s->o->json) {
-		fprintf(s->o->out,
-			"{\"join_summary\":{\"hosts\":%zu,\"joined\":%llu,\"alone\":%llu,"
-			"\"clock_skew\":%llu,\"unkeyed\":%llu}}\n",
-			s->nh, t->joined, t->alone, t->skewed, s->unkeyed);
-		return;
-	}
+	fprintf(s->o->out,
+		"{\"join_summary\":{\"hosts\":%zu,\"joined\":%llu,\"alone\":%llu,"
+		"\"clock_skew\":%llu,\"unkeyed\":%llu}}\n",
+		s->nh, t->joined, t->alone, t->skewed, s->unkeyed);
+}
+
+static void text_totals(struct hosts *s, const struct totals *t)
+{
 	fprintf(s->o->out,
 		"pktpath report: %llu joined packets (%zu hosts), %llu parts alone, %llu clocks "
 		"disagreeing, %llu lines unkeyed\n",
 		t->joined, s->nh, t->alone, t->skewed, s->unkeyed);
 }
 
+/* The joins' printers, by output format (output_formats.c's names); the first: any other. */
+static const struct join_ops join_formats[] = {
+	{"text", text_joined, text_totals},
+	{"json", json_joined, json_totals},
+};
+
+static const struct join_ops *join_ops_of(const char *format)
+{
+	for (size_t i = 0; i < sizeof(join_formats) / sizeof(join_formats[0]); i++)
+		if (!strcmp(join_formats[i].format, format))
+			return &join_formats[i];
+	return &join_formats[0];
+}
+
 int pp_report_hosts(const struct pp_hosts_opts *o)
 {
-	struct hosts s = {.o = o};
+	struct hosts s = {.o = o, .ops = join_ops_of(o->format)};
 	struct totals t = {0};
 	int ret = PP_EXIT_OK;
 	long chains;
@@ -356,7 +380,7 @@ int pp_report_hosts(const struct pp_hosts_opts *o)
 	}
 	if (!ret) {
 		print_all(&s, &t);
-		print_totals(&s, &t);
+		s.ops->totals(&s, &t);
 	}
 	for (size_t i = 0; i < s.n; i++)
 		json_object_put(s.lines[i]);

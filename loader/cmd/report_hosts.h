@@ -17,7 +17,11 @@ struct pp_hosts_opts {
 	int nfiles;
 	__u64 window_ns; /* --window */
 	__u64 tol_ns;	 /* --clock-tolerance */
-	bool json;	 /* --json: one line per joined packet, then a summary line */
+	/*
+	 * The output format's name (struct pp_out_ops): "json" (--json), one
+	 * line per joined packet, then a summary line; any other: text.
+	 */
+	const char *format;
 	FILE *out;
 };
 

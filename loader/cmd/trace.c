@@ -119,14 +119,14 @@ static void print_packet(struct trace *t, const struct pp_packet *p)
 
 /*
  * --summary and --metrics alone print no packet; with --packets they do,
- * and --metrics --json writes the JSON lines.
+ * and --metrics with a format for programs (--json) writes its lines.
  */
 static bool prints_packets(const struct pp_trace_cfg *cfg)
 {
 	if (cfg->packets)
 		return true;
 	if (cfg->metrics)
-		return cfg->json;
+		return cfg->out->ops->machine;
 	return !cfg->summary;
 }
 

@@ -11,8 +11,7 @@ struct pp_maps;
 struct pp_metrics;
 
 struct pp_trace_cfg {
-	const struct pp_out *out;
-	bool json;
+	const struct pp_out *out;   /* its ops: the format (output_formats.c) */
 	bool summary;		    /* distinct paths (output_summary.h) instead of packet blocks */
 	bool packets;		    /* with summary: the packet blocks too */
 	double interval;	    /* with summary: seconds between reports, 0: at exit only */

@@ -199,6 +199,7 @@ static void pcapng_free(void *w)
 const struct pp_export_ops pp_export_pcapng_ops = {
 	.option = "--pcapng",
 	.mode = 0600,
+	.bytes = true,
 	.open = pcapng_open,
 	.packet = pcapng_packet,
 	.set_real_off = pcapng_set_real_off,

@@ -387,6 +387,7 @@ static void perfetto_free(void *w)
 const struct pp_export_ops pp_export_perfetto_ops = {
 	.option = "--perfetto",
 	.mode = 0644,
+	.zero_untimed = true,
 	.open = perfetto_open,
 	.packet = perfetto_packet,
 	.end = perfetto_end,

@@ -29,6 +29,14 @@ struct pp_export_ops {
 	const char *option; /* "--pcapng": in messages */
 	mode_t mode;	    /* the file's */
 	/*
+	 * It writes the packets' first bytes: --snaplen applies to it, and
+	 * `pktpath report` needs each line's bytes ("head") and times (a file
+	 * recorded with --json --snaplen N), else bad input.
+	 */
+	bool bytes;
+	/* `pktpath report`: a line without times starts at 0 (said once). */
+	bool zero_untimed;
+	/*
 	 * Writes the file's header to F. SNAPLEN: --snaplen, 0 for all;
 	 * REAL_OFF_NS: CLOCK_REALTIME - CLOCK_MONOTONIC; APPL: "pktpath
 	 * VERSION". NULL if out of memory.

@@ -2,6 +2,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
 #include "suites.h"
 #include "cmd/cli.h"
 #include "probes/plan.h"
@@ -572,25 +574,36 @@ START_TEST(test_formats_exports_by_name)
 }
 END_TEST
 
-/* docs/pktpath.8's --backend entry names every backend of the table, as roff writes it. */
+/*
+ * docs/pktpath.8's --backend entry lists no backend that could go stale:
+ * it names auto, and says where the list is (--help, from the table, and
+ * --check); every bold word of it is one of those.
+ */
 START_TEST(test_man_page_backends)
 {
-	char *man = slurp("docs/pktpath.8"), want[64];
+	static const char *const bold[] = {"auto", "pktpath \\-\\-help", "pktpath \\-\\-check"};
+	char *man = slurp("docs/pktpath.8");
 	char *p = strstr(man, "\n.BI \\-\\-backend "), *end;
+	size_t seen = 0;
 
 	ck_assert(p);
 	end = strstr(p + 1, "\n.TP\n");
 	ck_assert(end);
 	*end = 0;
-	for (size_t b = 0; b < PP_BACKEND_COUNT; b++) {
-		size_t n = (size_t)snprintf(want, sizeof(want), "\\fB");
+	for (char *b = strstr(p, "\\fB"); b; b = strstr(b + 1, "\\fB")) {
+		char *r = strstr(b, "\\fR");
+		size_t i;
 
-		for (const char *c = pp_backends[b].name; *c && n + 3 < sizeof(want); c++)
-			n += (size_t)snprintf(want + n, sizeof(want) - n, *c == '-' ? "\\-" : "%c",
-					      *c);
-		snprintf(want + n, sizeof(want) - n, "\\fR");
-		ck_assert_msg(strstr(p, want), "man page: --backend lacks %s", want);
+		ck_assert_msg(r, "man page: --backend: \\fB without \\fR");
+		for (i = 0; i < 3 && ((size_t)(r - b - 3) != strlen(bold[i]) ||
+				      strncmp(b + 3, bold[i], strlen(bold[i])));
+		     i++)
+			;
+		ck_assert_msg(i < 3, "man page: --backend names %.*s (the list is --help's)",
+			      (int)(r - b - 3), b + 3);
+		seen |= 1U << i;
 	}
+	ck_assert_msg(seen == 7, "man page: --backend must name auto, --help and --check");
 	free(man);
 }
 END_TEST
@@ -641,73 +654,6 @@ START_TEST(test_man_page_report)
 }
 END_TEST
 
-/* Whether the pattern of ARM (up to ')') has the word OPT. */
-static bool arm_has(const char *arm, const char *opt)
-{
-	const char *close = strchr(arm, ')');
-	char pat[512];
-
-	snprintf(pat, sizeof(pat), " %.*s ", close ? (int)(close - arm) : 0, arm);
-	for (char *c = pat; *c; c++)
-		if (strchr("|\\\n\t", *c))
-			*c = ' ';
-	for (char *w = strstr(pat, opt); w; w = strstr(w + 1, opt))
-		if (w[-1] == ' ' && w[strlen(opt)] == ' ')
-			return true;
-	return false;
-}
-
-/* The body of the case arm of ARMS whose pattern has OPT (up to ";;"), or NULL. */
-static const char *arm_of(const char *arms, const char *opt, char *body, size_t len)
-{
-	for (const char *arm = arms; arm; arm = strstr(arm, ";;") ? strstr(arm, ";;") + 2 : NULL) {
-		const char *close = strchr(arm, ')'), *end = strstr(arm, ";;");
-
-		if (close && (!end || close < end) && arm_has(arm, opt)) {
-			snprintf(body, len, "%.*s", end ? (int)(end - close) : (int)strlen(close),
-				 close);
-			return body;
-		}
-	}
-	return NULL;
-}
-
-/* What the argument of row O must complete to, as words of its arm. */
-static void expect_arm(const struct pp_cli_opt *o, const char *body)
-{
-	if (!strcmp(o->metavar, "FILE"))
-		ck_assert_msg(strstr(body, "compgen -f"), "--%s: files", o->name);
-	else if (!strcmp(o->metavar, "DIR"))
-		ck_assert_msg(strstr(body, "compgen -d"), "--%s: directories", o->name);
-	else if (!strcmp(o->metavar, "IFACE"))
-		ck_assert_msg(strstr(body, "/sys/class/net"), "--%s: interfaces", o->name);
-	else if (!strcmp(o->metavar, "LEVEL"))
-		ck_assert_msg(strstr(body, "short full"), "--%s: short and full", o->name);
-	else if (!strcmp(o->metavar, "NS"))
-		ck_assert_msg(strstr(body, "ip netns list"), "--%s: namespaces", o->name);
-	else if (o->kind == PP_OPT_BACKEND)
-		for (size_t b = 0; b < PP_BACKEND_COUNT; b++)
-			ck_assert_msg(strstr(body, pp_backends[b].name), "--%s: %s", o->name,
-				      pp_backends[b].name);
-	else
-		ck_assert_msg(!strstr(body, "compgen"), "--%s %s: nothing to offer", o->name,
-			      o->metavar);
-}
-
-/* The arms of "case $prev" in TEXT, a copy of TEXT cut there (free it). */
-static char *case_arms(char *text)
-{
-	char *arms = strstr(text, "case $prev in\n"), *esac;
-
-	ck_assert(arms);
-	arms += strlen("case $prev in\n");
-	esac = strstr(arms, "\n\tesac");
-	ck_assert(esac);
-	*esac = 0;
-	memmove(text, arms, strlen(arms) + 1);
-	return text;
-}
-
 /* The commands' first words are offered as the first word, and the later ones after them. */
 static void expect_verbs(const char *text)
 {
@@ -726,58 +672,150 @@ static void expect_verbs(const char *text)
 	ck_assert_msg(strstr(text, rest), "completion lacks %s", rest);
 }
 
-/*
- * TEXT (a completion function, and what follows it) offers the long options
- * of VERB's rows in the table's order; an option with an argument has a
- * case arm that completes it as its metavar says (one without has none).
- */
-static void expect_options(const char *text, const char *verb)
-{
-	char *arms, body[512], want[2048] = "", got[2048];
-	const char *p = strstr(text, "compgen -W \"--");
-	size_t n = 0;
+/* A directory with this code's --help and report's in files, a file f1 and a directory d1. */
+struct comp {
+	char dir[64];
+};
 
-	ck_assert(p);
-	arms = case_arms(strdup(text));
-	for (p += strlen("compgen -W \""); *p && *p != '"' && n + 1 < sizeof(got); p++)
-		if (!strchr(" \t\n", *p) || (n && got[n - 1] != ' '))
-			got[n++] = strchr("\t\n", *p) ? ' ' : *p;
-	got[n] = 0;
+static void comp_file(const struct comp *c, const char *name, void (*usage)(FILE *f))
+{
+	char path[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", c->dir, name);
+	f = fopen(path, "w");
+	ck_assert(f);
+	if (usage)
+		usage(f);
+	fclose(f);
+}
+
+static void comp_open(struct comp *c)
+{
+	char path[128];
+
+	snprintf(c->dir, sizeof(c->dir), "/tmp/pp_comp_XXXXXX");
+	ck_assert(mkdtemp(c->dir));
+	comp_file(c, "help", pp_cli_usage);
+	comp_file(c, "report", pp_cli_report_usage);
+	comp_file(c, "f1", NULL);
+	snprintf(path, sizeof(path), "%s/d1", c->dir);
+	ck_assert(!mkdir(path, 0700));
+}
+
+static void comp_close(const struct comp *c)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", c->dir);
+	ck_assert(!system(cmd));
+}
+
+/*
+ * The completion of the command line WORDS (bash words; the last is the one
+ * completed), run in bash in C's directory with a `pktpath` that prints this
+ * code's --help: COMPREPLY, joined by spaces into OUT.
+ */
+static const char *comp_run(const struct comp *c, const char *words, char *out, size_t len)
+{
+	char cmd[1024];
+	FILE *sh;
+
+	snprintf(cmd, sizeof(cmd),
+		 "cd %s && bash -c 'source %s/scripts/pktpath.bash-completion; "
+		 "pktpath() { if [ \"$1\" = report ]; then cat report; else cat help; fi; }; "
+		 "COMP_WORDS=(%s); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); _pktpath; "
+		 "echo \"${COMPREPLY[*]}\"'",
+		 c->dir, PP_SOURCE_DIR, words);
+	sh = popen(cmd, "r");
+	ck_assert(sh);
+	if (!fgets(out, (int)len, sh))
+		out[0] = 0;
+	pclose(sh);
+	out[strcspn(out, "\n")] = 0;
+	return out;
+}
+
+/* Whether the words of S include W. */
+static bool has_word(const char *s, const char *w)
+{
+	size_t n = strlen(w);
+
+	for (const char *p = strstr(s, w); p; p = strstr(p + 1, w))
+		if ((p == s || p[-1] == ' ') && (!p[n] || p[n] == ' '))
+			return true;
+	return false;
+}
+
+/* What completing the argument of row O (as OPT: --name or -c) offers, by its metavar. */
+static void expect_arg(const struct comp *c, const struct pp_cli_opt *o, const char *opt)
+{
+	char words[128], got[512], want[256] = "";
+
+	snprintf(words, sizeof(words), "pktpath %s%s \"\"", o->verb ? "report x " : "", opt);
+	comp_run(c, words, got, sizeof(got));
+	if (!strcmp(o->metavar, "FILE"))
+		ck_assert_msg(has_word(got, "f1") && has_word(got, "d1"), "%s: files: %s", opt,
+			      got);
+	else if (!strcmp(o->metavar, "DIR"))
+		ck_assert_msg(!strcmp(got, "d1"), "%s: directories: %s", opt, got);
+	else if (!strcmp(o->metavar, "IFACE"))
+		ck_assert_msg(has_word(got, "lo"), "%s: interfaces: %s", opt, got);
+	else if (!strcmp(o->metavar, "NS"))
+		ck_assert_msg(!has_word(got, "f1"), "%s: namespaces: %s", opt, got);
+	else if (!strcmp(o->metavar, "LEVEL"))
+		ck_assert_msg(!strcmp(got, "short full"), "%s: short and full: %s", opt, got);
+	else if (o->kind == PP_OPT_BACKEND) {
+		for (size_t b = 0; b < PP_BACKEND_COUNT; b++)
+			snprintf(want + strlen(want), sizeof(want) - strlen(want), "%s%s",
+				 b ? " " : "", pp_backends[b].name);
+		ck_assert_msg(!strcmp(got, want), "%s offers \"%s\", the table has \"%s\"", opt,
+			      got, want);
+	} else
+		ck_assert_msg(!*got, "%s %s: nothing to offer, not %s", opt, o->metavar, got);
+}
+
+/*
+ * "--" completes to the long options of VERB's rows, in the table's order;
+ * an option's argument, and its short name's, as its metavar says.
+ */
+static void expect_options(const struct comp *c, const char *verb)
+{
+	char want[2048] = "", got[2048], opt[48];
+
+	comp_run(c, verb ? "pktpath report x --" : "pktpath --", got, sizeof(got));
 	for (size_t i = 0; i < pp_cli_nopts; i++) {
 		const struct pp_cli_opt *o = &pp_cli_opts[i];
-		char opt[48];
-		const char *arm;
 
 		if (!o->verb != !verb || (verb && strcmp(o->verb, verb)))
 			continue;
 		snprintf(want + strlen(want), sizeof(want) - strlen(want), "%s--%s",
 			 *want ? " " : "", o->name);
+		if (!o->metavar)
+			continue;
 		snprintf(opt, sizeof(opt), "--%s", o->name);
-		arm = arm_of(arms, opt, body, sizeof(body));
-		ck_assert_msg(!arm == !o->metavar, "completion: --%s %s a case arm", o->name,
-			      arm ? "has" : "lacks");
-		if (arm)
-			expect_arm(o, arm);
+		expect_arg(c, o, opt);
 		snprintf(opt, sizeof(opt), "-%c", o->short_name);
-		ck_assert_msg(!o->short_name || !arm == !arm_of(arms, opt, body, sizeof(body)),
-			      "completion: %s and --%s differ", opt, o->name);
+		if (o->short_name)
+			expect_arg(c, o, opt);
 	}
 	ck_assert_msg(!strcmp(got, want), "completion offers\n%s\nthe table has\n%s", got, want);
-	free(arms);
 }
 
 /*
- * scripts/pktpath.bash-completion offers pktpath's options and commands
- * (_pktpath), and report's options after "report" (_pktpath_report).
+ * scripts/pktpath.bash-completion, run in bash against this code's --help,
+ * offers pktpath's options (and report's after "report") and their
+ * arguments as the table says; the commands' words from its own text.
  */
 START_TEST(test_completion_agrees)
 {
 	char *text = slurp("scripts/pktpath.bash-completion");
-	const char *report = strstr(text, "\n_pktpath_report()");
+	struct comp c;
 
-	expect_options(text, NULL);
-	ck_assert_msg(report, "completion: no _pktpath_report");
-	expect_options(report, "report");
+	comp_open(&c);
+	expect_options(&c, NULL);
+	expect_options(&c, "report");
+	comp_close(&c);
 	expect_verbs(text);
 	free(text);
 }

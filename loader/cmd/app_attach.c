@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * From the plan to the trace: the probes attached, then the classifier;
+ * the export files put in place, privileges dropped, --metrics started,
+ * the ready line, the ring loop; and at the end the probes detached.
+ */
+#include <stdio.h>
+#include <linux/capability.h>
+#include "cmd/app.h"
+#include "kernel/privs.h"
+#include "output/metrics.h"
+#include "output/metrics_http.h"
+#include "probes/attacher.h"
+#include "probes/plan.h"
+#include "tc/tc_attach.h"
+#include "base/log.h"
+
+/*
+ * -v: the time of the attacher's load and attach: open and load the probe
+ * object (for fentry and tracepoints, also one program load per probe point)
+ * and create every link. Not in it: the setup before it (BTF, probe list,
+ * classifier load: "setup", from main()), nor the TC attach after it.
+ */
+static int attach_probes(struct pp_app *a)
+{
+	double t0 = pp_app_now_ms();
+	int ret;
+
+	ret = pp_attacher_load(a->attacher, &a->maps, &a->list, a->err, sizeof(a->err));
+	if (!ret)
+		ret = pp_attacher_attach(a->attacher, &a->list, a->err, sizeof(a->err));
+	if (!ret)
+		pp_debug("attached %zu probes in %.1f ms (backend %s; setup %.1f ms)\n",
+			 pp_attacher_attached(a->attacher), pp_app_now_ms() - t0,
+			 pp_backend_name(a->backend), t0 - a->start_ms);
+	return ret;
+}
+
+/*
+ * Everything is attached: from here on pktpath reads, formats and, at the
+ * end, detaches. Keep only what detaching needs (privs.h), for good.
+ */
+static int drop_privileges(struct pp_app *a)
+{
+	/* Removing clsact filters needs CAP_NET_ADMIN; so do the attaches to come. */
+	bool scope_clsact = pp_scope_tc_clsact(&a->scope) > 0;
+	__u64 keep = pp_privs_keep(!a->env.tc_script &&
+				   (pp_tc_clsact_count(&a->tc) || a->following || scope_clsact)) |
+		     pp_privs_keep_bpf(a->maps.state_map);
+	char names[128];
+
+	/* Removing them means entering their namespaces again (setns(2)). */
+	if (scope_clsact)
+		keep |= 1ULL << CAP_SYS_ADMIN;
+
+	if (pp_privs_drop(keep, a->err, sizeof(a->err)) ||
+	    pp_privs_seccomp(a->err, sizeof(a->err))) {
+		pp_warn("%s\n", a->err);
+		return -1;
+	}
+	pp_debug("capabilities kept while tracing: %s\n",
+		 pp_privs_names(keep, names, sizeof(names)));
+	return 0;
+}
+
+/*
+ * --metrics: the HTTP thread starts once privileges are dropped, so that
+ * it has no more capabilities than the reader and runs under its seccomp
+ * filter (both are per thread, and inherited by threads created after).
+ */
+static int start_metrics(struct pp_app *a)
+{
+	struct pp_mbuild b = {.version = PKTPATH_VERSION,
+			      .backend = pp_backend_name(a->backend),
+			      .kernel = uname(&a->uts) ? "" : a->uts.release,
+			      .start_time = a->start_real};
+	size_t top = a->env.metrics_top ? a->env.metrics_top : PP_METRICS_DEF_TOP;
+	double idle = a->env.metrics_idle ? a->env.metrics_idle : PP_METRICS_DEF_IDLE;
+
+	if (!a->env.metrics)
+		return 0;
+	a->metrics = pp_metrics_new(top, idle, &b);
+	if (!a->metrics) {
+		pp_warn("--metrics: out of memory\n");
+		return -1;
+	}
+	a->http = pp_http_start(a->metrics_fd, a->metrics, a->err, sizeof(a->err));
+	if (!a->http) {
+		pp_warn("%s\n", a->err);
+		return -1;
+	}
+	a->metrics_fd = -1; /* the server's now */
+	return 0;
+}
+
+/* Before the follower starts: from then on its thread owns a->tc. */
+static void print_ready(struct pp_app *a)
+{
+	char mode[64];
+
+	if (a->env.tc_script)
+		pp_info("packets are marked once %s/attach.sh has run\n", a->env.tc_script);
+	size_t nif = a->tc.n + pp_scope_tc_ifaces(&a->scope);
+
+	if (a->nscope) {
+		pp_info("ready: backend %s, %zu probes, %zu interface%s in %zu network "
+			"namespace%s (scope: hops elsewhere are not recorded)\n",
+			pp_backend_name(a->backend), pp_attacher_attached(a->attacher), nif,
+			nif == 1 ? "" : "s", a->scope.n, a->scope.n == 1 ? "" : "s");
+		return;
+	}
+	pp_info("ready: backend %s, %zu probes, %zu interface%s (%s)\n",
+		pp_backend_name(a->backend), pp_attacher_attached(a->attacher), nif,
+		nif == 1 ? "" : "s",
+		a->env.tc_script ? "tc script" : pp_tc_mode(&a->tc, mode, sizeof(mode)));
+}
+
+/*
+ * The probes' settings from the options and the plan; the scope's
+ * namespaces: hops elsewhere are not recorded.
+ */
+static int new_attacher(struct pp_app *a)
+{
+	struct pp_probe_settings *s;
+
+	a->attacher = pp_attacher_new();
+	if (!a->attacher) {
+		pp_warn("out of memory\n");
+		return PP_EXIT_FAIL;
+	}
+	s = &a->attacher->set;
+	s->backend = a->backend;
+	s->send_calls = a->env.send_calls;
+	s->all_netns = a->env.all_netns;
+	s->stop = &pp_app_stop;
+	for (size_t i = 0; i < a->scope.n && i < PP_SCOPE_MAX; i++)
+		s->scope[s->nscope++] = a->scope.v[i].ns.inode;
+	pp_attacher_prepare(a->attacher, a->btf, a->ksyms, &a->facts);
+	pp_app_marking_probes(a);
+	return 0;
+}
+
+int pp_app_attach_run(struct pp_app *a)
+{
+	if (new_attacher(a))
+		return PP_EXIT_FAIL;
+	pp_app_signals_catch();
+	if (attach_probes(a) || (!pp_app_stop && pp_app_marking_attach(a))) {
+		pp_warn("%s\n", a->err);
+		return PP_EXIT_FAIL;
+	}
+	if (pp_app_stop) /* interrupted while attaching: pp_app_free() detaches what was done */
+		return PP_EXIT_OK;
+	/* The last moment a file may be renamed: the directory may need a capability. */
+	if (pp_exports_publish(&a->exports, a->err, sizeof(a->err))) {
+		pp_warn("%s\n", a->err);
+		return PP_EXIT_FAIL;
+	}
+	if (drop_privileges(a) || start_metrics(a))
+		return PP_EXIT_FAIL;
+	print_ready(a);
+	if (a->following && pp_follow_start(&a->follow, a->err, sizeof(a->err))) {
+		pp_warn("%s\n", a->err);
+		return PP_EXIT_FAIL;
+	}
+	return pp_app_trace(a);
+}
+
+/* -v: the time of pp_attacher_destroy(): every link destroyed, every fd and the object closed. */
+void pp_app_attach_destroy(struct pp_app *a)
+{
+	size_t n = pp_attacher_attached(a->attacher);
+	double t0 = pp_app_now_ms();
+
+	pp_attacher_destroy(a->attacher);
+	a->attacher = NULL;
+	if (n)
+		pp_debug("detached %zu probes in %.1f ms\n", n, pp_app_now_ms() - t0);
+}

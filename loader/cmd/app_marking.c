@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Where and how packets are marked: --netns/--container's namespaces, the
+ * filter and its classifier on the interfaces (or --tc-script's scripts),
+ * and the filter's IP part for the packets this host sends.
+ */
+#include <errno.h>
+#include <string.h>
+#include "cmd/app.h"
+#include "names/netns_names.h"
+#include "names/netns_scope.h"
+#include "probes/attacher.h"
+#include "tc/tc_attach.h"
+#include "base/log.h"
+
+#define PP_STACK_ENTRIES 4096 /* distinct stacks kept with --stack: 1 MiB */
+
+/*
+ * --netns and --container: each argument's namespace, before anything is
+ * made or attached. The names come from the cache's first scan, which then
+ * serves the output too.
+ */
+int pp_app_marking_scope(struct pp_app *a)
+{
+	int n = a->env.nnetns + a->env.ncontainers;
+
+	if (!n)
+		return 0;
+	if (n > PP_SCOPE_MAX)
+		return pp_app_usage_error(
+			"--netns and --container: at most %d namespaces in a scope", PP_SCOPE_MAX);
+	if (a->env.tc_script)
+		return pp_app_usage_error(
+			"--tc-script and --netns/--container: the scripts attach in "
+			"pktpath's own namespace only");
+	a->netns = pp_netns_cache_new("/");
+	for (int i = 0; i < n; i++) {
+		bool ctr = i >= a->env.nnetns;
+		const char *arg = ctr ? a->env.containers[i - a->env.nnetns] : a->env.netns[i];
+
+		if (pp_scope_resolve(a->netns, "", arg, ctr, &a->scope_ns[a->nscope], a->err,
+				     sizeof(a->err)))
+			return pp_app_usage_error("%s", a->err);
+		a->nscope++;
+	}
+	return 0;
+}
+
+/* The filter and the interfaces: loaded and resolved, nothing attached. */
+int pp_app_marking_prepare(struct pp_app *a)
+{
+	struct pp_maps_opts sizes = {.max_packets = a->env.max_packets,
+				     .ring_size = a->env.ring_size,
+				     .stacks = a->env.nstacks ? PP_STACK_ENTRIES : 0};
+	struct pp_cls_opts o = {.expr = a->env.filter,
+				.maps = &a->maps,
+				.xlate_flags = a->env.no_inner ? 0 : PP_XLATE_INNER,
+				.no_fetch = !a->facts.fetch};
+	double t0 = pp_app_now_ms();
+	int ret;
+
+	/* Listening first: an interface that comes after the list is still seen. */
+	a->following = !a->env.tc_script && !a->env.no_follow && !a->nscope;
+	if (a->following && pp_follow_open(&a->follow, &a->tc, a->err, sizeof(a->err))) {
+		pp_warn("%s\n", a->err);
+		return PP_EXIT_FAIL;
+	}
+	if (a->nscope)
+		ret = pp_scope_tc_open(&a->scope, a->scope_ns, a->nscope, a->env.ifaces,
+				       a->env.nifaces, a->err, sizeof(a->err));
+	else
+		ret = pp_tc_resolve(&a->tc, a->env.ifaces, a->env.nifaces, a->err, sizeof(a->err));
+	if (ret)
+		return pp_app_usage_error("%s", a->err);
+	ret = pp_maps_create(&a->maps, &sizes);
+	if (ret) {
+		pp_warn("cannot create the maps: %s\n", strerror(-ret));
+		return PP_EXIT_FAIL;
+	}
+	ret = pp_cls_load(&a->cls, &o, a->err, sizeof(a->err));
+	if (ret) {
+		pp_warn("%s\n", a->err);
+		return ret == -EINVAL || ret == -E2BIG ? PP_EXIT_USAGE : PP_EXIT_FAIL;
+	}
+	if (a->cls.outer_only)
+		pp_warn("the filter fits the verifier's limits only without the "
+			"inner view: it matches the outer headers only (as --no-inner)\n");
+	pp_debug("filter: %zu classic instructions (%zu libpcap compile%s), %zu "
+		 "eBPF; compiled and loaded in %.1f ms\n",
+		 a->cls.filter.cbpf_len, a->cls.filter.chunks, a->cls.filter.chunks == 1 ? "" : "s",
+		 a->cls.filter.cnt, pp_app_now_ms() - t0);
+	return 0;
+}
+
+/* The classifier on the interfaces, or the scripts that put it there. */
+int pp_app_marking_attach(struct pp_app *a)
+{
+	if (a->env.tc_script)
+		return pp_tc_script_write(&a->script, &a->cls, &a->maps, &a->tc, a->err,
+					  sizeof(a->err));
+	if (a->nscope)
+		return pp_scope_tc_attach(&a->scope, &a->cls, !a->no_tcx, a->err, sizeof(a->err));
+	a->tc.tcx = !a->no_tcx;
+	return pp_tc_attach(&a->tc, &a->cls, a->err, sizeof(a->err));
+}
+
+/*
+ * Locally sent packets are marked where IP sends them (ip_output), so
+ * their path starts at the socket side, not at TC, with the filter's IP
+ * part (pp_attacher_marks()).
+ */
+void pp_app_marking_probes(struct pp_app *a)
+{
+	if (!pp_attacher_marks(a->attacher))
+		return;
+	if (pp_filter_build_l3(&a->l3, a->env.filter, a->err, sizeof(a->err))) {
+		pp_warn("packets this host sends are marked at TC only: %s\n", a->err);
+		return;
+	}
+	a->attacher->set.l3 = a->l3.insns;
+	a->attacher->set.l3_cnt = a->l3.cnt;
+}

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A trace run's output: the files it writes (checked before anything is
+ * attached), and how the ring loop's packets are named and printed.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <net/if.h>
+#include <sys/stat.h>
+#include "cmd/app.h"
+#include "cmd/trace.h"
+#include "names/netns_names.h"
+#include "output/metrics_listen.h"
+#include "paths/drop_reason.h"
+#include "probes/attacher.h"
+#include "kernel/ksyms.h"
+#include "base/log.h"
+
+static const char *reason_name(__u32 reason, void *arg)
+{
+	return arg ? pp_drop_reason_name(arg, reason) : NULL;
+}
+
+static const char *sym_name(__u64 addr, void *arg)
+{
+	return arg ? pp_ksym_name(arg, addr, NULL) : NULL;
+}
+
+static const struct pp_ns_name *netns_name(__u32 inode, void *arg)
+{
+	return pp_netns_cache_get(arg, inode);
+}
+
+/* Namespaces by name; without the cache (no memory) they print as inodes. */
+static void name_netns(struct pp_app *a, struct pp_out *out)
+{
+	if (!a->netns)
+		return;
+	out->netns_name = netns_name;
+	out->netns_arg = a->netns;
+	out->told = &a->told;
+	out->netns_inodes = pp_log_debug_on();
+}
+
+/*
+ * An interface of pktpath's own namespace by index (if_indextoname()), as
+ * it is named now; other namespaces' are not reachable from here. ARG: the
+ * inode of pktpath's namespace.
+ */
+static const char *if_name(__u32 netns, __u32 ifindex, char *buf, void *arg)
+{
+	return netns && netns == *(__u32 *)arg ? if_indextoname(ifindex, buf) : NULL;
+}
+
+/*
+ * The wall-clock times printed hold while CLOCK_REALTIME - CLOCK_MONOTONIC
+ * does: a step of the clock (or a suspend) while tracing moves them.
+ */
+static void clock_check(const struct pp_wallclock *c)
+{
+	__s64 d = pp_wallclock_moved(c);
+
+	if (d)
+		pp_warn("the wall clock moved by %+.6f s against CLOCK_MONOTONIC while "
+			"tracing (stepped, or the host slept): wall-clock times of packets after "
+			"that are off by up to that much\n",
+			(double)d / 1e9);
+}
+
+/*
+ * Which host writes the JSON lines: --host-name, else this host's name;
+ * and which boot of it (packet ids and monotonic times restart with each).
+ */
+static void host_of(struct pp_app *a, struct pp_out *out)
+{
+	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+
+	if (a->env.host_name)
+		snprintf(a->host, sizeof(a->host), "%s", a->env.host_name);
+	else if (gethostname(a->host, sizeof(a->host) - 1))
+		snprintf(a->host, sizeof(a->host), "unknown");
+	if (f) {
+		if (!fgets(a->boot_id, sizeof(a->boot_id), f))
+			a->boot_id[0] = 0;
+		a->boot_id[strcspn(a->boot_id, "\n")] = 0;
+		fclose(f);
+	}
+	out->host_name = a->host;
+	out->boot_id = a->boot_id[0] ? a->boot_id : NULL;
+}
+
+/*
+ * Where pktpath will write (safe_file.h), checked while nothing is
+ * attached: a directory others could change is bad input, exit 2.
+ */
+int pp_app_trace_files(struct pp_app *a)
+{
+	if (a->env.tc_script &&
+	    pp_tc_script_prepare(&a->script, a->env.tc_script, a->err, sizeof(a->err)))
+		return pp_app_usage_error("--tc-script: %s", a->err);
+	if (a->env.metrics) {
+		a->metrics_fd = pp_metrics_listen(a->env.metrics, a->err, sizeof(a->err));
+		if (a->metrics_fd < 0)
+			return pp_app_usage_error("%s", a->err);
+	}
+	if (pp_exports_open(&a->exports, a->env.exports, a->env.snaplen, "pktpath " PKTPATH_VERSION,
+			    a->err, sizeof(a->err)))
+		return pp_app_usage_error("%s", a->err);
+	return 0;
+}
+
+int pp_app_trace(struct pp_app *a)
+{
+	struct pp_out out = {.f = stdout,
+			     .ops = pp_out_format(a->env.format),
+			     .nprobes = a->list.n,
+			     .reason_name = reason_name,
+			     .sym_name = sym_name,
+			     .if_name = if_name};
+	struct stat ns;
+	__u32 netns = stat("/proc/self/ns/net", &ns) ? 0 : (__u32)ns.st_ino;
+	struct pp_trace_cfg cfg = {.out = &out,
+				   .summary = a->env.summary,
+				   .packets = a->env.packets,
+				   .interval = a->env.interval,
+				   .count = a->env.count,
+				   .duration = a->env.duration,
+				   .packet_timeout = a->env.packet_timeout,
+				   .also = pp_exports_packet,
+				   .also_ctx = &a->exports,
+				   .metrics = a->metrics,
+				   .probes = pp_attacher_attached(a->attacher),
+				   .interfaces = a->tc.n};
+	int ret;
+
+	a->names = calloc(a->list.n, sizeof(*a->names));
+	if (!a->names)
+		return PP_EXIT_FAIL;
+	for (size_t i = 0; i < a->list.n; i++)
+		a->names[i] = a->list.v[i].name;
+	out.probe_names = a->names;
+	pp_drop_reasons_load(&a->reasons, a->btf);
+	/* Where kfree_skb gives no reason (before 5.17), 0 is none, not a name (drop_hint.h). */
+	out.reason_arg = a->facts.reasons ? a->reasons : NULL;
+	out.sym_arg = a->ksyms;
+	out.if_arg = &netns;
+	/* --json --snaplen: what `pktpath report` needs for the exports, the same clocks. */
+	out.head_bytes = out.ops->machine ? a->env.snaplen : 0;
+	out.real_off = a->exports.clock.off;
+	if (a->env.nstacks) {
+		a->stacks.fd = a->maps.stack_map;
+		a->stacks.ksyms = a->ksyms;
+		out.stack = pp_stacks_frames;
+		out.stack_arg = &a->stacks;
+	}
+	name_netns(a, &out);
+	host_of(a, &out);
+	a->exports.out = &out;
+	pp_debug("wall-clock times: CLOCK_REALTIME - CLOCK_MONOTONIC "
+		 "measured to +-%llu ns\n",
+		 (unsigned long long)a->exports.clock.err_ns);
+	ret = pp_trace_run(&a->maps, &cfg, &pp_app_stop) ? PP_EXIT_FAIL : PP_EXIT_OK;
+	clock_check(&a->exports.clock);
+	if (pp_exports_close(&a->exports, stderr, a->err, sizeof(a->err))) {
+		pp_warn("%s\n", a->err);
+		ret = PP_EXIT_FAIL;
+	}
+	return ret;
+}
