@@ -144,6 +144,16 @@ enum pp_fate {
  * task is the reader. Known from the tracepoint's location (Linux 6.3+).
  */
 #define PP_HOP_READ 16U
+/*
+ * END: an IPv4 fragment with more after it (MF) whose data did not go on in
+ * a reassembled datagram (sent, dropped, left the scope, cut again): its
+ * datagram's later fragments may still come, as copies of the packet. The
+ * sender's ip_do_fragment() sends them one at a time, so the first can
+ * leave the traced scope (or, on a NIC, be sent and freed) before the next
+ * crosses its first hook: the loader keeps the packet open for them, as
+ * for a shared END (PP_HOP_SHARED), up to --packet-timeout.
+ */
+#define PP_HOP_FRAGS 32U
 /* How many text ranges of af_packet's receive functions the probes know. */
 #define PP_TAP_RANGES 6
 /* How many text ranges of functions whose frees are merges the probes know (pp_merge_at()). */
