@@ -909,6 +909,30 @@ chk_fragments() {
 		"into $oks$note; $(allp fates)"
 }
 
+# fragments-left: traced in a alone, each datagram one packet whose later
+# fragments, each crossing veth-a after the skbs before it left the scope,
+# are copies of it (IpFragCreates in a, less the datagram's own skb), and
+# every skb ends left. Before PP_HOP_FRAGS a packet was its first fragment
+# alone.
+chk_fragments_left() {
+	local n=4 ca got
+	life_common "$1" || return 1
+	ca=$(kvd creates_a)
+	if ! { [ "$(kv udp_served)" = "$n" ] && [ "$ca" -gt "$n" ] && [ "$(kv send)" != fail ]; }; then
+		echo "traffic: read '$(kv udp_served)' of $n, FragCreates a $ca, send '$(kv send)'"
+		return 1
+	fi
+	got=$(allp '[length, ([.[].skbs[]? | select(.from)] | length),
+		([.[] | select(.fate.kind != "left" or any(.skbs[]?; .fate.kind != "left"))]
+			| length)] | join(" ")')
+	[ "$got" = "$n $((ca - n)) 0" ] || {
+		echo "packets, copies, not left: $got; the kernel's: $n $((ca - n)) 0" \
+			"(FragCreates a $ca); $(allp 'map(brief) | join("; ")')"
+		return 1
+	}
+	echo "$n datagrams, $((ca - n)) later fragments joined after the first left; $(allp fates)"
+}
+
 # ---- the VM as a whole ---------------------------------------------------------
 
 check_vm() {
