@@ -19,6 +19,11 @@
 # Before frag_map (bpf/frag.bpf.h) the router's first fragments were
 # packets of their own, marked at r-eth1 egress (with the host filter, every
 # fragment that a or r cut), and the router's originals ended consumed.
+# Then (frag_left) traced in a alone, where each fragment leaves the scope
+# before a sends the next, and (frag_two) through a second router r2 that
+# cuts r's fragments again. frag_left failed before PP_HOP_FRAGS (each
+# packet its first fragment alone: 0 copies of 20); frag_two passed
+# before too (a regression test of fragments of fragments).
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
 pp_begin tcpdump taskset ping
