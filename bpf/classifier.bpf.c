@@ -181,7 +181,9 @@ static __always_inline __u32 pp_hook_id(struct __sk_buff *ctx, __u32 probe)
  * this hook already, or that a socket took, was freed unseen and carries
  * another packet. An IPv4 fragment cut from a tracked packet joins it
  * (bpf/frag.bpf.h). A MATCH that is none of these is a new packet. Traffic
- * while nothing is tracked pays the filter and one array lookup.
+ * while nothing is tracked pays the filter and one array lookup (and a
+ * read of the clock within PP_FRAG_NS of a tracked packet that may be cut:
+ * its later fragments may come after it ended).
  */
 static __always_inline int pp_classify(struct __sk_buff *ctx, bool match, __u32 probe,
 				       const bool fetch)
@@ -195,11 +197,18 @@ static __always_inline int pp_classify(struct __sk_buff *ctx, bool match, __u32 
 	if (!st)
 		return TC_ACT_UNSPEC;
 	busy = pp_busy(st);
-	/* Nothing tracked, nothing new: the hook's identity is not read. */
-	if (!busy && !match)
+	/* Nothing tracked, nothing new, no fragment to come: the hook's identity is not read. */
+	if (!busy && !match && !pp_frag_recent(st))
 		return TC_ACT_UNSPEC;
 	hook = pp_hook_id(ctx, probe);
-	if (busy) {
+	if (!busy) {
+		/* A later fragment of a packet that ended meanwhile: it goes on as a copy. */
+		v = pp_frag_join(st, ctx, skb, hook, probe);
+		if (v) {
+			v->tuple = pp_tc_tuple(ctx);
+			return TC_ACT_UNSPEC;
+		}
+	} else {
 		v = bpf_map_lookup_elem(&skb_map, &skb);
 		if (v && !(v->flags & PP_SKB_TAKEN) && pp_cross_hook(v, hook)) {
 			pp_tc_hop(st, v, ctx, probe);

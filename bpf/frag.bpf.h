@@ -142,6 +142,18 @@ static __always_inline struct pp_skb_val *pp_frag_join(struct pp_state *st, stru
 	return v;
 }
 
+/*
+ * A tracked packet that may be cut was noted within PP_FRAG_NS: while none
+ * is in flight, its later fragments may still come (the first left the
+ * scope, or was sent and freed, before the next crossed a hook).
+ */
+static __always_inline bool pp_frag_recent(struct pp_state *st)
+{
+	__u64 seen = READ_ONCE(st->frag_ts);
+
+	return seen && pp_frag_fresh(bpf_ktime_get_ns(), seen);
+}
+
 /* Tracked SKB (packet ID) at a TC hook: pp_frag_note() if it is IPv4. */
 static __always_inline void pp_frag_seen(struct pp_state *st, struct __sk_buff *ctx, __u64 skb,
 					 __u64 id)

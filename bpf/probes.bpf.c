@@ -35,6 +35,68 @@ static __always_inline __u32 pp_probe_imm(void)
 	return (__u32)v;
 }
 
+/*
+ * Where a free is a merge, set by the loader from kallsyms (0, 0: unknown):
+ * the skb's data went on in another skb. inet_frag_reasm_prepare() consumes
+ * the first fragment after skb_morph() gave its data to the fragment that
+ * completed the datagram (ip_defrag(), net/ipv4/inet_fragment.c);
+ * skb_release_data() and kfree_skb_list_reason() free the skbs of a
+ * frag_list (the reassembled datagram's other fragments, a GRO frag list)
+ * with the skb that carries them; kfree_skb_partial() frees an skb whose
+ * data skb_try_coalesce() moved into another (reassembly, TCP, GRO), seen
+ * by the slab's tracepoint only, its call site: inet_frag_reasm_finish()
+ * where it is inlined there (6.18: the fragments after the first).
+ */
+const volatile __u64 pp_merge_lo[PP_MERGE_RANGES] = {};
+const volatile __u64 pp_merge_hi[PP_MERGE_RANGES] = {};
+
+static __always_inline bool pp_merge_at(__u64 at)
+{
+	for (int i = 0; i < PP_MERGE_RANGES; i++)
+		if (at >= pp_merge_lo[i] && at < pp_merge_hi[i])
+			return true;
+	return false;
+}
+
+/*
+ * 1 + consume_skb()'s probe index where its tracepoint carries no location
+ * (before Linux 6.3) and the backend is perf kprobes, set by the loader; 0
+ * otherwise. Its caller is then read from the stack at the function's
+ * entry (the return address, as libbpf's BPF_KPROBE_READ_RET_IP): one
+ * called from a merge place (inet_frag_reasm_prepare() consumes the first
+ * fragment after skb_morph() moved its data into the one that completed
+ * the datagram) marks the skb, and the tracepoint inside ends it merged.
+ * Only for tracked skbs: the probe runs past the in-flight gate.
+ */
+const volatile __u32 pp_consume_fn = 0;
+
+static __always_inline void pp_consume_caller(struct pt_regs *ctx, __u64 skb, __u64 cookie)
+{
+	struct pp_skb_val *v;
+	__u64 ret = 0;
+
+	if (!pp_consume_fn || (cookie & PP_COOKIE_PROBE) != pp_consume_fn - 1)
+		return;
+	v = bpf_map_lookup_elem(&skb_map, &skb);
+	if (!v || bpf_probe_read_kernel(&ret, sizeof(ret), (void *)PT_REGS_SP(ctx)))
+		return;
+	if (pp_merge_at(ret))
+		v->flags |= PP_SKB_MERGING;
+	else
+		v->flags &= ~PP_SKB_MERGING;
+}
+
+/* consume_skb's tracepoint without location: merged if pp_consume_caller() said so. */
+static __always_inline __u32 pp_consume_fate(__u64 skb)
+{
+	struct pp_skb_val *v;
+
+	if (!pp_consume_fn || !pp_busy(pp_state()))
+		return PP_FATE_CONSUMED;
+	v = bpf_map_lookup_elem(&skb_map, &skb);
+	return v && (v->flags & PP_SKB_MERGING) ? PP_FATE_MERGED : PP_FATE_CONSUMED;
+}
+
 #define PP_KPROBES(N)                                                                              \
 	SEC("kprobe.multi")                                                                        \
 	int pp_kmulti##N(struct pt_regs *ctx)                                                      \
@@ -46,16 +108,24 @@ static __always_inline __u32 pp_probe_imm(void)
 	SEC("kprobe")                                                                              \
 	int pp_kprobe##N(struct pt_regs *ctx)                                                      \
 	{                                                                                          \
-		__u64 skb = PT_REGS_PARM##N(ctx);                                                  \
+		__u64 skb = PT_REGS_PARM##N(ctx), cookie;                                          \
                                                                                                    \
-		return pp_hop_gate(skb) ? pp_on_hop(ctx, skb, bpf_get_attach_cookie(ctx)) : 0;     \
+		if (!pp_hop_gate(skb))                                                             \
+			return 0;                                                                  \
+		cookie = bpf_get_attach_cookie(ctx);                                               \
+		pp_consume_caller(ctx, skb, cookie);                                               \
+		return pp_on_hop(ctx, skb, cookie);                                                \
 	}                                                                                          \
 	SEC("kprobe")                                                                              \
 	int pp_kprobe_imm##N(struct pt_regs *ctx)                                                  \
 	{                                                                                          \
-		__u64 skb = PT_REGS_PARM##N(ctx);                                                  \
+		__u64 skb = PT_REGS_PARM##N(ctx), cookie;                                          \
                                                                                                    \
-		return pp_hop_gate(skb) ? pp_on_hop(ctx, skb, pp_probe_imm()) : 0;                 \
+		if (!pp_hop_gate(skb))                                                             \
+			return 0;                                                                  \
+		cookie = pp_probe_imm();                                                           \
+		pp_consume_caller(ctx, skb, cookie);                                               \
+		return pp_on_hop(ctx, skb, cookie);                                                \
 	}                                                                                          \
 	SEC("fentry")                                                                              \
 	int pp_fentry##N(__u64 *ctx)                                                               \
@@ -218,7 +288,8 @@ SEC("tp_btf/consume_skb")
 int pp_tp_consume(__u64 *ctx)
 {
 	pp_learn_skb(ctx[0]);
-	return pp_on_free(ctx[0], pp_consume_probe, PP_FATE_CONSUMED, 0, 0, 0, 0, PP_VIA_BTF);
+	return pp_on_free(ctx[0], pp_consume_probe, pp_consume_fate(ctx[0]), 0, 0, 0, 0,
+			  PP_VIA_BTF);
 }
 
 /*
@@ -250,26 +321,19 @@ static __always_inline __u32 pp_tap_at(__u64 at)
 }
 
 /*
- * Where a free is a merge, set by the loader from kallsyms (0, 0: unknown):
- * the skb's data went on in another skb. inet_frag_reasm_prepare() consumes
- * the first fragment after skb_morph() gave its data to the fragment that
- * completed the datagram (ip_defrag(), net/ipv4/inet_fragment.c);
- * skb_release_data() and kfree_skb_list_reason() free the skbs of a
- * frag_list (the reassembled datagram's other fragments, a GRO frag list)
- * with the skb that carries them; kfree_skb_partial() frees an skb whose
- * data skb_try_coalesce() moved into another (reassembly, TCP, GRO), seen
- * by the slab's tracepoint only, its call site: inet_frag_reasm_finish()
- * where it is inlined there (6.18: the fragments after the first).
+ * Where a consume_skb() is the reader's free of the datagram it was given
+ * (PP_HOP_READ), set by the loader from kallsyms (0, 0: unknown):
+ * skb_consume_udp(), and the receive calls it may be inlined into.
  */
-const volatile __u64 pp_merge_lo[PP_MERGE_RANGES] = {};
-const volatile __u64 pp_merge_hi[PP_MERGE_RANGES] = {};
+const volatile __u64 pp_read_lo[PP_READ_RANGES] = {};
+const volatile __u64 pp_read_hi[PP_READ_RANGES] = {};
 
-static __always_inline bool pp_merge_at(__u64 at)
+static __always_inline __u32 pp_read_at(__u64 at)
 {
-	for (int i = 0; i < PP_MERGE_RANGES; i++)
-		if (at >= pp_merge_lo[i] && at < pp_merge_hi[i])
-			return true;
-	return false;
+	for (int i = 0; i < PP_READ_RANGES; i++)
+		if (at >= pp_read_lo[i] && at < pp_read_hi[i])
+			return PP_HOP_READ;
+	return 0;
 }
 
 /*
@@ -296,7 +360,8 @@ int pp_tp_consume_at(__u64 *ctx)
 	fate = at >= pp_gso_lo && at < pp_gso_hi ? PP_FATE_SEGMENTED : PP_FATE_CONSUMED;
 	if (pp_merge_at(at))
 		fate = PP_FATE_MERGED;
-	return pp_on_free(ctx[0], pp_consume_probe, fate, 0, at, 0, pp_tap_at(at), PP_VIA_BTF);
+	return pp_on_free(ctx[0], pp_consume_probe, fate, 0, at, 0, pp_tap_at(at) | pp_read_at(at),
+			  PP_VIA_BTF);
 }
 
 /*

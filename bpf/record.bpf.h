@@ -751,6 +751,30 @@ static __always_inline bool pp_queue_merged(struct pp_skb_val *v)
 	return true;
 }
 
+#define PP_ETH_P_IP 0x0800
+#define PP_IP_MORE  0x2000 /* IP_MF */
+
+/*
+ * PP_HOP_FRAGS if SKB, ending with FATE, is an IPv4 fragment with more after
+ * it. DATA: its data is still there to read (not after kfree_skbmem(), the
+ * slab's free); an skb leaving the scope is whole.
+ */
+static __always_inline __u32 pp_frag_more(struct sk_buff *skb, __u32 fate, bool data,
+					  const enum pp_via via)
+{
+	unsigned char *head;
+	__u16 nh, frag_off = 0;
+
+	if (!(data || fate == PP_FATE_LEFT) || fate == PP_FATE_MERGED ||
+	    PP_READ(via, skb, protocol) != bpf_htons(PP_ETH_P_IP))
+		return 0;
+	head = PP_READ(via, skb, head);
+	nh = PP_READ(via, skb, network_header);
+	if (bpf_probe_read_kernel(&frag_off, sizeof(frag_off), head + nh + 6))
+		return 0;
+	return frag_off & bpf_htons(PP_IP_MORE) ? PP_HOP_FRAGS : 0;
+}
+
 /*
  * The skb is being released: its END record, then forget it. DATA: the skb
  * still holds its data here, so a clone sharing it can be told.
@@ -793,7 +817,8 @@ static __always_inline int pp_end(struct pp_state *st, __u64 skb, __u32 probe, _
 		h->caller = caller;
 		h->lost = v->lost;
 		h->flags = flags | (shared ? PP_HOP_SHARED : 0) |
-			   pp_queue_left(v, (struct sk_buff *)skb, false, via);
+			   pp_queue_left(v, (struct sk_buff *)skb, false, via) |
+			   pp_frag_more((struct sk_buff *)skb, fate, data, via);
 		if (pp_is_tap(v, (struct sk_buff *)skb, via))
 			h->flags |= PP_HOP_TAP;
 		if (fate == PP_FATE_DROPPED)

@@ -136,10 +136,30 @@ enum pp_fate {
  * docs/packet-life.md's limits.
  */
 #define PP_HOP_GAP 8U
+/*
+ * END: the reader's own free of the datagram it was given: consume_skb()
+ * called from skb_consume_udp(), which udp_recvmsg() and udpv6_recvmsg()
+ * call only after the copy to the reader succeeded (a failed copy is a
+ * kfree_skb(), a peek holds a reference and frees nothing). This record's
+ * task is the reader. Known from the tracepoint's location (Linux 6.3+).
+ */
+#define PP_HOP_READ 16U
+/*
+ * END: an IPv4 fragment with more after it (MF) whose data did not go on in
+ * a reassembled datagram (sent, dropped, left the scope, cut again): its
+ * datagram's later fragments may still come, as copies of the packet. The
+ * sender's ip_do_fragment() sends them one at a time, so the first can
+ * leave the traced scope (or, on a NIC, be sent and freed) before the next
+ * crosses its first hook: the loader keeps the packet open for them, as
+ * for a shared END (PP_HOP_SHARED), up to --packet-timeout.
+ */
+#define PP_HOP_FRAGS 32U
 /* How many text ranges of af_packet's receive functions the probes know. */
 #define PP_TAP_RANGES 6
 /* How many text ranges of functions whose frees are merges the probes know (pp_merge_at()). */
 #define PP_MERGE_RANGES 5
+/* How many text ranges of functions whose consume_skb() is a reader's (PP_HOP_READ) they know. */
+#define PP_READ_RANGES 3
 
 /* One step of one packet. 128 bytes, no holes. */
 struct pp_hop {
@@ -258,6 +278,12 @@ struct pp_full_val {
 #define PP_SKB_FCLONE2	   64U /* an fclone pair's second skb (pp_fclone_note) */
 /* It left its qdisc's device unseen: its next record says so (PP_HOP_GAP). */
 #define PP_SKB_GAP 128U
+/*
+ * A function probe at consume_skb() saw it called from a merge place
+ * (pp_merge_at()): the consume_skb tracepoint that follows, which carries
+ * no location before Linux 6.3, ends it merged (pp_consume_caller()).
+ */
+#define PP_SKB_MERGING 256U
 
 /*
  * head_map: data buffer (skb->head) -> the tracked skb that holds it. A clone

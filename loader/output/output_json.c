@@ -456,6 +456,8 @@ static void json_hop(const struct pp_out *out, struct pp_wbuf *w, const struct p
 		jbool(&o, K("netns_carried"), true);
 	if (h->flags & PP_HOP_GAP)
 		jbool(&o, K("unseen_before"), true);
+	if (h->flags & PP_HOP_READ)
+		jbool(&o, K("read"), true);
 	json_netns_name(out, &o, h->netns);
 	json_dev(&o, h);
 	jnum(&o, K("cpu"), h->cpu);

@@ -76,17 +76,26 @@ static bool is_read_probe(const struct pp_out *o, __u32 probe)
 	return probe < o->nprobes && o->probe_names && pp_life_point_reads(o->probe_names[probe]);
 }
 
+/*
+ * The last hop of skb R (any skb: NULL) at a read probe; else its END by
+ * the reader's own free (PP_HOP_READ: the tracepoint backend, where a
+ * linear datagram's copy fires nothing).
+ */
 const struct pp_hop *pp_out_read_hop(const struct pp_out *o, const struct pp_packet *p,
 				     const struct pp_skbref *r)
 {
-	const struct pp_hop *read = NULL;
+	const struct pp_hop *read = NULL, *freed = NULL;
 	size_t k = r ? (size_t)(r - p->skbs) : 0;
 
-	for (size_t i = 0; i < p->nhops; i++)
-		if (is_read_probe(o, p->hops[i].probe) &&
-		    (!r || pp_out_hop_skb(p, &p->hops[i]) == k))
+	for (size_t i = 0; i < p->nhops; i++) {
+		if (r && pp_out_hop_skb(p, &p->hops[i]) != k)
+			continue;
+		if (is_read_probe(o, p->hops[i].probe))
 			read = &p->hops[i];
-	return read;
+		else if (p->hops[i].flags & PP_HOP_READ)
+			freed = &p->hops[i];
+	}
+	return read ? read : freed;
 }
 
 size_t pp_out_skb_index(const struct pp_packet *p, __u64 skb, __u64 ts)

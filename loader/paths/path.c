@@ -444,8 +444,11 @@ static int skb_note(struct pp_buf *b, const struct pp_hop *h)
 	r->tap = h->flags & PP_HOP_TAP;
 	b->live--;
 	b->lost += h->lost;
-	/* Shared with none of its live skbs: a holder not seen yet, maybe a copy to come. */
-	b->awaited += (h->flags & PP_HOP_SHARED) && !b->live;
+	/*
+	 * Shared with none of its live skbs: a holder not seen yet, maybe a copy
+	 * to come; or a fragment whose datagram's later fragments may still come.
+	 */
+	b->awaited += (h->flags & (PP_HOP_SHARED | PP_HOP_FRAGS)) && !b->live;
 	return 0;
 }
 

@@ -200,6 +200,22 @@ static bool kmem_any_hooks(const struct pp_probes *p, enum pp_backend backend)
 }
 
 /*
+ * pp_consume_fn (bpf/probes.bpf.c): 1 + consume_skb()'s probe index where
+ * its caller is read at the function's entry: the tracepoint carries no
+ * location (before Linux 6.3), and the backend is perf kprobes, whose
+ * registers there hold the stack pointer at the return address. Else 0.
+ */
+static __u32 consume_fn(const struct pp_probes *p, const struct pp_probe_list *l,
+			enum pp_backend backend)
+{
+	int i = find_probe(l, "consume_skb");
+
+	if (p->set->consume_at || pp_backends[backend].attach != PP_ATTACH_KPROBE || i < 0)
+		return 0;
+	return (__u32)i + 1;
+}
+
+/*
  * Load only what is used. fentry and tp_btf templates need an attach target
  * to load: each takes that of its first user; the copies get their own.
  */
@@ -621,6 +637,11 @@ static int open_load(struct pp_probes *p, const struct pp_maps *maps, struct pp_
 		p->skel->rodata->pp_merge_lo[i] = p->set->merge_lo[i];
 		p->skel->rodata->pp_merge_hi[i] = p->set->merge_hi[i];
 	}
+	for (int i = 0; i < PP_READ_RANGES; i++) {
+		p->skel->rodata->pp_read_lo[i] = p->set->read_lo[i];
+		p->skel->rodata->pp_read_hi[i] = p->set->read_hi[i];
+	}
+	p->skel->rodata->pp_consume_fn = consume_fn(p, l, backend);
 	err = pp_maps_share(maps, p->skel->obj);
 	if (!err)
 		err = choose_programs(p, l, backend);

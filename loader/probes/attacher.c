@@ -64,6 +64,24 @@ static void prepare_merge_free(struct pp_probe_settings *s, const struct pp_ksym
 }
 
 /*
+ * Where a consume_skb() is the reader's free of the datagram it was given
+ * (PP_HOP_READ): skb_consume_udp(), called by udp_recvmsg() and
+ * udpv6_recvmsg() after the copy succeeded (Linux 6.3 to 6.17; 6.18 hands
+ * the datagram to skb_attempt_defer_free() instead), and those two, where
+ * it may be inlined. Unknown ones are left out: their reads stay unnamed.
+ */
+static void prepare_read_free(struct pp_probe_settings *s, const struct pp_ksyms *ksyms)
+{
+	static const char *const names[PP_READ_RANGES] = {
+		"skb_consume_udp",
+		"udp_recvmsg",
+		"udpv6_recvmsg",
+	};
+
+	ranges(ksyms, names, PP_READ_RANGES, s->read_lo, s->read_hi);
+}
+
+/*
  * Where the consume_skb tracepoint says a packet was cut into GSO segments
  * (validate_xmit_skb() consumes the original): without it, the tracepoint
  * backend would call such a packet sent. Unknown (inlined) is left out.
@@ -79,6 +97,7 @@ static void prepare_frees(struct pp_probe_settings *s, const struct btf *btf,
 		s->nf_lo = s->nf_hi = 0;
 	prepare_tap_free(s, ksyms);
 	prepare_merge_free(s, ksyms);
+	prepare_read_free(s, ksyms);
 }
 
 /* The inode of pktpath's network namespace, as the probes see namespaces. */

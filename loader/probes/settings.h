@@ -63,6 +63,8 @@ struct pp_probe_settings {
 	__u64 tap_lo[PP_TAP_RANGES], tap_hi[PP_TAP_RANGES];
 	/* Where a free is a merge (pp_merge_at() in bpf/probes.bpf.c). 0, 0: unknown. */
 	__u64 merge_lo[PP_MERGE_RANGES], merge_hi[PP_MERGE_RANGES];
+	/* Where a consume_skb() is the reader's (PP_HOP_READ). 0, 0: unknown. */
+	__u64 read_lo[PP_READ_RANGES], read_hi[PP_READ_RANGES];
 	bool consume_at;
 	/*
 	 * What the kernel lacks (kfacts.h, pp_kfacts_programs()), each with a

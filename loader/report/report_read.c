@@ -223,6 +223,17 @@ static int read_gap(struct ctx *c, json_object *obj, struct pp_hop *h)
 	return ret;
 }
 
+/* "read": true, the reader's own free of the data it was given (PP_HOP_READ). */
+static int read_read(struct ctx *c, json_object *obj, struct pp_hop *h)
+{
+	json_object *v;
+	int ret = get(c, obj, "read", false, json_type_boolean, &v);
+
+	if (ret > 0 && json_object_get_boolean(v))
+		h->flags |= PP_HOP_READ;
+	return ret;
+}
+
 static int read_hop(struct ctx *c, json_object *obj, __u64 base, struct pp_hop *h)
 {
 	__u64 t = 0;
@@ -254,6 +265,8 @@ static int read_hop(struct ctx *c, json_object *obj, __u64 base, struct pp_hop *
 		ret = get_addr(c, obj, "skb", &h->skb);
 	if (ret >= 0)
 		ret = read_gap(c, obj, h);
+	if (ret >= 0)
+		ret = read_read(c, obj, h);
 	h->ts = base + t;
 	return ret < 0 ? ret : 0;
 }

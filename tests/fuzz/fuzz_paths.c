@@ -409,9 +409,12 @@ static void check_json_hop(const struct jctx *j, const struct fzj_node *o, const
 	want_obj(j, o, "netns_carried", h->flags & PP_HOP_NETNS_CARRIED, FZJ_TRUE);
 	/* Hops went unseen before this one (a qdisc's device, PP_HOP_GAP). */
 	want_obj(j, o, "unseen_before", h->flags & PP_HOP_GAP, FZJ_TRUE);
+	/* The reader's own free of the data (PP_HOP_READ). */
+	want_obj(j, o, "read", h->flags & PP_HOP_READ, FZJ_TRUE);
 	want_keys(j, o, "a hop",
 		  6 + !!h->netns + !!(h->flags & PP_HOP_NETNS_CARRIED) + !!(h->flags & PP_HOP_GAP) +
-			  !!h->ifname[0] + !!h->ifindex + !!h->comm[0]);
+			  !!(h->flags & PP_HOP_READ) + !!h->ifname[0] + !!h->ifindex +
+			  !!h->comm[0]);
 }
 
 static void check_json_mark(const struct jctx *j, const struct fzj_node *top)
@@ -434,18 +437,26 @@ static void check_json_mark(const struct jctx *j, const struct fzj_node *top)
 		 pp_out_probe_name(&j->r->json, m->hop.probe, pname, sizeof(pname)), SIZE_MAX);
 }
 
-/* The last read of SKB's data (0: any skb's) by a process, NULL if none. */
+/*
+ * The last read of SKB's data (0: any skb's) by a process at a read probe;
+ * else the last END by the reader's own free (PP_HOP_READ); NULL if none.
+ */
 static const struct pp_hop *last_read(const struct pp_packet *p, const struct pp_skbref *k)
 {
+	const struct pp_hop *freed = NULL;
+
 	for (size_t i = p->nhops; i-- > 0;) {
 		const struct pp_hop *h = &p->hops[i];
 
 		/* An address may hold several skbs in turn: the one whose life holds the hop. */
-		if (FZ_READ_PROBE(h->probe) &&
-		    (!k || &p->skbs[pp_skb_index(p->skbs, p->nskbs, h->skb, h->ts)] == k))
+		if (k && &p->skbs[pp_skb_index(p->skbs, p->nskbs, h->skb, h->ts)] != k)
+			continue;
+		if (FZ_READ_PROBE(h->probe))
 			return h;
+		if (!freed && (h->flags & PP_HOP_READ))
+			freed = h;
 	}
-	return NULL;
+	return freed;
 }
 
 /* F's "read": who read the data of K (NULL: of any skb), when (docs/json-schema.md). */

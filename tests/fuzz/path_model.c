@@ -244,7 +244,7 @@ static void note_skb(struct fzm_pkt *k, const struct pp_hop *h)
 	r->fate = (enum pp_fate)h->fate;
 	r->reason = h->reason;
 	r->location = h->location;
-	if ((h->flags & PP_HOP_SHARED) && !nlive(k))
+	if ((h->flags & (PP_HOP_SHARED | PP_HOP_FRAGS)) && !nlive(k))
 		k->awaited++;
 }
 

@@ -26,7 +26,8 @@
  *    it came, then parent (the COPY's location) and probe its COPY's, else
  *    0; first_ts its COPY's ts if one came, else its earliest record's.
  *  - A skb is live from its first record until its END. Every END
- *    with PP_HOP_SHARED after which no skb is live adds one to the awaited
+ *    with PP_HOP_SHARED or PP_HOP_FRAGS (a fragment with more to come)
+ *    after which no skb is live adds one to the awaited
  *    count; the first COPY of each skb takes one off, not below 0 (flags
  *    mean nothing on another record). An END after which no skb is live and
  *    nothing is awaited closes the packet.

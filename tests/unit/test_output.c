@@ -568,6 +568,41 @@ START_TEST(test_gap)
 }
 END_TEST
 
+/*
+ * The tracepoint backend's END of a datagram that the reader's receive call
+ * freed itself (PP_HOP_READ: consume_skb from skb_consume_udp) names the
+ * reader, in text and JSON; without the flag it names none.
+ */
+START_TEST(test_read_by_free)
+{
+	struct capture c;
+	struct sample s;
+	const char *t;
+
+	sample(&s);
+	s.hops[4] = mkhop(PP_REC_END, 2, 1012001, NS_B, "veth-b", 6, 1);
+	s.hops[4].fate = PP_FATE_CONSUMED;
+	s.hops[4].flags = PP_HOP_READ;
+	s.p.fate = PP_FATE_CONSUMED;
+	s.p.reason = 0;
+	s.p.location = 0;
+	cap_open(&c);
+	pp_out_text(&c.o, &s.p);
+	ck_assert_ptr_nonnull(strstr(
+		out(&c), "\n  consumed after 12.001 us; read by ping (pid 4321) at 12.001 us\n"));
+	pp_out_json(&c.o, &s.p);
+	t = out(&c);
+	ck_assert_ptr_nonnull(strstr(t, "\"read\":true"));
+	ck_assert_ptr_nonnull(strstr(
+		t, "\"fate\":{\"kind\":\"consumed\",\"read\":{\"pid\":4321,\"comm\":\"ping\","));
+	ck_assert(json_line_ok(t));
+	s.hops[4].flags = 0;
+	pp_out_text(&c.o, &s.p);
+	ck_assert_ptr_null(strstr(out(&c), "read by"));
+	cap_close(&c);
+}
+END_TEST
+
 /* No names at all: numbers and addresses instead. */
 START_TEST(test_no_names)
 {
@@ -1045,6 +1080,7 @@ Suite *output_suite(void)
 	tcase_add_test(tc, test_json_dropped);
 	tcase_add_test(tc, test_lost);
 	tcase_add_test(tc, test_gap);
+	tcase_add_test(tc, test_read_by_free);
 	tcase_add_test(tc, test_no_names);
 	tcase_add_test(tc, test_no_reason);
 	tcase_add_test(tc, test_nasty_names);

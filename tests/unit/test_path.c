@@ -475,6 +475,37 @@ START_TEST(test_shared_end_lingers)
 }
 END_TEST
 
+/*
+ * A sender's first fragment leaves the traced scope (its END says more
+ * fragments follow, PP_HOP_FRAGS) before the next crosses its first hook:
+ * the packet waits for that fragment's COPY, whose END (the last fragment,
+ * no flag) closes it with both skbs.
+ */
+START_TEST(test_fragment_after_end)
+{
+	struct collect c = {0};
+	struct pp_paths *pp = pp_paths_new(collect_emit, &c);
+	struct pp_hop end_a = hop(PP_REC_END, 20, 9, 40, 0);
+	struct pp_hop copy = clone_hop(PP_REC_COPY, 20, 50, SKB_B);
+	struct pp_hop end_b = clone_hop(PP_REC_END, 20, 60, SKB_B);
+
+	add_mark(pp, 20, 10);
+	end_a.fate = end_b.fate = PP_FATE_LEFT;
+	end_a.flags = PP_HOP_FRAGS;
+	add_hop(pp, end_a, 40);
+	ck_assert_uint_eq(c.n, 0);
+	copy.location = SKB_A;
+	add_hop(pp, copy, 50);
+	add_hop(pp, end_b, 60);
+	ck_assert_uint_eq(c.n, 1);
+	ck_assert_int_eq(c.p[0].fate, PP_FATE_LEFT);
+	ck_assert_uint_eq(c.p[0].nskbs, 2);
+	ck_assert_uint_eq(c.p[0].parent[1], SKB_A);
+	ck_assert(!c.p[0].lingered);
+	pp_paths_free(pp);
+}
+END_TEST
+
 /* A copy first seen at its own free: one step, not a COPY and an END. */
 START_TEST(test_copy_at_end_is_one_hop)
 {
@@ -1016,6 +1047,7 @@ Suite *path_suite(void)
 	tcase_add_test(tc, test_unseen_beats_drop);
 	tcase_add_test(tc, test_copy_after_shared_end);
 	tcase_add_test(tc, test_shared_end_lingers);
+	tcase_add_test(tc, test_fragment_after_end);
 	tcase_add_test(tc, test_copy_at_end_is_one_hop);
 	tcase_add_test(tc, test_merged);
 	tcase_add_test(tc, test_segmented);

@@ -187,6 +187,26 @@ START_TEST(test_round_trip)
 }
 END_TEST
 
+/*
+ * An END by the reader's own free (PP_HOP_READ, the hop's "read"): read
+ * back, it names the reader again, in the packet's fate and its copy's.
+ */
+START_TEST(test_round_trip_read_free)
+{
+	struct fixture x;
+	struct pp_out o = live_out(128);
+	char *line;
+
+	fixture(&x);
+	x.hops[4].flags = PP_HOP_READ;
+	line = write_json(&o, &x.p);
+	ck_assert_ptr_nonnull(strstr(line, "\"read\":true"));
+	ck_assert_ptr_nonnull(strstr(line, "\"read\":{\"pid\":77,\"comm\":\"ping\""));
+	round_trip(line, 128);
+	free(line);
+}
+END_TEST
+
 /* What the reader rebuilds that JSON does not say: the kinds of the hops. */
 START_TEST(test_hop_kinds)
 {
@@ -358,6 +378,7 @@ Suite *report_read_suite(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, test_round_trip);
+	tcase_add_test(tc, test_round_trip_read_free);
 	tcase_add_test(tc, test_hop_kinds);
 	tcase_add_test(tc, test_cut_line);
 	tcase_add_test(tc, test_unknown_keys);

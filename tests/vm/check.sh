@@ -720,10 +720,14 @@ chk_gso() {
 }
 
 # udp-send: each datagram printed once, starting at its sendto() in vmhelper,
-# consumed, and (where skb_consume_udp can be probed: not on the tracepoint
-# backend, which sees no read of a linear datagram) read by the server.
+# consumed, and read by the server: on the function backends at
+# skb_consume_udp; on the tracepoint backend, which sees no copy of a linear
+# datagram, by the receive call's own free (consume_skb called from
+# skb_consume_udp, 6.3 to 6.17: PP_HOP_READ), told by the tracepoint's
+# location. Before 6.3 (no location) the tracepoint backend's datagrams end
+# consumed in the reader's task without a reader named, and the note says so.
 chk_udp_send() {
-	local n printed bad
+	local n printed bad loc unread note=""
 	life_common "$1" || return 1
 	n=$(kv udp_sent)
 	{ [ "$n" -ge 1 ] 2>/dev/null && [ "$(kv send)" != fail ]; } || {
@@ -742,10 +746,12 @@ chk_udp_send() {
 	# The tracepoint backend may not see the end: 7.2 (not 6.12) frees a
 	# datagram read by recvmsg in skb_attempt_defer_free (7.2's kprobe
 	# backends end it there), which fires no tracepoint: "unseen" is true.
+	loc=$(kfact consume_location)
 	bad=$(first_bad '.hops[0].func != "syscall:send" or .hops[0].comm != "vmhelper"
 		or (.fate.kind != "consumed"
 			and ("'"$1"'" != "tracepoint" or .fate.kind != "unseen"))
-		or ("'"$1"'" != "tracepoint" and .fate.read.comm != "vmhelper")' \
+		or (("'"$1"'" != "tracepoint" or ("'"$loc"'" == "yes" and .fate.kind == "consumed"))
+			and .fate.read.comm != "vmhelper")' \
 		'"\(brief) read \(.fate.read | tojson): path \(path)"')
 	[ -z "$bad" ] || {
 		echo "not sent by vmhelper's sendto, consumed and read by vmhelper: $bad"
@@ -767,8 +773,10 @@ chk_udp_send() {
 			| select(.func == "__dev_queue_xmit")] | length') such hops"
 		return 1
 	}
+	unread=$(allp 'map(select(.fate.kind == "consumed" and .fate.read == null)) | length')
+	[ "$unread" = 0 ] || note=", $unread consumed without a reader named: consume_skb has no location here"
 	echo "$n datagrams from sendto() to the server ($(allp 'map(select(.fate.kind
-		== "unseen")) | length') ending unseen), read at $(allp 'map(.fate.read.t_ns
+		== "unseen")) | length') ending unseen$note), read at $(allp 'map(.fate.read.t_ns
 		// "-" | if type == "number" then (. / 1000 | floor | tostring) + " us" else . end)
 		| join(", ")') from the call"
 }
@@ -857,8 +865,9 @@ chk_fragments() {
 	# Before 6.3 skb:consume_skb passes no location: the fragment that
 	# inet_frag_reasm_prepare() consumes after skb_morph() moved its data
 	# into the one that completed the datagram ends consumed, one a datagram
-	# (docs/kernels.md).
-	if [ "$(kfact consume_location)" = no ]; then
+	# (docs/kernels.md); but on the kprobe backend, whose consume_skb probe
+	# reads its caller, merged.
+	if [ "$(kfact consume_location)" = no ] && [ "$1" != kprobe ]; then
 		unmerged=$n
 		note=" ($n of c's fragments consumed, not merged: consume_skb has no location here)"
 	fi
@@ -898,6 +907,30 @@ chk_fragments() {
 	fi
 	echo "$n datagrams, $ca + $cr fragments cut (copies), $ca segmented, $reqds reassembled" \
 		"into $oks$note; $(allp fates)"
+}
+
+# fragments-left: traced in a alone, each datagram one packet whose later
+# fragments, each crossing veth-a after the skbs before it left the scope,
+# are copies of it (IpFragCreates in a, less the datagram's own skb), and
+# every skb ends left. Before PP_HOP_FRAGS a packet was its first fragment
+# alone.
+chk_fragments_left() {
+	local n=4 ca got
+	life_common "$1" || return 1
+	ca=$(kvd creates_a)
+	if ! { [ "$(kv udp_served)" = "$n" ] && [ "$ca" -gt "$n" ] && [ "$(kv send)" != fail ]; }; then
+		echo "traffic: read '$(kv udp_served)' of $n, FragCreates a $ca, send '$(kv send)'"
+		return 1
+	fi
+	got=$(allp '[length, ([.[].skbs[]? | select(.from)] | length),
+		([.[] | select(.fate.kind != "left" or any(.skbs[]?; .fate.kind != "left"))]
+			| length)] | join(" ")')
+	[ "$got" = "$n $((ca - n)) 0" ] || {
+		echo "packets, copies, not left: $got; the kernel's: $n $((ca - n)) 0" \
+			"(FragCreates a $ca); $(allp 'map(brief) | join("; ")')"
+		return 1
+	}
+	echo "$n datagrams, $((ca - n)) later fragments joined after the first left; $(allp fates)"
 }
 
 # ---- the VM as a whole ---------------------------------------------------------

@@ -48,7 +48,7 @@ OVERLAYS=
 case ${VM_LABEL:-} in
 *-rt | *-cloud) ;;
 *) [ -n "${VM_SCENARIOS:-}" ] || [ "${VM_NO_CHECK:-0}" != 0 ] ||
-	OVERLAYS="overlay-vxlan overlay-geneve fragments" ;;
+	OVERLAYS="overlay-vxlan overlay-geneve fragments fragments-left" ;;
 esac
 OVERLAYS=${VM_OVERLAYS-$OVERLAYS}
 # auto: what pktpath picks itself (--backend auto, the default).
@@ -675,6 +675,27 @@ scn_fragments() {
 	pp_wait 0
 	kv udp_served "$(head -n 1 /tmp/pp.fserve)"
 	snmp_kv 1
+}
+
+# fragments-left: as fragments, traced in a alone (--netns a): each fragment
+# a cuts leaves the scope on entering r, the first before the next crosses
+# veth-a (ip_do_fragment() sends one at a time), so the later fragments
+# come after every tracked skb of their packet ended. IpFragCreates in a,
+# and what c's reader read.
+scn_fragments_left() {
+	topo_forward
+	ip -n r link set dev veth-rc mtu 1000
+	ip -n c link set dev veth-c mtu 1000
+	kv creates_a_0 "$(snmp a FragCreates)"
+	ip netns exec c vmhelper udp-serve "$FRAG_PORT" "$FRAG_N" >/tmp/pp.fserve 2>&1 ||
+		kv serve fail
+	if pp_start a "$1" --json --netns a "udp port $FRAG_PORT"; then
+		ip netns exec a vmhelper udp "$C" "$FRAG_PORT" "$FRAG_BYTES" "$FRAG_N" || kv send fail
+		sleep 3
+	fi
+	pp_wait 0
+	kv udp_served "$(head -n 1 /tmp/pp.fserve)"
+	kv creates_a_1 "$(snmp a FragCreates)"
 }
 
 # snmp NS FIELD: the Ip counter FIELD of /proc/net/snmp in NS.
