@@ -21,14 +21,6 @@
 #define PP_IP_DF	 0x4000
 #define PP_IP_MF	 0x2000
 #define PP_IP_OFFSET	 0x1fff
-/*
- * A fragment is cut where a tracked skb of its datagram has just crossed a
- * hook (the sender's egress, a router's ingress), within the same softirq or
- * system call: a second is far more than that takes, and keeps an IP id
- * that the sender reuses later from joining an old packet.
- */
-#define PP_FRAG_NS 1000000000ULL
-
 /* CTX's IPv4 header (at the network header, set at both hooks); false if none. */
 static __always_inline bool pp_ip4_header(struct __sk_buff *ctx, struct iphdr *ip)
 {
@@ -101,7 +93,8 @@ static __always_inline bool pp_frag_fresh(__u64 now, __u64 ts)
  * record) and is noted in turn; its entry, NULL otherwise. A router's
  * original then ends segmented, not consumed. Untracked traffic pays one
  * read of frag_ts while no fragmentable packet was tracked in the last
- * PP_FRAG_NS, and the IPv4 header's read otherwise.
+ * PP_FRAG_NS (the loader clears a stale one), and a read of the clock and
+ * of the IPv4 header otherwise.
  */
 static __always_inline struct pp_skb_val *pp_frag_join(struct pp_state *st, struct __sk_buff *ctx,
 						       __u64 skb, __u32 hook, __u32 probe)
@@ -145,7 +138,8 @@ static __always_inline struct pp_skb_val *pp_frag_join(struct pp_state *st, stru
 /*
  * A tracked packet that may be cut was noted within PP_FRAG_NS: while none
  * is in flight, its later fragments may still come (the first left the
- * scope, or was sent and freed, before the next crossed a hook).
+ * scope, or was sent and freed, before the next crossed a hook). The clock
+ * is read only while frag_ts is set: the loader clears it once stale.
  */
 static __always_inline bool pp_frag_recent(struct pp_state *st)
 {

@@ -426,6 +426,17 @@ struct pp_state {
 };
 
 /*
+ * How long after frag_ts a fragment may join its datagram's packet: a
+ * fragment is cut where a tracked skb of its datagram has just crossed a
+ * hook (the sender's egress, a router's ingress), within the same softirq or
+ * system call; a second is far more than that takes, and keeps an IP id
+ * that the sender reuses later from joining an old packet. The loader
+ * clears a frag_ts older than this, so that untracked traffic stops reading
+ * the clock (bpf/frag.bpf.h).
+ */
+#define PP_FRAG_NS 1000000000ULL
+
+/*
  * The layout both sides compile: the BPF programs (clang -target bpf) and the
  * loader (gcc or clang on the host) must agree on every size and offset, with
  * no hole that one compiler pads differently.

@@ -309,6 +309,20 @@ static void sweep_heads(struct trace *t)
 }
 
 /*
+ * Once set, frag_ts would make the classifier read the clock for every
+ * untracked packet for good (pp_frag_recent()): cleared once older than
+ * PP_FRAG_NS, unless BPF noted a datagram meanwhile (compare and swap).
+ */
+static void clear_frag_ts(struct trace *t)
+{
+	__u64 seen = __atomic_load_n(&t->state->frag_ts, __ATOMIC_SEQ_CST);
+
+	if (seen && (__s64)(t->now - seen) > (__s64)PP_FRAG_NS)
+		__atomic_compare_exchange_n(&t->state->frag_ts, &seen, 0, false, __ATOMIC_SEQ_CST,
+					    __ATOMIC_SEQ_CST);
+}
+
+/*
  * Nothing in flight, nothing open: the loader may sleep long, flagged so
  * that the next record wakes it. The flag is stored before inflight is
  * read, and pp_track() raises inflight before the mark reads the flag: a
@@ -381,6 +395,7 @@ static int loop(struct trace *t, struct ring_buffer *rb, volatile sig_atomic_t *
 		maybe_report(t);
 		report_health(t);
 		sweep_heads(t);
+		clear_frag_ts(t);
 		fflush(t->cfg->out->f);
 		if (end && t->now >= end)
 			break;
