@@ -417,13 +417,44 @@ static __always_inline void pp_forget(struct pp_state *st, __u64 skb)
 }
 
 /*
+ * A TCP segment queued to its socket (V) is freed unread, and no drop said
+ * why: its data went on in another skb of the queue (TCP coalesces a
+ * segment into the skb queued before it: tcp_try_coalesce(), and the
+ * backlog's skb_try_coalesce() in tcp_add_backlog(), then frees it with
+ * kfree_skb_partial(); tcp_collapse() copies and frees). Its ring slot ends
+ * it when the reader's copied_seq passes it, on that socket only (the
+ * ring's cookie); returns whether it is there.
+ */
+static __always_inline bool pp_queue_merged(struct pp_skb_val *v)
+{
+	struct pp_queue_val *q;
+	struct pp_queue_slot *s;
+
+	if (!(v->flags & PP_SKB_QUEUED) || v->read_len)
+		return false;
+	q = bpf_map_lookup_elem(&queue_map, &v->sock);
+	if (!q)
+		return false;
+	s = &q->slot[v->qslot % PP_QUEUE_SLOTS];
+	if (s->id != v->id || q->tail - v->qslot > PP_QUEUE_SLOTS)
+		return false;
+	s->merged = 1;
+	return true;
+}
+
+/*
  * SKB, tracked as V, was freed unseen and carries another packet now: let
  * go of it and of its data. The packet it was ends "not seen" (the loader
- * times it out), which is what was seen.
+ * times it out), which is what was seen; unless a TCP socket had it queued
+ * and unread: then its free was a coalescing one, which fires nothing on
+ * Linux 6.18 (the skb goes back to the NAPI cache, whence the next segment
+ * takes it: seen 84 us later), and the reader's copied_seq passing its data
+ * ends it (pp_queue_merged()).
  */
 static __always_inline void pp_forget_reused(struct pp_state *st, struct pp_skb_val *v, __u64 skb,
 					     const enum pp_via via)
 {
+	pp_queue_merged(v);
 	pp_head_drop(st, v->head, false, (struct sk_buff *)skb, via);
 	pp_forget(st, skb);
 }
@@ -731,27 +762,6 @@ static __always_inline void pp_too_big(struct pp_hop *h, struct sk_buff *skb, __
 }
 
 /*
- * A TCP segment queued to its socket (V) is freed unread, and no drop said
- * why (the slab's tracepoint: kfree_skb_partial() after tcp_try_coalesce(),
- * tcp_collapse()): its data went on in another skb of the queue. Its ring
- * slot ends it when the reader's copied_seq passes it; returns whether it
- * is there.
- */
-static __always_inline bool pp_queue_merged(struct pp_skb_val *v)
-{
-	struct pp_queue_val *q = bpf_map_lookup_elem(&queue_map, &v->sock);
-	struct pp_queue_slot *s;
-
-	if (!q)
-		return false;
-	s = &q->slot[v->qslot % PP_QUEUE_SLOTS];
-	if (s->id != v->id || q->tail - v->qslot > PP_QUEUE_SLOTS)
-		return false;
-	s->merged = 1;
-	return true;
-}
-
-/*
  * The skb is being released: its END record, then forget it. DATA: the skb
  * still holds its data here, so a clone sharing it can be told.
  */
@@ -774,8 +784,7 @@ static __always_inline int pp_end(struct pp_state *st, __u64 skb, __u32 probe, _
 		return 0;
 	}
 	/* A queued TCP segment freed unread, no drop said why: its data goes on. */
-	if (probe == PP_PROBE_KMEM_FREE && (v->flags & PP_SKB_QUEUED) && !v->read_len &&
-	    pp_queue_merged(v)) {
+	if (probe == PP_PROBE_KMEM_FREE && pp_queue_merged(v)) {
 		pp_head_drop(st, v->head, false, (struct sk_buff *)skb, via);
 		pp_forget(st, skb);
 		return 0;
