@@ -468,7 +468,7 @@ static __always_inline void pp_handed_out(struct pp_state *st, __u64 skb)
 
 	if (!v)
 		return;
-	pp_queue_merged(v);
+	pp_queue_merged(st, v);
 	pp_forget(st, skb);
 }
 
