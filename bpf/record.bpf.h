@@ -450,10 +450,10 @@ static __always_inline bool pp_queue_merged(struct pp_state *st, struct pp_skb_v
  * SKB, tracked as V, was freed unseen and carries another packet now: let
  * go of it and of its data. The packet it was ends "not seen" (the loader
  * times it out), which is what was seen; unless a TCP socket had it queued
- * and unread: then its free was a coalescing one, which fires nothing on
- * Linux 6.18 (the skb goes back to the NAPI cache, whence the next segment
- * takes it: seen 84 us later), and the reader's copied_seq passing its data
- * ends it (pp_queue_merged()).
+ * and unread: TCP frees a segment it coalesced into the skb before it with
+ * no skb tracepoint (docs/packet-life.md saw its sk_buff carry the next
+ * segment 84 us later), and its data stays queued, so the reader's
+ * copied_seq passing it ends it (pp_queue_merged()).
  */
 static __always_inline void pp_forget_reused(struct pp_state *st, struct pp_skb_val *v, __u64 skb,
 					     const enum pp_via via)
