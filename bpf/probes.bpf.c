@@ -523,7 +523,20 @@ int pp_tp_kmem_free(struct bpf_raw_tracepoint_args *ctx)
 	return 0;
 }
 
-/* A tracked address handed out again: its skb was freed unseen; the loader says so. */
+/*
+ * A tracked address handed out again: its skb was freed unseen; the loader
+ * says so, unless its socket's ring ends it (pp_forget_reused()).
+ */
+static __always_inline void pp_handed_out(struct pp_state *st, __u64 skb)
+{
+	struct pp_skb_val *v = pp_skb_entry(skb);
+
+	if (!v)
+		return;
+	pp_queue_merged(st, v);
+	pp_forget(st, skb);
+}
+
 SEC("raw_tp/kmem_cache_alloc")
 int pp_tp_kmem_alloc(struct bpf_raw_tracepoint_args *ctx)
 {
@@ -535,10 +548,10 @@ int pp_tp_kmem_alloc(struct bpf_raw_tracepoint_args *ctx)
 	st = pp_state();
 	if (!skb || !pp_busy(st))
 		return 0;
-	pp_forget(st, skb);
+	pp_handed_out(st, skb);
 	skb = pp_fclone_second(skb, (const struct kmem_cache *)ctx->args[2]);
 	if (skb)
-		pp_forget(st, skb);
+		pp_handed_out(st, skb);
 	return 0;
 }
 
@@ -582,10 +595,10 @@ int pp_tp_kmem_alloc_any(struct bpf_raw_tracepoint_args *ctx)
 
 	if (!obj || !pp_busy(st))
 		return 0;
-	pp_forget(st, obj);
+	pp_handed_out(st, obj);
 	obj = pp_fclone_noted(obj);
 	if (obj)
-		pp_forget(st, obj);
+		pp_handed_out(st, obj);
 	return 0;
 }
 

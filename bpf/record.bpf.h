@@ -417,13 +417,48 @@ static __always_inline void pp_forget(struct pp_state *st, __u64 skb)
 }
 
 /*
+ * A TCP segment queued to its socket (V) is freed unread, and no drop said
+ * why: its data went on in another skb of the queue (TCP coalesces a
+ * segment into the skb queued before it: tcp_try_coalesce(), and the
+ * backlog's skb_try_coalesce() in tcp_add_backlog(), then frees it with
+ * kfree_skb_partial(); tcp_collapse() copies and frees). Its ring slot ends
+ * it when the reader's copied_seq passes it, on that socket only (the
+ * ring's cookie); returns whether it is there. Counted in st->waiting.
+ */
+static __always_inline bool pp_queue_merged(struct pp_state *st, struct pp_skb_val *v)
+{
+	struct pp_queue_val *q;
+	struct pp_queue_slot *s;
+
+	if (!(v->flags & PP_SKB_QUEUED) || v->read_len)
+		return false;
+	q = bpf_map_lookup_elem(&queue_map, &v->sock);
+	if (!q)
+		return false;
+	s = &q->slot[v->qslot % PP_QUEUE_SLOTS];
+	if (s->id != v->id || q->tail - v->qslot > PP_QUEUE_SLOTS)
+		return false;
+	if (!s->merged) {
+		s->merged = 1;
+		__sync_fetch_and_add(&q->merged_n, 1);
+		__sync_fetch_and_add(&st->waiting, 1);
+	}
+	return true;
+}
+
+/*
  * SKB, tracked as V, was freed unseen and carries another packet now: let
  * go of it and of its data. The packet it was ends "not seen" (the loader
- * times it out), which is what was seen.
+ * times it out), which is what was seen; unless a TCP socket had it queued
+ * and unread: TCP frees a segment it coalesced into the skb before it with
+ * no skb tracepoint (docs/packet-life.md saw its sk_buff carry the next
+ * segment 84 us later), and its data stays queued, so the reader's
+ * copied_seq passing it ends it (pp_queue_merged()).
  */
 static __always_inline void pp_forget_reused(struct pp_state *st, struct pp_skb_val *v, __u64 skb,
 					     const enum pp_via via)
 {
+	pp_queue_merged(st, v);
 	pp_head_drop(st, v->head, false, (struct sk_buff *)skb, via);
 	pp_forget(st, skb);
 }
@@ -730,27 +765,6 @@ static __always_inline void pp_too_big(struct pp_hop *h, struct sk_buff *skb, __
 	h->out_mtu = mtu ? mtu : BPF_CORE_READ(dst, dev, mtu);
 }
 
-/*
- * A TCP segment queued to its socket (V) is freed unread, and no drop said
- * why (the slab's tracepoint: kfree_skb_partial() after tcp_try_coalesce(),
- * tcp_collapse()): its data went on in another skb of the queue. Its ring
- * slot ends it when the reader's copied_seq passes it; returns whether it
- * is there.
- */
-static __always_inline bool pp_queue_merged(struct pp_skb_val *v)
-{
-	struct pp_queue_val *q = bpf_map_lookup_elem(&queue_map, &v->sock);
-	struct pp_queue_slot *s;
-
-	if (!q)
-		return false;
-	s = &q->slot[v->qslot % PP_QUEUE_SLOTS];
-	if (s->id != v->id || q->tail - v->qslot > PP_QUEUE_SLOTS)
-		return false;
-	s->merged = 1;
-	return true;
-}
-
 #define PP_ETH_P_IP 0x0800
 #define PP_IP_MORE  0x2000 /* IP_MF */
 
@@ -798,8 +812,7 @@ static __always_inline int pp_end(struct pp_state *st, __u64 skb, __u32 probe, _
 		return 0;
 	}
 	/* A queued TCP segment freed unread, no drop said why: its data goes on. */
-	if (probe == PP_PROBE_KMEM_FREE && (v->flags & PP_SKB_QUEUED) && !v->read_len &&
-	    pp_queue_merged(v)) {
+	if (probe == PP_PROBE_KMEM_FREE && pp_queue_merged(st, v)) {
 		pp_head_drop(st, v->head, false, (struct sk_buff *)skb, via);
 		pp_forget(st, skb);
 		return 0;
@@ -1000,7 +1013,7 @@ static __always_inline void pp_read_note(struct pp_state *st, struct pp_skb_val 
  * address (COOKIE differs: that one was freed unseen) is emptied: its
  * packets were never read on this socket, and end unseen.
  */
-static __always_inline struct pp_queue_val *pp_queue_of(__u64 sk, __u64 cookie)
+static __always_inline struct pp_queue_val *pp_queue_of(struct pp_state *st, __u64 sk, __u64 cookie)
 {
 	struct pp_queue_val *q = bpf_map_lookup_elem(&queue_map, &sk);
 	__u32 zero = 0;
@@ -1013,6 +1026,9 @@ static __always_inline struct pp_queue_val *pp_queue_of(__u64 sk, __u64 cookie)
 		q = bpf_map_lookup_elem(&queue_map, &sk);
 	}
 	if (q && q->cookie != cookie) {
+		if (q->merged_n)
+			__sync_fetch_and_sub(&st->waiting, q->merged_n);
+		q->merged_n = 0;
 		q->head = q->tail = 0;
 		q->cookie = cookie;
 	}
@@ -1080,7 +1096,7 @@ static __always_inline void pp_queue_note(struct pp_state *st, struct __sk_buff 
 	pp_head_follow(st, v, (__u64)skb, PP_VIA_BTF);
 	if (tcp && !pp_tcp_data(skb, &end))
 		return;
-	q = pp_queue_of((__u64)sk, bpf_get_socket_cookie(ctx));
+	q = pp_queue_of(st, (__u64)sk, bpf_get_socket_cookie(ctx));
 	/* Full: this one's end is left to what sees its free. */
 	if (!q || q->tail - q->head >= PP_QUEUE_SLOTS)
 		return;
@@ -1183,11 +1199,20 @@ static long pp_queue_step(__u64 i, void *arg)
 {
 	struct pp_queue_walk *w = arg;
 	struct pp_queue_val *q = w->q;
+	struct pp_queue_slot *s;
+	int read;
 
 	(void)i;
-	if (q->head == q->tail ||
-	    !pp_queue_read(w->st, &q->slot[q->head % PP_QUEUE_SLOTS], w->sk, w->tcp))
+	if (q->head == q->tail)
 		return 1;
+	s = &q->slot[q->head % PP_QUEUE_SLOTS];
+	read = pp_queue_read(w->st, s, w->sk, w->tcp);
+	if (!read)
+		return 1;
+	if (read > 0 && s->merged && q->merged_n) {
+		__sync_fetch_and_add(&q->merged_n, -1);
+		__sync_fetch_and_sub(&w->st->waiting, 1);
+	}
 	q->head++;
 	return 0;
 }
@@ -1223,7 +1248,8 @@ static __always_inline int pp_on_recv_done(struct sock *sk, int ret, int flags)
 	__u64 tid;
 	struct pp_read_val *r;
 
-	if (!sk || !pp_busy(st))
+	/* A merged segment has no skb in flight: its slot waits for this call. */
+	if (!sk || !st || !(pp_busy(st) || READ_ONCE(st->waiting)))
 		return 0;
 	tid = bpf_get_current_pid_tgid();
 	r = bpf_map_lookup_elem(&read_map, &tid);

@@ -355,6 +355,8 @@ struct pp_queue_val {
 	 * socket's, not a later one's that the kernel put at its address.
 	 */
 	__u64 cookie;
+	__u32 merged_n; /* its slots marked merged, not yet read: in pp_state.waiting */
+	__u32 pad;
 	struct pp_queue_slot slot[PP_QUEUE_SLOTS];
 };
 
@@ -423,6 +425,14 @@ struct pp_state {
 	 * fragments only shortly after (bpf/frag.bpf.h).
 	 */
 	__u64 frag_ts;
+	/*
+	 * Sockets' ring slots marked merged (pp_queue_merged()): their skbs are
+	 * forgotten, so inflight no longer counts them, and only the reader's
+	 * receive call can end them: it keeps that program's gate open
+	 * (pp_on_recv_done()). A ring the LRU pushes out leaves its share
+	 * counted: the gate then stays open, which costs time, not truth.
+	 */
+	__u64 waiting;
 };
 
 /*
@@ -523,11 +533,12 @@ PP_ABI_SIZE(pp_queue_slot, 24);
 PP_ABI_AT(pp_queue_slot, skb, 0);
 PP_ABI_AT(pp_queue_slot, id, 8);
 PP_ABI_AT(pp_queue_slot, end_seq, 20);
-PP_ABI_SIZE(pp_queue_val, 16 + PP_QUEUE_SLOTS * 24);
+PP_ABI_SIZE(pp_queue_val, 24 + PP_QUEUE_SLOTS * 24);
 PP_ABI_AT(pp_queue_val, head, 0);
 PP_ABI_AT(pp_queue_val, tail, 4);
 PP_ABI_AT(pp_queue_val, cookie, 8);
-PP_ABI_AT(pp_queue_val, slot, 16);
+PP_ABI_AT(pp_queue_val, merged_n, 16);
+PP_ABI_AT(pp_queue_val, slot, 24);
 
 PP_ABI_SIZE(pp_send_val, 16);
 PP_ABI_AT(pp_send_val, ts, 0);
@@ -544,7 +555,7 @@ PP_ABI_AT(pp_frag_val, n, 16);
 PP_ABI_AT(pp_frag_val, ring, 20);
 PP_ABI_AT(pp_frag_val, slot, 24);
 
-PP_ABI_SIZE(pp_state, 72);
+PP_ABI_SIZE(pp_state, 80);
 PP_ABI_AT(pp_state, inflight, 0);
 PP_ABI_AT(pp_state, next_id, 8);
 PP_ABI_AT(pp_state, marked, 16);
@@ -554,5 +565,6 @@ PP_ABI_AT(pp_state, loader_asleep, 40);
 PP_ABI_AT(pp_state, orphan_ns, 48);
 PP_ABI_AT(pp_state, orphans, 56);
 PP_ABI_AT(pp_state, frag_ts, 64);
+PP_ABI_AT(pp_state, waiting, 72);
 
 #endif /* PKTPATH_H */

@@ -350,6 +350,13 @@ static void drop(struct out *o, uint8_t id, uint8_t skb, int8_t ts_step, uint32_
 	putn(o, 0, 4);
 }
 
+/* The END a receive call's end sends for what it read (probe 10: PP_PROBE_READ). */
+static void read_end(struct out *o, uint8_t id, uint8_t skb, int8_t ts_step)
+{
+	rec(o, FZ_OP_END, 0, id, skb, ts_step, 10);
+	put8(o, 0); /* CONSUMED */
+}
+
 /* An END whose skb's data another skb still holds (PP_HOP_SHARED). */
 static void shared_end(struct out *o, uint8_t id, uint8_t skb, int8_t ts_step, uint8_t fate)
 {
@@ -548,6 +555,15 @@ static void paths_stream(int s, struct out *o)
 		copy(o, 3, 1, 5, 3, 0);
 		end(o, 3, 1, 5, 0);
 		break;
+	case 15: /* TCP reads without kprobes: one segment copied, one coalesced */
+		mark(o, 4, 0, 0, true);
+		hop(o, 4, 0, 5, 3);
+		mark(o, 5, 1, 1, true);
+		hop(o, 5, 1, 5, 3);
+		hop(o, 4, 0, 20, 6);
+		read_end(o, 4, 0, 10);
+		read_end(o, 5, 1, 1);
+		break;
 	default: /* many packets interleaved, some left to the final flush */
 		for (int i = 0; i < 16; i++)
 			mark(o, (uint8_t)i, (uint8_t)(i % 8), i % 8, i & 1);
@@ -562,7 +578,7 @@ static int paths_seeds(const char *dir)
 {
 	static struct out o;
 
-	for (int s = 0; s < 15; s++) {
+	for (int s = 0; s < 16; s++) {
 		o.n = 0;
 		paths_stream(s, &o);
 		if (write_file(dir, "paths", s, o.b, o.n))

@@ -64,6 +64,8 @@ static __u32 probe_of(uint8_t sel)
 		return PP_PROBE_TC_INGRESS;
 	if (sel == 9)
 		return PP_PROBE_TC_EGRESS;
+	if (sel == 10)
+		return PP_PROBE_READ;
 	return sel * 977u;
 }
 

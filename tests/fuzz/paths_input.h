@@ -13,7 +13,8 @@
  *   u8  skb: below 0xf8, one of 8 skbs; else a u64 follows
  *   u8  ts step: a signed step of the records' clock (x 37 ns); with
  *       FZ_F_RAW_TS a u64 ts follows instead
- *   u8  probe: 0-7 a list index, 8 tc:ingress, 9 tc:egress, else x 977
+ *   u8  probe: 0-7 a list index, 8 tc:ingress, 9 tc:egress, 10 the END a
+ *       receive call's end sends (PP_PROBE_READ: a read), else x 977
  *   u8  now step: the caller's clock moves on by this x 1 us
  *   with FZ_F_DETAIL: u32 cpu, netns, ifindex, pid, len, flags (ORed in);
  *       16 bytes ifname, 16 bytes comm (else fixed values)

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Delivered means delivered, for bulk TCP downloads on the tracepoint
+# backend: curl in a fetches 2 MB five times from python's http.server in b through
+# r, which masquerades a's address; pktpath runs in r, as on a host whose
+# containers sit behind it. tcpdump on a-eth0 counts the data segments
+# that reached a. Every one of them is one packet in pktpath, and at least
+# 99% end consumed, read by curl: a bulk stream's segments are coalesced
+# into the skb queued before them (tcp_try_coalesce(), the backlog's
+# skb_try_coalesce() in tcp_add_backlog()) and freed with no skb
+# tracepoint, so their end is the read that passes them
+# (bpf/record.bpf.h, pp_queue_reads()). Before pp_state.waiting, 7 of 259
+# data segments in four 2 MB downloads ended "end not seen": a transfer's
+# tail, merged while no other skb was in flight, whose reads the receive
+# call's program skipped at its gate.
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$(dirname "$0")/lib.sh"
+pp_begin nft curl python3 tcpdump
+ppr_topo_quiet
+
+www=$PP_TMP/www
+mkdir -p "$www"
+head -c $((2 << 20)) /dev/urandom >"$www/f.bin"
+pp_in "$PP_NS_R" nft -f - <<'EOF'
+table ip pp_bulk {
+	chain post {
+		type nat hook postrouting priority 100; policy accept;
+		oifname "r-eth1" masquerade
+	}
+}
+EOF
+pp_bg web "$PP_NS_B" python3 -m http.server -b 198.18.1.2 -d "$www" 8000
+for ((i = 0; i < 50; i++)); do
+	pp_in "$PP_NS_B" ss -Hltn 'sport = :8000' | grep -q . && break
+	sleep 0.1
+done
+pp_bg dump "$PP_NS_A" tcpdump -i a-eth0 -n -s 96 -B 16384 -w "$PP_TMP/a.pcap" -U \
+	"tcp src port 8000 and (tcp[tcpflags] & tcp-syn == 0)"
+pp_wait_line dump 'listening on' 10
+pp_pktpath_start bulk "$PP_NS_R" --json --backend tracepoint --filter "tcp port 8000"
+for ((i = 1; i <= 5; i++)); do
+	got=$(pp_in "$PP_NS_A" curl -sS -o /dev/null -w '%{size_download}' \
+		http://198.18.1.2:8000/f.bin)
+	pp_expect_eq "curl $i: bytes downloaded" "$got" $((2 << 20))
+done
+pp_pktpath_settle bulk 60
+pp_pktpath_stop bulk INT
+pp_expect_eq "bulk: exit status" "$PP_RC" 0
+out=$(pp_out bulk)
+pp_expect_json_lines "$out" "bulk output"
+pp_expect_summary "$out"
+pp_stop dump INT
+pp_stop web INT
+
+# The data segments that reached a, by tcpdump, and by pktpath.
+dumped=$(tcpdump -r "$PP_TMP/a.pcap" -n 'tcp[tcpflags] & tcp-syn == 0' 2>/dev/null |
+	awk '/ length [1-9]/ { n++ } END { print n + 0 }')
+data='.marked_at.dir == "ingress" and .marked_at.ifname == "r-eth1" and .pkt.tcp_len > 0'
+seen=$(pp_jq "$out" "[packets[] | select($data)] | length")
+read=$(pp_jq "$out" "[packets[] | select($data) | select(.fate.kind == \"consumed\"
+	and .fate.read.comm == \"curl\")] | length")
+pp_log "bulk: tcpdump saw $dumped data segments reach a; pktpath: $seen, read by curl $read;" \
+	"$(pp_jq "$out" "[packets[] | select($data) | \"\(.fate.kind) at \(.hops[-1].func)\"
+	+ (if .fate.read then \" read by \(.fate.read.comm)\" else \"\" end)]
+	| group_by(.) | map(\"\(length) \(.[0])\") | join(\", \")")"
+pp_expect_eq "bulk: data segments, pktpath against tcpdump" "$seen" "$dumped"
+[ $((read * 100)) -ge $((dumped * 99)) ] ||
+	pp_fail "bulk: only $read of $dumped data segments consumed and read by curl (< 99%)"
+pp_pass
