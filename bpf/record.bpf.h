@@ -417,6 +417,18 @@ static __always_inline void pp_forget(struct pp_state *st, __u64 skb)
 }
 
 /*
+ * N of st->waiting's slots were read or reset. The loader clears a count
+ * that no open packet explains (clear_waiting(), loader/cmd/trace.c): never
+ * below 0 (two CPUs may both pass the test; the loader's next clear mends
+ * that).
+ */
+static __always_inline void pp_waiting_sub(struct pp_state *st, __u64 n)
+{
+	if (n && READ_ONCE(st->waiting) >= n)
+		__sync_fetch_and_sub(&st->waiting, n);
+}
+
+/*
  * A TCP segment queued to its socket (V) is freed unread, and no drop said
  * why: its data went on in another skb of the queue (TCP coalesces a
  * segment into the skb queued before it: tcp_try_coalesce(), and the
@@ -1026,8 +1038,7 @@ static __always_inline struct pp_queue_val *pp_queue_of(struct pp_state *st, __u
 		q = bpf_map_lookup_elem(&queue_map, &sk);
 	}
 	if (q && q->cookie != cookie) {
-		if (q->merged_n)
-			__sync_fetch_and_sub(&st->waiting, q->merged_n);
+		pp_waiting_sub(st, q->merged_n);
 		q->merged_n = 0;
 		q->head = q->tail = 0;
 		q->cookie = cookie;
@@ -1211,7 +1222,7 @@ static long pp_queue_step(__u64 i, void *arg)
 		return 1;
 	if (read > 0 && s->merged && q->merged_n) {
 		__sync_fetch_and_add(&q->merged_n, -1);
-		__sync_fetch_and_sub(&w->st->waiting, 1);
+		pp_waiting_sub(w->st, 1);
 	}
 	q->head++;
 	return 0;

@@ -429,8 +429,9 @@ struct pp_state {
 	 * Sockets' ring slots marked merged (pp_queue_merged()): their skbs are
 	 * forgotten, so inflight no longer counts them, and only the reader's
 	 * receive call can end them: it keeps that program's gate open
-	 * (pp_on_recv_done()). A ring the LRU pushes out leaves its share
-	 * counted: the gate then stays open, which costs time, not truth.
+	 * (pp_on_recv_done()). A socket closed unread, or a ring the LRU pushes
+	 * out, leaves its share counted: the loader clears what no open packet
+	 * explains (loader/cmd/trace.c).
 	 */
 	__u64 waiting;
 };

@@ -323,6 +323,25 @@ static void clear_frag_ts(struct trace *t)
 }
 
 /*
+ * pp_state.waiting keeps the receive calls' program looking while merged TCP
+ * segments wait in a ring for their reader. Those of a socket closed unread,
+ * or of a ring the LRU pushed out, are never read: their packets end here by
+ * the timeout, and the count would keep that gate open for good. With
+ * nothing in flight and no packet open, what is left is theirs: cleared,
+ * unless BPF changed it meanwhile (compare and swap).
+ */
+static void clear_waiting(struct trace *t)
+{
+	__u64 seen = __atomic_load_n(&t->state->waiting, __ATOMIC_SEQ_CST);
+
+	if (!seen || __atomic_load_n(&t->state->inflight, __ATOMIC_SEQ_CST) ||
+	    pp_paths_open(t->paths))
+		return;
+	__atomic_compare_exchange_n(&t->state->waiting, &seen, 0, false, __ATOMIC_SEQ_CST,
+				    __ATOMIC_SEQ_CST);
+}
+
+/*
  * Nothing in flight, nothing open: the loader may sleep long, flagged so
  * that the next record wakes it. The flag is stored before inflight is
  * read, and pp_track() raises inflight before the mark reads the flag: a
@@ -396,6 +415,7 @@ static int loop(struct trace *t, struct ring_buffer *rb, volatile sig_atomic_t *
 		report_health(t);
 		sweep_heads(t);
 		clear_frag_ts(t);
+		clear_waiting(t);
 		fflush(t->cfg->out->f);
 		if (end && t->now >= end)
 			break;

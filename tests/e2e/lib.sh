@@ -245,6 +245,18 @@ pp_root_start() {
 	pp_wait_line "$name" '^pktpath: ready' "$PP_READY_TIMEOUT"
 }
 
+# pp_state_field NAME FIELD: FIELD of pktpath run NAME's state_map (struct
+# pp_state), found among the maps its file descriptors hold.
+pp_state_field() {
+	local id
+	while read -r id; do
+		[ "$(bpftool -j map show id "$id" | jq -r .name)" = state_map ] || continue
+		bpftool -j map dump id "$id" | jq --arg f "$2" '.[0].formatted.value[$f]'
+		return 0
+	done < <(awk '/^map_id:/ { print $2 }' "/proc/${PP_PIDS[$1]}/fdinfo/"* 2>/dev/null)
+	pp_fail "$1: no state_map among the fds of pid ${PP_PIDS[$1]}"
+}
+
 # pp_wait_line NAME ERE SECONDS: wait until background process NAME prints
 # a line matching ERE on stderr. Exiting first, or not printing it within
 # SECONDS, is a failure that quotes its last stderr line.

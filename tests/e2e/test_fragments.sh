@@ -36,24 +36,13 @@ pp_test_tool send udp_sendto
 ip -n "$PP_NS_R" link set dev r-eth1 mtu 1000
 ip -n "$PP_NS_B" link set dev b-eth0 mtu 1000
 
-# frag_ts_of NAME: frag_ts in pktpath run NAME's state_map.
-frag_ts_of() {
-	local id
-	while read -r id; do
-		[ "$(bpftool -j map show id "$id" | jq -r .name)" = state_map ] || continue
-		bpftool -j map dump id "$id" | jq '.[0].formatted.value.frag_ts'
-		return 0
-	done < <(awk '/^map_id:/ { print $2 }' "/proc/${PP_PIDS[$1]}/fdinfo/"* 2>/dev/null)
-	pp_fail "$1: no state_map among the fds of pid ${PP_PIDS[$1]}"
-}
-
 # frag_ts_cleared NAME: the datagrams set frag_ts, which makes the classifier
 # read the clock for every untracked packet; the loader must clear it once
 # older than PP_FRAG_NS (1 s). Before it did, it stayed set for good.
 frag_ts_cleared() {
 	local i ts
 	for i in $(seq 40); do
-		ts=$(frag_ts_of "$1")
+		ts=$(pp_state_field "$1" frag_ts)
 		[ "$ts" = 0 ] && return 0
 		sleep 0.1
 	done

@@ -35,7 +35,7 @@ for ((i = 0; i < 50; i++)); do
 	pp_in "$PP_NS_B" ss -Hltn 'sport = :8000' | grep -q . && break
 	sleep 0.1
 done
-pp_bg dump "$PP_NS_A" tcpdump -i a-eth0 -n -s 96 -B 16384 -w "$PP_TMP/a.pcap" -U \
+pp_bg dump "$PP_NS_A" tcpdump --immediate-mode -i a-eth0 -n -s 96 -B 16384 -w "$PP_TMP/a.pcap" -U \
 	"tcp src port 8000 and (tcp[tcpflags] & tcp-syn == 0)"
 pp_wait_line dump 'listening on' 10
 pp_pktpath_start bulk "$PP_NS_R" --json --backend tracepoint --filter "tcp port 8000"
@@ -51,7 +51,6 @@ out=$(pp_out bulk)
 pp_expect_json_lines "$out" "bulk output"
 pp_expect_summary "$out"
 pp_stop dump INT
-pp_stop web INT
 
 # The data segments that reached a, by tcpdump, and by pktpath.
 dumped=$(tcpdump -r "$PP_TMP/a.pcap" -n 'tcp[tcpflags] & tcp-syn == 0' 2>/dev/null |
@@ -67,4 +66,26 @@ pp_log "bulk: tcpdump saw $dumped data segments reach a; pktpath: $seen, read by
 pp_expect_eq "bulk: data segments, pktpath against tcpdump" "$seen" "$dumped"
 [ $((read * 100)) -ge $((dumped * 99)) ] ||
 	pp_fail "bulk: only $read of $dumped data segments consumed and read by curl (< 99%)"
+
+# A client that never reads, then closes: its queued segments coalesce,
+# are never read, and end unseen at the packet timeout. pp_state.waiting
+# counted them and kept the receive calls' program looking; the loader
+# must clear it once no open packet explains it. Before it did, it stayed
+# above 0 for good.
+pp_pktpath_start unread "$PP_NS_R" --json --backend tracepoint --filter "tcp port 8000"
+pp_in "$PP_NS_A" python3 -c 'import socket, time
+s = socket.create_connection(("198.18.1.2", 8000))
+s.sendall(b"GET /f.bin HTTP/1.0\r\n\r\n")
+time.sleep(1)
+s.close()'
+pp_pktpath_settle unread 60
+for ((i = 1; i <= 30; i++)); do
+	w=$(pp_state_field unread waiting)
+	[ $i = 1 ] && pp_log "unread: pp_state.waiting $w once every packet was printed"
+	[ "$w" = 0 ] && break
+	sleep 0.1
+done
+pp_expect_eq "unread: pp_state.waiting 3 s after every packet was printed" "$w" 0
+pp_pktpath_stop unread INT
+pp_stop web INT
 pp_pass
