@@ -7,12 +7,12 @@
 #include <string.h>
 #include "output/output.h"
 
-#define PP_OUT_FORMAT(name) extern const struct pp_out_ops pp_out_format_##name;
+#define PP_OUT_FORMAT(name, NAME) extern const struct pp_out_ops pp_out_format_##name;
 #include "output/formats.inc"
 #undef PP_OUT_FORMAT
 
 static const struct pp_out_ops *const formats[] = {
-#define PP_OUT_FORMAT(name) &pp_out_format_##name,
+#define PP_OUT_FORMAT(name, NAME) &pp_out_format_##name,
 #include "output/formats.inc"
 #undef PP_OUT_FORMAT
 };
