@@ -8,8 +8,9 @@
 
 /* The formats, by enum pp_export_kind. */
 static const struct pp_export_ops *const formats[PP_EXPORTS] = {
-	[PP_EXPORT_PCAPNG] = &pp_export_pcapng_ops,
-	[PP_EXPORT_PERFETTO] = &pp_export_perfetto_ops,
+#define PP_EXPORT_FORMAT(name, NAME) [PP_EXPORT_##NAME] = &pp_export_##name##_ops,
+#include "output/exports.inc"
+#undef PP_EXPORT_FORMAT
 };
 
 const struct pp_export_ops *pp_export_ops_of(enum pp_export_kind kind)

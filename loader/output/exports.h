@@ -6,8 +6,10 @@
  * checks (a bad path is bad input), put in place just before privileges go,
  * and written through the descriptor already open.
  *
- * A format is a struct pp_export_ops in its own file (export_pcapng.c,
- * export_perfetto.c) and a row of exports.c's table, at its enum value.
+ * A format is its own file, export_NAME.c, that defines its row,
+ * pp_export_NAME_ops (export_pcapng.c, export_perfetto.c); loader/CMakeLists.txt
+ * lists them in output/exports.inc, which makes enum pp_export_kind
+ * (PP_EXPORT_NAME, in file order) and exports.c's table.
  */
 #ifndef PP_EXPORTS_H
 #define PP_EXPORTS_H
@@ -19,8 +21,9 @@
 #include "output/wallclock.h"
 
 enum pp_export_kind {
-	PP_EXPORT_PCAPNG,   /* --pcapng */
-	PP_EXPORT_PERFETTO, /* --perfetto */
+#define PP_EXPORT_FORMAT(name, NAME) PP_EXPORT_##NAME,
+#include "output/exports.inc"
+#undef PP_EXPORT_FORMAT
 	PP_EXPORTS,
 };
 
@@ -51,7 +54,9 @@ struct pp_export_ops {
 	void (*free)(void *w);
 };
 
-extern const struct pp_export_ops pp_export_pcapng_ops, pp_export_perfetto_ops;
+#define PP_EXPORT_FORMAT(name, NAME) extern const struct pp_export_ops pp_export_##name##_ops;
+#include "output/exports.inc"
+#undef PP_EXPORT_FORMAT
 
 /* Export KIND's row (exports.c's table). */
 const struct pp_export_ops *pp_export_ops_of(enum pp_export_kind kind);

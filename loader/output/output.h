@@ -96,8 +96,8 @@ struct pp_sum_when;
 /*
  * An output format: what a run and `pktpath report` write per packet, for
  * --summary and at exit. Chosen once (pp_out_format()) into struct pp_out's
- * ops; a new format is a file with its functions and a row in
- * output_formats.c.
+ * ops; a new format is a file, output_NAME.c, with its functions and its
+ * row, pp_out_format_NAME (output_formats.c says how it is found).
  */
 struct pp_out_ops {
 	const char *name; /* "text", "json": the option that chooses it (cli_options.c) */

@@ -17,6 +17,7 @@
 #include "names/netns_names.h"
 #include "output/output.h"
 #include "paths/pkt_decode.h"
+#include "output/output_summary.h"
 #include "paths/pkt_key.h"
 #include "filter/tunnel.h"
 
@@ -731,3 +732,12 @@ void pp_out_json_str(struct pp_wbuf *w, const char *s, size_t max)
 {
 	json_str(w, s, max);
 }
+
+/* --json, its row for output_formats.c: JSON lines have no header line. */
+const struct pp_out_ops pp_out_format_json = {
+	.name = "json",
+	.machine = true,
+	.packet = pp_out_json,
+	.summary = pp_out_summary_json,
+	.totals = pp_out_totals_json,
+};

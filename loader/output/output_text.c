@@ -28,6 +28,7 @@
 #include "filter/tunnel.h"
 #include "output/wallclock.h"
 #include "output/path_line.h"
+#include "output/output_summary.h"
 
 #define PP_LINE_MAX	 99 /* output lines stay under 100 columns */
 #define PP_DEV_BUF	 (PP_IFNAMSIZ + 8)
@@ -648,3 +649,12 @@ void pp_out_totals_text(const struct pp_out *o, const struct pp_totals *s)
 			(unsigned long long)s->map_full);
 	fputc('\n', o->f);
 }
+
+/* The default format, its row for output_formats.c. */
+const struct pp_out_ops pp_out_format_text = {
+	.name = "text",
+	.begin = pp_out_text_header, /* the hop lines' columns */
+	.packet = pp_out_text,
+	.summary = pp_out_summary_text,
+	.totals = pp_out_totals_text,
+};

@@ -3,7 +3,8 @@
  * How a packet's path ended (enum pp_fate, include/pktpath.h): one row per
  * fate, read by the path assembler, the text and JSON output, --summary,
  * the exports, the metrics and `pktpath report`. A new fate is its value in
- * enum pp_fate (if the BPF side sends it), its row here, and the docs.
+ * enum pp_fate (if the BPF side sends it), its row here, and its words in
+ * docs/json-schema.md's fate.kind.
  */
 #ifndef PP_FATE_H
 #define PP_FATE_H
