@@ -5,12 +5,13 @@
 # installed binary, so they follow what the build links, never a list kept
 # by hand.
 
-# Debian wants man pages and changelogs compressed with gzip -9n (no name,
-# no time stamp: the same bytes on every build).
+# Debian wants man pages, changelogs and documents over 4 kB compressed with
+# gzip -9n (no name, no time stamp: the same bytes on every build). The JSON
+# schema is the man page's list of fates and the --json reference.
 set(PP_PKG ${CMAKE_BINARY_DIR}/pkg)
 file(MAKE_DIRECTORY ${PP_PKG})
 find_program(GZIP gzip REQUIRED)
-foreach(doc docs/pktpath.8 packaging/changelog)
+foreach(doc docs/pktpath.8 packaging/changelog docs/json-schema.md)
 	get_filename_component(name ${doc} NAME)
 	add_custom_command(OUTPUT ${PP_PKG}/${name}.gz
 		COMMAND ${GZIP} -9n -c ${CMAKE_SOURCE_DIR}/${doc} > ${PP_PKG}/${name}.gz
@@ -21,7 +22,8 @@ endforeach()
 add_custom_target(pkg_docs ALL DEPENDS ${PP_PKG_DOCS})
 
 install(FILES ${PP_PKG}/pktpath.8.gz DESTINATION share/man/man8)
-install(FILES packaging/copyright ${PP_PKG}/changelog.gz DESTINATION share/doc/pktpath)
+install(FILES packaging/copyright ${PP_PKG}/changelog.gz ${PP_PKG}/json-schema.md.gz
+	DESTINATION share/doc/pktpath)
 # The node agent: a systemd unit, not enabled (no maintainer script enables
 # it), its arguments in /etc/default, and Prometheus rules to start from.
 if(CMAKE_INSTALL_PREFIX STREQUAL "/usr")
