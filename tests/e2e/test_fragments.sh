@@ -49,6 +49,19 @@ frag_ts_cleared() {
 	pp_fail "$1: frag_ts still $ts, 4 s after the last datagram settled"
 }
 
+# frag_end NAME: once pktpath run NAME printed every packet, frag_ts cleared,
+# pktpath, its reader (sink-NAME) and tcpdump (tdump-NAME, if any) stopped;
+# pktpath's exit status and JSON lines checked.
+frag_end() {
+	pp_pktpath_settle "$1" 60
+	frag_ts_cleared "$1"
+	pp_pktpath_stop "$1" INT
+	pp_expect_eq "$1: exit status" "$PP_RC" 0
+	pp_stop "sink-$1" INT
+	[ -z "${PP_PIDS[tdump-$1]:-}" ] || pp_stop "tdump-$1" INT
+	pp_expect_json_lines "$(pp_out "$1")" "$1: pktpath output"
+}
+
 # frag_case NAME PORT FILTER: N datagrams to b's reader on PORT, traced
 # with FILTER; the checks above, against the kernel's counters.
 frag_case() {
@@ -70,14 +83,8 @@ frag_case() {
 	# which neither filter matches, so that the last datagram's end is seen.
 	pp_in "$PP_NS_A" taskset -c 0 ping -q -c 2 -i 0.1 198.18.0.254 >/dev/null
 	pp_in "$PP_NS_A" taskset -c 1 ping -q -c 2 -i 0.1 198.18.0.254 >/dev/null
-	pp_pktpath_settle "$1" 60
-	frag_ts_cleared "$1"
-	pp_pktpath_stop "$1" INT
-	pp_expect_eq "$1: exit status" "$PP_RC" 0
-	pp_stop "sink-$1" INT
-	pp_stop "tdump-$1" INT
+	frag_end "$1"
 	out=$(pp_out "$1")
-	pp_expect_json_lines "$out" "$1: pktpath output"
 
 	creates_a=$(($(ppr_snmp "$PP_NS_A" Ip FragCreates) - creates_a0))
 	creates_r=$(($(ppr_snmp "$PP_NS_R" Ip FragCreates) - creates_r0))
@@ -144,12 +151,8 @@ frag_left() {
 	pp_root_start "$1" --json --backend tracepoint --packet-timeout 5 --netns "$PP_NS_A" \
 		--filter "udp port $2"
 	pp_in "$PP_NS_A" "$send" 198.18.1.2 "$2" "$N" 4000
-	pp_pktpath_settle "$1" 60
-	pp_pktpath_stop "$1" INT
-	pp_expect_eq "$1: exit status" "$PP_RC" 0
-	pp_stop "sink-$1" INT
+	frag_end "$1"
 	out=$(pp_out "$1")
-	pp_expect_json_lines "$out" "$1: pktpath output"
 	creates_a=$(($(ppr_snmp "$PP_NS_A" Ip FragCreates) - creates_a0))
 	received=$(awk '/^received/ { print $2 }' "$(pp_out "sink-$1")")
 	pp_log "$1: kernel: FragCreates a $creates_a; the reader received $received"
@@ -223,13 +226,8 @@ frag_two() {
 	# UDP's deferred free of the last datagram: see frag_case.
 	pp_in "$PP_NS_A" taskset -c 0 ping -q -c 2 -i 0.1 198.18.0.254 >/dev/null
 	pp_in "$PP_NS_A" taskset -c 1 ping -q -c 2 -i 0.1 198.18.0.254 >/dev/null
-	pp_pktpath_settle "$1" 60
-	pp_pktpath_stop "$1" INT
-	pp_expect_eq "$1: exit status" "$PP_RC" 0
-	pp_stop "sink-$1" INT
-	pp_stop "tdump-$1" INT
+	frag_end "$1"
 	out=$(pp_out "$1")
-	pp_expect_json_lines "$out" "$1: pktpath output"
 	ca=$(($(ppr_snmp "$PP_NS_A" Ip FragCreates) - ca0))
 	cr=$(($(ppr_snmp "$PP_NS_R" Ip FragCreates) - cr0))
 	cr2=$(($(ppr_snmp "$R2" Ip FragCreates) - cr20))
