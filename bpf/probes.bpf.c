@@ -50,12 +50,19 @@ static __always_inline __u32 pp_probe_imm(void)
 const volatile __u64 pp_merge_lo[PP_MERGE_RANGES] = {};
 const volatile __u64 pp_merge_hi[PP_MERGE_RANGES] = {};
 
-static __always_inline bool pp_merge_at(__u64 at)
+/* AT lies in one of the N ranges [LO[i], HI[i]) the loader set. */
+static __always_inline bool pp_in_ranges(__u64 at, const volatile __u64 *lo,
+					 const volatile __u64 *hi, int n)
 {
-	for (int i = 0; i < PP_MERGE_RANGES; i++)
-		if (at >= pp_merge_lo[i] && at < pp_merge_hi[i])
+	for (int i = 0; i < n; i++)
+		if (at >= lo[i] && at < hi[i])
 			return true;
 	return false;
+}
+
+static __always_inline bool pp_merge_at(__u64 at)
+{
+	return pp_in_ranges(at, pp_merge_lo, pp_merge_hi, PP_MERGE_RANGES);
 }
 
 /*
@@ -314,10 +321,7 @@ const volatile __u64 pp_tap_hi[PP_TAP_RANGES] = {};
 
 static __always_inline __u32 pp_tap_at(__u64 at)
 {
-	for (int i = 0; i < PP_TAP_RANGES; i++)
-		if (at >= pp_tap_lo[i] && at < pp_tap_hi[i])
-			return PP_HOP_TAP;
-	return 0;
+	return pp_in_ranges(at, pp_tap_lo, pp_tap_hi, PP_TAP_RANGES) ? PP_HOP_TAP : 0;
 }
 
 /*
@@ -330,10 +334,7 @@ const volatile __u64 pp_read_hi[PP_READ_RANGES] = {};
 
 static __always_inline __u32 pp_read_at(__u64 at)
 {
-	for (int i = 0; i < PP_READ_RANGES; i++)
-		if (at >= pp_read_lo[i] && at < pp_read_hi[i])
-			return PP_HOP_READ;
-	return 0;
+	return pp_in_ranges(at, pp_read_lo, pp_read_hi, PP_READ_RANGES) ? PP_HOP_READ : 0;
 }
 
 /*
