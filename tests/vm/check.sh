@@ -864,10 +864,11 @@ chk_fragments() {
 	life_common "$1" || return 1
 	# Before 6.3 skb:consume_skb passes no location: the fragment that
 	# inet_frag_reasm_prepare() consumes after skb_morph() moved its data
-	# into the one that completed the datagram ends consumed, one a datagram
-	# (docs/kernels.md); but on the kprobe backend, whose consume_skb probe
-	# reads its caller, merged.
-	if [ "$(kfact consume_location)" = no ] && [ "$1" != kprobe ]; then
+	# into the one that completed the datagram ends merged only where the
+	# reassembly hook on inet_frag_reasm_prepare() marks it: the function
+	# backends (kprobe, kprobe-multi, fentry). The tracepoint backend sees
+	# no caller there and ends it consumed, one a datagram (docs/kernels.md).
+	if [ "$(kfact consume_location)" = no ] && [ "$1" = tracepoint ]; then
 		unmerged=$n
 		note=" ($n of c's fragments consumed, not merged: consume_skb has no location here)"
 	fi
