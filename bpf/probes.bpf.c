@@ -66,42 +66,101 @@ static __always_inline bool pp_merge_at(__u64 at)
 }
 
 /*
- * 1 + consume_skb()'s probe index where its tracepoint carries no location
- * (before Linux 6.3) and the backend is perf kprobes, set by the loader; 0
- * otherwise. Its caller is then read from the stack at the function's
- * entry (the return address, as libbpf's BPF_KPROBE_READ_RET_IP): one
- * called from a merge place (inet_frag_reasm_prepare() consumes the first
- * fragment after skb_morph() moved its data into the one that completed
- * the datagram) marks the skb, and the tracepoint inside ends it merged.
- * Only for tracked skbs: the probe runs past the in-flight gate.
+ * Set by the loader where consume_skb's tracepoint carries no location
+ * (before Linux 6.3) and a function backend attaches pp_reasm_*: the
+ * fragment inet_frag_reasm_prepare() consumes is marked there, and the
+ * tracepoint ends it merged.
  */
-const volatile __u32 pp_consume_fn = 0;
+const volatile bool pp_reasm_hook = false;
 
-static __always_inline void pp_consume_caller(struct pt_regs *ctx, __u64 skb, __u64 cookie)
-{
-	struct pp_skb_val *v;
-	__u64 ret = 0;
-
-	if (!pp_consume_fn || (cookie & PP_COOKIE_PROBE) != pp_consume_fn - 1)
-		return;
-	v = bpf_map_lookup_elem(&skb_map, &skb);
-	if (!v || bpf_probe_read_kernel(&ret, sizeof(ret), (void *)PT_REGS_SP(ctx)))
-		return;
-	if (pp_merge_at(ret))
-		v->flags |= PP_SKB_MERGING;
-	else
-		v->flags &= ~PP_SKB_MERGING;
-}
-
-/* consume_skb's tracepoint without location: merged if pp_consume_caller() said so. */
+/* consume_skb's tracepoint without location: merged if pp_reasm_mark() said so. */
 static __always_inline __u32 pp_consume_fate(__u64 skb)
 {
 	struct pp_skb_val *v;
 
-	if (!pp_consume_fn || !pp_busy(pp_state()))
+	if (!pp_reasm_hook || !pp_busy(pp_state()))
 		return PP_FATE_CONSUMED;
 	v = bpf_map_lookup_elem(&skb_map, &skb);
 	return v && (v->flags & PP_SKB_MERGING) ? PP_FATE_MERGED : PP_FATE_CONSUMED;
+}
+
+/*
+ * The reassembly queue's fragments sit in a red-black tree of runs, no
+ * deeper than 2 * log2(runs + 1): 26 for 8192 runs, a 64 KiB datagram in
+ * 8-byte fragments. Past this, the first is not looked for.
+ */
+#define PP_REASM_DEPTH 32
+
+/* The sk_buff whose rbnode is N (rb_to_skb()). */
+static __always_inline __u64 pp_rb_skb(struct rb_node *n)
+{
+	return n ? (__u64)n - bpf_core_field_offset(struct sk_buff, rbnode) : 0;
+}
+
+/*
+ * inet_frag_reasm_prepare(q, skb, parent) (net/ipv4/inet_fragment.c) gives
+ * the first fragment's data to SKB, the fragment that completed the
+ * datagram (skb_morph()), and consumes the first: HEAD, if not SKB. Only
+ * for a tracked HEAD.
+ */
+static __always_inline int pp_reasm_mark(__u64 head, __u64 skb)
+{
+	struct pp_skb_val *v;
+
+	if (!head || head == skb)
+		return 0;
+	v = bpf_map_lookup_elem(&skb_map, &head);
+	if (v)
+		v->flags |= PP_SKB_MERGING;
+	return 0;
+}
+
+/* The first fragment of queue Q (skb_rb_first()), by CO-RE reads: the kprobes. */
+static __always_inline __u64 pp_reasm_head(struct inet_frag_queue *q)
+{
+	struct rb_node *n = BPF_CORE_READ(q, rb_fragments.rb_node), *l;
+
+	for (int i = 0; n && i < PP_REASM_DEPTH; i++) {
+		l = BPF_CORE_READ(n, rb_left);
+		if (!l)
+			return pp_rb_skb(n);
+		n = l;
+	}
+	return 0;
+}
+
+SEC("kprobe")
+int pp_reasm_kprobe(struct pt_regs *ctx)
+{
+	if (!pp_busy(pp_state()))
+		return 0;
+	return pp_reasm_mark(pp_reasm_head((void *)PT_REGS_PARM1(ctx)), PT_REGS_PARM2(ctx));
+}
+
+SEC("kprobe.multi")
+int pp_reasm_kmulti(struct pt_regs *ctx)
+{
+	if (!pp_busy(pp_state()))
+		return 0;
+	return pp_reasm_mark(pp_reasm_head((void *)PT_REGS_PARM1(ctx)), PT_REGS_PARM2(ctx));
+}
+
+/* The same on fentry, where Q is BTF-typed: direct loads. */
+SEC("fentry/inet_frag_reasm_prepare")
+int BPF_PROG(pp_reasm_fentry, struct inet_frag_queue *q, struct sk_buff *skb)
+{
+	struct rb_node *n, *l;
+
+	if (!pp_busy(pp_state()))
+		return 0;
+	n = q->rb_fragments.rb_node;
+	for (int i = 0; n && i < PP_REASM_DEPTH; i++) {
+		l = n->rb_left;
+		if (!l)
+			return pp_reasm_mark(pp_rb_skb(n), (__u64)skb);
+		n = l;
+	}
+	return 0;
 }
 
 #define PP_KPROBES(N)                                                                              \
@@ -115,24 +174,16 @@ static __always_inline __u32 pp_consume_fate(__u64 skb)
 	SEC("kprobe")                                                                              \
 	int pp_kprobe##N(struct pt_regs *ctx)                                                      \
 	{                                                                                          \
-		__u64 skb = PT_REGS_PARM##N(ctx), cookie;                                          \
+		__u64 skb = PT_REGS_PARM##N(ctx);                                                  \
                                                                                                    \
-		if (!pp_hop_gate(skb))                                                             \
-			return 0;                                                                  \
-		cookie = bpf_get_attach_cookie(ctx);                                               \
-		pp_consume_caller(ctx, skb, cookie);                                               \
-		return pp_on_hop(ctx, skb, cookie);                                                \
+		return pp_hop_gate(skb) ? pp_on_hop(ctx, skb, bpf_get_attach_cookie(ctx)) : 0;     \
 	}                                                                                          \
 	SEC("kprobe")                                                                              \
 	int pp_kprobe_imm##N(struct pt_regs *ctx)                                                  \
 	{                                                                                          \
-		__u64 skb = PT_REGS_PARM##N(ctx), cookie;                                          \
+		__u64 skb = PT_REGS_PARM##N(ctx);                                                  \
                                                                                                    \
-		if (!pp_hop_gate(skb))                                                             \
-			return 0;                                                                  \
-		cookie = pp_probe_imm();                                                           \
-		pp_consume_caller(ctx, skb, cookie);                                               \
-		return pp_on_hop(ctx, skb, cookie);                                                \
+		return pp_hop_gate(skb) ? pp_on_hop(ctx, skb, pp_probe_imm()) : 0;                 \
 	}                                                                                          \
 	SEC("fentry")                                                                              \
 	int pp_fentry##N(__u64 *ctx)                                                               \

@@ -279,9 +279,10 @@ struct pp_full_val {
 /* It left its qdisc's device unseen: its next record says so (PP_HOP_GAP). */
 #define PP_SKB_GAP 128U
 /*
- * A function probe at consume_skb() saw it called from a merge place
- * (pp_merge_at()): the consume_skb tracepoint that follows, which carries
- * no location before Linux 6.3, ends it merged (pp_consume_caller()).
+ * The reassembly hook saw inet_frag_reasm_prepare() about to consume it,
+ * its data gone to the fragment that completed the datagram: the
+ * consume_skb tracepoint that follows, which carries no location before
+ * Linux 6.3, ends it merged (pp_reasm_mark(), bpf/probes.bpf.c).
  */
 #define PP_SKB_MERGING 256U
 

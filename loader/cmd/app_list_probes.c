@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include "cmd/app.h"
 #include "probes/attacher.h"
+#include "probes/end_points.h"
 #include "probes/plan.h"
 #include "probes/send_calls.h"
 
@@ -59,6 +60,11 @@ static void list_builtin_hooks(const struct pp_app *a)
 		       "tp:kmem:kmem_cache_*");
 	}
 	list_reads_hooks(a);
+	if (pp_attacher_reasm(a->btf, a->backend))
+		printf("%-36s -      built in: at the entry of every IP reassembly (no hop): the"
+		       " first fragment it consumes ends merged, not consumed (consume_skb's"
+		       " tracepoint has no location before Linux 6.3)\n",
+		       PP_REASM_POINT);
 	for (size_t i = 0; i < PP_SEND_CALLS; i++) {
 		char enter[40], leave[40];
 

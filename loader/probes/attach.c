@@ -199,20 +199,48 @@ static bool kmem_any_hooks(const struct pp_probes *p, enum pp_backend backend)
 	return pp_backends[backend].slab_frees && p->set->no_slab;
 }
 
-/*
- * pp_consume_fn (bpf/probes.bpf.c): 1 + consume_skb()'s probe index where
- * its caller is read at the function's entry: the tracepoint carries no
- * location (before Linux 6.3), and the backend is perf kprobes, whose
- * registers there hold the stack pointer at the return address. Else 0.
- */
-static __u32 consume_fn(const struct pp_probes *p, const struct pp_probe_list *l,
-			enum pp_backend backend)
+/* The reassembly hook's program for BACKEND (end_points.h), if it is attached. */
+static struct bpf_program *reasm_prog(const struct pp_probes *p, enum pp_backend backend)
 {
-	int i = find_probe(l, "consume_skb");
+	switch (p->set->reasm ? kind_of(backend) : PP_ATTACH_NONE) {
+	case PP_ATTACH_MULTI:
+		return p->skel->progs.pp_reasm_kmulti;
+	case PP_ATTACH_KPROBE:
+		return p->skel->progs.pp_reasm_kprobe;
+	case PP_ATTACH_TRAMPOLINE:
+		return p->skel->progs.pp_reasm_fentry;
+	default:
+		return NULL;
+	}
+}
 
-	if (p->set->consume_at || pp_backends[backend].attach != PP_ATTACH_KPROBE || i < 0)
+/*
+ * Attach the reassembly hook. Without it, fragments that reassembly
+ * consumes end consumed, as they did before: a warning, not a failure.
+ */
+static int attach_reasm(struct pp_probes *p, enum pp_backend backend)
+{
+	struct bpf_program *prog = reasm_prog(p, backend);
+	LIBBPF_OPTS(bpf_kprobe_multi_opts, o);
+	const char *syms[] = {PP_REASM_POINT};
+	struct bpf_link *link;
+
+	if (!prog)
 		return 0;
-	return (__u32)i + 1;
+	o.syms = syms;
+	o.cnt = 1;
+	if (prog == p->skel->progs.pp_reasm_kmulti)
+		link = bpf_program__attach_kprobe_multi_opts(prog, NULL, &o);
+	else if (prog == p->skel->progs.pp_reasm_kprobe)
+		link = bpf_program__attach_kprobe(prog, false, PP_REASM_POINT);
+	else
+		link = bpf_program__attach(prog);
+	if (!link) {
+		pp_warn("%s: not attached (%s): fragments it consumes end consumed, not merged\n",
+			PP_REASM_POINT, strerror(errno));
+		return 0;
+	}
+	return pp_probes_keep_link(p, link);
 }
 
 /*
@@ -244,6 +272,8 @@ static int choose_programs(struct pp_probes *p, const struct pp_probe_list *l,
 	bpf_program__set_autoload(s->progs.pp_exit_sendmsg, p->set->send_calls);
 	bpf_program__set_autoload(s->progs.pp_enter_sendmmsg, p->set->send_calls);
 	bpf_program__set_autoload(s->progs.pp_exit_sendmmsg, p->set->send_calls);
+	if (reasm_prog(p, backend))
+		bpf_program__set_autoload(reasm_prog(p, backend), true);
 	for (size_t i = 0; i < l->n && !err; i++) {
 		const struct pp_probe *pr = &l->v[i];
 
@@ -641,7 +671,7 @@ static int open_load(struct pp_probes *p, const struct pp_maps *maps, struct pp_
 		p->skel->rodata->pp_read_lo[i] = p->set->read_lo[i];
 		p->skel->rodata->pp_read_hi[i] = p->set->read_hi[i];
 	}
-	p->skel->rodata->pp_consume_fn = consume_fn(p, l, backend);
+	p->skel->rodata->pp_reasm_hook = reasm_prog(p, backend) != NULL;
 	err = pp_maps_share(maps, p->skel->obj);
 	if (!err)
 		err = choose_programs(p, l, backend);
@@ -674,6 +704,8 @@ int pp_probes_attach(struct pp_probes *p, struct pp_probe_list *l, char *err, si
 		ret = attach_singles(p, l, backend);
 	if (!ret)
 		ret = attach_returns(p, l, backend);
+	if (!ret)
+		ret = attach_reasm(p, backend);
 	if (ret)
 		snprintf(err, errlen, "cannot attach the probes: %s", strerror(-ret));
 	return ret;

@@ -4,6 +4,7 @@
 #include <bpf/btf.h>
 #include "probes/attacher.h"
 #include "kernel/ksyms.h"
+#include "probes/end_points.h"
 #include "probes/kfacts.h"
 #include "probes/probe_btf.h"
 
@@ -100,6 +101,13 @@ static void prepare_frees(struct pp_probe_settings *s, const struct btf *btf,
 	prepare_read_free(s, ksyms);
 }
 
+bool pp_attacher_reasm(const struct btf *btf, enum pp_backend backend)
+{
+	return pp_reasm_point_wanted(
+		pp_backends[backend].attach, pp_btf_tp_nargs(btf, "consume_skb") >= 2,
+		btf__find_by_name_kind(btf, PP_REASM_POINT, BTF_KIND_FUNC) > 0);
+}
+
 /* The inode of pktpath's network namespace, as the probes see namespaces. */
 static __u32 own_netns(void)
 {
@@ -123,6 +131,7 @@ void pp_attacher_prepare(struct pp_attacher *at, const struct btf *btf,
 	s->recv_done = r.recv_done;
 	s->cg_ingress = r.cg_ingress;
 	prepare_frees(s, btf, ksyms);
+	s->reasm = pp_attacher_reasm(btf, s->backend);
 	s->no_fetch = !k->fetch;
 	s->no_cookie = !k->cookie;
 	s->no_loop = !k->loop;

@@ -60,4 +60,10 @@ void pp_attacher_destroy(struct pp_attacher *at);
  */
 struct pp_reads_plan pp_attacher_reads(const struct btf *btf, const struct pp_kfacts *k);
 
+/*
+ * Whether BACKEND attaches the reassembly hook (end_points.h,
+ * PP_REASM_POINT) on the kernel of BTF: --list-probes names it then.
+ */
+bool pp_attacher_reasm(const struct btf *btf, enum pp_backend backend);
+
 #endif

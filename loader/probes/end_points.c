@@ -85,3 +85,8 @@ __u32 pp_point_cookie(const struct pp_probe *pr)
 			return copies[i].bits;
 	return 0;
 }
+
+bool pp_reasm_point_wanted(enum pp_attach_kind kind, bool consume_at, bool has_func)
+{
+	return kind != PP_ATTACH_NONE && !consume_at && has_func;
+}

@@ -8,6 +8,7 @@
 #ifndef PP_END_POINTS_H
 #define PP_END_POINTS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>
 #include "probes/probe_list.h"
@@ -22,5 +23,22 @@ int pp_end_points_add(struct pp_probe_list *l, char *err, size_t errlen);
  * programs of their own and get 0 here.
  */
 __u32 pp_point_cookie(const struct pp_probe *pr);
+
+/*
+ * The reassembly hook (bpf/probes.bpf.c, pp_reasm_*): at the entry of
+ * inet_frag_reasm_prepare(), which consumes the datagram's first fragment
+ * after skb_morph() gave its data to the one that completed it, that
+ * fragment is marked, and the consume_skb tracepoint ends it merged. No
+ * hop: it records nothing, and costs nothing but reassembled datagrams.
+ */
+#define PP_REASM_POINT "inet_frag_reasm_prepare"
+
+/*
+ * Whether the hook is attached: where the consume_skb tracepoint carries
+ * no location (CONSUME_AT false, before Linux 6.3: its location says the
+ * merge from 6.3 on), under a function backend (KIND not PP_ATTACH_NONE),
+ * and the kernel has the function (HAS_FUNC, in its BTF).
+ */
+bool pp_reasm_point_wanted(enum pp_attach_kind kind, bool consume_at, bool has_func);
 
 #endif /* PP_END_POINTS_H */

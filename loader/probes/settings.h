@@ -66,6 +66,7 @@ struct pp_probe_settings {
 	/* Where a consume_skb() is the reader's (PP_HOP_READ). 0, 0: unknown. */
 	__u64 read_lo[PP_READ_RANGES], read_hi[PP_READ_RANGES];
 	bool consume_at;
+	bool reasm; /* the reassembly hook is attached (pp_attacher_reasm()) */
 	/*
 	 * What the kernel lacks (kfacts.h, pp_kfacts_programs()), each with a
 	 * way around: atomic fetch (packet ids per CPU), bpf cookies (a

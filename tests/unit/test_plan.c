@@ -11,6 +11,7 @@
 #include "base/compat.h"
 #include "kernel/ftrace_funcs.h"
 #include "kernel/ksyms.h"
+#include "probes/end_points.h"
 #include "probes/plan.h"
 #include "probes/probe_list.h"
 #include "probes.skel.h"
@@ -373,6 +374,35 @@ START_TEST(test_reads)
 }
 END_TEST
 
+/*
+ * The reassembly hook (end_points.h): on every function backend where
+ * consume_skb's tracepoint has no location and the kernel has the
+ * function, with a program of the backend's kind; never on the
+ * tracepoint backend, nor from Linux 6.3 on.
+ */
+START_TEST(test_reasm_point)
+{
+	static const char *const progs[] = {
+		[PP_ATTACH_MULTI] = "pp_reasm_kmulti",
+		[PP_ATTACH_KPROBE] = "pp_reasm_kprobe",
+		[PP_ATTACH_TRAMPOLINE] = "pp_reasm_fentry",
+	};
+	struct probes *s = probes__open();
+
+	ck_assert_ptr_nonnull(s);
+	for (size_t i = 0; i < PP_BACKEND_COUNT; i++) {
+		enum pp_attach_kind kind = pp_backends[i].attach;
+
+		ck_assert(pp_reasm_point_wanted(kind, false, true) == (kind != PP_ATTACH_NONE));
+		ck_assert(!pp_reasm_point_wanted(kind, true, true));
+		ck_assert(!pp_reasm_point_wanted(kind, false, false));
+		if (kind != PP_ATTACH_NONE)
+			assert_prog(s, progs[kind], 0, kind, false);
+	}
+	probes__destroy(s);
+}
+END_TEST
+
 START_TEST(test_can_trace)
 {
 	const struct pp_kfacts all = {
@@ -409,6 +439,7 @@ Suite *plan_suite(void)
 	tcase_add_test(tc, test_news);
 	tcase_add_test(tc, test_marks_in_probes);
 	tcase_add_test(tc, test_reads);
+	tcase_add_test(tc, test_reasm_point);
 	tcase_add_test(tc, test_can_trace);
 	suite_add_tcase(s, tc);
 	return s;

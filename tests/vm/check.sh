@@ -337,6 +337,20 @@ chk_check() {
 # ckline FEATURE: --check's yes/no for a one-word feature name.
 ckline() { awk -v f="$1" '$1 == "CHECK" && $2 == f { print $3; exit }' "$BLK/kv"; }
 
+# The reassembly hook (inet_frag_reasm_prepare) is named where it is
+# attached: before 6.3 (consume_skb without location) under a function
+# backend, and nowhere else. auto: not known here which backend it took.
+reasm_hook_named() {
+	local want=no got=no
+	[ "$1" != auto ] || return 0
+	[ "$(kfact consume_location)" = no ] && [ "$1" != tracepoint ] && want=yes
+	grep -q '^LIST inet_frag_reasm_prepare .*built in:' "$BLK/kv" && got=yes
+	[ "$got" = "$want" ] || {
+		echo "--list-probes names the reassembly hook: $got, expected $want"
+		return 1
+	}
+}
+
 chk_list_probes() {
 	local listed skipped ready attached
 	[ "$(kv list_rc)" = 0 ] || {
@@ -360,6 +374,7 @@ chk_list_probes() {
 		echo "no bpf_loop, yet --list-probes names the reads' hooks"
 		return 1
 	fi
+	reasm_hook_named "$1" || return 1
 	ready=$(grep -m1 '^pktpath: ready' "$BLK/err" || true)
 	[ -n "$ready" ] || {
 		echo "no ready line (rc=$(rc)): $(first_err)"
@@ -864,10 +879,11 @@ chk_fragments() {
 	life_common "$1" || return 1
 	# Before 6.3 skb:consume_skb passes no location: the fragment that
 	# inet_frag_reasm_prepare() consumes after skb_morph() moved its data
-	# into the one that completed the datagram ends consumed, one a datagram
-	# (docs/kernels.md); but on the kprobe backend, whose consume_skb probe
-	# reads its caller, merged.
-	if [ "$(kfact consume_location)" = no ] && [ "$1" != kprobe ]; then
+	# into the one that completed the datagram ends merged only where the
+	# reassembly hook on inet_frag_reasm_prepare() marks it: the function
+	# backends (kprobe, kprobe-multi, fentry). The tracepoint backend sees
+	# no caller there and ends it consumed, one a datagram (docs/kernels.md).
+	if [ "$(kfact consume_location)" = no ] && [ "$1" = tracepoint ]; then
 		unmerged=$n
 		note=" ($n of c's fragments consumed, not merged: consume_skb has no location here)"
 	fi
