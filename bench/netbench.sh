@@ -547,7 +547,7 @@ main() {
 	net_up
 
 	hit_cfgs=${HIT_CONFIGS-pp-a pp-b pp-c bpftrace}
-	traffic_cfgs=${TRAFFIC_CONFIGS-none floor pp-a pp-b pp-c bpftrace}
+	traffic_cfgs=${TRAFFIC_CONFIGS-none floor floor-all pp-a pp-b pp-c bpftrace}
 	if [ "$SMOKE" = 1 ]; then
 		hit_cfgs="pp-a"
 		traffic_cfgs="none floor-all pp-a pp-c"
