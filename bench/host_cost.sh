@@ -45,6 +45,8 @@ DATA=${DATA:-bench/data/host_cost.jsonl}
 NS=pp-cost-$$
 DST=198.51.100.2 # routed out sink0 (ifb), which frees what it is sent
 TMP=$(mktemp -d)
+# shellcheck source=bench/pp_hooks.sh
+. bench/pp_hooks.sh
 
 cleanup() {
 	local p
@@ -155,25 +157,6 @@ progs() {
 		ns: (.run_time_ns // 0), pids: [(.pids // [])[].pid]}}) | from_entries'
 }
 
-# hooks PID: "PROG_ID HOOK" for each link of process PID, in hook_empty's
-# words: a raw_tracepoint link is a tp_btf program's ("tracing") or a raw
-# tracepoint's; a perf event link names no tracepoint, its program does
-# (pp_enter_sendto: syscalls:sys_enter_sendto).
-hooks() {
-	bpftool prog show -j | jq -c 'map({key: "\(.id)", value: {type, name}}) | from_entries' \
-		>"$TMP/types"
-	# The process's links, from its fds (this bpftool names no pids).
-	sed -n 's/^link_id:[[:space:]]*//p' /proc/"$1"/fdinfo/* 2>/dev/null | jq -s -c . >"$TMP/links"
-	bpftool link show -j | jq -r --slurpfile l "$TMP/links" --slurpfile t "$TMP/types" '
-		.[] | select(.id as $i | $l[0] | index($i)) | $t[0]["\(.prog_id)"] as $p
-		| "\(.prog_id) " + (
-		if .type == "raw_tracepoint" and $p.type == "tracing" then "btf:\(.tp_name)"
-		elif .type == "raw_tracepoint" then "raw:\(.tp_name)"
-		elif .type == "perf_event" then "perf:syscalls:"
-			+ ($p.name | sub("^pp_enter_"; "sys_enter_") | sub("^pp_exit_"; "sys_exit_"))
-		else "\(.type)" end)'
-}
-
 # per_hit BIN CONFIG: pktpath BIN's per-hit cost on each of its hooks beside an
 # empty program there, and hits per operation, per workload.
 per_hit() {
@@ -181,7 +164,7 @@ per_hit() {
 	STATS_WAS=$(sysctl -n kernel.bpf_stats_enabled)
 	sysctl -q -w kernel.bpf_stats_enabled=1
 	pp_start "$bin"
-	hooks "$PP_PID" >"$TMP/pp.hooks"
+	pp_hooks "$PP_PID" "$TMP" >"$TMP/pp.hooks"
 	# The empty twins: tcx links are the classifier's, costed by cls_bench.
 	: >"$TMP/empty.hooks"
 	awk '$2 ~ /^(raw|btf|perf):/ { print $2 }' "$TMP/pp.hooks" | sort -u >"$TMP/want"
@@ -229,7 +212,7 @@ measure() {
 			  $before, $load, $cmd}'
 		# The floor's hooks: those pktpath (after) holds, the classifier aside.
 		pp_start "$PKTPATH"
-		hooks "$PP_PID" | awk '$2 ~ /^(raw|btf|perf):/ { print $2 }' | sort -u >"$TMP/floor.hooks"
+		pp_hooks "$PP_PID" "$TMP" | awk '$2 ~ /^(raw|btf|perf):/ { print $2 }' | sort -u >"$TMP/floor.hooks"
 		pp_stop
 		rates
 		[ -z "$PKTPATH_BEFORE" ] || per_hit "$PKTPATH_BEFORE" before

@@ -14,6 +14,11 @@
 #   none      no tracing
 #   floor     bench/hop_floor -e: an empty BPF program on each of pktpath's
 #             tracepoints (the cost no program body can remove)
+#   floor-all bench/hook_empty: an empty program on every hook pp-a holds
+#             (found from a pp-a run before the rounds, bench/pp_hooks.sh):
+#             its tracepoints, the slab and other hooks outside the list,
+#             and its classifier's interfaces and directions (an empty
+#             classifier that returns "no verdict", see hook_empty.bpf.c)
 #   pp-a      pktpath 'icmp and host 198.19.9.9': matches nothing
 #   pp-b      pktpath 'icmp': the 10 pps ping below is tracked
 #   pp-c      pktpath 'udp': every packet of the UDP flow is tracked
@@ -65,6 +70,8 @@ esac
 }
 OUT=$1
 HERE=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=bench/pp_hooks.sh
+. "$HERE/pp_hooks.sh"
 BUILD_DIR=${BUILD_DIR:-build}
 PKTPATH=${PKTPATH:-$BUILD_DIR/loader/pktpath}
 BENCH=$BUILD_DIR/bench
@@ -101,6 +108,7 @@ WORK=$OUT/work
 DATA=$OUT/data.jsonl
 STARTED=()
 BT_SKIPPED=()
+ALL_HOOKS=()
 STATS_WAS=
 TRACEFS_MOUNTED=0
 
@@ -251,6 +259,14 @@ start_tracer() {
 		spawn /dev/null "$WORK/$tag.err" "$BENCH/hop_floor" -e "${TPS[@]#*:}"
 		wait_ready "$WORK/$tag.err" 'hop_floor: ready' "$BG"
 		;;
+	floor-all)
+		# In NS-c's network namespace, where the classifier's interfaces
+		# are named; not ip netns exec, whose own /sys lacks the cgroup
+		# directories pp_hooks named from this mount namespace.
+		spawn "$WORK/$tag.out" "$WORK/$tag.err" nsenter --net="/run/netns/$NS_C" \
+			"$BENCH/hook_empty" "${ALL_HOOKS[@]}"
+		wait_ready "$WORK/$tag.err" 'hook_empty: ready' "$BG"
+		;;
 	bpftrace)
 		spawn "$WORK/$tag.out" "$WORK/$tag.err" bpftrace -B none "$WORK/equiv.bt"
 		wait_ready "$WORK/$tag.out" '^ready' "$BG"
@@ -387,6 +403,7 @@ hit_run() {
 		prog_stats floor "$floor"
 		case $cfg in
 		bpftrace) prog_stats bpftrace "$TRACER" ;;
+		floor-all) prog_stats empty "$TRACER" ;;
 		*) prog_stats pktpath "$TRACER" ;;
 		esac
 		[ -z "$btfloor" ] || prog_stats btfloor "$btfloor"
@@ -473,12 +490,25 @@ loss_run() {
 		   mark_accounted: (($t["at:tc:egress"] // 0) + ($lost["tc:egress"] // 0))}')"
 }
 
+# find_hooks: every hook pp-a holds, in hook_empty's words, into ALL_HOOKS
+# (and WORK/floor-all.hooks).
+find_hooks() {
+	log "the hooks of pp-a, for floor-all"
+	start_tracer pp-a hooks
+	pp_hooks "$TRACER" "$WORK" | cut -d' ' -f2 | sort -u >"$WORK/floor-all.hooks"
+	stop_tool "$TRACER" pp-a
+	mapfile -t ALL_HOOKS <"$WORK/floor-all.hooks"
+	[ "${#ALL_HOOKS[@]}" -gt 0 ] || die "pp-a holds no hooks"
+	log "floor-all: ${#ALL_HOOKS[@]} hooks: ${ALL_HOOKS[*]}"
+}
+
 # The Markdown sections from OUTDIR's results; what the data lacks
 # (bpftrace's skipped tracepoints, the fixed probes) is in OUTDIR/meta.json.
 report() {
 	jq -s -r --argjson secs "$(jq .secs "$OUT/meta.json")" \
 		--arg skipped "$(jq -r .skipped "$OUT/meta.json")" \
-		--arg fixed "$(jq -r .fixed "$OUT/meta.json")" -f "$HERE/report.jq" "$DATA"
+		--arg fixed "$(jq -r .fixed "$OUT/meta.json")" \
+		--arg all_hooks "$(jq -r '.all_hooks // ""' "$OUT/meta.json")" -f "$HERE/report.jq" "$DATA"
 }
 
 # rotate N ITEMS...: ITEMS starting from the N-th (mod their number).
@@ -498,7 +528,7 @@ main() {
 	fi
 	[ "$(id -u)" -eq 0 ] || die "needs root"
 	[ -x "$PKTPATH" ] || die "no pktpath at $PKTPATH (build first)"
-	for t in "$BENCH/hop_floor" "$BENCH/json_tally"; do
+	for t in "$BENCH/hop_floor" "$BENCH/hook_empty" "$BENCH/json_tally"; do
 		[ -x "$t" ] || die "no $t (build first)"
 	done
 	for t in iperf3 jq bpftool; do
@@ -517,18 +547,20 @@ main() {
 	net_up
 
 	hit_cfgs=${HIT_CONFIGS-pp-a pp-b pp-c bpftrace}
-	traffic_cfgs=${TRAFFIC_CONFIGS-none floor pp-a pp-b pp-c bpftrace}
+	traffic_cfgs=${TRAFFIC_CONFIGS-none floor floor-all pp-a pp-b pp-c bpftrace}
 	if [ "$SMOKE" = 1 ]; then
 		hit_cfgs="pp-a"
-		traffic_cfgs="none pp-a pp-c"
+		traffic_cfgs="none floor-all pp-a pp-c"
 	elif ! command -v bpftrace >/dev/null; then
 		log "bpftrace is not installed: its configuration is left out"
 		hit_cfgs=${hit_cfgs% bpftrace}
 		traffic_cfgs=${traffic_cfgs% bpftrace}
 	fi
 	[[ $hit_cfgs != *bpftrace* ]] || bt_script "$WORK/equiv.bt"
+	[[ "$hit_cfgs $traffic_cfgs" != *floor-all* ]] || find_hooks
 	jq -n -c --argjson secs "$SECS" --arg skipped "${BT_SKIPPED[*]:-none}" \
-		--arg fixed "${FIXED_PROBES[*]}" '{$secs, $skipped, $fixed}' >"$OUT/meta.json"
+		--arg fixed "${FIXED_PROBES[*]}" --arg all "${ALL_HOOKS[*]:-}" \
+		'{$secs, $skipped, $fixed, all_hooks: $all}' >"$OUT/meta.json"
 
 	STATS_WAS=$(sysctl -n kernel.bpf_stats_enabled)
 	sysctl -q -w kernel.bpf_stats_enabled=1

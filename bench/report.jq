@@ -6,7 +6,8 @@
 # configuration, run one after the other) before the median is taken.
 #
 # Arguments: --argjson secs S, --arg skipped "TP ..." (tracepoints the
-# bpftrace script could not use), --arg fixed "PROBE ...".
+# bpftrace script could not use), --arg fixed "PROBE ...", --arg all_hooks
+# "HOOK ..." (floor-all's hooks, bench/hook_empty.c's words).
 
 def median:
 	map(select(. != null)) | sort
@@ -38,6 +39,7 @@ def ratio($a; $b): if $a == null or $b == null or $b == 0 then null else $a / $b
 def cfg_name:
 	{"none": "no tracing",
 	 "floor": "empty BPF programs on the same tracepoints",
+	 "floor-all": "empty BPF programs on every hook (a) holds, classifier included",
 	 "pp-a": "pktpath (a) `icmp and host 198.19.9.9`: nothing matches",
 	 "pp-b": "pktpath (b) `icmp`: the 10 pps ping is tracked",
 	 "pp-c": "pktpath (c) `udp`: the whole UDP flow is tracked",
@@ -166,7 +168,7 @@ def hits_per_s($rows): [$rows[] | .cnt / .secs] | median;
 "",
 "| configuration | UDP kpackets/s | x none | UDP sent kpackets/s | TCP Gbit/s | x none | records lost |",
 "|---|---|---|---|---|---|---|",
-(["none", "floor", "pp-a", "pp-b", "pp-c", "bpftrace"][] as $c
+(["none", "floor", "floor-all", "pp-a", "pp-b", "pp-c", "bpftrace"][] as $c
 	| [$tr[] | select(.config == $c)] as $x
 	| select($x | length > 0)
 	| "| \($c | cfg_name) | \([$x[].udp_pps / 1e3] | median | fixed(1)) | "
@@ -177,6 +179,24 @@ def hits_per_s($rows): [$rows[] | .cnt / .secs] | median;
 	+ (if $c | startswith("pp-") then "\([$x[].lost] | median | fixed(0))" else "-" end)
 	+ " |"),
 "",
+(if any($tr[]; .config == "floor-all") then
+	(reduce ($tr[] | select(.config == "floor-all")) as $n ({}; .["\($n.round)"] = $n))
+		as $fa
+	| "Against `floor-all` (an empty program on each of the \($all_hooks | split(" ")
+		| map(select(length > 0)) | length) hooks case (a) holds: \($all_hooks | split(" ")
+		| map(select(length > 0) | "`" + . + "`") | join(", "))), UDP packets/s, median",
+	"of each round's ratio (min..max); `floor` covers only the probe list's tracepoints:",
+	"",
+	"| configuration | UDP x floor-all | TCP x floor-all |",
+	"|---|---|---|",
+	(["floor", "pp-a", "pp-b", "pp-c", "bpftrace"][] as $c
+		| [$tr[] | select(.config == $c)] as $x
+		| select($x | length > 0)
+		| "| \($c | cfg_name) | "
+		+ "\([$x[] | ratio(.udp_pps; $fa["\(.round)"].udp_pps)] | spread(3)) | "
+		+ "\([$x[] | ratio(.tcp_gbps; $fa["\(.round)"].tcp_gbps)] | spread(3)) |"),
+	""
+ else empty end),
 
 # ---- loss ----
 ([$all[] | select(.phase == "loss")]) as $lo

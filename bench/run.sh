@@ -199,6 +199,12 @@ pktpath (c) $(traffic_ratio pp-c); the traffic table gives each round's range.
 Set against the empty programs of the same round, pktpath (a) reads
 $(traffic_vs pp-a floor), (b) $(traffic_vs pp-b floor) and bpftrace
 $(traffic_vs bpftrace floor) (median (min..max) of the per-round ratios).
+Those empty programs sit only on the probe list's tracepoints; pktpath (a)
+also holds the slab tracepoints, the read hooks, a cgroup ingress program
+and its classifier on each interface. With an empty program on every one
+of those hooks (\`floor-all\`, $(traffic_ratio floor-all) of no tracing),
+pktpath (a) reads $(traffic_vs pp-a floor-all) and (b)
+$(traffic_vs pp-b floor-all) (issue 24: at least 0.97).
 Where the empty programs' own ratio is under 0.95, as on this VM, no
 program on these tracepoints can meet the target: pktpath (a) and (b) are
 missed by what the empty programs already cost, and sit within a few

@@ -39,11 +39,12 @@ def verdict(ok): if ok == null then "not measured" elif ok then "met" else "**mi
 			else $v - $floor["\($cfg)/\(.[0].round)"] end)})
 	| {raw: (map(.raw) | median), net: (map(.net) | median)};
 
-def udp_ratio($cfg):
+def udp_ratio($cfg; $base):
 	[$all[] | select(.phase == "traffic")] as $tr
-	| (reduce ($tr[] | select(.config == "none")) as $n ({}; .["\($n.round)"] = $n.udp_pps))
+	| (reduce ($tr[] | select(.config == $base)) as $n ({}; .["\($n.round)"] = $n.udp_pps))
 	as $none
 	| [$tr[] | select(.config == $cfg) | ratio(.udp_pps; $none["\(.round)"])] | median;
+def udp_ratio($cfg): udp_ratio($cfg; "none");
 
 [$all[] | select(.phase == "loss")] as $lo
 # The default ring only: the small-ring case is there to make a loss to count.
@@ -69,6 +70,14 @@ def udp_ratio($cfg):
 	| udp_ratio($c) as $r
 	| "| 64-byte UDP packets/s, case \($name): at least 0.95 x no tracing | "
 	+ "\($r | fixed(3)) x | \(verdict(if $r == null then null else $r >= 0.95 end)) |"),
+# Issue 24: against empty programs on every hook (a) holds, the classifier's
+# interfaces included (netbench.sh's floor-all), with that floor's own ratio.
+(select(any($all[]; .phase == "traffic" and .config == "floor-all"))
+	| udp_ratio("pp-a"; "floor-all") as $r
+	| "| 64-byte UDP packets/s, case (a): at least 0.97 x empty programs on every hook "
+	+ "it holds (floor-all) | \($r | fixed(3)) x (floor-all itself: "
+	+ "\(udp_ratio("floor-all") | fixed(3)) x no tracing) "
+	+ "| \(verdict(if $r == null then null else $r >= 0.97 end)) |"),
 "| case (c): no lost record up to the rate the loader sustains | "
 	+ (if $clean == null then "records lost at every rate tried"
 	   else "no loss up to \(if $clean.rate == 0
