@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The slab programs (bpf/probes.bpf.c, pp_tp_kmem_*) return at their first
- * test for every cache but the two sk_buff caches, once both are known.
+ * The slab programs (bpf/probes.bpf.c, pp_tp_kmem_*), while packets are in
+ * flight, look at objects of the two sk_buff caches only, once both are
+ * known.
  * Those caches are learned from the first frees the skb tracepoints see
  * (pp_learn_skb()): the head cache from any packet's free, the fclone cache
  * only from a TCP skb's. On a host with no TCP the fclone cache stays
- * unknown, and every slab operation of the host goes past the first test
- * (docs/PERFORMANCE.md measures what that costs each kmem_cache_free).
+ * unknown: every kmem_cache_free of the host then goes through the
+ * learning's test of its object, and while packets are in flight every
+ * slab operation looks its object up (docs/PERFORMANCE.md).
  *
  * So pktpath makes those frees itself, once, where nothing else sees them:
  * a child process in a network namespace of its own connects to a closed
@@ -39,7 +41,7 @@
 
 static bool caches_known(const struct probes *s)
 {
-	return s->bss->pp_skb_cache && s->bss->pp_fclone_cache;
+	return s->bss->pp_caches_set;
 }
 
 /* In the child's new namespace: its loopback up. */
