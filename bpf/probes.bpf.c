@@ -457,7 +457,8 @@ static __always_inline __s32 pp_drop_caller(__u64 *ctx, __u64 skb, __u64 locatio
 }
 
 /*
- * kfree_skb(skb, location, reason[, rx_sk]): reason since 5.17. REASONS:
+ * kfree_skb(skb, location, reason[, rx_sk]) of a skb freed while packets
+ * are in flight: reason since 5.17. REASONS:
  * the tracepoint passes one (pp_tp_kfree); without (pp_tp_kfree_noreason)
  * the verifier refuses a read of ctx[2].
  */
@@ -468,8 +469,6 @@ static __always_inline int pp_kfree(__u64 *ctx, const bool reasons)
 	__u32 flags = 0, fate;
 	__s32 caller = 0;
 
-	if (pp_idle_free(ctx[0]))
-		return 0;
 	if (bpf_core_enum_value_exists(enum skb_drop_reason, SKB_CONSUMED) &&
 	    reason == bpf_core_enum_value(enum skb_drop_reason, SKB_CONSUMED))
 		consumed = true;
@@ -487,16 +486,27 @@ static __always_inline int pp_kfree(__u64 *ctx, const bool reasons)
 			  flags | pp_tap_at(ctx[1]), PP_VIA_BTF);
 }
 
+/* The recordings, subprograms (pp_consumed_at()); the programs, the gate. */
+static __noinline int pp_kfreed(__u64 *ctx)
+{
+	return pp_kfree(ctx, true);
+}
+
+static __noinline int pp_kfreed_noreason(__u64 *ctx)
+{
+	return pp_kfree(ctx, false);
+}
+
 SEC("tp_btf/kfree_skb")
 int pp_tp_kfree(__u64 *ctx)
 {
-	return pp_kfree(ctx, true);
+	return pp_idle_free(ctx[0]) ? 0 : pp_kfreed(ctx);
 }
 
 SEC("tp_btf/kfree_skb")
 int pp_tp_kfree_noreason(__u64 *ctx)
 {
-	return pp_kfree(ctx, false);
+	return pp_idle_free(ctx[0]) ? 0 : pp_kfreed_noreason(ctx);
 }
 
 /*
