@@ -28,7 +28,8 @@
 #   bench/host_cost.sh --smoke    one short round, writes nothing
 #
 # Environment: BUILD_DIR (build), PKTPATH (BUILD_DIR/loader/pktpath),
-# PKTPATH_BEFORE (none), ROUNDS (5), SECS (2: seconds per workload run),
+# PKTPATH_BEFORE (none), ROUNDS (5), HIT_ROUNDS (1: rounds of the per-hook
+# figures), SECS (2: seconds per workload run),
 # CPU (1), WORKLOADS (sendto sendmsg write tcp tmpfs fork), DATA.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -38,6 +39,7 @@ PKTPATH_BEFORE=${PKTPATH_BEFORE:-}
 LOAD=$BUILD_DIR/bench/host_load
 EMPTY=$BUILD_DIR/bench/hook_empty
 ROUNDS=${ROUNDS:-5}
+HIT_ROUNDS=${HIT_ROUNDS:-1}
 SECS=${SECS:-2}
 CPU=${CPU:-1}
 WORKLOADS=${WORKLOADS:-sendto sendmsg write tcp tmpfs fork}
@@ -157,10 +159,10 @@ progs() {
 		ns: (.run_time_ns // 0), pids: [(.pids // [])[].pid]}}) | from_entries'
 }
 
-# per_hit BIN CONFIG: pktpath BIN's per-hit cost on each of its hooks beside an
-# empty program there, and hits per operation, per workload.
+# per_hit BIN CONFIG ROUND: pktpath BIN's per-hit cost on each of its hooks
+# beside an empty program there, and hits per operation, per workload.
 per_hit() {
-	local bin=$1 config=$2 w ops
+	local bin=$1 config=$2 round=$3 w ops
 	STATS_WAS=$(sysctl -n kernel.bpf_stats_enabled)
 	sysctl -q -w kernel.bpf_stats_enabled=1
 	pp_start "$bin"
@@ -175,6 +177,7 @@ per_hit() {
 		ops=$(workload "$w" | cut -d' ' -f3)
 		progs >"$TMP/p1"
 		jq -n -c --arg config "$config" --arg w "$w" --argjson ops "$ops" \
+			--argjson round "$round" \
 			--slurpfile a "$TMP/p0" --slurpfile b "$TMP/p1" \
 			--rawfile pp "$TMP/pp.hooks" --rawfile empty "$TMP/empty.hooks" '
 			def ids($t): $t | split("\n") | map(select(. != "") | split(" ")
@@ -185,7 +188,8 @@ per_hit() {
 			ids($pp) as $p | ids($empty) as $e
 			| ($e | to_entries | map({key: .value, value: .key}) | from_entries) as $eh
 			| $p | to_entries[] | select(.value | test("^(raw|btf|perf):"))
-			| {phase: "hit", $config, workload: $w, hook: .value, prog: $b[0][.key].name,
+			| {phase: "hit", $config, $round, workload: $w, hook: .value,
+			   prog: $b[0][.key].name,
 			   pp: cost(.key), empty: (if $eh[.value] then cost($eh[.value]) else null end),
 			   per_op: (cost(.key).hits / $ops)}'
 	done
@@ -197,6 +201,20 @@ per_hit() {
 		| from_entries | {phase: "learned", $config} + .' || true
 	pp_stop
 	sysctl -q -w kernel.bpf_stats_enabled="$STATS_WAS"
+}
+
+# HIT_ROUNDS rounds of per_hit, the order of before and after alternating.
+hit_rounds() {
+	local r
+	for ((r = 0; r < HIT_ROUNDS; r++)); do
+		if [ -n "$PKTPATH_BEFORE" ] && ((r % 2 == 0)); then
+			per_hit "$PKTPATH_BEFORE" before "$r"
+			per_hit "$PKTPATH" after "$r"
+		else
+			per_hit "$PKTPATH" after "$r"
+			[ -z "$PKTPATH_BEFORE" ] || per_hit "$PKTPATH_BEFORE" before "$r"
+		fi
+	done
 }
 
 measure() {
@@ -215,8 +233,7 @@ measure() {
 		pp_hooks "$PP_PID" "$TMP" | awk '$2 ~ /^(raw|btf|perf):/ { print $2 }' | sort -u >"$TMP/floor.hooks"
 		pp_stop
 		rates
-		[ -z "$PKTPATH_BEFORE" ] || per_hit "$PKTPATH_BEFORE" before
-		per_hit "$PKTPATH" after
+		hit_rounds
 	} >"$TMP/data"
 	[ -n "${SMOKE:-}" ] || mv "$TMP/data" "$DATA"
 	[ -z "${SMOKE:-}" ] || echo "host_cost: smoke run passed" >&2
@@ -280,25 +297,32 @@ Per hook pktpath attaches (the classifier's tcx links aside: its cost per
 packet is in the classifier's section), with `kernel.bpf_stats_enabled=1`:
 pktpath's program and an empty program on the same hook in the same run
 (`bench/hook_empty.c`), ns per hit (`run_time_ns / run_cnt`), and hits per
-operation of the workload. Hooks that no workload hits are left out.
+operation of the workload; with HIT_ROUNDS above 1, each figure is the
+median over those rounds ("above empty": of each round's difference).
+Hooks that no workload hits are left out.
 
 | config | workload | hook | hits per op | pktpath ns/hit | empty ns/hit | above empty |
 |---|---|---|---|---|---|---|
 DOC
-	jq -r 'select(.phase == "hit" and .pp.hits > 0)
-		| def f: if . == null then "-" else . * 10 | round / 10 end;
-		"| \(.config) | \(.workload) | `\(.hook)` | \(.per_op * 100 | round / 100)"
-		+ " | \(.pp.ns | f) | \(.empty.ns | f)"
-		+ " | \(if .empty.ns then (.pp.ns - .empty.ns | f) else "-" end) |"' "$DATA"
+	jq -r -s 'def f: if . == null then "-" else . * 10 | round / 10 end;
+		def med: map(select(. != null)) | sort
+			| if length == 0 then null else .[(length - 1) / 2 | floor] end;
+		[to_entries[] | .value + {i: .key} | select(.phase == "hit" and .pp.hits > 0)
+		 | .above = (if .empty.ns then .pp.ns - .empty.ns else null end)]
+		| group_by([.config, .workload, .hook]) | sort_by(.[0].config != "before", .[0].i)[]
+		| "| \(.[0].config) | \(.[0].workload) | `\(.[0].hook)`"
+		+ " | \(map(.per_op) | med * 100 | round / 100)"
+		+ " | \(map(.pp.ns) | med | f) | \(map(.empty.ns) | med | f)"
+		+ " | \(map(.above) | med | f) |"' "$DATA"
 	analysis
 }
 
 # hit CONFIG WORKLOAD HOOK FIELD: a figure of the per-hit table, rounded.
 hit() {
-	jq -r --arg c "$1" --arg w "$2" --arg h "$3" --arg f "$4" 'select(.phase == "hit"
+	jq -r -s --arg c "$1" --arg w "$2" --arg h "$3" --arg f "$4" '[.[] | select(.phase == "hit"
 		and .config == $c and .workload == $w and .hook == $h)
-		| {pp: .pp.ns, empty: .empty.ns, above: (.pp.ns - .empty.ns), per_op}[$f]
-		| . * 10 | round / 10' "$DATA"
+		| {pp: .pp.ns, empty: .empty.ns, above: (.pp.ns - .empty.ns), per_op}[$f]] | sort
+		| if length == 0 then empty else .[(length - 1) / 2 | floor] * 10 | round / 10 end' "$DATA"
 }
 
 analysis() {

@@ -243,13 +243,17 @@ PP_FEXIT_RET(3)
  * tracepoints see freed is, on the same CPU and right after, the object
  * that kfree_skbmem() hands to kmem_cache_free() with its cache: the head
  * cache for an skb of no fclone pair, the fclone cache (the pair's object
- * starts at its first skb) otherwise. Once both are known, the slab
- * programs return at their first test for every other cache. Set by the
+ * starts at its first skb) otherwise; the loader makes such frees at start
+ * (loader/probes/slab_learn.c). The slab programs test the in-flight gate
+ * first, as the hop programs do; past it, once both caches are known, they
+ * go on only for these caches' objects. pp_kmem_hooks is set by the
  * loader: the slab programs are attached (the tracepoint backend).
  */
 const volatile bool pp_kmem_hooks = false;
 __u64 pp_skb_cache = 0;
 __u64 pp_fclone_cache = 0;
+/* Both caches known: one load for the programs that test it on every hit. */
+bool pp_caches_set = false;
 
 /*
  * Per CPU, the object the skb tracepoint just saw freed there, and whether
@@ -282,7 +286,7 @@ static __always_inline __u32 pp_learn_index(__u32 slot)
 
 static __always_inline bool pp_caches_known(void)
 {
-	return READ_ONCE(pp_skb_cache) && READ_ONCE(pp_fclone_cache);
+	return READ_ONCE(pp_caches_set);
 }
 
 /*
@@ -328,11 +332,14 @@ static __always_inline void pp_learn_cache(__u64 obj, __u64 s)
 	else
 		pp_skb_cache = s;
 	pp_learn_obj[l] = 0;
+	if (READ_ONCE(pp_skb_cache) && READ_ONCE(pp_fclone_cache))
+		pp_caches_set = true;
 }
 
 /*
- * The slab programs' first test: false for an object of any cache but the
- * skb caches, once they are known; until then, every object is looked at.
+ * While packets are in flight, the slab programs' test of an object's
+ * cache: false for any cache but the skb caches, once they are known;
+ * until then, every object is looked at.
  */
 static __always_inline bool pp_skb_slab(__u64 s)
 {
@@ -400,20 +407,29 @@ static __always_inline bool pp_idle_free(__u64 skb)
 	return !pp_busy(pp_state());
 }
 
-/* consume_skb(skb, location): Linux 6.3 and later. */
-SEC("tp_btf/consume_skb")
-int pp_tp_consume_at(__u64 *ctx)
+/*
+ * consume_skb(skb, location) while packets are in flight. A subprogram, as
+ * the hop programs' recording (pp_on_btf_hop()): the program the
+ * tracepoint enters for every free of the host stays a few instructions,
+ * without the recording's register saves and stack frame.
+ */
+static __noinline int pp_consumed_at(__u64 *ctx)
 {
 	__u64 at = ctx[1];
 	__u32 fate;
 
-	if (pp_idle_free(ctx[0]))
-		return 0;
 	fate = at >= pp_gso_lo && at < pp_gso_hi ? PP_FATE_SEGMENTED : PP_FATE_CONSUMED;
 	if (pp_merge_at(at))
 		fate = PP_FATE_MERGED;
 	return pp_on_free(ctx[0], pp_consume_probe, fate, 0, at, 0, pp_tap_at(at) | pp_read_at(at),
 			  PP_VIA_BTF);
+}
+
+/* consume_skb(skb, location): Linux 6.3 and later. */
+SEC("tp_btf/consume_skb")
+int pp_tp_consume_at(__u64 *ctx)
+{
+	return pp_idle_free(ctx[0]) ? 0 : pp_consumed_at(ctx);
 }
 
 /*
@@ -492,7 +508,8 @@ static __always_inline __s32 pp_drop_caller(__u64 *ctx, __u64 skb, __u64 locatio
 }
 
 /*
- * kfree_skb(skb, location, reason[, rx_sk]): reason since 5.17. REASONS:
+ * kfree_skb(skb, location, reason[, rx_sk]) of a skb freed while packets
+ * are in flight: reason since 5.17. REASONS:
  * the tracepoint passes one (pp_tp_kfree); without (pp_tp_kfree_noreason)
  * the verifier refuses a read of ctx[2].
  */
@@ -503,8 +520,6 @@ static __always_inline int pp_kfree(__u64 *ctx, const bool reasons)
 	__u32 flags = 0, fate;
 	__s32 caller = 0;
 
-	if (pp_idle_free(ctx[0]))
-		return 0;
 	if (bpf_core_enum_value_exists(enum skb_drop_reason, SKB_CONSUMED) &&
 	    reason == bpf_core_enum_value(enum skb_drop_reason, SKB_CONSUMED))
 		consumed = true;
@@ -522,16 +537,27 @@ static __always_inline int pp_kfree(__u64 *ctx, const bool reasons)
 			  flags | pp_tap_at(ctx[1]), PP_VIA_BTF);
 }
 
+/* The recordings, subprograms (pp_consumed_at()); the programs, the gate. */
+static __noinline int pp_kfreed(__u64 *ctx)
+{
+	return pp_kfree(ctx, true);
+}
+
+static __noinline int pp_kfreed_noreason(__u64 *ctx)
+{
+	return pp_kfree(ctx, false);
+}
+
 SEC("tp_btf/kfree_skb")
 int pp_tp_kfree(__u64 *ctx)
 {
-	return pp_kfree(ctx, true);
+	return pp_idle_free(ctx[0]) ? 0 : pp_kfreed(ctx);
 }
 
 SEC("tp_btf/kfree_skb")
 int pp_tp_kfree_noreason(__u64 *ctx)
 {
-	return pp_kfree(ctx, false);
+	return pp_idle_free(ctx[0]) ? 0 : pp_kfreed_noreason(ctx);
 }
 
 /*
@@ -552,18 +578,13 @@ static __always_inline __u64 pp_fclone_second(__u64 obj, const struct kmem_cache
 	return obj + bpf_core_type_size(struct sk_buff);
 }
 
-SEC("raw_tp/kmem_cache_free")
-int pp_tp_kmem_free(struct bpf_raw_tracepoint_args *ctx)
+/* An object of an skb cache freed while packets are in flight: a subprogram (pp_consumed_at()). */
+static __noinline int pp_kmem_freed(struct bpf_raw_tracepoint_args *ctx)
 {
-	__u64 skb = ctx->args[1], cache = ctx->args[2];
-	struct pp_state *st;
+	__u64 skb = ctx->args[1];
+	struct pp_state *st = pp_state();
 
-	if (!pp_skb_slab(cache))
-		return 0;
-	if (!pp_caches_known())
-		pp_learn_cache(skb, cache);
-	st = pp_state();
-	if (!skb || !pp_busy(st))
+	if (!st)
 		return 0;
 	pp_end(st, skb, PP_PROBE_KMEM_FREE,
 	       pp_merge_at(ctx->args[0]) ? PP_FATE_MERGED : PP_FATE_CONSUMED, 0, 0, 0, 0, false,
@@ -573,6 +594,19 @@ int pp_tp_kmem_free(struct bpf_raw_tracepoint_args *ctx)
 		pp_end(st, skb, PP_PROBE_KMEM_FREE, PP_FATE_CONSUMED, 0, 0, 0, 0, false,
 		       PP_VIA_KPROBE);
 	return 0;
+}
+
+SEC("raw_tp/kmem_cache_free")
+int pp_tp_kmem_free(struct bpf_raw_tracepoint_args *ctx)
+{
+	__u64 skb = ctx->args[1], cache = ctx->args[2];
+
+	if (!pp_caches_known())
+		pp_learn_cache(skb, cache);
+	/* The gate first: nothing in flight is every hit's case, and the hop programs' test. */
+	if (!pp_busy(pp_state()))
+		return 0;
+	return skb && pp_skb_slab(cache) ? pp_kmem_freed(ctx) : 0;
 }
 
 /*
@@ -589,22 +623,28 @@ static __always_inline void pp_handed_out(struct pp_state *st, __u64 skb)
 	pp_forget(st, skb);
 }
 
-SEC("raw_tp/kmem_cache_alloc")
-int pp_tp_kmem_alloc(struct bpf_raw_tracepoint_args *ctx)
+/* An object of an skb cache handed out while packets are in flight: a subprogram
+ * (pp_consumed_at()). */
+static __noinline int pp_kmem_handed(struct bpf_raw_tracepoint_args *ctx)
 {
 	__u64 skb = ctx->args[1];
-	struct pp_state *st;
+	struct pp_state *st = pp_state();
 
-	if (!pp_skb_slab(ctx->args[2]))
-		return 0;
-	st = pp_state();
-	if (!skb || !pp_busy(st))
+	if (!st)
 		return 0;
 	pp_handed_out(st, skb);
 	skb = pp_fclone_second(skb, (const struct kmem_cache *)ctx->args[2]);
 	if (skb)
 		pp_handed_out(st, skb);
 	return 0;
+}
+
+SEC("raw_tp/kmem_cache_alloc")
+int pp_tp_kmem_alloc(struct bpf_raw_tracepoint_args *ctx)
+{
+	if (!pp_busy(pp_state()))
+		return 0;
+	return ctx->args[1] && pp_skb_slab(ctx->args[2]) ? pp_kmem_handed(ctx) : 0;
 }
 
 /*

@@ -19,6 +19,7 @@
 #include "probes.skel.h"
 #include "probes/send_calls.h"
 #include "probes/sock_reads.h"
+#include "probes/slab_learn.h"
 #include "bpfobj/splice.h"
 #include "base/log.h"
 
@@ -708,6 +709,8 @@ int pp_probes_attach(struct pp_probes *p, struct pp_probe_list *l, char *err, si
 		ret = attach_reasm(p, backend);
 	if (ret)
 		snprintf(err, errlen, "cannot attach the probes: %s", strerror(-ret));
+	else
+		pp_slab_learn(p);
 	return ret;
 }
 
