@@ -348,15 +348,6 @@ static __always_inline bool pp_skb_slab(__u64 s)
 	return !pp_caches_known();
 }
 
-/* consume_skb's arguments differ across kernels; only the skb is common. */
-SEC("tp_btf/consume_skb")
-int pp_tp_consume(__u64 *ctx)
-{
-	pp_learn_skb(ctx[0]);
-	return pp_on_free(ctx[0], pp_consume_probe, pp_consume_fate(ctx[0]), 0, 0, 0, 0,
-			  PP_VIA_BTF);
-}
-
 /*
  * Where GSO's caller consumes the skb it cut into segments: set by the
  * loader from kallsyms, so that the tracepoint backend, which cannot see
@@ -423,6 +414,20 @@ static __noinline int pp_consumed_at(__u64 *ctx)
 		fate = PP_FATE_MERGED;
 	return pp_on_free(ctx[0], pp_consume_probe, fate, 0, at, 0, pp_tap_at(at) | pp_read_at(at),
 			  PP_VIA_BTF);
+}
+
+/* consume_skb(skb) before Linux 6.3, while packets are in flight (pp_consumed_at()). */
+static __noinline int pp_consumed(__u64 *ctx)
+{
+	return pp_on_free(ctx[0], pp_consume_probe, pp_consume_fate(ctx[0]), 0, 0, 0, 0,
+			  PP_VIA_BTF);
+}
+
+/* consume_skb's arguments differ across kernels; only the skb is common. */
+SEC("tp_btf/consume_skb")
+int pp_tp_consume(__u64 *ctx)
+{
+	return pp_idle_free(ctx[0]) ? 0 : pp_consumed(ctx);
 }
 
 /* consume_skb(skb, location): Linux 6.3 and later. */
