@@ -875,7 +875,7 @@ kvd() { echo $(($(kv "${1}_1") - $(kv "${1}_0"))); }
 # read by vmhelper. On the function backends ip_do_fragment (the cutting)
 # and ip_defrag (the reassembly) are hops of every packet.
 chk_fragments() {
-	local n=4 ca cr reqds oks bad got unmerged=0 note=""
+	local n=4 ca cr reqds oks bad got merged unmerged=0 loose=0 note=""
 	life_common "$1" || return 1
 	# Before 6.3 skb:consume_skb passes no location: the fragment that
 	# inet_frag_reasm_prepare() consumes after skb_morph() moved its data
@@ -886,6 +886,15 @@ chk_fragments() {
 	if [ "$(kfact consume_location)" = no ] && [ "$1" = tracepoint ]; then
 		unmerged=$n
 		note=" ($n of c's fragments consumed, not merged: consume_skb has no location here)"
+	fi
+	# Where the slab tracepoints pass no cache (5.10), a fragment that
+	# inet_frag_reasm_finish() could not coalesce with its head stolen is
+	# freed by __kfree_skb(), whose kmem_cache_free() call site is
+	# kfree_skbmem(), any skb's: up to one more a datagram ends consumed
+	# there on the tracepoint backend (12 or 16 merged of 16 in 5.10 runs).
+	if [ "$(kfact slab_cache)" = no ] && [ "$1" = tracepoint ]; then
+		loose=$n
+		note+=" (up to $n more: no call site tells reassembly's __kfree_skb() here)"
 	fi
 	ca=$(kvd creates_a) cr=$(kvd creates_r) reqds=$(kvd reasm_reqds_c) oks=$(kvd reasm_oks_c)
 	if ! { [ "$(kv udp_served)" = "$n" ] && [ "$oks" = "$n" ] && [ "$ca" -gt "$n" ] &&
@@ -900,13 +909,16 @@ chk_fragments() {
 		([.[].skbs[]? | select(.fate.kind == "segmented")] | length),
 		([.[].hops[] | select(.func == "tc:ingress" and .ifname == "veth-c")] | length),
 		([.[].skbs[]? | select(.fate.kind == "merged")] | length)] | join(" ")')
-	[ "$got" = "$n 0 $((ca - n + cr)) $ca $reqds $((reqds - n - unmerged))" ] || {
+	merged=${got##* }
+	if ! { [ "${got% *}" = "$n 0 $((ca - n + cr)) $ca $reqds" ] &&
+		[ "$merged" -le $((reqds - n - unmerged)) ] &&
+		[ "$merged" -ge $((reqds - n - unmerged - loose)) ]; }; then
 		echo "packets, marked elsewhere than in a, copies, segmented, veth-c ingress hops," \
 			"merged: $got; the kernel's: $n 0 $((ca - n + cr)) $ca $reqds" \
 			"$((reqds - n - unmerged))$note" \
 			"(FragCreates a $ca, r $cr; ReasmReqds c $reqds); $(allp 'map(brief) | join("; ")')"
 		return 1
-	}
+	fi
 	bad=$(first_bad '.fate.kind != "consumed" or .fate.read.comm != "vmhelper"' \
 		'"\(brief) read \(.fate.read | tojson)"')
 	[ -z "$bad" ] || {
