@@ -887,11 +887,12 @@ chk_fragments() {
 		unmerged=$n
 		note=" ($n of c's fragments consumed, not merged: consume_skb has no location here)"
 	fi
-	# Where the slab tracepoints pass no cache (5.10), a fragment that
-	# inet_frag_reasm_finish() could not coalesce with its head stolen is
-	# freed by __kfree_skb(), whose kmem_cache_free() call site is
-	# kfree_skbmem(), any skb's: up to one more a datagram ends consumed
-	# there on the tracepoint backend (12 or 16 merged of 16 in 5.10 runs).
+	# Where the slab tracepoints pass no cache (5.10), up to one more a
+	# datagram ends consumed on the tracepoint backend (12 or 16 merged of
+	# 16 in 5.10 runs). Likely, by 5.10's source: a fragment that
+	# inet_frag_reasm_finish() coalesced without stealing its head, freed by
+	# __kfree_skb(), whose kmem_cache_free() call site is kfree_skbmem(),
+	# any skb's.
 	if [ "$(kfact slab_cache)" = no ] && [ "$1" = tracepoint ]; then
 		loose=$n
 		note+=" (up to $n more: no call site tells reassembly's __kfree_skb() here)"
