@@ -319,7 +319,7 @@ START_TEST(test_backend_skips)
 }
 END_TEST
 
-/* A tracepoint-only line: attached by the tracepoint backend (or auto with no function), no other. */
+/* tracepoint-only: the tracepoint backend (or auto, no function) attaches it, no other. */
 START_TEST(test_tp_backend_only)
 {
 	static const char *const lines[] = {"few", "tp:net:netif_rx tracepoint-only",

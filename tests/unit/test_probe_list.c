@@ -233,9 +233,9 @@ END_TEST
 /* "tracepoint-only" after a tracepoint: kept for the tracepoint backend (plan.c skips it). */
 START_TEST(test_tp_only)
 {
-	static const char *const bad[] = {"ip_rcv tracepoint-only", "tracepoint-only",
-					  "tp:net:a tracepoint-onlyx", "tp:net:a tracepoint",
-					  "tp:net:atracepoint-only", "tp:net:a tracepoint-only x"};
+	static const char *const bad[] = {
+		"ip_rcv tracepoint-only", "tracepoint-only",	     "tp:net:a tracepoint-onlyx",
+		"tp:net:a tracepoint",	  "tp:net:atracepoint-only", "tp:net:a tracepoint-only x"};
 	struct pp_probe_list l = {0};
 	char err[256];
 
