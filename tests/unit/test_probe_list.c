@@ -269,8 +269,8 @@ END_TEST
 
 /*
  * The shipped lists: on the function backends the short one leaves the
- * backlog's tracepoint to netif_receive_skb (docs/PERFORMANCE.md, 19
- * programs per forwarded packet); the full one keeps every line everywhere.
+ * backlog's tracepoint to netif_receive_skb (docs/PERFORMANCE.md: two
+ * programs fewer per forwarded packet); the full one keeps every line everywhere.
  */
 START_TEST(test_tp_only_shipped)
 {
