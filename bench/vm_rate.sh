@@ -214,7 +214,27 @@ call), not pktpath's work in them.
 packet** on every function backend of both kernels, against 67 (the short
 list of before this level existed fired 19: the two more are
 `tp:net:netif_rx` on the two veths, a tracepoint the short list now keeps so
-that the tracepoint backend's path is the same at both levels). It keeps one
+that the tracepoint backend's path is the same at both levels). Since
+then the short list marks `tp:net:netif_rx` `tracepoint-only`
+(docs/probes.md, the list's format): the function backends skip it, since
+`netif_receive_skb` names the same device and namespace one step later, and
+the tracepoint backend keeps it. Measured on 6.12, kprobe-multi, 2 rounds
+(2026-11-27, `flock -o /tmp/pp-vm.lock env BUILD_DIR=build
+OUT=build/bench/vm_rate_short15.jsonl SU_BEFORE=$PWD/build/vm-build/loader/pktpath
+SU_AFTER=$PWD/build/vm-build/loader/pktpath VM_BENCH_LISTS=short JOBS=rate
+BACKENDS=kprobe-multi ROUNDS=2 SECS=3 VM_JOBS=1 bench/vm_rate.sh
+linux-image-6.12.117+deb12-amd64`; raw results not in bench/data): 21 BPF
+runs per untracked packet (62 probes), against 23 (63 probes) for the same
+binary with the list unmarked. The reads' hooks came after the run above:
+`sock:sock_recv_length` and the `cgroup_skb` ingress program run once each
+per datagram c's socket takes and reads, so this build's 21 is 19 for the
+classifier, the list's probes and the built-in ends, plus those two. A
+by-hand count per program (bpftool's `run_cnt` before and after a tracked
+flood of the same bench, not part of it) saw each of the two at 1.0 run
+per packet, the classifier's two at 1.0, `pp_kmulti1` at 8, `pp_kmark` and
+the `netif_receive_skb`, `net_dev_queue` and `net_dev_start_xmit`
+tracepoints at 2, `consume_skb` at 1, and no `netif_rx` program. The short
+list keeps one
 step per layer, with tracepoints where the kernel has one at a layer's step.
 The rates in this run, taken while other work loaded the host, spread
 widely (one cell 0.35..1.31); their medians put short at 2-3 times full's

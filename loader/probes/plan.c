@@ -24,6 +24,8 @@ static const char *const skip_names[] = {
 	[PP_SKIP_KSYM_DUP] = "several kernel functions have this name",
 	[PP_SKIP_BACKEND] = "a function, and the backend is tracepoint",
 	[PP_SKIP_FENTRY_ARGS] = "more than six arguments: fentry cannot attach it on every kernel",
+	[PP_SKIP_TP_BACKEND_ONLY] = "tracepoint backend only: another probe of the list shows this "
+				    "step",
 	[PP_SKIP_ATTACH_FAILED] = "the kernel refused to attach it",
 };
 _Static_assert(ARRAY_SIZE(skip_names) == PP_SKIP_COUNT, "a name per skip reason");
@@ -35,7 +37,8 @@ const char *pp_skip_name(enum pp_skip reason)
 
 bool pp_skip_is_news(const struct pp_probe *pr)
 {
-	return pr->skip && pr->skip != PP_SKIP_BACKEND && !pp_point_cookie(pr);
+	return pr->skip && pr->skip != PP_SKIP_BACKEND && pr->skip != PP_SKIP_TP_BACKEND_ONLY &&
+	       !pp_point_cookie(pr);
 }
 
 /*
@@ -178,8 +181,13 @@ static enum pp_skip backend_skip(const struct pp_probe *pr, enum pp_backend back
 {
 	enum pp_attach_kind attach = pp_backends[backend].attach;
 
-	if (pr->kind != PP_PROBE_FUNC || pr->skip)
+	if (pr->skip)
 		return pr->skip;
+	/* Auto with no function to attach probes none: the tracepoint backend's case. */
+	if (pr->tp_backend_only && attach != PP_ATTACH_NONE)
+		return PP_SKIP_TP_BACKEND_ONLY;
+	if (pr->kind != PP_PROBE_FUNC)
+		return PP_SKIP_NONE;
 	if (attach == PP_ATTACH_NONE)
 		return PP_SKIP_BACKEND;
 	if (attach == PP_ATTACH_TRAMPOLINE && !pr->btf_obj_fd &&

@@ -32,6 +32,7 @@ enum pp_skip {
 	/* the backend */
 	PP_SKIP_BACKEND,
 	PP_SKIP_FENTRY_ARGS,
+	PP_SKIP_TP_BACKEND_ONLY, /* "tracepoint-only" in the list, a function backend */
 	/* the attach itself */
 	PP_SKIP_ATTACH_FAILED,
 	PP_SKIP_COUNT,
@@ -119,7 +120,9 @@ int pp_plan_backend(enum pp_backend want, bool funcs, const struct pp_kfacts *k,
 
 /*
  * Mark what BACKEND cannot take as skipped (functions under the tracepoint
- * backend, fentry past six arguments), so --list-probes and the attach agree.
+ * backend, fentry past six arguments) or the list keeps from it (a
+ * tracepoint-only line under a function backend), so --list-probes and the
+ * attach agree.
  * BTF gives the arguments of vmlinux functions.
  */
 void pp_plan_backend_skips(struct pp_probe_list *l, enum pp_backend backend, const struct btf *btf);

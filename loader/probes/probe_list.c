@@ -86,15 +86,15 @@ static size_t strip_line(const char **start)
 	return end - s;
 }
 
-static bool find_probe(const struct pp_probe_list *l, const char *name)
+static struct pp_probe *find_probe(const struct pp_probe_list *l, const char *name)
 {
 	size_t i;
 
 	for (i = 0; i < l->n; i++) {
 		if (!strcmp(l->v[i].name, name))
-			return true;
+			return &l->v[i];
 	}
-	return false;
+	return NULL;
 }
 
 static int grow(struct pp_probe_list *l)
@@ -147,14 +147,20 @@ static int classify(const char *text, size_t len)
 	return catlen;
 }
 
-/* Append a checked entry unless it is a duplicate (the first one wins). */
-static int append(struct pp_probe_list *l, const char *text, size_t len, int catlen,
+/*
+ * Append a checked entry unless it is a duplicate (the first one stays,
+ * on every backend if either asks for that).
+ */
+static int append(struct pp_probe_list *l, const char *text, size_t len, int catlen, bool tp_only,
 		  const char *where, char *errbuf, size_t errlen)
 {
+	struct pp_probe *dup = find_probe(l, text);
 	int err;
 
-	if (find_probe(l, text))
+	if (dup) {
+		dup->tp_backend_only &= tp_only;
 		return 0;
+	}
 	/* Probe indexes must fit the BPF maps and the cookie range. */
 	if (l->n >= PP_MAX_PROBES) {
 		set_err(errbuf, errlen, "%s: more than %d probe points", where, PP_MAX_PROBES);
@@ -167,7 +173,7 @@ static int append(struct pp_probe_list *l, const char *text, size_t len, int cat
 		set_err(errbuf, errlen, "%s: out of memory", where);
 		return err;
 	}
-	l->n++;
+	l->v[l->n++].tp_backend_only = tp_only;
 	return 0;
 }
 
@@ -181,16 +187,39 @@ static char shown(char c)
 	return (unsigned char)c < 0x20 || (unsigned char)c >= 0x7f ? '?' : c;
 }
 
+/*
+ * The length of S (LEN bytes) without a last word PP_PROBE_TP_ONLY and the
+ * blanks before it; *TP_ONLY says whether it had one. Any other second word
+ * stays, for the name's check to refuse.
+ */
+static size_t cut_tp_only(const char *s, size_t len, bool *tp_only)
+{
+	size_t qlen = strlen(PP_PROBE_TP_ONLY), n;
+
+	*tp_only = false;
+	if (len <= qlen || strncmp(s + len - qlen, PP_PROBE_TP_ONLY, qlen))
+		return len;
+	n = len - qlen;
+	if (!isspace((unsigned char)s[n - 1]))
+		return len;
+	while (n && isspace((unsigned char)s[n - 1]))
+		n--;
+	*tp_only = true;
+	return n;
+}
+
 int pp_probe_list_add(struct pp_probe_list *l, const char *line, const char *where, char *errbuf,
 		      size_t errlen)
 {
 	char text[PP_PROBE_NAME_MAX + 1];
 	const char *s = line;
 	size_t len = strip_line(&s);
+	bool tp_only;
 	int catlen;
 
 	if (!len)
 		return 0;
+	len = cut_tp_only(s, len, &tp_only);
 	if (len > PP_PROBE_NAME_MAX) {
 		set_err(errbuf, errlen, "%s: longer than %d characters", where, PP_PROBE_NAME_MAX);
 		return -EINVAL;
@@ -205,7 +234,13 @@ int pp_probe_list_add(struct pp_probe_list *l, const char *line, const char *whe
 			where, text);
 		return -EINVAL;
 	}
-	return append(l, text, len, catlen, where, errbuf, errlen);
+	/* A function line is skipped by the tracepoint backend: it would attach nowhere. */
+	if (tp_only && !catlen) {
+		set_err(errbuf, errlen, "%s: %s follows a tp:CATEGORY:NAME, not \"%s\"", where,
+			PP_PROBE_TP_ONLY, text);
+		return -EINVAL;
+	}
+	return append(l, text, len, catlen, tp_only, where, errbuf, errlen);
 }
 
 /* A line longer than this is no probe point: reading stops there (/dev/zero). */

@@ -36,6 +36,11 @@ struct pp_probe {
 	enum pp_skip skip; /* why it is not attached (plan.h); PP_SKIP_NONE if it is */
 	int btf_obj_fd;	   /* functions of a module: its BTF object (fentry attach); 0: vmlinux */
 	bool stack;	   /* --stack: its hops carry the kernel stack */
+	/*
+	 * "tracepoint-only" after a tracepoint's name: the function backends
+	 * skip it (another probe of the list shows its step there).
+	 */
+	bool tp_backend_only;
 };
 
 /* Zero-initialise ({0}) for an empty list. */
@@ -44,11 +49,16 @@ struct pp_probe_list {
 	size_t n, cap;
 };
 
+/* The one word a line may hold after its name: only the tracepoint backend attaches it. */
+#define PP_PROBE_TP_ONLY "tracepoint-only"
+
 /*
  * Parse one line and append it. @where ("file:line" or "--probe") starts
- * error messages. A comment or blank line adds nothing. A duplicate of an
- * earlier entry is dropped silently. Returns 0, or -EINVAL / -E2BIG /
- * -ENOMEM with @errbuf filled.
+ * error messages. A comment or blank line adds nothing. A tracepoint may be
+ * followed by PP_PROBE_TP_ONLY. A duplicate of an earlier entry is dropped,
+ * but one without PP_PROBE_TP_ONLY lifts it from the earlier (--probe NAME
+ * asks for NAME on every backend). Returns 0, or -EINVAL / -E2BIG / -ENOMEM
+ * with @errbuf filled.
  */
 int pp_probe_list_add(struct pp_probe_list *l, const char *line, const char *where, char *errbuf,
 		      size_t errlen);

@@ -319,6 +319,46 @@ START_TEST(test_backend_skips)
 }
 END_TEST
 
+/* tracepoint-only: the tracepoint backend (or auto, no function) attaches it, no other. */
+START_TEST(test_tp_backend_only)
+{
+	static const char *const lines[] = {"few", "tp:net:netif_rx tracepoint-only",
+					    "tp:net:netif_receive_skb"};
+	static const enum pp_backend funcs[] = {PP_BACKEND_KPROBE_MULTI, PP_BACKEND_KPROBE,
+						PP_BACKEND_FENTRY};
+	struct pp_probe_list l;
+	__u32 few, many;
+	struct btf *btf = args_btf(&few, &many);
+
+	make_list(&l, lines, ARRAY_SIZE(lines));
+	l.v[0].btf_id = few;
+	for (size_t i = 0; i < ARRAY_SIZE(funcs); i++) {
+		pp_plan_backend_skips(&l, funcs[i], btf);
+		ck_assert_int_eq(l.v[0].skip, PP_SKIP_NONE);
+		ck_assert_int_eq(l.v[1].skip, PP_SKIP_TP_BACKEND_ONLY);
+		ck_assert_int_eq(l.v[2].skip, PP_SKIP_NONE);
+		/* the list's choice, not this kernel's lack: no warning */
+		ck_assert(!pp_skip_is_news(&l.v[1]));
+		l.v[1].skip = PP_SKIP_NONE;
+	}
+	pp_plan_backend_skips(&l, PP_BACKEND_TRACEPOINT, btf);
+	ck_assert_int_eq(l.v[0].skip, PP_SKIP_BACKEND);
+	ck_assert_int_eq(l.v[1].skip, PP_SKIP_NONE);
+	ck_assert_int_eq(l.v[2].skip, PP_SKIP_NONE);
+	l.v[0].skip = PP_SKIP_NONE;
+	pp_plan_backend_skips(&l, PP_BACKEND_AUTO, btf);
+	ck_assert_int_eq(l.v[1].skip, PP_SKIP_NONE);
+	/* a reason given before (this kernel lacks it) stays */
+	l.v[1].skip = PP_SKIP_TP_NO_BTF;
+	pp_plan_backend_skips(&l, PP_BACKEND_KPROBE, btf);
+	ck_assert_int_eq(l.v[1].skip, PP_SKIP_TP_NO_BTF);
+	ck_assert_str_eq(pp_skip_name(PP_SKIP_TP_BACKEND_ONLY),
+			 "tracepoint backend only: another probe of the list shows this step");
+	btf__free(btf);
+	pp_probe_list_free(&l);
+}
+END_TEST
+
 /* The warning names what this kernel cannot probe, not the plan's choices nor end points. */
 START_TEST(test_news)
 {
@@ -436,6 +476,7 @@ Suite *plan_suite(void)
 	tcase_add_test(tc, test_reach);
 	tcase_add_test(tc, test_reach_unknown);
 	tcase_add_test(tc, test_backend_skips);
+	tcase_add_test(tc, test_tp_backend_only);
 	tcase_add_test(tc, test_news);
 	tcase_add_test(tc, test_marks_in_probes);
 	tcase_add_test(tc, test_reads);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include "suites.h"
+#include "base/compat.h"
 #include "probes/life_points.h"
 #include "pktpath.h"
 #include "probes/probe_list.h"
@@ -229,6 +230,71 @@ START_TEST(test_duplicates)
 }
 END_TEST
 
+/* "tracepoint-only" after a tracepoint: kept for the tracepoint backend (plan.c skips it). */
+START_TEST(test_tp_only)
+{
+	static const char *const bad[] = {
+		"ip_rcv tracepoint-only", "tracepoint-only",	     "tp:net:a tracepoint-onlyx",
+		"tp:net:a tracepoint",	  "tp:net:atracepoint-only", "tp:net:a tracepoint-only x"};
+	struct pp_probe_list l = {0};
+	char err[256];
+
+	ck_assert_int_eq(add(&l, "tp:net:netif_rx tracepoint-only", err, sizeof(err)), 0);
+	ck_assert_int_eq(add(&l, " tp:net:a\t tracepoint-only  # why", err, sizeof(err)), 0);
+	ck_assert_int_eq(add(&l, "tp:net:b", err, sizeof(err)), 0);
+	ck_assert_int_eq(add(&l, "ip_rcv", err, sizeof(err)), 0);
+	ck_assert_uint_eq(l.n, 4);
+	ck_assert_str_eq(l.v[0].name, "tp:net:netif_rx");
+	ck_assert_str_eq(l.v[0].target, "netif_rx");
+	ck_assert_int_eq(l.v[0].kind, PP_PROBE_TP);
+	ck_assert_str_eq(l.v[1].name, "tp:net:a");
+	ck_assert(l.v[0].tp_backend_only && l.v[1].tp_backend_only);
+	ck_assert(!l.v[2].tp_backend_only && !l.v[3].tp_backend_only);
+	/* A duplicate without the word (--probe NAME) lifts it; one with it adds nothing. */
+	ck_assert_int_eq(add(&l, "tp:net:netif_rx tracepoint-only", err, sizeof(err)), 0);
+	ck_assert(l.v[0].tp_backend_only);
+	ck_assert_int_eq(add(&l, "tp:net:netif_rx", err, sizeof(err)), 0);
+	ck_assert(!l.v[0].tp_backend_only);
+	ck_assert_int_eq(add(&l, "tp:net:b tracepoint-only", err, sizeof(err)), 0);
+	ck_assert(!l.v[2].tp_backend_only);
+	ck_assert_uint_eq(l.n, 4);
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++)
+		ck_assert_msg(add(&l, bad[i], err, sizeof(err)) == -EINVAL, "%s", bad[i]);
+	ck_assert_uint_eq(l.n, 4);
+	ck_assert_int_eq(add(&l, "ip_rcv tracepoint-only", err, sizeof(err)), -EINVAL);
+	ck_assert_str_eq(err, "t:1: tracepoint-only follows a tp:CATEGORY:NAME, not \"ip_rcv\"");
+	pp_probe_list_free(&l);
+}
+END_TEST
+
+/*
+ * The shipped lists: on the function backends the short one leaves the
+ * backlog's tracepoint to netif_receive_skb (docs/PERFORMANCE.md: two
+ * programs fewer per forwarded packet); the full one keeps every line everywhere.
+ */
+START_TEST(test_tp_only_shipped)
+{
+	static const char *const files[] = {PP_SOURCE_DIR "/kp_func.min.list",
+					    PP_SOURCE_DIR "/kp_func.list"};
+	char err[256] = "";
+
+	for (size_t f = 0; f < ARRAY_SIZE(files); f++) {
+		struct pp_probe_list l = {0};
+		size_t n = 0;
+
+		ck_assert_int_eq(pp_probe_list_load(&l, files[f], err, sizeof(err)), 0);
+		for (size_t i = 0; i < l.n; i++) {
+			if (!l.v[i].tp_backend_only)
+				continue;
+			n++;
+			ck_assert_str_eq(l.v[i].name, "tp:net:netif_rx");
+		}
+		ck_assert_uint_eq(n, (size_t)(f == 0));
+		pp_probe_list_free(&l);
+	}
+}
+END_TEST
+
 /* Probe indexes must stay below PP_MAX_PROBES; PP_MAX_PROBES comes from pktpath.h. */
 START_TEST(test_too_many)
 {
@@ -445,6 +511,8 @@ Suite *probe_list_suite(void)
 	tcase_add_test(tc, test_error_message);
 	tcase_add_test(tc, test_name_length);
 	tcase_add_test(tc, test_duplicates);
+	tcase_add_test(tc, test_tp_only);
+	tcase_add_test(tc, test_tp_only_shipped);
 	tcase_add_test(tc, test_too_many);
 	tcase_add_test(tc, test_nskipped);
 	tcase_add_test(tc, test_free_empty);
