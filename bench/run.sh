@@ -290,6 +290,8 @@ TEXT
 
 # bench/notes/*.md: sections measured with a bench script of their own, by
 # hand, each naming its command and date; kept as they are, in name order.
+# cost_changes.md comes first: its subsections follow host_cost.sh's section,
+# before-and-after runs of that script.
 notes() {
 	local f
 	for f in bench/notes/*.md; do
