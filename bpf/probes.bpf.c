@@ -78,7 +78,8 @@ static __always_inline __u32 pp_consume_fate(__u64 skb)
 {
 	struct pp_skb_val *v;
 
-	if (!pp_reasm_hook || !pp_busy(pp_state()))
+	/* Called past the in-flight gate (pp_consumed()). */
+	if (!pp_reasm_hook)
 		return PP_FATE_CONSUMED;
 	v = bpf_map_lookup_elem(&skb_map, &skb);
 	return v && (v->flags & PP_SKB_MERGING) ? PP_FATE_MERGED : PP_FATE_CONSUMED;
@@ -115,7 +116,7 @@ static __always_inline int pp_reasm_mark(__u64 head, __u64 skb)
 	return 0;
 }
 
-/* The first fragment of queue Q (skb_rb_first()), by CO-RE reads: the kprobes. */
+/* The first fragment of queue Q (skb_rb_first()), by CO-RE reads. */
 static __always_inline __u64 pp_reasm_head(struct inet_frag_queue *q)
 {
 	struct rb_node *n = BPF_CORE_READ(q, rb_fragments.rb_node), *l;
@@ -129,38 +130,30 @@ static __always_inline __u64 pp_reasm_head(struct inet_frag_queue *q)
 	return 0;
 }
 
-SEC("kprobe")
-int pp_reasm_kprobe(struct pt_regs *ctx)
+/* inet_frag_reasm_prepare(Q, SKB, parent) entered: once per reassembled datagram. */
+static __always_inline int pp_reasm_enter(struct inet_frag_queue *q, __u64 skb)
 {
 	if (!pp_busy(pp_state()))
 		return 0;
-	return pp_reasm_mark(pp_reasm_head((void *)PT_REGS_PARM1(ctx)), PT_REGS_PARM2(ctx));
+	return pp_reasm_mark(pp_reasm_head(q), skb);
+}
+
+SEC("kprobe")
+int pp_reasm_kprobe(struct pt_regs *ctx)
+{
+	return pp_reasm_enter((void *)PT_REGS_PARM1(ctx), PT_REGS_PARM2(ctx));
 }
 
 SEC("kprobe.multi")
 int pp_reasm_kmulti(struct pt_regs *ctx)
 {
-	if (!pp_busy(pp_state()))
-		return 0;
-	return pp_reasm_mark(pp_reasm_head((void *)PT_REGS_PARM1(ctx)), PT_REGS_PARM2(ctx));
+	return pp_reasm_enter((void *)PT_REGS_PARM1(ctx), PT_REGS_PARM2(ctx));
 }
 
-/* The same on fentry, where Q is BTF-typed: direct loads. */
 SEC("fentry/inet_frag_reasm_prepare")
 int BPF_PROG(pp_reasm_fentry, struct inet_frag_queue *q, struct sk_buff *skb)
 {
-	struct rb_node *n, *l;
-
-	if (!pp_busy(pp_state()))
-		return 0;
-	n = q->rb_fragments.rb_node;
-	for (int i = 0; n && i < PP_REASM_DEPTH; i++) {
-		l = n->rb_left;
-		if (!l)
-			return pp_reasm_mark(pp_rb_skb(n), (__u64)skb);
-		n = l;
-	}
-	return 0;
+	return pp_reasm_enter(q, (__u64)skb);
 }
 
 #define PP_KPROBES(N)                                                                              \
