@@ -1046,16 +1046,21 @@ static __always_inline struct pp_queue_val *pp_queue_of(struct pp_state *st, __u
 	return q;
 }
 
+/* TCP's FIN flag: it takes one sequence number, as a byte of data does. */
+#define PP_TCP_FIN 0x01
+
 /*
- * A TCP segment's data length and, in *END, the sequence number after it,
- * from its headers (TCP_SKB_CB() is filled only after the socket's filter):
- * 0 for a segment without data, which no reader reads.
+ * A TCP segment's data length, from its headers (TCP_SKB_CB() is filled
+ * only after the socket's filter); *FIN: it carries a FIN, which the
+ * receive call that reaches it takes (the call returns 0, the end of the
+ * stream, and copied_seq steps past it); *END: the sequence number after
+ * both. A segment with neither (an ACK) is TCP's own: no reader reads it.
  */
-static __always_inline __u32 pp_tcp_data(struct sk_buff *skb, __u32 *end)
+static __always_inline __u32 pp_tcp_data(struct sk_buff *skb, __u32 *end, bool *fin)
 {
 	__u64 head = (__u64)skb->head;
 	__u16 nh = skb->network_header, th = skb->transport_header;
-	__u8 ip[6] = {}, tcp[13] = {};
+	__u8 ip[6] = {}, tcp[14] = {};
 	__u32 total, hdrs, seq;
 
 	if (bpf_probe_read_kernel(ip, sizeof(ip), (void *)(head + nh)) ||
@@ -1066,10 +1071,11 @@ static __always_inline __u32 pp_tcp_data(struct sk_buff *skb, __u32 *end)
 	else
 		total = 40 + ((__u32)ip[4] << 8 | ip[5]);
 	hdrs = (__u32)(th - nh) + (tcp[12] >> 4) * 4;
-	if (total <= hdrs)
+	if (total < hdrs)
 		return 0;
+	*fin = tcp[13] & PP_TCP_FIN;
 	seq = (__u32)tcp[4] << 24 | (__u32)tcp[5] << 16 | (__u32)tcp[6] << 8 | tcp[7];
-	*end = seq + total - hdrs;
+	*end = seq + total - hdrs + *fin;
 	return total - hdrs;
 }
 
@@ -1077,8 +1083,8 @@ static __always_inline __u32 pp_tcp_data(struct sk_buff *skb, __u32 *end)
  * A tracked SKB is being queued to socket SK (the cgroup_skb ingress hook,
  * in sk_filter_trim_cap(), which udp_queue_rcv_one_skb() and tcp_filter()
  * call before the socket queues it): the socket took it, and a receive
- * call on SK will find it (pp_queue_reads()). A TCP segment without data
- * is TCP's own (an ACK): no reader reads it. CTX: the hook's, for the
+ * call on SK will find it (pp_queue_reads()), TCP data and FINs alike
+ * (pp_tcp_data()). CTX: the hook's, for the
  * socket's cookie (made on the first ask, as SO_COOKIE or `ss -e` would).
  */
 static __always_inline void pp_queue_note(struct pp_state *st, struct __sk_buff *ctx,
@@ -1088,7 +1094,8 @@ static __always_inline void pp_queue_note(struct pp_state *st, struct __sk_buff 
 	bool tcp = sk && sk->sk_protocol == IPPROTO_TCP;
 	struct pp_queue_slot *s;
 	struct pp_queue_val *q;
-	__u32 end = 0;
+	__u32 end = 0, data = 0;
+	bool fin = false;
 
 	if (!v || !sk)
 		return;
@@ -1105,8 +1112,11 @@ static __always_inline void pp_queue_note(struct pp_state *st, struct __sk_buff 
 	 * read lets go of that, so its free later is not taken for a copy's.
 	 */
 	pp_head_follow(st, v, (__u64)skb, PP_VIA_BTF);
-	if (tcp && !pp_tcp_data(skb, &end))
-		return;
+	if (tcp) {
+		data = pp_tcp_data(skb, &end, &fin);
+		if (!data && !fin)
+			return;
+	}
 	q = pp_queue_of(st, (__u64)sk, bpf_get_socket_cookie(ctx));
 	/* Full: this one's end is left to what sees its free. */
 	if (!q || q->tail - q->head >= PP_QUEUE_SLOTS)
@@ -1119,7 +1129,11 @@ static __always_inline void pp_queue_note(struct pp_state *st, struct __sk_buff 
 	s->end_seq = end;
 	s->merged = 0;
 	q->tail++;
-	if (tcp) {
+	/*
+	 * Freed unread, a segment's data goes on in the queue (pp_queue_merged());
+	 * a lone FIN's free is its end: TCP took it (the socket closes unread).
+	 */
+	if (data) {
 		v->flags |= PP_SKB_QUEUED;
 		v->sock = (__u64)sk;
 	}

@@ -9,8 +9,9 @@
 #          tracepoint fires, and frees it unseen (skb_attempt_defer_free());
 #   tcp:   a stream written in 300-byte pieces and read 100 bytes at a time
 #          (three reads a segment): each data segment ends consumed, read by
-#          the reader, as many as its bytes make; pure ACKs, which no
-#          process reads, never say "read by";
+#          the reader, as many as its bytes make; the writer's FIN ends
+#          read by the reader too (its read returned 0); pure ACKs, which
+#          no process reads, never say "read by";
 #   flood: a minute of 2000 datagrams/s: no packet gains a hop it did not
 #          make: none in a namespace other than b's, none longer than the
 #          datagram was at its mark (an sk_buff that took a freed
@@ -101,8 +102,18 @@ pp_log "tcp: the reader read $bytes bytes; data segments consumed and read by tc
 [ "$read" -le "$bytes" ] || pp_fail "tcp: segments read carried $read bytes, more than $bytes"
 [ $((read * 100)) -ge $((bytes * 99)) ] ||
 	pp_fail "tcp: segments consumed and read by tcp_reads carried only $read of $bytes bytes"
-pp_expect_none "tcp: a packet without data said read" "$(pp_out tcp)" '
-	packets[] | select(.pkt.tcp_len == 0 and .fate.read) | "\(pkt_str): \(path_str)"'
+pp_expect_none "tcp: a packet without data or FIN said read" "$(pp_out tcp)" '
+	packets[] | select(.pkt.tcp_len == 0 and (.pkt.tcp_flags | contains("F") | not)
+		and .fate.read) | "\(pkt_str): \(path_str)"'
+# The writer's FIN, when it came alone: the read that reached it returned 0
+# (the end of the stream), and it ends read by the reader, as data does.
+# Its free is no sure end: the reader's skb_attempt_defer_free() frees it
+# with no tracepoint on the CPU that allocated it, and on another CPU only
+# when that one next receives.
+fin='.marked_at.dir == "ingress" and .pkt.tcp_len == 0 and (.pkt.tcp_flags | contains("F"))'
+pp_log "tcp: FINs without data: $(fates "$(pp_out tcp)" "$fin")"
+pp_expect_none "tcp: a FIN not read by tcp_reads" "$(pp_out tcp)" "
+	packets[] | select($fin and .fate.read.comm != \"tcp_reads\") | \"\\(pkt_str): \\(path_str)\""
 
 # A minute of 2000 datagrams/s: no hop it did not make.
 pp_bg fsink "$PP_NS_B" "$flood" sink 9002
