@@ -227,13 +227,29 @@ linux-image-6.12.117+deb12-amd64`; raw results not in bench/data): 21 BPF
 runs per untracked packet (62 probes), against 23 (63 probes) for the same
 binary with the list unmarked. The reads' hooks came after the run above:
 `sock:sock_recv_length` and the `cgroup_skb` ingress program run once each
-per datagram c's socket takes and reads, so this build's 21 is 19 for the
+per datagram c's socket takes and reads, so that build's 21 is 19 for the
 classifier, the list's probes and the built-in ends, plus those two. A
 by-hand count per program (bpftool's `run_cnt` before and after a tracked
 flood of the same bench, not part of it) saw each of the two at 1.0 run
 per packet, the classifier's two at 1.0, `pp_kmulti1` at 8, `pp_kmark` and
 the `netif_receive_skb`, `net_dev_queue` and `net_dev_start_xmit`
-tracepoints at 2, `consume_skb` at 1, and no `netif_rx` program. The short
+tracepoints at 2, `consume_skb` at 1, and no `netif_rx` program. Since
+then the two hooks are the tracepoint backend's only (docs/packet-life.md,
+"Reads": on the function backends a probe sees the socket's free of a read
+skb first, so they ended nothing there that the free did not; the VM's
+`udp-send` and `tcp-read` named the same readers with and without them on
+6.12 and 7.2): **19 BPF runs per untracked packet** (62 probes), against 21
+(62 probes) for main's binary, measured back to back on 6.12, kprobe-multi,
+2 rounds each (2026-11-27, `flock -o /tmp/pp-vm.lock env BUILD_DIR=build
+PKTPATH_BIN=$PWD/build/bin-B/pktpath OUT=build/bench/vm_rate_reads16_B.jsonl
+SU_BEFORE=$PWD/build/bin-B/pktpath SU_AFTER=$PWD/build/bin-B/pktpath
+VM_BENCH_LISTS=short JOBS=rate BACKENDS=kprobe-multi ROUNDS=2 SECS=3
+VM_JOBS=1 bench/vm_rate.sh linux-image-6.12.117+deb12-amd64`, B the binary
+of commit 8912f1e, then of 590172b; raw results not in bench/data): 19 and
+19 in both rounds, tracked 19, against 21 and 21; untracked 0.635
+(0.542..0.729) x no tracing against 0.434 (0.373..0.495), with a build
+and other work loading the host. That is the 19 of the short list when
+issue 24 was filed. The short
 list keeps one
 step per layer, with tracepoints where the kernel has one at a layer's step.
 The rates in this run, taken while other work loaded the host, spread

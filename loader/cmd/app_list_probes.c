@@ -17,11 +17,22 @@ static const char *probe_backend(const struct pp_app *a, const struct pp_probe *
 	return pr->kind == PP_PROBE_TP ? "tracepoint" : pp_backend_name(a->backend);
 }
 
-/* The reads' two hooks, as pp_sock_reads_attach() and attach_recv_done() attach them. */
+/*
+ * The reads' two hooks, as pp_sock_reads_attach() and attach_recv_done()
+ * attach them, or why this backend leaves them out.
+ */
 static void list_reads_hooks(const struct pp_app *a)
 {
-	struct pp_reads_plan r = pp_attacher_reads(a->btf, &a->facts);
+	struct pp_reads_plan r = pp_attacher_reads(a->btf, a->backend, &a->facts);
 
+	if (r.skip) {
+		printf("%-36s -      skipped: %s\n", "tp:sock:sock_recv_length",
+		       pp_skip_name(r.skip));
+		if (r.cg_ingress)
+			printf("%-36s -      skipped: %s\n", "cgroup_skb:ingress",
+			       pp_skip_name(r.skip));
+		return;
+	}
 	if (!r.recv_done)
 		return;
 	printf("%-36s -      built in: raw tracepoint at the end of every receive call of"

@@ -17,9 +17,10 @@ struct pp_attacher *pp_attacher_new(void)
 	return at;
 }
 
-struct pp_reads_plan pp_attacher_reads(const struct btf *btf, const struct pp_kfacts *k)
+struct pp_reads_plan pp_attacher_reads(const struct btf *btf, enum pp_backend backend,
+				       const struct pp_kfacts *k)
 {
-	return pp_plan_reads(pp_btf_tp_nargs(btf, "sock_recv_length") >= 3,
+	return pp_plan_reads(backend, pp_btf_tp_nargs(btf, "sock_recv_length") >= 3,
 			     btf__find_by_name_kind(btf, "bpf_cast_to_kern_ctx", BTF_KIND_FUNC) > 0,
 			     k);
 }
@@ -127,9 +128,9 @@ void pp_attacher_prepare(struct pp_attacher *at, const struct btf *btf,
 	s->marks = pp_plan_marks_in_probes(s->backend, k);
 	if (s->marks)
 		s->mark_netns = s->all_netns ? 0 : own_netns();
-	r = pp_attacher_reads(btf, k);
-	s->recv_done = r.recv_done;
-	s->cg_ingress = r.cg_ingress;
+	r = pp_attacher_reads(btf, s->backend, k);
+	s->recv_done = pp_reads_recv_done(&r);
+	s->cg_ingress = pp_reads_cg_ingress(&r);
 	prepare_frees(s, btf, ksyms);
 	s->reasm = pp_attacher_reasm(btf, s->backend);
 	s->no_fetch = !k->fetch;

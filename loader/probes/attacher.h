@@ -56,9 +56,11 @@ void pp_attacher_destroy(struct pp_attacher *at);
 /*
  * The reads' hooks (sock_reads.h) that load: the kernel's
  * sock:sock_recv_length tracepoint (Linux 6.3+) and bpf_cast_to_kern_ctx
- * kfunc (6.2+), and bpf_loop() (pp_plan_reads()).
+ * kfunc (6.2+), and bpf_loop(), on the tracepoint backend only
+ * (pp_plan_reads()).
  */
-struct pp_reads_plan pp_attacher_reads(const struct btf *btf, const struct pp_kfacts *k);
+struct pp_reads_plan pp_attacher_reads(const struct btf *btf, enum pp_backend backend,
+				       const struct pp_kfacts *k);
 
 /*
  * Whether BACKEND attaches the reassembly hook (end_points.h,

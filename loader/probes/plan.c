@@ -26,6 +26,8 @@ static const char *const skip_names[] = {
 	[PP_SKIP_FENTRY_ARGS] = "more than six arguments: fentry cannot attach it on every kernel",
 	[PP_SKIP_TP_BACKEND_ONLY] = "tracepoint backend only: another probe of the list shows this "
 				    "step",
+	[PP_SKIP_READS_FREE_SEEN] = "tracepoint backend only: the function probes see the "
+				    "reader's copy and the socket's free",
 	[PP_SKIP_ATTACH_FAILED] = "the kernel refused to attach it",
 };
 _Static_assert(ARRAY_SIZE(skip_names) == PP_SKIP_COUNT, "a name per skip reason");
@@ -216,13 +218,34 @@ bool pp_plan_marks_in_probes(enum pp_backend backend, const struct pp_kfacts *k)
 	}
 }
 
-struct pp_reads_plan pp_plan_reads(bool recv_tp, bool kern_ctx, const struct pp_kfacts *k)
+struct pp_reads_plan pp_plan_reads(enum pp_backend backend, bool recv_tp, bool kern_ctx,
+				   const struct pp_kfacts *k)
 {
 	struct pp_reads_plan r = {.recv_done = recv_tp && k->loop};
 
 	/* What it notes is only ever read at the end of a receive call. */
 	r.cg_ingress = r.recv_done && kern_ctx;
+	/*
+	 * Auto with no function to attach is the tracepoint backend's case
+	 * (backend_skip()). Elsewhere the reader's copy
+	 * (skb_copy_datagram_iovec) and the socket's free (consume_skb from
+	 * skb_consume_udp, skb_attempt_defer_free) end a read packet first,
+	 * and the hooks would cost every datagram a socket takes and every
+	 * receive call two programs more (docs/PERFORMANCE.md).
+	 */
+	if (r.recv_done && pp_backends[backend].attach != PP_ATTACH_NONE)
+		r.skip = PP_SKIP_READS_FREE_SEEN;
 	return r;
+}
+
+bool pp_reads_recv_done(const struct pp_reads_plan *r)
+{
+	return r->recv_done && !r->skip;
+}
+
+bool pp_reads_cg_ingress(const struct pp_reads_plan *r)
+{
+	return r->cg_ingress && !r->skip;
 }
 
 bool pp_plan_can_trace(const struct pp_kfacts *k)

@@ -33,6 +33,7 @@ enum pp_skip {
 	PP_SKIP_BACKEND,
 	PP_SKIP_FENTRY_ARGS,
 	PP_SKIP_TP_BACKEND_ONLY, /* "tracepoint-only" in the list, a function backend */
+	PP_SKIP_READS_FREE_SEEN, /* the reads' hooks, a function backend (pp_plan_reads()) */
 	/* the attach itself */
 	PP_SKIP_ATTACH_FAILED,
 	PP_SKIP_COUNT,
@@ -140,14 +141,27 @@ bool pp_plan_marks_in_probes(enum pp_backend backend, const struct pp_kfacts *k)
  * KERN_CTX: the bpf_cast_to_kern_ctx kfunc (6.2+), which the cgroup_skb
  * ingress program needs. The end of a call walks its socket's ring in
  * bpf_loop() (5.17+, K->loop): without it neither loads, and a delivered
- * packet ends where its free is seen, not at its reader.
+ * packet ends where its free is seen, not at its reader. They are the
+ * tracepoint backend's: the function backends (BACKEND) probe the socket's
+ * free of a read skb and the reader's copy, which name the reader without
+ * them, so there neither loads and SKIP says why.
  */
 struct pp_reads_plan {
 	bool recv_done;	 /* tp:sock:sock_recv_length (pp_tp_recv_done) */
 	bool cg_ingress; /* cgroup_skb:ingress on the root cgroup v2 (pp_cg_ingress) */
+	/*
+	 * PP_SKIP_READS_FREE_SEEN: the kernel has what the hooks need (the
+	 * flags above say which), and BACKEND leaves them out.
+	 */
+	enum pp_skip skip;
 };
 
-struct pp_reads_plan pp_plan_reads(bool recv_tp, bool kern_ctx, const struct pp_kfacts *k);
+struct pp_reads_plan pp_plan_reads(enum pp_backend backend, bool recv_tp, bool kern_ctx,
+				   const struct pp_kfacts *k);
+
+/* Whether R's tracepoint, and its cgroup program, load. */
+bool pp_reads_recv_done(const struct pp_reads_plan *r);
+bool pp_reads_cg_ingress(const struct pp_reads_plan *r);
 
 /* What --check needs to say "pktpath can trace here". */
 bool pp_plan_can_trace(const struct pp_kfacts *k);

@@ -398,19 +398,52 @@ END_TEST
 /* 5.10 has no bpf_loop(): the reads' two programs stay out, whatever BTF says. */
 START_TEST(test_reads)
 {
+	const enum pp_backend tp = PP_BACKEND_TRACEPOINT;
 	struct pp_kfacts k = {.loop = true};
-	struct pp_reads_plan r = pp_plan_reads(true, true, &k);
+	struct pp_reads_plan r = pp_plan_reads(tp, true, true, &k);
 
-	ck_assert(r.recv_done && r.cg_ingress);
-	r = pp_plan_reads(true, false, &k); /* 6.2's kfunc missing: the tracepoint alone */
-	ck_assert(r.recv_done && !r.cg_ingress);
-	r = pp_plan_reads(false, true, &k); /* no sock_recv_length (before 6.3) */
-	ck_assert(!r.recv_done && !r.cg_ingress);
+	ck_assert(pp_reads_recv_done(&r) && pp_reads_cg_ingress(&r) && !r.skip);
+	r = pp_plan_reads(tp, true, false, &k); /* 6.2's kfunc missing: the tracepoint alone */
+	ck_assert(pp_reads_recv_done(&r) && !pp_reads_cg_ingress(&r));
+	r = pp_plan_reads(tp, false, true, &k); /* no sock_recv_length (before 6.3) */
+	ck_assert(!pp_reads_recv_done(&r) && !pp_reads_cg_ingress(&r) && !r.skip);
+	/* Auto with no function to attach: as the tracepoint backend. */
+	r = pp_plan_reads(PP_BACKEND_AUTO, true, true, &k);
+	ck_assert(pp_reads_recv_done(&r) && pp_reads_cg_ingress(&r));
 	k.loop = false;
-	r = pp_plan_reads(true, true, &k);
-	ck_assert(!r.recv_done && !r.cg_ingress);
-	r = pp_plan_reads(false, false, &k);
-	ck_assert(!r.recv_done && !r.cg_ingress);
+	r = pp_plan_reads(tp, true, true, &k);
+	ck_assert(!pp_reads_recv_done(&r) && !pp_reads_cg_ingress(&r));
+	r = pp_plan_reads(tp, false, false, &k);
+	ck_assert(!pp_reads_recv_done(&r) && !pp_reads_cg_ingress(&r));
+}
+END_TEST
+
+/*
+ * The function backends see the reader's copy and the socket's free of a
+ * read skb: the reads' hooks are the tracepoint backend's only, and
+ * --list-probes says why they are absent: each would cost every datagram a
+ * socket takes and every receive call a program (docs/PERFORMANCE.md).
+ */
+START_TEST(test_reads_function_backends)
+{
+	static const enum pp_backend fb[] = {PP_BACKEND_KPROBE_MULTI, PP_BACKEND_KPROBE,
+					     PP_BACKEND_FENTRY};
+	struct pp_kfacts k = {.loop = true};
+
+	for (size_t i = 0; i < ARRAY_SIZE(fb); i++) {
+		struct pp_reads_plan r = pp_plan_reads(fb[i], true, true, &k);
+
+		ck_assert(!pp_reads_recv_done(&r) && !pp_reads_cg_ingress(&r));
+		/* What the kernel has, for --list-probes' two lines. */
+		ck_assert(r.recv_done && r.cg_ingress);
+		ck_assert_int_eq(r.skip, PP_SKIP_READS_FREE_SEEN);
+		/* A kernel without the tracepoint has nothing to explain. */
+		r = pp_plan_reads(fb[i], false, true, &k);
+		ck_assert(!r.recv_done && !r.skip);
+	}
+	ck_assert_str_eq(pp_skip_name(PP_SKIP_READS_FREE_SEEN),
+			 "tracepoint backend only: the function probes see the reader's copy and "
+			 "the socket's free");
 }
 END_TEST
 
@@ -480,6 +513,7 @@ Suite *plan_suite(void)
 	tcase_add_test(tc, test_news);
 	tcase_add_test(tc, test_marks_in_probes);
 	tcase_add_test(tc, test_reads);
+	tcase_add_test(tc, test_reads_function_backends);
 	tcase_add_test(tc, test_reasm_point);
 	tcase_add_test(tc, test_can_trace);
 	suite_add_tcase(s, tc);

@@ -448,7 +448,7 @@ chk_unsupported() {
 	echo "refused, rc=$r: $(first_err)"
 }
 
-# ---- packet life: tcp-forward, tcp-nat, ping-reply, udp-send, gso, bridge-flood
+# ---- packet life: tcp-forward, tcp-nat, tcp-read, ping-reply, udp-send, gso, bridge-flood
 
 # shellcheck disable=SC2016 # jq variables, not shell ones
 LIFE_JQ='
@@ -562,6 +562,50 @@ short_ok() {
 }
 
 chk_tcp_forward() { tcp_life "$1"; }
+# tcp-read: every data segment (tcp_len > 0) that b's server took, to its
+# end in b: consumed and read by the server (vmhelper). The tracepoint
+# backend names the reader at the end of the receive call
+# (tp:sock:sock_recv_length), whichever skb ended up holding the data; the
+# function backends by the reader's copy (tp:skb:skb_copy_datagram_iovec)
+# before the socket's free. There a segment that TCP coalesced into the skb
+# queued before it (tcp_queue_rcv()'s tcp_try_coalesce()) ends merged at
+# kfree_skb_partial(), without a reader: its data is read in that skb,
+# another packet's. The note counts them.
+chk_tcp_read() {
+	local data bytes bad merged
+	life_common "$1" || return 1
+	{ [ "$(kv send)" = ok ] && [ "$(kv served)" = "$(kv tcp_bytes)" ]; } || {
+		echo "the transfer failed: send '$(kv send)', served '$(kv served)' of $(kv tcp_bytes)"
+		return 1
+	}
+	data=$(allp 'map(select(.pkt.tcp_len > 0)) | length')
+	bytes=$(allp 'map(.pkt.tcp_len // 0) | add // 0')
+	# Each byte sent is in a segment printed (more: a retransmission).
+	[ "$bytes" -ge "$(kv tcp_bytes)" ] || {
+		echo "$data data segments printed hold $bytes bytes, $(kv tcp_bytes) were sent"
+		return 1
+	}
+	local read='(.fate.kind == "consumed" and .fate.read.comm == "vmhelper")'
+	local coalesced='("'"$1"'" != "tracepoint" and .fate.kind == "merged"
+		and .fate.read == null and .hops[-1].func == "kfree_skb_partial")'
+	bad=$(first_bad ".pkt.tcp_len > 0 and ($read or $coalesced | not)" \
+		'"\(brief) read \(.fate.read | tojson): path \(path)"')
+	[ -z "$bad" ] || {
+		echo "$(allp "map(select(.pkt.tcp_len > 0 and ($read or $coalesced | not))) | length")" \
+			"of $data data segments neither read by the server nor coalesced: $bad"
+		return 1
+	}
+	[ "$(allp "map(select(.pkt.tcp_len > 0 and $read)) | length")" -ge 1 ] || {
+		echo "none of $data data segments read by the server"
+		return 1
+	}
+	merged=$(allp "map(select(.pkt.tcp_len > 0 and $coalesced)) | length")
+	echo "$data data segments ($bytes bytes): $((data - merged)) read by the server, ended at" \
+		"$(allp "[.[] | select(.pkt.tcp_len > 0 and $read) | .hops[-1].func] | group_by(.)
+		| map(\"\\(.[0]) \\(length)\") | join(\", \")"); $merged coalesced" \
+		"(merged at kfree_skb_partial, no reader named); $(allp fates)"
+}
+
 # tcp-nat: tcp_life, and the DNAT shown where it happens: every packet has
 # one TC hop that gives its rewritten headers (the hop's pkt: a's packets
 # going to c, c's replies coming from R_A:NAT_PORT), and on the function

@@ -35,7 +35,7 @@ SCENARIOS=${VM_SCENARIOS:-"icmp-veth forward nft-drop udp-closed list-probes cle
 case ${VM_LABEL:-} in
 *-rt | *-cloud) [ -n "${VM_SCENARIOS:-}" ] || SCENARIOS="icmp-veth nft-drop cleanup check" ;;
 *) [ -n "${VM_SCENARIOS:-}" ] ||
-	SCENARIOS="$SCENARIOS tcp-forward tcp-nat ping-reply udp-send gso bridge-flood nft-postrouting" ;;
+	SCENARIOS="$SCENARIOS tcp-forward tcp-nat tcp-read ping-reply udp-send gso bridge-flood nft-postrouting" ;;
 esac
 # The overlays (encapsulation and decapsulation functions are probes only
 # on the function backends) and fragments (the fragmenting and reassembly
@@ -469,6 +469,24 @@ scn_tcp_nat() {
 	kv nat "$R_A $NAT_PORT $C"
 	tcp_traced "$1" "$R_A" "$NAT_PORT" "tcp port $NAT_PORT or tcp port $TCP_PORT" \
 		"tcp dport $NAT_PORT" "tcp sport $TCP_PORT"
+}
+
+# tcp-read: TCP_BYTES from a to b's server, traced in b, the server's
+# namespace: the data direction, to the server's reads.
+scn_tcp_read() {
+	topo_pair
+	kv tcp_bytes "$TCP_BYTES"
+	ip netns exec b vmhelper tcp-serve "$TCP_PORT" >/tmp/pp.serve 2>&1 || kv serve fail
+	if pp_start b "$1" --json "tcp dst port $TCP_PORT"; then
+		if ip netns exec a vmhelper tcp-send "$B" "$TCP_PORT" "$TCP_BYTES" >/tmp/pp.send 2>&1; then
+			kv send ok
+		else
+			kv send "fail $(tr '\n' ' ' </tmp/pp.send)"
+		fi
+		sleep 3
+	fi
+	pp_wait 0
+	kv served "$(head -n 1 /tmp/pp.serve)"
 }
 
 # gso: a's veth-a has no TSO, so a's TCP sends large skbs that software GSO
