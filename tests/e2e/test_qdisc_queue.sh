@@ -51,12 +51,13 @@ fi
 # bursts of consecutive datagrams. The cause: the kernel runs no BPF
 # program on a tracepoint fired while a thread of the machine's own init
 # (PID 1, the VM's agent, threads "tokio-rt-worker") is current, as in a
-# softirq that interrupts it. Measured in four runs (a tracefs instance on
+# softirq that interrupts it. Measured in five runs (a tracefs instance on
 # the same tracepoints, the programs' run_cnt with kernel.bpf_stats_enabled
-# between a snapshot after attach and one after the queue drained): on each
+# between a snapshot after attach and one after the queue drained;
+# bench/tp_witness.sh counts them so): on each
 # of the six tracepoints the programs ran exactly as many times fewer as
 # tracefs saw events in that agent's context (net_dev_start_xmit 3, 32, 14,
-# 30; none elsewhere), recursion_misses 0; every datagram with a gap was
+# 30, 17; none elsewhere), recursion_misses 0; every datagram with a gap was
 # transmitted there; a bpftrace script on the classic tracepoints missed
 # the same 30 events of the fourth run and no other; a busy user-space
 # loop on the same CPU lost none of 3793. Nothing in BPF can record such a
