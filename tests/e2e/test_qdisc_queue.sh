@@ -48,13 +48,20 @@ fi
 # Hops lost in the kernel (issue 21 item 6): on the 6.18 host, in some runs,
 # a few datagrams (0 to 34 of 5357, more while the machine is busy) lose
 # their hops from the dequeue to netif_rx (and often netif_receive_skb), in
-# bursts of consecutive datagrams. Measured (bpf_stats, a tracefs instance
-# on the same tracepoints through the same run): tracefs counted 10803
-# net_dev_start_xmit and 10803 netif_rx events, the tp_btf programs ran
-# 10773 times on each (recursion_misses 0), 30 fewer, 7 of which before
-# pktpath attached (net_dev_queue: 10803 against 10796): 23, the run's 23
-# short datagrams. The kernel called the tracepoint and not the program;
-# nothing in BPF can record such a hop. So the BPF core counts the gap:
+# bursts of consecutive datagrams. The cause: the kernel runs no BPF
+# program on a tracepoint fired while a thread of the machine's own init
+# (PID 1, the VM's agent, threads "tokio-rt-worker") is current, as in a
+# softirq that interrupts it. Measured in five runs (a tracefs instance on
+# the same tracepoints, the programs' run_cnt with kernel.bpf_stats_enabled
+# between a snapshot after attach and one after the queue drained;
+# bench/tp_witness.sh counts them so): on each
+# of the six tracepoints the programs ran exactly as many times fewer as
+# tracefs saw events in that agent's context (net_dev_start_xmit 3, 32, 14,
+# 30, 17; none elsewhere), recursion_misses 0; every datagram with a gap was
+# transmitted there; a bpftrace script on the classic tracepoints missed
+# the same 30 events of the fourth run and no other; a busy user-space
+# loop on the same CPU lost none of 3793. Nothing in BPF can record such a
+# hop. So the BPF core counts the gap:
 # the first record of a packet away from the device whose qdisc took it,
 # with no hop on that device after the enqueue, carries PP_HOP_GAP
 # ("unseen_before"), the packet "gaps", the summary "gaps". Every
