@@ -239,15 +239,14 @@ PP_FEXIT_RET(3)
  * starts at its first skb) otherwise; the loader makes such frees at start
  * (loader/probes/slab_learn.c). The slab programs test the in-flight gate
  * first, as the hop programs do; past it, once both caches are known, they
- * go on only for these caches' objects. That both are known is a field of
- * struct pp_state (skb_caches), in the cache line of the gate's own two:
- * the free and slab programs test it on every hit, and a flag of this
- * object's .bss was a second line to load. pp_kmem_hooks is set by the
+ * go on only for these caches' objects. pp_kmem_hooks is set by the
  * loader: the slab programs are attached (the tracepoint backend).
  */
 const volatile bool pp_kmem_hooks = false;
 __u64 pp_skb_cache = 0;
 __u64 pp_fclone_cache = 0;
+/* Both caches known: one load for the programs that test it on every hit. */
+bool pp_caches_set = false;
 
 /*
  * Per CPU, the object the skb tracepoint just saw freed there, and whether
@@ -278,9 +277,9 @@ static __always_inline __u32 pp_learn_index(__u32 slot)
 	return slot & (PP_LEARN_CPUS - 1);
 }
 
-static __always_inline bool pp_caches_known(struct pp_state *st)
+static __always_inline bool pp_caches_known(void)
 {
-	return READ_ONCE(st->skb_caches);
+	return READ_ONCE(pp_caches_set);
 }
 
 /*
@@ -289,14 +288,13 @@ static __always_inline bool pp_caches_known(struct pp_state *st)
  * the unknown one. A host with no TCP may never free an fclone pair: then
  * only the pairs, never seen, would go further than the first two loads.
  */
-static __always_inline void pp_learn_skb(struct pp_state *st, __u64 skb)
+static __always_inline void pp_learn_skb(__u64 skb)
 {
 	struct sk_buff *s = (struct sk_buff *)skb;
 	__u32 l;
 	__u8 fclone;
 
-	/* The flag first: it shares the gate's line; pp_kmem_hooks (.rodata) is another. */
-	if (!skb || pp_caches_known(st) || !pp_kmem_hooks)
+	if (!pp_kmem_hooks || !skb || pp_caches_known())
 		return;
 	fclone = (__u8)BPF_CORE_READ_BITFIELD(s, fclone);
 	if (fclone == SKB_FCLONE_UNAVAILABLE ? READ_ONCE(pp_skb_cache) : READ_ONCE(pp_fclone_cache))
@@ -313,7 +311,7 @@ static __always_inline void pp_learn_skb(struct pp_state *st, __u64 skb)
 }
 
 /* At kmem_cache_free, while a cache is unknown: OBJ freed from cache S. */
-static __always_inline void pp_learn_cache(struct pp_state *st, __u64 obj, __u64 s)
+static __always_inline void pp_learn_cache(__u64 obj, __u64 s)
 {
 	__u32 l = pp_learn_slot();
 
@@ -328,7 +326,7 @@ static __always_inline void pp_learn_cache(struct pp_state *st, __u64 obj, __u64
 		pp_skb_cache = s;
 	pp_learn_obj[l] = 0;
 	if (READ_ONCE(pp_skb_cache) && READ_ONCE(pp_fclone_cache))
-		st->skb_caches = 1;
+		pp_caches_set = true;
 }
 
 /*
@@ -336,11 +334,11 @@ static __always_inline void pp_learn_cache(struct pp_state *st, __u64 obj, __u64
  * cache: false for any cache but the skb caches, once they are known;
  * until then, every object is looked at.
  */
-static __always_inline bool pp_skb_slab(struct pp_state *st, __u64 s)
+static __always_inline bool pp_skb_slab(__u64 s)
 {
 	if (s == READ_ONCE(pp_skb_cache) || s == READ_ONCE(pp_fclone_cache))
 		return true;
-	return !pp_caches_known(st);
+	return !pp_caches_known();
 }
 
 /*
@@ -389,12 +387,8 @@ static __always_inline __u32 pp_read_at(__u64 at)
  */
 static __always_inline bool pp_idle_free(__u64 skb)
 {
-	struct pp_state *st = pp_state();
-
-	if (!st)
-		return true;
-	pp_learn_skb(st, skb);
-	return !pp_busy(st);
+	pp_learn_skb(skb);
+	return !pp_busy(pp_state());
 }
 
 /*
@@ -604,16 +598,13 @@ SEC("raw_tp/kmem_cache_free")
 int pp_tp_kmem_free(struct bpf_raw_tracepoint_args *ctx)
 {
 	__u64 skb = ctx->args[1], cache = ctx->args[2];
-	struct pp_state *st = pp_state();
 
-	if (!st)
-		return 0;
-	if (!pp_caches_known(st))
-		pp_learn_cache(st, skb, cache);
+	if (!pp_caches_known())
+		pp_learn_cache(skb, cache);
 	/* The gate first: nothing in flight is every hit's case, and the hop programs' test. */
-	if (!pp_busy(st))
+	if (!pp_busy(pp_state()))
 		return 0;
-	return skb && pp_skb_slab(st, cache) ? pp_kmem_freed(ctx) : 0;
+	return skb && pp_skb_slab(cache) ? pp_kmem_freed(ctx) : 0;
 }
 
 /*
@@ -649,11 +640,9 @@ static __noinline int pp_kmem_handed(struct bpf_raw_tracepoint_args *ctx)
 SEC("raw_tp/kmem_cache_alloc")
 int pp_tp_kmem_alloc(struct bpf_raw_tracepoint_args *ctx)
 {
-	struct pp_state *st = pp_state();
-
-	if (!pp_busy(st))
+	if (!pp_busy(pp_state()))
 		return 0;
-	return ctx->args[1] && pp_skb_slab(st, ctx->args[2]) ? pp_kmem_handed(ctx) : 0;
+	return ctx->args[1] && pp_skb_slab(ctx->args[2]) ? pp_kmem_handed(ctx) : 0;
 }
 
 /*

@@ -398,34 +398,9 @@ struct pp_frag_val {
 	struct pp_frag_slot slot[PP_FRAG_SLOTS];
 };
 
-/*
- * state_map's single entry, shared by the classifier and every probe. The
- * first 64 bytes are what an untracked hit reads, one cache line (the
- * value of a BPF_F_MMAPABLE array starts a page): the gate (inflight,
- * orphans), the receive call's (waiting) and the free and slab programs'
- * learning (skb_caches).
- */
+/* state_map's single entry, shared by the classifier and every probe. */
 struct pp_state {
-	__u64 inflight; /* entries in skb_map: zero lets every probe return at once */
-	/*
-	 * head_map entries whose last tracked holder is freed while a copy not
-	 * yet seen holds the data: they keep the probes' gate open, as the copy
-	 * may be seen only after every tracked skb is gone (ping reads the raw
-	 * socket's clone after the original was dropped). The loader sweeps the
-	 * stale ones when idle.
-	 */
-	__u64 orphans;
-	/*
-	 * Sockets' ring slots marked merged (pp_queue_merged()): their skbs are
-	 * forgotten, so inflight no longer counts them, and only the reader's
-	 * receive call can end them: it keeps that program's gate open
-	 * (pp_on_recv_done()). A socket closed unread, or a ring the LRU pushes
-	 * out, leaves its share counted: the loader clears what no open packet
-	 * explains (loader/cmd/trace.c).
-	 */
-	__u64 waiting;
-	/* Both sk_buff caches learned (bpf/probes.bpf.c, pp_learn_cache()): 1, set once. */
-	__u64 skb_caches;
+	__u64 inflight;	 /* entries in skb_map: zero lets every probe return at once */
 	__u64 next_id;	 /* the last packet id given out */
 	__u64 marked;	 /* packets put into skb_map */
 	__u64 map_full;	 /* packets that matched but found skb_map full */
@@ -438,11 +413,28 @@ struct pp_state {
 	/* How long a head_map entry may give copies to its packet (--packet-timeout). */
 	__u64 orphan_ns;
 	/*
+	 * head_map entries whose last tracked holder is freed while a copy not
+	 * yet seen holds the data: they keep the probes' gate open, as the copy
+	 * may be seen only after every tracked skb is gone (ping reads the raw
+	 * socket's clone after the original was dropped). The loader sweeps the
+	 * stale ones when idle.
+	 */
+	__u64 orphans;
+	/*
 	 * When a tracked IPv4 packet that may be cut (no DF) or is a fragment
 	 * last crossed a TC hook (frag_map); 0: never. Untracked skbs look for
 	 * fragments only shortly after (bpf/frag.bpf.h).
 	 */
 	__u64 frag_ts;
+	/*
+	 * Sockets' ring slots marked merged (pp_queue_merged()): their skbs are
+	 * forgotten, so inflight no longer counts them, and only the reader's
+	 * receive call can end them: it keeps that program's gate open
+	 * (pp_on_recv_done()). A socket closed unread, or a ring the LRU pushes
+	 * out, leaves its share counted: the loader clears what no open packet
+	 * explains (loader/cmd/trace.c).
+	 */
+	__u64 waiting;
 };
 
 /*
@@ -565,17 +557,16 @@ PP_ABI_AT(pp_frag_val, n, 16);
 PP_ABI_AT(pp_frag_val, ring, 20);
 PP_ABI_AT(pp_frag_val, slot, 24);
 
-PP_ABI_SIZE(pp_state, 88);
+PP_ABI_SIZE(pp_state, 80);
 PP_ABI_AT(pp_state, inflight, 0);
-PP_ABI_AT(pp_state, orphans, 8);
-PP_ABI_AT(pp_state, waiting, 16);
-PP_ABI_AT(pp_state, skb_caches, 24);
-PP_ABI_AT(pp_state, next_id, 32);
-PP_ABI_AT(pp_state, marked, 40);
-PP_ABI_AT(pp_state, map_full, 48);
-PP_ABI_AT(pp_state, ring_lost, 56);
-PP_ABI_AT(pp_state, loader_asleep, 64);
-PP_ABI_AT(pp_state, orphan_ns, 72);
-PP_ABI_AT(pp_state, frag_ts, 80);
+PP_ABI_AT(pp_state, next_id, 8);
+PP_ABI_AT(pp_state, marked, 16);
+PP_ABI_AT(pp_state, map_full, 24);
+PP_ABI_AT(pp_state, ring_lost, 32);
+PP_ABI_AT(pp_state, loader_asleep, 40);
+PP_ABI_AT(pp_state, orphan_ns, 48);
+PP_ABI_AT(pp_state, orphans, 56);
+PP_ABI_AT(pp_state, frag_ts, 64);
+PP_ABI_AT(pp_state, waiting, 72);
 
 #endif /* PKTPATH_H */

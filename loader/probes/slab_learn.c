@@ -31,8 +31,6 @@
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <arpa/inet.h>
-#include <bpf/bpf.h>
-#include "pktpath.h"
 #include "probes/attach.h"
 #include "probes.skel.h"
 #include "probes/slab_learn.h"
@@ -41,13 +39,9 @@
 /* Connects tried: the learning needs the RST on the CPU of the SYN's free. */
 #define PP_LEARN_TRIES 4
 
-/* The flag the slab programs set once both caches are known (struct pp_state). */
 static bool caches_known(const struct probes *s)
 {
-	struct pp_state st;
-	__u32 zero = 0;
-
-	return !bpf_map_lookup_elem(bpf_map__fd(s->maps.state_map), &zero, &st) && st.skb_caches;
+	return s->bss->pp_caches_set;
 }
 
 /* In the child's new namespace: its loopback up. */
@@ -84,7 +78,7 @@ static void connect_refused(void)
 
 /*
  * The child: system calls only (the loader may have threads). It reads the
- * flag from the state map, shared with its parent.
+ * caches through the skeleton's .bss, mapped shared with its parent.
  */
 static void child(const struct probes *s)
 {
@@ -110,8 +104,8 @@ bool pp_slab_learn(const struct pp_probes *p)
 	int status = 0;
 	pid_t pid;
 
-	if (!s->rodata->pp_kmem_hooks || caches_known(s))
-		return caches_known(s);
+	if (!s->rodata->pp_kmem_hooks || !s->bss || caches_known(s))
+		return s->bss && caches_known(s);
 	pid = fork();
 	if (pid < 0) {
 		pp_debug("sk_buff caches: cannot fork to learn them: %s\n", strerror(errno));
