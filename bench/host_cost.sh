@@ -138,17 +138,18 @@ gate_stop() {
 	GATE_PID=
 }
 
-# gate_words: the gate twins' hooks for pktpath's (TMP/pp.hooks): a tp_btf
-# program pp_tpN takes the skb at argument N (btf:NAME:N); the others, and
-# the raw tracepoints, the first argument or the slab's object.
+# gate_words BIN: the gate twins' hooks for pktpath's (TMP/pp.hooks): on a
+# tracepoint of BIN's probe list, the skb's argument as --list-probes says
+# ("arg K", from 0: btf:NAME:K+1); the free and receive tracepoints
+# (consume_skb, kfree_skb, sock_recv_length) and the slab's take their first.
 gate_words() {
-	bpftool prog show -j | jq -r --rawfile pp "$TMP/pp.hooks" '
-		(map({key: "\(.id)", value: .name}) | from_entries) as $name
-		| $pp | split("\n")[] | select(. != "") | split(" ")
-		| select(.[1] | test("^(raw|btf):"))
-		| .[1] + (($name[.[0]] // "") as $n
-			| if (.[1] | startswith("btf:")) and ($n | test("^pp_tp[1-5]$"))
-			  then ":" + ($n | ltrimstr("pp_tp")) else "" end)' | sort -u
+	"$1" --list-probes --backend tracepoint 2>/dev/null |
+		awk '$1 ~ /^tp:/ && $2 == "arg" { n = split($1, p, ":"); print p[n], $3 + 1 }' \
+			>"$TMP/args"
+	awk 'NR == FNR { a[$1] = $2; next }
+		$2 ~ /^(raw|btf):/ { t = substr($2, 5)
+			print $2 (($2 ~ /^btf:/ && a[t] > 1) ? ":" a[t] : "") }' \
+		"$TMP/args" "$TMP/pp.hooks" | sort -u
 }
 
 # round R CONFIG [BIN]: every workload once, as JSON lines. CONFIG floor:
@@ -228,7 +229,7 @@ per_hit() {
 	: >"$TMP/empty.hooks"
 	: >"$TMP/gate.hooks"
 	awk '$2 ~ /^(raw|btf|perf):/ { print $2 }' "$TMP/pp.hooks" | sort -u >"$TMP/want"
-	gate_words >"$TMP/gates"
+	gate_words "$bin" >"$TMP/gates"
 	# Which twin comes first on a hook alternates by round.
 	# shellcheck disable=SC2046 # one argument per hook
 	if ((round % 2)); then
