@@ -18,6 +18,19 @@
  *              map): what each hit costs while the gate is open, and what
  *              a tracer without a gate pays on every hit
  *
+ * the gate twins of bench/host_cost.sh (hop_floor -g), one per hook pktpath
+ * holds, all on one set of maps as pktpath's programs are:
+ *
+ *   pb_gate1..5  the gate on the skb at argument N (ctx[N - 1]), as
+ *                pktpath's pp_tpN reads it, and past it (never taken) the
+ *                recording as a subprogram: on consume_skb, kfree_skb and
+ *                sock_recv_length, the least any program with an
+ *                in-flight gate runs where pktpath runs more
+ *   pb_gate_raw  the same on the slab's raw tracepoints: the object
+ *                (args[1]) tested, then the gate; the cache (args[2]) is
+ *                read past it, where pktpath's kmem_cache_alloc and
+ *                kmem_cache_free programs test it
+ *
  * and the parts of a tracked hit, which records a hop:
  *
  *   pb_ring    a ring-buffer reserve and discard without a wakeup: the
@@ -50,6 +63,32 @@ SEC("tp_btf")
 int pb_gate(__u64 *ctx)
 {
 	return pp_hop_gate(ctx[0]) ? pp_on_btf_hop(ctx, ctx[0], 0) : 0;
+}
+
+/*
+ * Probed reads past the gate (pp_on_hop()): the argument may be a socket
+ * (sock_recv_length), which the BTF-typed loads of pp_on_btf_hop() would
+ * read as an skb. Nothing is in flight here, so that call is never made.
+ */
+#define PB_GATE_AT(N)                                                                              \
+	SEC("tp_btf")                                                                              \
+	int pb_gate##N(__u64 *ctx)                                                                 \
+	{                                                                                          \
+		return pp_hop_gate(ctx[N - 1]) ? pp_on_hop(ctx, ctx[N - 1], 0) : 0;                \
+	}
+
+PB_GATE_AT(1)
+PB_GATE_AT(2)
+PB_GATE_AT(3)
+PB_GATE_AT(4)
+PB_GATE_AT(5)
+
+SEC("raw_tp")
+int pb_gate_raw(struct bpf_raw_tracepoint_args *ctx)
+{
+	__u64 obj = ctx->args[1];
+
+	return pp_hop_gate(obj) ? pp_on_hop(ctx, obj, ctx->args[2]) : 0;
 }
 
 SEC("tp_btf")

@@ -16,10 +16,12 @@
 # PKTPATH_BEFORE=another pktpath binary, that one is a third configuration
 # of the same rounds (before/after a change, side by side).
 #
-# Then, with kernel.bpf_stats_enabled=1, pktpath and an empty program on each
-# hook it attaches (bench/hook_empty.c) run together while each workload runs
-# once: per hook, ns per hit (run_time_ns / run_cnt) of pktpath's program and
-# of the empty one, and hits per operation.
+# Then, with kernel.bpf_stats_enabled=1, pktpath, an empty program on each
+# hook it attaches (bench/hook_empty.c) and a gate twin there (bench/hop_floor
+# -g: the in-flight gate, on maps where nothing is in flight) run together
+# while each workload runs once: per hook, ns per hit (run_time_ns /
+# run_cnt) of pktpath's program, the gate twin and the empty one, and hits
+# per operation.
 #
 #   bench/host_cost.sh            measure, write bench/data/host_cost.jsonl
 #   bench/host_cost.sh --report   the Markdown section, from that file (it
@@ -38,6 +40,7 @@ PKTPATH=${PKTPATH:-$BUILD_DIR/loader/pktpath}
 PKTPATH_BEFORE=${PKTPATH_BEFORE:-}
 LOAD=$BUILD_DIR/bench/host_load
 EMPTY=$BUILD_DIR/bench/hook_empty
+GATE=$BUILD_DIR/bench/hop_floor
 ROUNDS=${ROUNDS:-5}
 HIT_ROUNDS=${HIT_ROUNDS:-1}
 SECS=${SECS:-2}
@@ -52,7 +55,7 @@ TMP=$(mktemp -d)
 
 cleanup() {
 	local p
-	for p in ${PP_PID:-} ${EMPTY_PID:-}; do
+	for p in ${PP_PID:-} ${EMPTY_PID:-} ${GATE_PID:-}; do
 		kill -INT "$p" 2>/dev/null || true
 	done
 	wait 2>/dev/null || true
@@ -116,6 +119,39 @@ empty_stop() {
 	EMPTY_PID=
 }
 
+# gate_start HOOK...: the gate twins (hop_floor -g) on HOOKs, once ready.
+gate_start() {
+	"$GATE" -g "$@" >"$TMP/gate.hooks" 2>"$TMP/gate.err" &
+	GATE_PID=$!
+	until grep -qs ready "$TMP/gate.err"; do
+		kill -0 "$GATE_PID" 2>/dev/null || {
+			echo "host_cost: hop_floor -g: $(cat "$TMP/gate.err")" >&2
+			exit 1
+		}
+		sleep 0.1
+	done
+}
+
+gate_stop() {
+	kill -INT "$GATE_PID"
+	wait "$GATE_PID" || true
+	GATE_PID=
+}
+
+# gate_words BIN: the gate twins' hooks for pktpath's (TMP/pp.hooks): on a
+# tracepoint of BIN's probe list, the skb's argument as --list-probes says
+# ("arg K", from 0: btf:NAME:K+1); the free and receive tracepoints
+# (consume_skb, kfree_skb, sock_recv_length) and the slab's take their first.
+gate_words() {
+	"$1" --list-probes --backend tracepoint 2>/dev/null |
+		awk '$1 ~ /^tp:/ && $2 == "arg" { n = split($1, p, ":"); print p[n], $3 + 1 }' \
+			>"$TMP/args"
+	awk 'NR == FNR { a[$1] = $2; next }
+		$2 ~ /^(raw|btf):/ { t = substr($2, 5)
+			print $2 (($2 ~ /^btf:/ && a[t] > 1) ? ":" a[t] : "") }' \
+		"$TMP/args" "$TMP/pp.hooks" | sort -u
+}
+
 # round R CONFIG [BIN]: every workload once, as JSON lines. CONFIG floor:
 # empty programs on the hooks pktpath (after) attaches, the classifier aside.
 round() {
@@ -153,48 +189,84 @@ rates() {
 	done
 }
 
-# progs: {id: {name, cnt, ns}} of every loaded program.
+# progs [FILE...]: {id: {name, cnt, ns}} of every loaded program.
+# On a shared host other programs come and go while bpftool lists them: a
+# listing that fails, or lacks one of the ids in FILEs ("ID HOOK" lines),
+# is taken again (one such run failed on 2026-11-27).
 progs() {
-	bpftool prog show -j | jq -c 'map({key: "\(.id)", value: {name, cnt: (.run_cnt // 0),
-		ns: (.run_time_ns // 0), pids: [(.pids // [])[].pid]}}) | from_entries'
+	local i out want
+	want=$(cat "$@" 2>/dev/null | awk '{ print $1 }' | jq -R -s -c 'split("\n") | map(select(. != ""))')
+	for ((i = 0; i < 20; i++)); do
+		out=$(bpftool prog show -j 2>/dev/null | jq -c 'map({key: "\(.id)", value: {name,
+			cnt: (.run_cnt // 0), ns: (.run_time_ns // 0), pids: [(.pids // [])[].pid]}})
+			| from_entries' 2>/dev/null) || out=
+		[ -z "$out" ] || ! jq -e --argjson w "$want" '. as $p | all($w[]; $p[.] != null)' \
+			>/dev/null <<<"$out" || break
+		sleep 0.1
+	done
+	[ -n "$out" ] || {
+		echo "host_cost: bpftool prog show failed 20 times" >&2
+		exit 1
+	}
+	echo "$out"
 }
 
 # per_hit BIN CONFIG ROUND: pktpath BIN's per-hit cost on each of its hooks
 # beside an empty program there, and hits per operation, per workload.
 per_hit() {
-	local bin=$1 config=$2 round=$3 w ops
+	local bin=$1 config=$2 round=$3 w ops i
 	STATS_WAS=$(sysctl -n kernel.bpf_stats_enabled)
 	sysctl -q -w kernel.bpf_stats_enabled=1
 	pp_start "$bin"
-	pp_hooks "$PP_PID" "$TMP" >"$TMP/pp.hooks"
-	# The empty twins: tcx links are the classifier's, costed by cls_bench.
+	# Taken again while empty: 1 of 10 and 2 of 12 per-hit rounds gave no rows
+	# on 2026-11-27 (cause not found; other programs and links came and went).
+	for ((i = 0; i < 10; i++)); do
+		pp_hooks "$PP_PID" "$TMP" >"$TMP/pp.hooks"
+		[ ! -s "$TMP/pp.hooks" ] || break
+		sleep 0.5
+	done
+	# The empty and gate twins: tcx links are the classifier's, costed by cls_bench.
 	: >"$TMP/empty.hooks"
+	: >"$TMP/gate.hooks"
 	awk '$2 ~ /^(raw|btf|perf):/ { print $2 }' "$TMP/pp.hooks" | sort -u >"$TMP/want"
+	gate_words "$bin" >"$TMP/gates"
+	# Which twin comes first on a hook alternates by round.
 	# shellcheck disable=SC2046 # one argument per hook
-	[ ! -s "$TMP/want" ] || empty_start $(cat "$TMP/want")
+	if ((round % 2)); then
+		[ ! -s "$TMP/gates" ] || gate_start $(cat "$TMP/gates")
+		[ ! -s "$TMP/want" ] || empty_start $(cat "$TMP/want")
+	else
+		[ ! -s "$TMP/want" ] || empty_start $(cat "$TMP/want")
+		[ ! -s "$TMP/gates" ] || gate_start $(cat "$TMP/gates")
+	fi
 	for w in $WORKLOADS; do
-		progs >"$TMP/p0"
+		progs "$TMP/pp.hooks" "$TMP/empty.hooks" "$TMP/gate.hooks" >"$TMP/p0"
 		ops=$(workload "$w" | cut -d' ' -f3)
-		progs >"$TMP/p1"
+		progs "$TMP/pp.hooks" "$TMP/empty.hooks" "$TMP/gate.hooks" >"$TMP/p1"
 		jq -n -c --arg config "$config" --arg w "$w" --argjson ops "$ops" \
 			--argjson round "$round" \
 			--slurpfile a "$TMP/p0" --slurpfile b "$TMP/p1" \
-			--rawfile pp "$TMP/pp.hooks" --rawfile empty "$TMP/empty.hooks" '
+			--rawfile pp "$TMP/pp.hooks" --rawfile empty "$TMP/empty.hooks" \
+			--rawfile gate "$TMP/gate.hooks" '
 			def ids($t): $t | split("\n") | map(select(. != "") | split(" ")
 				| {key: .[0], value: .[1]}) | from_entries;
-			def cost($id): ($b[0][$id].cnt - ($a[0][$id].cnt // 0)) as $n
+			def cost($id): if $b[0][$id] == null then {hits: 0, ns: null} else
+				($b[0][$id].cnt - ($a[0][$id].cnt // 0)) as $n
 				| ($b[0][$id].ns - ($a[0][$id].ns // 0)) as $t
-				| {hits: $n, ns: (if $n > 0 then $t / $n else null end)};
-			ids($pp) as $p | ids($empty) as $e
-			| ($e | to_entries | map({key: .value, value: .key}) | from_entries) as $eh
+				| {hits: $n, ns: (if $n > 0 then $t / $n else null end)} end;
+			def by_hook: to_entries | map({key: .value, value: .key}) | from_entries;
+			ids($pp) as $p | (ids($empty) | by_hook) as $eh | (ids($gate) | by_hook) as $gh
 			| $p | to_entries[] | select(.value | test("^(raw|btf|perf):"))
 			| {phase: "hit", $config, $round, workload: $w, hook: .value,
 			   prog: $b[0][.key].name,
 			   pp: cost(.key), empty: (if $eh[.value] then cost($eh[.value]) else null end),
+			   gate: (if $gh[.value] then cost($gh[.value]) else null end),
 			   per_op: (cost(.key).hits / $ops)}'
 	done
 	[ -z "${EMPTY_PID:-}" ] || empty_stop
+	[ -z "${GATE_PID:-}" ] || gate_stop
 	: >"$TMP/empty.hooks"
+	: >"$TMP/gate.hooks"
 	# Whether the slab programs had learned the skb caches (after only).
 	bpftool map dump name probes.bss 2>/dev/null | jq -c --arg config "$config" '
 		[.. | objects | to_entries[] | select(.key == "pp_skb_cache" or .key == "pp_fclone_cache")]
@@ -295,25 +367,32 @@ DOC
 
 Per hook pktpath attaches (the classifier's tcx links aside: its cost per
 packet is in the classifier's section), with `kernel.bpf_stats_enabled=1`:
-pktpath's program and an empty program on the same hook in the same run
-(`bench/hook_empty.c`), ns per hit (`run_time_ns / run_cnt`), and hits per
-operation of the workload; with HIT_ROUNDS above 1, each figure is the
-median over those rounds ("above empty": of each round's difference).
-Hooks that no workload hits are left out.
+pktpath's program, an empty program on the same hook in the same run
+(`bench/hook_empty.c`) and a gate twin there (`bench/hop_floor -g`: the
+in-flight gate of `pp_hop_gate()`, a lookup of the state map and two loads,
+on the argument pktpath tracks there, with nothing ever in flight: the
+least any program that knows whether anything is tracked runs; "-" in
+runs made before it existed), ns per hit (`run_time_ns / run_cnt`), and
+hits per operation of the workload; with HIT_ROUNDS above 1, each figure
+is the median over those rounds (the differences: of each round's
+difference). Hooks that no workload hits are left out.
 
-| config | workload | hook | hits per op | pktpath ns/hit | empty ns/hit | above empty |
-|---|---|---|---|---|---|---|
+| config | workload | hook | hits per op | pktpath ns/hit | gate ns/hit | empty ns/hit | pktpath above empty | gate above empty | pktpath above gate |
+|---|---|---|---|---|---|---|---|---|---|
 DOC
 	jq -r -s 'def f: if . == null then "-" else . * 10 | round / 10 end;
 		def med: map(select(. != null)) | sort
 			| if length == 0 then null else .[(length - 1) / 2 | floor] end;
+		def minus($a; $b): if $a and $b then $a - $b else null end;
 		[to_entries[] | .value + {i: .key} | select(.phase == "hit" and .pp.hits > 0)
-		 | .above = (if .empty.ns then .pp.ns - .empty.ns else null end)]
+		 | .above = minus(.pp.ns; .empty.ns) | .gate_above = minus(.gate.ns; .empty.ns)
+		 | .over_gate = minus(.pp.ns; .gate.ns)]
 		| group_by([.config, .workload, .hook]) | sort_by(.[0].config != "before", .[0].i)[]
 		| "| \(.[0].config) | \(.[0].workload) | `\(.[0].hook)`"
 		+ " | \(map(.per_op) | med * 100 | round / 100)"
-		+ " | \(map(.pp.ns) | med | f) | \(map(.empty.ns) | med | f)"
-		+ " | \(map(.above) | med | f) |"' "$DATA"
+		+ " | \(map(.pp.ns) | med | f) | \(map(.gate.ns) | med | f) | \(map(.empty.ns) | med | f)"
+		+ " | \(map(.above) | med | f) | \(map(.gate_above) | med | f)"
+		+ " | \(map(.over_gate) | med | f) |"' "$DATA"
 	analysis
 }
 
@@ -321,7 +400,10 @@ DOC
 hit() {
 	jq -r -s --arg c "$1" --arg w "$2" --arg h "$3" --arg f "$4" '[.[] | select(.phase == "hit"
 		and .config == $c and .workload == $w and .hook == $h)
-		| {pp: .pp.ns, empty: .empty.ns, above: (.pp.ns - .empty.ns), per_op}[$f]] | sort
+		| def minus($a; $b): if $a and $b then $a - $b else null end;
+		{pp: .pp.ns, empty: .empty.ns, gate: .gate.ns, above: minus(.pp.ns; .empty.ns),
+		 gate_above: minus(.gate.ns; .empty.ns), over_gate: minus(.pp.ns; .gate.ns), per_op}[$f]
+		| select(. != null)] | sort
 		| if length == 0 then empty else .[(length - 1) / 2 | floor] * 10 | round / 10 end' "$DATA"
 }
 
