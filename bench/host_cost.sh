@@ -100,41 +100,47 @@ workload() {
 	ip netns exec "$NS" taskset -c "$CPU" "$LOAD" "$1" "$SECS" "$DST"
 }
 
-# empty_start HOOK...: hook_empty on HOOKs, once it says it is ready.
-empty_start() {
-	"$EMPTY" "$@" >"$TMP/empty.hooks" 2>"$TMP/empty.err" &
-	EMPTY_PID=$!
-	until grep -qs ready "$TMP/empty.err"; do
-		kill -0 "$EMPTY_PID" 2>/dev/null || {
-			echo "host_cost: hook_empty: $(cat "$TMP/empty.err")" >&2
+# twin_start NAME CMD...: CMD (hook_empty or hop_floor -g) in the background,
+# its hooks in TMP/NAME.hooks, once it says it is ready; its pid in TWIN_PID.
+twin_start() {
+	local name=$1
+	shift
+	"$@" >"$TMP/$name.hooks" 2>"$TMP/$name.err" &
+	TWIN_PID=$!
+	until grep -qs ready "$TMP/$name.err"; do
+		kill -0 "$TWIN_PID" 2>/dev/null || {
+			echo "host_cost: $(basename "$1"): $(cat "$TMP/$name.err")" >&2
 			exit 1
 		}
 		sleep 0.1
 	done
+}
+
+# twin_stop PID: SIGINT, then its exit.
+twin_stop() {
+	kill -INT "$1"
+	wait "$1" || true
+}
+
+# empty_start HOOK...: hook_empty on HOOKs.
+empty_start() {
+	twin_start empty "$EMPTY" "$@"
+	EMPTY_PID=$TWIN_PID
 }
 
 empty_stop() {
-	kill -INT "$EMPTY_PID"
-	wait "$EMPTY_PID" || true
+	twin_stop "$EMPTY_PID"
 	EMPTY_PID=
 }
 
-# gate_start HOOK...: the gate twins (hop_floor -g) on HOOKs, once ready.
+# gate_start HOOK...: the gate twins (hop_floor -g) on HOOKs.
 gate_start() {
-	"$GATE" -g "$@" >"$TMP/gate.hooks" 2>"$TMP/gate.err" &
-	GATE_PID=$!
-	until grep -qs ready "$TMP/gate.err"; do
-		kill -0 "$GATE_PID" 2>/dev/null || {
-			echo "host_cost: hop_floor -g: $(cat "$TMP/gate.err")" >&2
-			exit 1
-		}
-		sleep 0.1
-	done
+	twin_start gate "$GATE" -g "$@"
+	GATE_PID=$TWIN_PID
 }
 
 gate_stop() {
-	kill -INT "$GATE_PID"
-	wait "$GATE_PID" || true
+	twin_stop "$GATE_PID"
 	GATE_PID=
 }
 
