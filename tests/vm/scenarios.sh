@@ -820,6 +820,9 @@ slab_cache() { [ "$(tp_nargs kmem_cache_free)" -ge 4 ]; }
 # third argument after __data and skb), where a consumed fragment tells
 # reassembly's free (inet_frag_reasm_prepare()) from any other.
 consume_location() { [ "$(tp_nargs consume_skb)" -ge 3 ]; }
+# reads: the tracepoint backend's reads' hooks load (pp_plan_reads()): the
+# sock:sock_recv_length tracepoint (6.3) and bpf_loop().
+reads() { [ "$(tp_nargs sock_recv_length)" -ge 3 ] && grep -q BPF_FUNC_loop /tmp/btf.facts; }
 # tp_nargs TP: the arguments of tracepoint TP's BTF prototype (0 if none).
 tp_nargs() {
 	local p f n
@@ -837,6 +840,7 @@ grep -oE "ENUM 'skb_drop_reason'|'BPF_FUNC_loop'" /tmp/btf.txt | sort -u >/tmp/b
 	echo "@@KFACT module_btf $(yes_no test -e /sys/kernel/btf/veth)"
 	echo "@@KFACT slab_cache $(yes_no slab_cache)"
 	echo "@@KFACT consume_location $(yes_no consume_location)"
+	echo "@@KFACT reads $(yes_no reads)"
 } >/tmp/kfacts
 rm -f /tmp/btf.txt
 cat /tmp/kfacts
