@@ -574,7 +574,8 @@ chk_tcp_forward() { tcp_life "$1"; }
 # kfree_skb_partial(), without a reader: its data is read in that skb,
 # another packet's. The note counts them. Where the reads' hooks do not
 # load (the tracepoint backend before 6.3), segments end consumed at their
-# free with no reader named; a duplicate TCP drops ends dropped.
+# free with no reader named, or end not seen where that free fires no
+# tracepoint (skb_attempt_defer_free()); a duplicate TCP drops ends dropped.
 chk_tcp_read() {
 	local data bytes bad merged
 	life_common "$1" || return 1
@@ -593,13 +594,15 @@ chk_tcp_read() {
 	local coalesced='("'"$1"'" != "tracepoint" and .fate.kind == "merged"
 		and .fate.read == null and .hops[-1].func == "kfree_skb_partial")'
 	# Without the reads' hooks (the tracepoint backend before 6.3, or no
-	# bpf_loop()) a segment ends at its free, consumed, no reader named.
+	# bpf_loop()) a segment ends at its free, consumed, no reader named,
+	# or not seen where that free fires no tracepoint.
 	# A segment TCP dropped (a retransmission's duplicate) ends as the
 	# kernel said; its bytes came in another (the count above).
 	local unnamed=false ok
 	[ "$1" != tracepoint ] || [ "$(kfact reads)" = yes ] || unnamed=true
 	ok="$read or $coalesced or .fate.kind == \"dropped\"
-		or ($unnamed and .fate.kind == \"consumed\" and .fate.read == null)"
+		or ($unnamed and ((.fate.kind == \"consumed\" and .fate.read == null)
+			or .fate.kind == \"unseen\"))"
 	bad=$(first_bad ".pkt.tcp_len > 0 and ($ok | not)" \
 		'"\(brief) read \(.fate.read | tojson): path \(path)"')
 	[ -z "$bad" ] || {
