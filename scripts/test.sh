@@ -17,7 +17,10 @@
 # Each layer prints its own output and summary, then "=== LAYER: PASS",
 # "FAIL" or "SKIP" (every test of it exited 77: no root, a kernel feature
 # or tool missing, PKTPATH_SKIP_VM=1); the last line sums them up:
-# "layers: N passed, N failed, N skipped". Exit status 0 if none failed.
+# "layers: N passed, N failed, N skipped", each layer's time and the whole
+# run's; past WARN_MIN minutes (default 60: CI stops the run at 90) a
+# warning, so that the change that slowed it is seen before CI refuses it.
+# Exit status 0 if none failed.
 # ctest's own log of each layer: $BUILD_DIR/test-logs/LAYER.log.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
@@ -28,6 +31,8 @@ LAYERS=(unit lint e2e deb vm fuzz bench)
 [ $# -eq 0 ] || LAYERS=("$@")
 
 [ "$(id -u)" -eq 0 ] || exec sudo -E "$0" "$@"
+# The whole run's clock starts before the install and the build.
+t0=$SECONDS
 scripts/install-deps.sh || exit 1
 cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null || exit 1
 cmake --build "$BUILD_DIR" -j"$(nproc)" 2>&1 | grep -E 'warning|error' && {
@@ -71,7 +76,7 @@ verdict() {
 	fi
 }
 
-passed=0 failed=0 skipped=0
+passed=0 failed=0 skipped=0 times=()
 layer() {
 	local name=$1 start=$SECONDS log=$BUILD_DIR/test-logs/$1.log rc v
 	echo "=== $name"
@@ -87,10 +92,16 @@ layer() {
 		;;
 	esac
 	echo "=== $name: $v ($((SECONDS - start)) s)"
+	times+=("$name $((SECONDS - start)) s")
 }
 
 for l in "${LAYERS[@]}"; do
 	layer "$l"
 done
 echo "layers: $passed passed, $failed failed, $skipped skipped"
+total=$((SECONDS - t0))
+printf -v each '%s, ' "${times[@]}"
+echo "time: ${each}total $((total / 60)) min $((total % 60)) s"
+[ "$total" -le $((${WARN_MIN:-60} * 60)) ] ||
+	echo "test: WARNING: the run took over ${WARN_MIN:-60} minutes; CI stops it at 90 (CONTRIBUTING.md, Tests)"
 [ "$failed" -eq 0 ]
