@@ -4,18 +4,27 @@
 # to prove the kprobe, kprobe.multi and fentry backends, which the build
 # machines' own kernel cannot attach (see shared/ENVIRONMENT.md).
 #
-# Usage: scripts/vm-test.sh [[SUITE/]KERNEL_PKG...]
+# Usage: scripts/vm-test.sh [--full] [[SUITE/]KERNEL_PKG...]
+#   --full      the full tier (VM_TIER=full): every backend of MATRIX on every
+#               scenario; without it the quick tier, the test command's: every
+#               kernel boots once and runs its default backend (auto) on the
+#               scenarios, and every backend's attach (list-probes, or
+#               unsupported where the kernel refuses it)
 #   KERNEL_PKG  linux-image-* package names, of the host's suite or of SUITE
 #               (e.g. sid/linux-image-7.2.13+deb14-amd64); by default what the
 #               meta packages of MATRIX below depend on today.
 # Environment:
-#   BUILD_DIR        build directory (default: build); caches in $BUILD_DIR/vm
+#   VM_TIER          quick (default) or full (--full)
+#   BUILD_DIR        build directory (default: build); logs in $BUILD_DIR/vm
+#   VM_CACHE         the downloaded and extracted kernels, the other suites'
+#                    apt lists (default: /var/cache/pktpath-vm)
 #   PKTPATH_BIN      a pktpath to test as is (its libraries go in too); unset:
 #                    built here, as $BUILD_DIR/vm-build/loader/pktpath
 #   PKTPATH_STANDIN  1: test tests/vm/standin-pktpath.sh instead (harness
 #                    development, before the real binary builds)
 #   VM_BACKENDS      backends to run in every kernel (default: per kernel, see
-#                    MATRIX; a kernel named on the command line gets all four)
+#                    MATRIX; a kernel named on the command line gets all four;
+#                    the quick tier: auto)
 #   VM_SCENARIOS     scenarios to run (default: all, see tests/vm/scenarios.sh)
 #   VM_OVERLAYS      scenarios for the first function backend of a VM only
 #                    (default: overlay-vxlan overlay-geneve fragments on the
@@ -61,6 +70,10 @@ cd "$ROOT"
 BUILD_DIR=${BUILD_DIR:-build}
 case $BUILD_DIR in /*) ;; *) BUILD_DIR=$ROOT/$BUILD_DIR ;; esac
 VMDIR=$BUILD_DIR/vm
+# The kernels' packages, extracted, and the other suites' apt lists: outside
+# the checkout, so that a clean clone on the same machine (CI's) does not
+# download and extract eleven kernels again (about 5 minutes).
+VM_CACHE=${VM_CACHE:-/var/cache/pktpath-vm}
 PKTPATH_STANDIN=${PKTPATH_STANDIN:-0}
 PKTPATH_BIN_GIVEN=${PKTPATH_BIN:+1}
 PKTPATH_BIN=${PKTPATH_BIN:-$BUILD_DIR/vm-build/loader/pktpath}
@@ -75,6 +88,7 @@ VM_BOOT_TIMEOUT=${VM_BOOT_TIMEOUT:-300}
 VM_BOOT_RETRIES=${VM_BOOT_RETRIES:-2}
 VM_SILENCE_TIMEOUT=${VM_SILENCE_TIMEOUT:-240}
 VM_SILENCE_RETRIES=${VM_SILENCE_RETRIES:-1}
+VM_TIER=${VM_TIER:-quick}
 VM_SMP=${VM_SMP:-2}
 VM_CPU=${VM_CPU:-max}
 VM_TCG_THREAD=${VM_TCG_THREAD:-single}
@@ -103,13 +117,13 @@ MATRIX=(
 	"sid/linux-image-amd64 kprobe-multi tracepoint | kprobe fentry"
 	"linux-image-6.12-amd64 kprobe-multi kprobe | fentry tracepoint"
 	"linux-image-amd64 kprobe-multi kprobe | fentry tracepoint"
+	"bullseye/linux-image-amd64 kprobe-multi kprobe fentry tracepoint"
 	"linux-image-rt-amd64 auto"
 	"sid/linux-image-rt-amd64 auto"
 	"linux-image-6.12-rt-amd64 auto"
 	"sid/linux-image-cloud-amd64 auto"
 	"linux-image-6.12-cloud-amd64 auto"
 	"linux-image-cloud-amd64 auto"
-	"bullseye/linux-image-amd64 kprobe-multi kprobe fentry tracepoint"
 	"bullseye/linux-image-cloud-amd64 auto"
 )
 declare -A KBACKENDS KSUITE
@@ -192,6 +206,8 @@ resolve_kernels() {
 		if [ -n "$dep" ]; then
 			KSUITE[$dep]=$suite
 			IFS='|' read -ra groups <<<"${row#* }"
+			# The quick tier: one VM a kernel (tier_backends).
+			[ "$VM_TIER" = full ] || groups=(auto)
 			n=0
 			for group in "${groups[@]}"; do
 				n=$((n + 1))
@@ -213,10 +229,10 @@ resolve_kernels() {
 
 # apt_in SUITE CMD ARGS...: apt-get or apt-cache (CMD) on the host's sources
 # (SUITE "host"), or on a sources list of SUITE alone, with lists and cache
-# in $VMDIR/apt/SUITE: only for apt-cache depends and apt-get download, never
+# in $VM_CACHE/apt/SUITE: only for apt-cache depends and apt-get download, never
 # to install from another suite on the host.
 apt_in() {
-	local suite=$1 cmd=$2 dir=$VMDIR/apt/$1
+	local suite=$1 cmd=$2 dir=$VM_CACHE/apt/$1
 	shift 2
 	if [ "$suite" = host ]; then
 		"$cmd" "$@"
@@ -229,7 +245,7 @@ apt_in() {
 # suite_lists SUITE: the package lists of SUITE, fetched when missing or a
 # day old (a kernel the archive no longer has would fail to download).
 suite_lists() {
-	local dir=$VMDIR/apt/$1 uri
+	local dir=$VM_CACHE/apt/$1 uri
 	[ "$1" != host ] || return 0
 	mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial"
 	[ -z "$(find "$dir/lists" -maxdepth 1 -name '*_Packages*' -mmin -1440)" ] || return 0
@@ -256,21 +272,25 @@ kernel_debs() {
 }
 
 # fetch_kernel PKG: download (once) and extract (once per set of .debs) into
-# $VMDIR/kernels/PKG; sets KDIR, KVER (the module directory), VMLINUZ and
+# $VM_CACHE/kernels/PKG; sets KDIR, KVER (the module directory), VMLINUZ and
 # LABEL. PKG's suite is KSUITE[PKG] (default: the host's).
 fetch_kernel() {
 	local pkg=$1 suite=${KSUITE[$1]:-host} debs=() deb p stamp
-	mkdir -p "$VMDIR/debs"
+	mkdir -p "$VM_CACHE/debs"
 	for p in $(kernel_debs "$suite" "$pkg"); do
-		deb=$(find "$VMDIR/debs/" -maxdepth 1 -name "${p}_*.deb" | head -n 1)
-		if [ -z "$deb" ]; then
+		# The archive's version of p today, not only its name: the cache
+		# outlives the archive's uploads.
+		deb=$VM_CACHE/debs/$(apt_in "$suite" apt-get download --print-uris "$p" 2>/dev/null |
+			awk '{ print $2; exit }')
+		if [ ! -f "$deb" ]; then
+			rm -f "$VM_CACHE/debs/${p}_"*.deb
 			log "downloading $p ($suite)"
-			if ! (cd "$VMDIR/debs" && apt_in "$suite" apt-get download "$p") \
-				>"$VMDIR/debs/$p.log" 2>&1; then
-				result "FAIL $pkg - download : $p: $(grep -m1 '^E:' "$VMDIR/debs/$p.log" || true)"
+			if ! (cd "$VM_CACHE/debs" && apt_in "$suite" apt-get download "$p") \
+				>"$VM_CACHE/debs/$p.log" 2>&1; then
+				result "FAIL $pkg - download : $p: $(grep -m1 '^E:' "$VM_CACHE/debs/$p.log" || true)"
 				return 1
 			fi
-			deb=$(find "$VMDIR/debs/" -maxdepth 1 -name "${p}_*.deb" | head -n 1)
+			deb=$(find "$VM_CACHE/debs/" -maxdepth 1 -name "${p}_*.deb" | head -n 1)
 			[ -n "$deb" ] || {
 				result "FAIL $pkg - download : $p: no .deb after apt-get download"
 				return 1
@@ -278,7 +298,7 @@ fetch_kernel() {
 		fi
 		debs+=("$deb")
 	done
-	KDIR=$VMDIR/kernels/$pkg
+	KDIR=$VM_CACHE/kernels/$pkg
 	stamp=$(printf '%s\n' "${debs[@]##*/}")
 	if [ "$(cat "$KDIR/.stamp" 2>/dev/null)" != "$stamp" ]; then
 		log "extracting ${debs[*]##*/}"
@@ -414,6 +434,15 @@ cmake_pktpath() {
 
 # ---- initramfs ---------------------------------------------------------------
 
+# job_backends JOB: the backends whose scenarios JOB's VM runs: VM_BACKENDS,
+# else MATRIX's (the full tier) or auto (the quick tier); a kernel named on
+# the command line, all four in the full tier.
+job_backends() {
+	local all=$ALL_BACKENDS
+	[ "$VM_TIER" = full ] || all=auto
+	echo "${VM_BACKENDS:-${KBACKENDS[$1]:-$all}}"
+}
+
 # copy_dynamic ROOT BIN [DEST]: BIN (as DEST, default its own path) and
 # every library ldd names, dynamic loader included, at their paths in ROOT.
 copy_dynamic() {
@@ -456,7 +485,8 @@ make_initramfs() {
 	stage_modules "$root"
 	{
 		echo "export VM_LABEL=$LABEL"
-		echo "export VM_BACKENDS='${VM_BACKENDS:-${KBACKENDS[$1]:-$ALL_BACKENDS}}'"
+		echo "export VM_TIER=$VM_TIER"
+		echo "export VM_BACKENDS='$(job_backends "$1")'"
 		[[ " ${TRIAL_SUITES[*]} " != *" ${KSUITE[${1%@*}]:-host} "* ]] ||
 			echo "export VM_TRIAL=1"
 		# check is about the kernel: its first VM runs it.
@@ -643,7 +673,7 @@ run_kernel() {
 	make_initramfs "$1"
 	booted=$SECONDS
 	boot "$1"
-	echo "$LABEL (${VM_BACKENDS:-${KBACKENDS[$1]:-$ALL_BACKENDS}}):" \
+	echo "$LABEL ($(job_backends "$1")):" \
 		"boot and run $((SECONDS - booted)) s," \
 		"with download and image $((SECONDS - start)) s" >"$VMDIR/time-$1.txt"
 	log "$LABEL done: $(grep -c '^PASS ' "$RESULTS") passed, $(grep -c '^FAIL ' "$RESULTS") failed"
@@ -667,6 +697,15 @@ run_kernels() {
 
 main() {
 	local k total_start=$SECONDS pass fail skip retry
+	if [ "${1:-}" = --full ]; then
+		VM_TIER=full
+		shift
+	fi
+	case $VM_TIER in
+	quick | full) ;;
+	*) die "VM_TIER is quick or full, not '$VM_TIER'" ;;
+	esac
+	log "tier: $VM_TIER"
 	check_tools
 	mkdir -p "$VMDIR"
 	: >"$RESULTS"

@@ -37,6 +37,13 @@ case ${VM_LABEL:-} in
 *) [ -n "${VM_SCENARIOS:-}" ] ||
 	SCENARIOS="$SCENARIOS tcp-forward tcp-nat tcp-read ping-reply udp-send gso bridge-flood nft-postrouting" ;;
 esac
+# A VM that runs the scenarios on auto alone (VM_BACKENDS: the quick tier
+# of scripts/vm-test.sh, the test command's, and the rt and cloud flavours
+# in both tiers) then proves every backend's attach: list-probes (the attach
+# against --list-probes), or unsupported where the kernel cannot attach it.
+ATTACH_ONLY=
+[ "${VM_BACKENDS:-}" != auto ] || [ -n "${VM_SCENARIOS:-}" ] ||
+	ATTACH_ONLY="kprobe-multi kprobe fentry tracepoint"
 # The overlays (encapsulation and decapsulation functions are probes only
 # on the function backends) and fragments (the fragmenting and reassembly
 # functions, likewise): by default on the generic kernels, in the
@@ -45,8 +52,8 @@ esac
 # one traced run, ~200 s under load, per generic kernel).
 # VM_OVERLAYS sets the list (empty: none).
 OVERLAYS=
-case ${VM_LABEL:-} in
-*-rt | *-cloud) ;;
+case ${VM_TIER:-full}/${VM_LABEL:-} in
+quick/* | *-rt | *-cloud) ;;
 *) [ -n "${VM_SCENARIOS:-}" ] || [ "${VM_NO_CHECK:-0}" != 0 ] ||
 	OVERLAYS="overlay-vxlan overlay-geneve fragments fragments-left" ;;
 esac
@@ -85,8 +92,10 @@ R_C=198.18.1.254
 C=198.18.1.2
 UDP_CLOSED_PORT=9
 
+# The full list (kp_func.list) but in the attach-only rounds (main), which
+# attach pktpath's default list, as a user's first run does.
 funcs_arg() {
-	[ -f "$FUNCS" ] && echo "--funcs $FUNCS"
+	[ -f "$FUNCS" ] && [ "${DEFAULT_LIST:-0}" = 0 ] && echo "--funcs $FUNCS"
 }
 
 # Debian's busybox runs its own applets before anything on PATH, and its ip
@@ -822,27 +831,20 @@ slab_cache() { [ "$(tp_nargs kmem_cache_free)" -ge 4 ]; }
 consume_location() { [ "$(tp_nargs consume_skb)" -ge 3 ]; }
 # reads: the tracepoint backend's reads' hooks load (pp_plan_reads()): the
 # sock:sock_recv_length tracepoint (6.3) and bpf_loop().
-reads() { [ "$(tp_nargs sock_recv_length)" -ge 3 ] && grep -q BPF_FUNC_loop /tmp/btf.facts; }
+reads() { [ "$(tp_nargs sock_recv_length)" -ge 3 ] && bpf_loop; }
 # tp_nargs TP: the arguments of tracepoint TP's BTF prototype (0 if none).
-tp_nargs() {
-	local p f n
-	p=$(sed -n "s/.*TYPEDEF 'btf_trace_$1' type_id=\([0-9]*\).*/\1/p" /tmp/btf.txt)
-	[ -n "$p" ] && f=$(sed -n "s/^\[$p\] PTR .*type_id=\([0-9]*\).*/\1/p" /tmp/btf.txt)
-	[ -n "${f:-}" ] && n=$(sed -n "s/^\[$f\] FUNC_PROTO .*vlen=\([0-9]*\).*/\1/p" /tmp/btf.txt)
-	echo "${n:-0}"
-}
-# One dump of the kernel's BTF serves every fact below.
-bpftool btf dump file /sys/kernel/btf/vmlinux >/tmp/btf.txt 2>/dev/null
-grep -oE "ENUM 'skb_drop_reason'|'BPF_FUNC_loop'" /tmp/btf.txt | sort -u >/tmp/btf.facts
+tp_nargs() { awk -v tp="$1" '$1 == "tp" && $2 == tp { n = $3 } END { print n + 0 }' /tmp/btf.facts; }
+bpf_loop() { grep -q '^enumerator BPF_FUNC_loop yes' /tmp/btf.facts; }
+# One read of the kernel's BTF serves every fact below.
+vmhelper btf kmem_cache_free consume_skb sock_recv_length >/tmp/btf.facts 2>&1
 {
-	echo "@@KFACT drop_reasons $(yes_no grep -q skb_drop_reason /tmp/btf.facts)"
-	echo "@@KFACT bpf_loop $(yes_no grep -q BPF_FUNC_loop /tmp/btf.facts)"
+	echo "@@KFACT drop_reasons $(yes_no grep -q '^enum skb_drop_reason yes' /tmp/btf.facts)"
+	echo "@@KFACT bpf_loop $(yes_no bpf_loop)"
 	echo "@@KFACT module_btf $(yes_no test -e /sys/kernel/btf/veth)"
 	echo "@@KFACT slab_cache $(yes_no slab_cache)"
 	echo "@@KFACT consume_location $(yes_no consume_location)"
 	echo "@@KFACT reads $(yes_no reads)"
 } >/tmp/kfacts
-rm -f /tmp/btf.txt
 cat /tmp/kfacts
 
 # VM_TRIAL (vm.conf; the kernels scripts/vm-test.sh lists in TRIAL_SUITES,
@@ -878,7 +880,8 @@ fi
 # only in the first VM of a kernel whose backends are split over VMs.
 scenarios=$SCENARIOS
 [ "${VM_NO_CHECK:-0}" = 0 ] || scenarios=$(echo " $scenarios " | sed 's/ check / /')
-for backend in $BACKENDS; do
+for backend in $BACKENDS $ATTACH_ONLY; do
+	case " $ATTACH_ONLY " in *" $backend "*) scenarios=list-probes DEFAULT_LIST=1 ;; esac
 	if [ "$backend" = auto ] || grep -q "^backend $backend ok" /tmp/backends; then
 		planned=$scenarios
 		case $backend in

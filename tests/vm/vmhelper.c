@@ -35,6 +35,14 @@
  *                            the sending side and wait for the server to close:
  *                            when it returns, the whole exchange, FINs
  *                            included, has crossed the network.
+ *   vmhelper btf TP...       the kernel's BTF facts tests/vm/scenarios.sh
+ *                            asks for (kfacts): "enum skb_drop_reason
+ *                            yes|no", "enumerator BPF_FUNC_loop yes|no",
+ *                            and "tp TP N" for each tracepoint TP, N the
+ *                            arguments of its btf_trace_TP prototype (0: no
+ *                            such tracepoint). Parsing the BTF here takes a
+ *                            fraction of a second under TCG; a bpftool text
+ *                            dump of it, minutes on a loaded host.
  *   vmhelper sigdfl PROG...  exec PROG with SIGINT and SIGQUIT at their
  *                            defaults: a non-interactive shell starts its
  *                            background jobs with them ignored, a user's
@@ -491,6 +499,62 @@ static int cmd_no_tso(const char *ifname)
 	return 0;
 }
 
+/* has_enumerator: does any enum of BTF have an enumerator NAME? */
+static int has_enumerator(const struct btf *btf, const char *name)
+{
+	__u32 id, n = btf__type_cnt(btf);
+
+	for (id = 1; id < n; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+		const struct btf_enum *e = btf_enum(t);
+		__u16 i;
+
+		if (!btf_is_enum(t))
+			continue;
+		for (i = 0; i < btf_vlen(t); i++)
+			if (!strcmp(btf__name_by_offset(btf, e[i].name_off), name))
+				return 1;
+	}
+	return 0;
+}
+
+/* tp_nargs: the arguments of tracepoint TP's prototype: typedef btf_trace_TP,
+ * a pointer to a FUNC_PROTO. 0 if the kernel has no such tracepoint. */
+static int tp_nargs(const struct btf *btf, const char *tp)
+{
+	const struct btf_type *t;
+	char name[128];
+	int id;
+
+	snprintf(name, sizeof(name), "btf_trace_%s", tp);
+	id = btf__find_by_name_kind(btf, name, BTF_KIND_TYPEDEF);
+	if (id < 0)
+		return 0;
+	t = btf__type_by_id(btf, btf__type_by_id(btf, id)->type);
+	if (!t || !btf_is_ptr(t))
+		return 0;
+	t = btf__type_by_id(btf, t->type);
+	return t && btf_is_func_proto(t) ? btf_vlen(t) : 0;
+}
+
+static int cmd_btf(char **tps)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+
+	if (!btf) {
+		fprintf(stderr, "vmhelper: no vmlinux BTF: %s\n", strerror(errno));
+		return 1;
+	}
+	printf("enum skb_drop_reason %s\n",
+	       btf__find_by_name_kind(btf, "skb_drop_reason", BTF_KIND_ENUM) > 0 ? "yes" : "no");
+	printf("enumerator BPF_FUNC_loop %s\n",
+	       has_enumerator(btf, "BPF_FUNC_loop") ? "yes" : "no");
+	for (; *tps; tps++)
+		printf("tp %s %d\n", *tps, tp_nargs(btf, *tps));
+	btf__free(btf);
+	return 0;
+}
+
 static int cmd_sigdfl(char **argv)
 {
 	signal(SIGINT, SIG_DFL);
@@ -519,12 +583,14 @@ int main(int argc, char **argv)
 		return cmd_tcp_serve(argv[2]);
 	if (argc == 5 && !strcmp(argv[1], "tcp-send"))
 		return cmd_tcp_send(argv[2], argv[3], argv[4]);
+	if (argc >= 2 && !strcmp(argv[1], "btf"))
+		return cmd_btf(argv + 2);
 	if (argc > 2 && !strcmp(argv[1], "sigdfl"))
 		return cmd_sigdfl(argv + 2);
 	fprintf(stderr, "usage: vmhelper backends | udp ADDR PORT [BYTES [COUNT]] | udp-serve PORT "
 			"COUNT |\n"
 			"       udp-sink PORT | udp-flood ADDR PORT SECS |\n"
 			"       no-tso IFNAME | tcp-serve PORT | tcp-send ADDR PORT BYTES |\n"
-			"       sigdfl PROG [ARG]...\n");
+			"       btf [TP]... | sigdfl PROG [ARG]...\n");
 	return 2;
 }
