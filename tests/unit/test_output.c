@@ -626,6 +626,33 @@ START_TEST(test_json_key_order)
 }
 END_TEST
 
+/* docs/json-schema.md's first example: the sample's line, as written today, that its tables fit. */
+START_TEST(test_json_schema_example)
+{
+	char *doc = slurp("docs/json-schema.md"), *line, *end;
+	struct capture c;
+	struct sample s;
+
+	line = strstr(doc, "\n## Packet lines\n");
+	ck_assert_ptr_nonnull(line);
+	line = strstr(line, "\n```json\n{");
+	ck_assert_ptr_nonnull(line);
+	line = strchr(line, '{');
+	end = strstr(line, "\n```\n");
+	ck_assert_ptr_nonnull(end);
+	end[1] = '\0';
+	cap_open(&c);
+	c.o.host_name = "node1";
+	c.o.boot_id = "0b1e5d3c-8f6a-4d2e-9c7b-3a5f1e2d4c6b";
+	sample(&s);
+	pp_out_json(&c.o, &s.p);
+	ck_assert_str_eq(line, out(&c));
+	doc_check_line(line);
+	cap_close(&c);
+	free(doc);
+}
+END_TEST
+
 START_TEST(test_lost)
 {
 	struct capture c;
@@ -1278,6 +1305,7 @@ Suite *output_suite(void)
 	tcase_add_test(tc, test_hop_now);
 	tcase_add_test(tc, test_json_dropped);
 	tcase_add_test(tc, test_json_key_order);
+	tcase_add_test(tc, test_json_schema_example);
 	tcase_add_test(tc, test_lost);
 	tcase_add_test(tc, test_gap);
 	tcase_add_test(tc, test_read_by_free);
