@@ -451,7 +451,11 @@ static void text_gaps(const struct pp_out *o, struct pp_wbuf *w, const struct pp
 	}
 }
 
-/* ": last seen at FUNC on DEV": where a packet whose end went unseen was. */
+/*
+ * ": last seen at FUNC on DEV": where a packet whose end went unseen was;
+ * no " on DEV" where that hop's skb had no device (a received TCP segment
+ * at tp:tcp:tcp_probe: tcp_v4_rcv() cleared skb->dev), rather than "on -".
+ */
 static void text_seen_last(const struct pp_out *o, struct pp_wbuf *w, const struct pp_packet *p)
 {
 	const struct pp_hop *h = &p->hops[p->nhops - 1];
@@ -459,6 +463,8 @@ static void text_seen_last(const struct pp_out *o, struct pp_wbuf *w, const stru
 
 	pp_wb_lit(w, ": last seen at ");
 	wb_str(w, pp_out_probe_name(o, h->probe, pname, sizeof(pname)));
+	if (!h->ifname[0] && !h->ifindex)
+		return;
 	pp_wb_lit(w, " on ");
 	wb_str(w, dev_name(h, dev));
 }

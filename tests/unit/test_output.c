@@ -703,6 +703,31 @@ START_TEST(test_lost)
 END_TEST
 
 /*
+ * A packet last seen where its skb had no device (tp:tcp:tcp_probe: TCP
+ * cleared skb->dev): "last seen at FUNC", with no " on -".
+ */
+START_TEST(test_seen_last_no_device)
+{
+	struct capture c;
+	struct sample s;
+	const char *t;
+
+	cap_open(&c);
+	sample(&s);
+	s.p.nhops = 3;
+	s.p.fate = PP_FATE_UNSEEN;
+	s.hops[2].ifname[0] = '\0';
+	s.hops[2].ifindex = 0;
+	pp_out_text(&c.o, &s.p);
+	t = out(&c);
+	ck_assert_ptr_nonnull(strstr(t, "\n  end not seen: last seen at tp:net:netif_receive_skb "
+					"after 3.000 us\n"));
+	ck_assert_ptr_null(strstr(t, " on -"));
+	cap_close(&c);
+}
+END_TEST
+
+/*
  * A packet that left a qdisc's device with hops unseen (PP_HOP_GAP on the
  * record after them): said in its text and JSON, and counted in the totals.
  */
@@ -1307,6 +1332,7 @@ Suite *output_suite(void)
 	tcase_add_test(tc, test_json_key_order);
 	tcase_add_test(tc, test_json_schema_example);
 	tcase_add_test(tc, test_lost);
+	tcase_add_test(tc, test_seen_last_no_device);
 	tcase_add_test(tc, test_gap);
 	tcase_add_test(tc, test_read_by_free);
 	tcase_add_test(tc, test_no_names);
