@@ -575,14 +575,29 @@ static void text_why(const struct pp_out *o, struct pp_wbuf *w, const struct pp_
 	pp_wb_putc(w, '\n');
 }
 
+/*
+ * The fate line's note: why an end is not seen; or, when every skb ended as
+ * a tap's (path.c, decide_fate()), that the fate is a packet socket's: a
+ * received frame that no protocol handler takes goes, as itself, to the last
+ * packet socket listening (__netif_receive_skb_core() hands the last ptype
+ * the skb unshared), which queued it to tcpdump, copied it to its ring, or
+ * dropped it. Each skb ended there: no copy whose packet went unseen.
+ */
+static void text_fate_note(struct pp_wbuf *w, const struct pp_packet *p)
+{
+	if (p->fate == PP_FATE_UNSEEN)
+		pp_wb_lit(w, "  (no probe saw its free within the packet timeout)\n");
+	if (p->by_tap)
+		pp_wb_lit(w, "  (it went to a tap alone, a packet socket such as tcpdump's: no "
+			     "protocol took it)\n");
+}
+
 static void text_fate(const struct pp_out *o, struct pp_wbuf *w, const struct pp_packet *p)
 {
 	__u64 span = p->hops[p->nhops - 1].ts - p->hops[0].ts;
 
 	pp_wb_lit(w, "  ");
 	text_fate_of(o, w, p->fate, p->reason, p->location);
-	if (p->by_tap)
-		pp_wb_lit(w, " by a tap only");
 	if (p->fate == PP_FATE_UNSEEN)
 		text_seen_last(o, w, p);
 	pp_wb_lit(w, " after ");
@@ -590,8 +605,7 @@ static void text_fate(const struct pp_out *o, struct pp_wbuf *w, const struct pp
 	pp_wb_lit(w, " us");
 	text_read(o, w, p, NULL);
 	pp_wb_putc(w, '\n');
-	if (p->fate == PP_FATE_UNSEEN)
-		pp_wb_lit(w, "  (no probe saw its free within the packet timeout)\n");
+	text_fate_note(w, p);
 	if (p->fate == PP_FATE_DROPPED)
 		text_why(o, w, p);
 	if (p->nskbs > 1)

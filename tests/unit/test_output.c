@@ -728,6 +728,36 @@ START_TEST(test_seen_last_no_device)
 END_TEST
 
 /*
+ * A packet whose every skb ended as a tap's (a frame no protocol takes,
+ * handed to tcpdump alone): its fate line, then a line that says so.
+ */
+START_TEST(test_by_tap)
+{
+	struct capture c;
+	struct sample s;
+	const char *t;
+
+	cap_open(&c);
+	sample(&s);
+	s.hops[4].flags |= PP_HOP_TAP;
+	s.p.by_tap = true;
+	pp_out_text(&c.o, &s.p);
+	t = out(&c);
+	ck_assert_ptr_nonnull(
+		strstr(t, "\n  dropped: NETFILTER_DROP at nf_hook_slow after 12.001 us\n"
+			  "  (it went to a tap alone, a packet socket such as tcpdump's: "
+			  "no protocol took it)\n  why: "));
+	s.p.fate = PP_FATE_CONSUMED;
+	pp_out_text(&c.o, &s.p);
+	t = out(&c);
+	ck_assert_ptr_nonnull(
+		strstr(t, "\n  consumed after 12.001 us\n  (it went to a tap alone, "));
+	ck_assert(lines_fit(t));
+	cap_close(&c);
+}
+END_TEST
+
+/*
  * A packet that left a qdisc's device with hops unseen (PP_HOP_GAP on the
  * record after them): said in its text and JSON, and counted in the totals.
  */
@@ -1333,6 +1363,7 @@ Suite *output_suite(void)
 	tcase_add_test(tc, test_json_schema_example);
 	tcase_add_test(tc, test_lost);
 	tcase_add_test(tc, test_seen_last_no_device);
+	tcase_add_test(tc, test_by_tap);
 	tcase_add_test(tc, test_gap);
 	tcase_add_test(tc, test_read_by_free);
 	tcase_add_test(tc, test_no_names);
