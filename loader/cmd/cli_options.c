@@ -26,9 +26,10 @@ const struct pp_cli_opt pp_cli_opts[] = {
 	{"interface", 'i', "IFACE", PP_OPT_LIST, AT(ifaces), AT(nifaces), .max = PP_MAX_IFACES,
 	 .bad = "more than 64 interfaces",
 	 .help = "mark packets on IFACE (repeatable; a shell pattern\n"
-		 "such as 'veth*' takes the Ethernet-like ones that\n"
-		 "match); default: every Ethernet-like interface of\n"
-		 "this network namespace, new ones included"},
+		 "such as 'veth*' takes those of the default that\n"
+		 "match); default: lo and every Ethernet-like\n"
+		 "interface of this network namespace, new ones\n"
+		 "included"},
 	{"no-follow", 0, NULL, PP_OPT_FLAG, AT(no_follow),
 	 .help = "only the interfaces there at start: none attached\n"
 		 "later; with tcx links only, no capability kept"},

@@ -216,13 +216,18 @@ static int read_all(struct report *r)
 
 static void print_summary(struct report *r)
 {
-	struct pp_sum_when when = {.elapsed = r->elapsed, .final = true};
+	/* The run's length, from the final path summary line the file holds. */
+	struct pp_sum_when when = {.elapsed = r->elapsed, .final = true, .file = r->file};
 
+	if (!strcmp(r->file, "-"))
+		when.file = "the standard input";
 	/* Else the first packet's first hop to the last one's last hop, if any time passed. */
-	if (!r->has_elapsed && r->all_timed && r->last_ns > r->first_ns)
+	if (!r->has_elapsed && r->all_timed && r->last_ns > r->first_ns) {
 		when.elapsed = (double)(r->last_ns - r->first_ns) / 1e9;
-	else if (!r->has_elapsed)
+		when.span = true;
+	} else if (!r->has_elapsed) {
 		when.untimed = true;
+	}
 	r->out.ops->summary(&r->out, r->paths, &when);
 }
 

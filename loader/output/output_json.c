@@ -569,7 +569,7 @@ static void json_fate(const struct pp_out *out, struct jobj *top, const struct p
 		json_seen_last(out, top, p);
 }
 
-/* One skb of a packet with copies: which, made from which, where, when, its fate. */
+/* One skb of a packet with copies: which, made from which, where, when, its fate, a tap's. */
 static void json_skb(const struct pp_out *out, struct pp_wbuf *w, const struct pp_packet *p,
 		     const struct pp_skbref *r)
 {
@@ -586,9 +586,9 @@ static void json_skb(const struct pp_out *out, struct pp_wbuf *w, const struct p
 		/* Its COPY, a step with its END, may have been the earliest record. */
 		jnum(&o, K("t_ns"), r->first_ts > p->hops[0].ts ? r->first_ts - p->hops[0].ts : 0);
 	}
+	json_fate_of(out, &o, p, r);
 	if (r->tap)
 		jbool(&o, K("tap"), true);
-	json_fate_of(out, &o, p, r);
 	jclose(&o);
 }
 

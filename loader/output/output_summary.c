@@ -189,6 +189,25 @@ static void text_drops(const struct pp_out *o, const struct pp_summary *s)
 	free(v);
 }
 
+/*
+ * "pktpath summary at exit, after 5.0 s" of a live run; of a recording
+ * (`pktpath report FILE`), which was not taken at exit: "pktpath summary of
+ * FILE, 5.0 s recorded", or how long its packets took.
+ */
+static void text_when(const struct pp_out *o, const struct pp_sum_when *when)
+{
+	if (!when->file) {
+		fprintf(o->f, "pktpath summary %s", when->final ? "at exit" : "so far");
+		if (!when->untimed)
+			fprintf(o->f, ", after %.1f s", when->elapsed);
+		return;
+	}
+	fprintf(o->f, "pktpath summary of %s", when->file);
+	if (!when->untimed)
+		fprintf(o->f, when->span ? ", its packets within %.1f s" : ", %.1f s recorded",
+			when->elapsed);
+}
+
 void pp_out_summary_text(const struct pp_out *o, const struct pp_summary *s,
 			 const struct pp_sum_when *when)
 {
@@ -197,9 +216,7 @@ void pp_out_summary_text(const struct pp_out *o, const struct pp_summary *s,
 	if (!v)
 		return;
 	pp_summary_sorted_paths(s, v);
-	fprintf(o->f, "pktpath summary %s", when->final ? "at exit" : "so far");
-	if (!when->untimed)
-		fprintf(o->f, ", after %.1f s", when->elapsed);
+	text_when(o, when);
 	fprintf(o->f, ": %llu packets, %zu distinct paths%s\n\n", (unsigned long long)s->packets,
 		s->npaths, s->other_paths ? " and others" : "");
 	for (size_t i = 0; i < s->npaths; i++)

@@ -11,6 +11,13 @@ struct pp_sum_when {
 	double elapsed; /* seconds since tracing began */
 	bool final;	/* at exit; false: an --interval report */
 	bool untimed;	/* elapsed is not known (`pktpath report` of a file without it) */
+	/*
+	 * `pktpath report FILE`: the recording summed up (NULL: a live run);
+	 * elapsed is the length of the run it recorded, or, with span, the
+	 * time from its first packet's first hop to its last one's last.
+	 */
+	const char *file;
+	bool span;
 };
 
 void pp_out_summary_text(const struct pp_out *o, const struct pp_summary *s,

@@ -451,7 +451,11 @@ static void text_gaps(const struct pp_out *o, struct pp_wbuf *w, const struct pp
 	}
 }
 
-/* ": last seen at FUNC on DEV": where a packet whose end went unseen was. */
+/*
+ * ": last seen at FUNC on DEV": where a packet whose end went unseen was;
+ * no " on DEV" where that hop's skb had no device (a received TCP segment
+ * at tp:tcp:tcp_probe: tcp_v4_rcv() cleared skb->dev), rather than "on -".
+ */
 static void text_seen_last(const struct pp_out *o, struct pp_wbuf *w, const struct pp_packet *p)
 {
 	const struct pp_hop *h = &p->hops[p->nhops - 1];
@@ -459,6 +463,8 @@ static void text_seen_last(const struct pp_out *o, struct pp_wbuf *w, const stru
 
 	pp_wb_lit(w, ": last seen at ");
 	wb_str(w, pp_out_probe_name(o, h->probe, pname, sizeof(pname)));
+	if (!h->ifname[0] && !h->ifindex)
+		return;
 	pp_wb_lit(w, " on ");
 	wb_str(w, dev_name(h, dev));
 }
@@ -569,14 +575,29 @@ static void text_why(const struct pp_out *o, struct pp_wbuf *w, const struct pp_
 	pp_wb_putc(w, '\n');
 }
 
+/*
+ * The fate line's note: why an end is not seen; or, when every skb ended as
+ * a tap's (path.c, decide_fate()), that the fate is a packet socket's: a
+ * received frame that no protocol handler takes goes, as itself, to the last
+ * packet socket listening (__netif_receive_skb_core() hands the last ptype
+ * the skb unshared), which queued it to tcpdump, copied it to its ring, or
+ * dropped it. Each skb ended there: no copy whose packet went unseen.
+ */
+static void text_fate_note(struct pp_wbuf *w, const struct pp_packet *p)
+{
+	if (p->fate == PP_FATE_UNSEEN)
+		pp_wb_lit(w, "  (no probe saw its free within the packet timeout)\n");
+	if (p->by_tap)
+		pp_wb_lit(w, "  (it went to a tap alone, a packet socket such as tcpdump's: no "
+			     "protocol took it)\n");
+}
+
 static void text_fate(const struct pp_out *o, struct pp_wbuf *w, const struct pp_packet *p)
 {
 	__u64 span = p->hops[p->nhops - 1].ts - p->hops[0].ts;
 
 	pp_wb_lit(w, "  ");
 	text_fate_of(o, w, p->fate, p->reason, p->location);
-	if (p->by_tap)
-		pp_wb_lit(w, " by a tap only");
 	if (p->fate == PP_FATE_UNSEEN)
 		text_seen_last(o, w, p);
 	pp_wb_lit(w, " after ");
@@ -584,8 +605,7 @@ static void text_fate(const struct pp_out *o, struct pp_wbuf *w, const struct pp
 	pp_wb_lit(w, " us");
 	text_read(o, w, p, NULL);
 	pp_wb_putc(w, '\n');
-	if (p->fate == PP_FATE_UNSEEN)
-		pp_wb_lit(w, "  (no probe saw its free within the packet timeout)\n");
+	text_fate_note(w, p);
 	if (p->fate == PP_FATE_DROPPED)
 		text_why(o, w, p);
 	if (p->nskbs > 1)

@@ -7,7 +7,6 @@
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <net/if.h>
-#include <net/if_arp.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "filter/classifier.h"
@@ -18,15 +17,14 @@
 #include "base/log.h"
 
 /* The filter reads Ethernet offsets: only devices that carry that header. */
-static bool ethernet_like(int sock, const char *name)
+static bool ethernet_framed(int sock, const char *name)
 {
 	struct ifreq ifr = {0};
 
 	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", name);
 	if (ioctl(sock, SIOCGIFHWADDR, &ifr) < 0)
 		return false;
-	return ifr.ifr_hwaddr.sa_family == ARPHRD_ETHER ||
-	       ifr.ifr_hwaddr.sa_family == ARPHRD_LOOPBACK;
+	return pp_iface_ethernet_framed(ifr.ifr_hwaddr.sa_family);
 }
 
 static struct pp_tc_hook *find_hook(struct pp_tc *tc, int ifindex)
@@ -72,7 +70,7 @@ static int resolve_all(struct pp_tc *tc, char *err, size_t errlen)
 		goto cleanup;
 	}
 	for (i = all; i->if_index && !ret; i++)
-		if (pp_tc_wanted(tc, i->if_name, ethernet_like(sock, i->if_name)))
+		if (pp_tc_wanted(tc, i->if_name, ethernet_framed(sock, i->if_name)))
 			ret = add_hook(tc, i->if_name, (int)i->if_index);
 cleanup:
 	if (sock >= 0)
@@ -320,7 +318,7 @@ int pp_tc_sync(struct pp_tc *tc)
 	sync_gone(tc, all);
 	for (i = all; i->if_index; i++) {
 		if (find_hook(tc, (int)i->if_index) ||
-		    !pp_tc_wanted(tc, i->if_name, ethernet_like(sock, i->if_name)))
+		    !pp_tc_wanted(tc, i->if_name, ethernet_framed(sock, i->if_name)))
 			continue;
 		if (pp_tc_add(tc, (int)i->if_index, i->if_name, err, sizeof(err)) == 0) {
 			pp_debug("%s: classifier attached\n", i->if_name);

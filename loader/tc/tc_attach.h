@@ -35,8 +35,8 @@ struct pp_tc {
 };
 
 /*
- * Resolve -i WORDS (none: every Ethernet-like interface of this network
- * namespace; a pattern: those that match now). An unknown name is -ENODEV
+ * Resolve -i WORDS (none: every interface of this network namespace with
+ * Ethernet framing, lo too; a pattern: those that match now). An unknown name is -ENODEV
  * with a message in ERR. Nothing is attached yet. WORDS must outlive TC.
  */
 int pp_tc_resolve(struct pp_tc *tc, const char *const *words, int n, char *err, size_t errlen);
@@ -46,7 +46,7 @@ int pp_tc_attach(struct pp_tc *tc, const struct pp_cls *cls, char *err, size_t e
 size_t pp_tc_clsact_count(const struct pp_tc *tc);
 /* "tcx", "clsact" or both with counts: for the ready line. */
 const char *pp_tc_mode(const struct pp_tc *tc, char *buf, size_t len);
-/* Does interface NAME, Ethernet-like or not, get the classifier? */
+/* Does interface NAME, Ethernet-framed (pp_iface_ethernet_framed()) or not, get the classifier? */
 bool pp_tc_wanted(const struct pp_tc *tc, const char *name, bool ethernet);
 /*
  * An interface that appeared while tracing: attach to it (nothing if it

@@ -8,10 +8,10 @@
 #include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <net/if.h>
-#include <linux/if_arp.h>
 #include <linux/rtnetlink.h>
 #include <libmnl/libmnl.h>
 #include "tc/tc_attach.h"
+#include "tc/iface_match.h"
 #include "tc/tc_follow.h"
 #include "base/log.h"
 
@@ -88,8 +88,7 @@ static int link_cb(const struct nlmsghdr *nlh, void *data)
 		return MNL_CB_OK;
 	}
 	if (name)
-		link_new(f, ifi->ifi_index, name,
-			 ifi->ifi_type == ARPHRD_ETHER || ifi->ifi_type == ARPHRD_LOOPBACK);
+		link_new(f, ifi->ifi_index, name, pp_iface_ethernet_framed(ifi->ifi_type));
 	f->added += f->tc->n > before;
 	return MNL_CB_OK;
 }

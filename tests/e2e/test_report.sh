@@ -102,7 +102,7 @@ report sumtext rec.jsonl
 pp_expect_eq "report (text) status" "$PP_RC" 0
 txt=$(pp_out sumtext)
 pp_expect_grep "text header" "$txt" \
-	"^pktpath summary at exit, after [0-9.]+ s: $n packets, $(jq .distinct <<<"$sum") distinct paths\$"
+	"^pktpath summary of rec.jsonl, [0-9.]+ s recorded: $n packets, $(jq .distinct <<<"$sum") distinct paths\$"
 # Each path's header line, as the JSON counts it.
 jq -r '.paths | to_entries[] | "path \(.key + 1): \(.value.count) packets"' <<<"$sum" \
 	>"$PP_TMP/want-paths.txt"
@@ -193,7 +193,7 @@ grep -v '"path_summary"' "$dir/old.jsonl" >"$dir/nolen.jsonl"
 report nolen nolen.jsonl
 pp_expect_eq "no run length: status" "$PP_RC" 0
 pp_expect_grep "no run length: header" "$(pp_out nolen)" \
-	"^pktpath summary at exit: $n packets, [0-9]+ distinct paths\$"
+	"^pktpath summary of nolen.jsonl: $n packets, [0-9]+ distinct paths\$"
 
 # No packet: an empty file, a run that printed none.
 : >"$dir/empty.jsonl"

@@ -2,6 +2,7 @@
 /* Text and JSON output of synthetic packets, against exact expected strings. */
 #include <check.h>
 #include <ctype.h>
+#include <json-c/json.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -485,6 +486,173 @@ START_TEST(test_json_dropped)
 }
 END_TEST
 
+/* ------------------------------------------ the JSON output against docs/json-schema.md */
+
+#define DOC_KEYS 48
+
+/* A table of docs/json-schema.md: its rows' keys in order, and which it says are always there. */
+struct doc_table {
+	char key[DOC_KEYS][24];
+	bool always[DOC_KEYS];
+	size_t n;
+};
+
+static char *slurp(const char *rel)
+{
+	char path[512], *text = NULL;
+	size_t len = 0;
+	FILE *in, *out = open_memstream(&text, &len);
+	int c;
+
+	snprintf(path, sizeof(path), "%s/%s", PP_SOURCE_DIR, rel);
+	in = fopen(path, "r");
+	ck_assert_msg(in, "cannot read %s", path);
+	while ((c = fgetc(in)) != EOF)
+		fputc(c, out);
+	fclose(in);
+	fclose(out);
+	return text;
+}
+
+/* A row's `keys` (its first cell: "| `src`, `dst` | string | always | ..."). */
+static void doc_row(const char *row, struct doc_table *t)
+{
+	const char *end = strchr(row + 1, '|'), *present = strchr(end + 1, '|') + 1;
+	const char *a, *b;
+
+	for (a = row; (a = memchr(a, '`', (size_t)(end - a))); a = b + 1) {
+		b = memchr(a + 1, '`', (size_t)(end - a - 1));
+		ck_assert_ptr_nonnull(b);
+		ck_assert_uint_lt(t->n, DOC_KEYS);
+		snprintf(t->key[t->n], sizeof(t->key[0]), "%.*s", (int)(b - a - 1), a + 1);
+		t->always[t->n++] = !strncmp(present, " always", 7);
+	}
+}
+
+/* The first "| key | type | present |" table under the heading HEADING. */
+static void doc_table(const char *doc, const char *heading, struct doc_table *t)
+{
+	char line[64];
+	const char *p;
+
+	snprintf(line, sizeof(line), "\n%s\n", heading);
+	p = strstr(doc, line);
+	ck_assert_msg(p, "docs/json-schema.md lacks %s", heading);
+	p = strstr(p, "\n| key | type | present |");
+	ck_assert_ptr_nonnull(p);
+	p = strchr(strchr(p + 1, '\n') + 1, '\n') + 1; /* past the header and its |---| */
+	for (t->n = 0; *p == '|'; p = strchr(p, '\n') + 1)
+		doc_row(p, t);
+}
+
+/* O's keys come in the table's order, each one of its rows, and its "always" ones are all there. */
+static void doc_check(json_object *o, const char *doc, const char *heading)
+{
+	struct doc_table t;
+	const char *prev = NULL;
+	size_t i, at = 0;
+
+	doc_table(doc, heading, &t);
+	json_object_object_foreach(o, k, v)
+	{
+		(void)v;
+		for (i = 0; i < t.n && strcmp(t.key[i], k); i++)
+			;
+		ck_assert_msg(i < t.n, "%s: \"%s\" is not in docs/json-schema.md's table", heading,
+			      k);
+		ck_assert_msg(!prev || i > at,
+			      "%s: \"%s\" is written after \"%s\", documented before", heading, k,
+			      prev);
+		at = i;
+		prev = k;
+	}
+	for (i = 0; i < t.n; i++)
+		ck_assert_msg(!t.always[i] || json_object_object_get_ex(o, t.key[i], NULL),
+			      "%s: \"%s\" is documented as always there", heading, t.key[i]);
+}
+
+/* Each object of a packet line against its table: the line's, pkt, marked_at, fate, hops, skbs. */
+static void doc_check_line(const char *line)
+{
+	static const struct {
+		const char *key, *heading;
+	} objs[] = {{"pkt", "### `pkt`"},
+		    {"marked_at", "### `marked_at`"},
+		    {"fate", "### `fate`"},
+		    {"hops", "### `hops[]`"},
+		    {"skbs", "### `skbs[]`"}};
+	char *doc = slurp("docs/json-schema.md");
+	json_object *top = json_tokener_parse(line), *v, *e;
+
+	ck_assert_ptr_nonnull(top);
+	doc_check(top, doc, "## Packet lines");
+	for (size_t i = 0; i < sizeof(objs) / sizeof(objs[0]); i++) {
+		if (!json_object_object_get_ex(top, objs[i].key, &v))
+			continue;
+		if (!json_object_is_type(v, json_type_array)) {
+			doc_check(v, doc, objs[i].heading);
+			continue;
+		}
+		for (size_t k = 0; k < json_object_array_length(v); k++) {
+			e = json_object_array_get_idx(v, k);
+			doc_check(e, doc, objs[i].heading);
+			if (json_object_object_get_ex(e, "fate", &e)) /* an skb's own */
+				doc_check(e, doc, "### `fate`");
+		}
+	}
+	json_object_put(top);
+	free(doc);
+}
+
+/*
+ * Keys come in the order docs/json-schema.md's tables give them: the line's,
+ * a hop's flags, and an skbs[] entry of a tap's copy, whose "tap" follows its
+ * "fate".
+ */
+START_TEST(test_json_key_order)
+{
+	struct pp_skbref skbs[2];
+	struct capture c;
+	struct sample s;
+
+	cap_open(&c);
+	c.o.host_name = "node1";
+	sample_copy(&s, skbs);
+	skbs[1].tap = true;
+	s.hops[2].flags |= PP_HOP_NETNS_CARRIED | PP_HOP_GAP | PP_HOP_READ;
+	pp_out_json(&c.o, &s.p);
+	doc_check_line(out(&c));
+	cap_close(&c);
+}
+END_TEST
+
+/* docs/json-schema.md's first example: the sample's line, as written today, that its tables fit. */
+START_TEST(test_json_schema_example)
+{
+	char *doc = slurp("docs/json-schema.md"), *line, *end;
+	struct capture c;
+	struct sample s;
+
+	line = strstr(doc, "\n## Packet lines\n");
+	ck_assert_ptr_nonnull(line);
+	line = strstr(line, "\n```json\n{");
+	ck_assert_ptr_nonnull(line);
+	line = strchr(line, '{');
+	end = strstr(line, "\n```\n");
+	ck_assert_ptr_nonnull(end);
+	end[1] = '\0';
+	cap_open(&c);
+	c.o.host_name = "node1";
+	c.o.boot_id = "0b1e5d3c-8f6a-4d2e-9c7b-3a5f1e2d4c6b";
+	sample(&s);
+	pp_out_json(&c.o, &s.p);
+	ck_assert_str_eq(line, out(&c));
+	doc_check_line(line);
+	cap_close(&c);
+	free(doc);
+}
+END_TEST
+
 START_TEST(test_lost)
 {
 	struct capture c;
@@ -530,6 +698,61 @@ START_TEST(test_lost)
 			 "  the mark record of this packet was lost (ring buffer full)\n"
 			 "  1 hop of this packet was lost (ring buffer full)\n"
 			 "\n");
+	cap_close(&c);
+}
+END_TEST
+
+/*
+ * A packet last seen where its skb had no device (tp:tcp:tcp_probe: TCP
+ * cleared skb->dev): "last seen at FUNC", with no " on -".
+ */
+START_TEST(test_seen_last_no_device)
+{
+	struct capture c;
+	struct sample s;
+	const char *t;
+
+	cap_open(&c);
+	sample(&s);
+	s.p.nhops = 3;
+	s.p.fate = PP_FATE_UNSEEN;
+	s.hops[2].ifname[0] = '\0';
+	s.hops[2].ifindex = 0;
+	pp_out_text(&c.o, &s.p);
+	t = out(&c);
+	ck_assert_ptr_nonnull(strstr(t, "\n  end not seen: last seen at tp:net:netif_receive_skb "
+					"after 3.000 us\n"));
+	ck_assert_ptr_null(strstr(t, " on -"));
+	cap_close(&c);
+}
+END_TEST
+
+/*
+ * A packet whose every skb ended as a tap's (a frame no protocol takes,
+ * handed to tcpdump alone): its fate line, then a line that says so.
+ */
+START_TEST(test_by_tap)
+{
+	struct capture c;
+	struct sample s;
+	const char *t;
+
+	cap_open(&c);
+	sample(&s);
+	s.hops[4].flags |= PP_HOP_TAP;
+	s.p.by_tap = true;
+	pp_out_text(&c.o, &s.p);
+	t = out(&c);
+	ck_assert_ptr_nonnull(
+		strstr(t, "\n  dropped: NETFILTER_DROP at nf_hook_slow after 12.001 us\n"
+			  "  (it went to a tap alone, a packet socket such as tcpdump's: "
+			  "no protocol took it)\n  why: "));
+	s.p.fate = PP_FATE_CONSUMED;
+	pp_out_text(&c.o, &s.p);
+	t = out(&c);
+	ck_assert_ptr_nonnull(
+		strstr(t, "\n  consumed after 12.001 us\n  (it went to a tap alone, "));
+	ck_assert(lines_fit(t));
 	cap_close(&c);
 }
 END_TEST
@@ -1136,7 +1359,11 @@ Suite *output_suite(void)
 	tcase_add_test(tc, test_text_dropped);
 	tcase_add_test(tc, test_hop_now);
 	tcase_add_test(tc, test_json_dropped);
+	tcase_add_test(tc, test_json_key_order);
+	tcase_add_test(tc, test_json_schema_example);
 	tcase_add_test(tc, test_lost);
+	tcase_add_test(tc, test_seen_last_no_device);
+	tcase_add_test(tc, test_by_tap);
 	tcase_add_test(tc, test_gap);
 	tcase_add_test(tc, test_read_by_free);
 	tcase_add_test(tc, test_no_names);

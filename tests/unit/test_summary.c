@@ -268,21 +268,28 @@ static struct pp_out sum_out(void)
 			       .sym_name = sym_name};
 }
 
-static char *render(const struct pp_summary *s, bool json)
+static char *render_when(const struct pp_summary *s, bool json, const struct pp_sum_when *when)
 {
 	struct pp_out o = sum_out();
-	struct pp_sum_when when = {.elapsed = 2.5, .final = true};
 	char *buf = NULL;
 	size_t len = 0;
 
 	o.f = open_memstream(&buf, &len);
 	ck_assert_ptr_nonnull(o.f);
 	if (json)
-		pp_out_summary_json(&o, s, &when);
+		pp_out_summary_json(&o, s, when);
 	else
-		pp_out_summary_text(&o, s, &when);
+		pp_out_summary_text(&o, s, when);
 	fclose(o.f);
 	return buf;
+}
+
+/* The report at exit of a live run of 2.5 s. */
+static char *render(const struct pp_summary *s, bool json)
+{
+	struct pp_sum_when when = {.elapsed = 2.5, .final = true};
+
+	return render_when(s, json, &when);
 }
 
 START_TEST(test_output)
@@ -349,6 +356,46 @@ START_TEST(test_output)
 }
 END_TEST
 
+/*
+ * `pktpath report FILE` sums up a recording, not a run at its exit: the
+ * header names the file and what its time is; its JSON line is the live
+ * run's.
+ */
+START_TEST(test_report_header)
+{
+	struct pp_summary *s = pp_summary_new(16, 16);
+	struct pp_sum_when when = {.elapsed = 5.0, .final = true, .file = "run.jsonl"};
+	char *text, *json, *live;
+	struct pkt k;
+
+	forwarded(&k, 0, 0, 2000, 500);
+	pp_summary_add(s, &k.p);
+	text = render_when(s, false, &when);
+	ck_assert_str_eq(strtok(text, "\n"), "pktpath summary of run.jsonl, 5.0 s recorded: "
+					     "1 packets, 1 distinct paths");
+	free(text);
+	when.span = true;
+	text = render_when(s, false, &when);
+	ck_assert_str_eq(strtok(text, "\n"),
+			 "pktpath summary of run.jsonl, its packets within 5.0 s: "
+			 "1 packets, 1 distinct paths");
+	free(text);
+	when.untimed = true;
+	text = render_when(s, false, &when);
+	ck_assert_str_eq(strtok(text, "\n"),
+			 "pktpath summary of run.jsonl: 1 packets, 1 distinct paths");
+	free(text);
+	when = (struct pp_sum_when){.elapsed = 5.0, .final = true, .file = "run.jsonl"};
+	json = render_when(s, true, &when);
+	when.file = NULL;
+	live = render_when(s, true, &when);
+	ck_assert_str_eq(json, live);
+	free(json);
+	free(live);
+	pp_summary_free(s);
+}
+END_TEST
+
 Suite *summary_suite(void)
 {
 	Suite *s = suite_create("summary");
@@ -360,6 +407,7 @@ Suite *summary_suite(void)
 	tcase_add_test(tc, test_cap);
 	tcase_add_test(tc, test_drop_table);
 	tcase_add_test(tc, test_output);
+	tcase_add_test(tc, test_report_header);
 	suite_add_tcase(s, tc);
 	return s;
 }
