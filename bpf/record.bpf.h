@@ -713,19 +713,32 @@ static __always_inline struct pp_skb_val *pp_join_copy(struct pp_state *st, __u6
 #define PP_PACKET_OUTGOING 4  /* include/uapi/linux/if_packet.h */
 
 /*
+ * sock_rfree(), set by the loader from kallsyms (probes only; 0: unknown):
+ * the destructor of an skb a socket owns for reading (skb_set_owner_r()).
+ */
+const volatile __u64 pp_sock_rfree = 0;
+
+/*
  * Whether SKB, being freed, is a packet socket's copy (PP_HOP_TAP): owned by
- * an AF_PACKET socket (packet_rcv() and tpacket_rcv()'s copy_thresh queue
- * their clone with skb_set_owner_r(); the reader frees it in
- * skb_free_datagram(), a close purges it); or a copy owned by no socket
- * that dev_queue_xmit_nit() made for the taps of the device the packet
- * leaves by: it sets PACKET_OUTGOING on that clone, never on the skb it
- * sends (a socket's error queue marks its skbs so too, skb_set_err_queue(),
- * but those are owned by the socket: ping's clone of an ICMP error). This
- * holds where the free's location is unknown (Linux before 6.3, the kprobe
- * ends, af_packet a module loaded after the start); with one, the probe
- * also tells a free in af_packet itself (pp_tap_at()). skb->sk shares its
- * word with the reassembly's offset: only a kernel address is followed
- * (see pp_skb_dev()).
+ * an AF_PACKET socket for reading (packet_rcv() and tpacket_rcv()'s
+ * copy_thresh queue their clone with skb_set_owner_r(), destructor
+ * sock_rfree(); the reader frees it in skb_free_datagram(), a close purges
+ * it); or a copy owned by no socket that dev_queue_xmit_nit() made for the
+ * taps of the device the packet leaves by: it sets PACKET_OUTGOING on that
+ * clone, never on the skb it sends (a socket's error queue marks its skbs
+ * so too, skb_set_err_queue(), but those are owned by the socket: ping's
+ * clone of an ICMP error). A frame a packet socket sends (arping, dhclient,
+ * scapy: packet_snd() and tpacket_snd() allocate it with
+ * skb_set_owner_w(), destructor sock_wfree() or tpacket_destruct_skb()) is
+ * the packet itself, owned by the sender until something orphans it (veth
+ * does not; ip_rcv_core() does, after its OTHERHOST drop): its end is the
+ * packet's. Where sock_rfree() is unknown, only a copy (PP_SKB_COPY) can be
+ * a tap's: a sender's skb never is one. This holds where the free's
+ * location is unknown (Linux before 6.3, the kprobe ends, af_packet a
+ * module loaded after the start); with one, the probe also tells a free in
+ * af_packet itself (pp_tap_at()). skb->sk shares its word with the
+ * reassembly's offset: only a kernel address is followed (see
+ * pp_skb_dev()). Read at a tracked skb's end only.
  */
 static __always_inline bool pp_is_tap(struct pp_skb_val *v, struct sk_buff *skb,
 				      const enum pp_via via)
@@ -737,8 +750,13 @@ static __always_inline bool pp_is_tap(struct pp_skb_val *v, struct sk_buff *skb,
 		sk = NULL;
 		barrier_var(sk); /* as in pp_skb_dev() */
 	}
-	if (sk)
-		return PP_READ(via, sk, __sk_common.skc_family) == PP_AF_PACKET;
+	if (sk) {
+		if (PP_READ(via, sk, __sk_common.skc_family) != PP_AF_PACKET)
+			return false;
+		if (pp_sock_rfree)
+			return (__u64)PP_READ(via, skb, destructor) == pp_sock_rfree;
+		return v->flags & PP_SKB_COPY;
+	}
 	if (!(v->flags & PP_SKB_COPY))
 		return false;
 	if (via == PP_VIA_BTF)

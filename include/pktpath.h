@@ -121,9 +121,10 @@ enum pp_fate {
 /*
  * END: a packet socket's copy (a tap: tcpdump, any AF_PACKET capture), an
  * observer whose free says nothing of the packet's fate: freed by af_packet's
- * receive functions, or owned by an AF_PACKET socket (queued to it, read or
- * purged there), or (no free location known) a copy that dev_queue_xmit_nit()
- * made for the taps of a device it leaves by (pkt_type PACKET_OUTGOING).
+ * receive functions, or owned by an AF_PACKET socket for reading (queued to
+ * it, read or purged there), or (no free location known) a copy that
+ * dev_queue_xmit_nit() made for the taps of a device it leaves by (pkt_type
+ * PACKET_OUTGOING). Never a frame a packet socket sends: that is the packet.
  */
 #define PP_HOP_TAP 4U
 /*

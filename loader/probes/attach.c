@@ -660,6 +660,7 @@ static int open_load(struct pp_probes *p, const struct pp_maps *maps, struct pp_
 	p->skel->rodata->pp_kmem_hooks = kmem_hooks(p, backend);
 	p->skel->rodata->pp_fclone_note = kmem_any_hooks(p, backend);
 	set_no_cookie(p, l, backend);
+	p->skel->rodata->pp_sock_rfree = p->set->sock_rfree;
 	for (int i = 0; i < PP_TAP_RANGES; i++) {
 		p->skel->rodata->pp_tap_lo[i] = p->set->tap_lo[i];
 		p->skel->rodata->pp_tap_hi[i] = p->set->tap_hi[i];

@@ -46,8 +46,16 @@ static void prepare_tap_free(struct pp_probe_settings *s, const struct pp_ksyms 
 		"tpacket_rcv",	   "tpacket_rcv.cold", "packet_rcv",
 		"packet_rcv.cold", "packet_rcv_spkt",  "packet_rcv_spkt.cold",
 	};
+	__u64 hi;
 
 	ranges(ksyms, names, PP_TAP_RANGES, s->tap_lo, s->tap_hi);
+	/*
+	 * A packet socket owns its copies for reading (skb_set_owner_r(),
+	 * destructor sock_rfree()), and the frames it sends for writing: those
+	 * are packets, not taps (pp_is_tap() in bpf/record.bpf.h).
+	 */
+	if (pp_ksym_range(ksyms, "sock_rfree", &s->sock_rfree, &hi))
+		s->sock_rfree = 0;
 }
 
 /*

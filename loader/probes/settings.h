@@ -61,6 +61,8 @@ struct pp_probe_settings {
 	__u64 nf_lo, nf_hi;
 	/* af_packet's receive functions: a tracked skb freed there is a tap's. 0, 0: unknown. */
 	__u64 tap_lo[PP_TAP_RANGES], tap_hi[PP_TAP_RANGES];
+	/* sock_rfree(): a tracked skb it would free is owned for reading. 0: unknown. */
+	__u64 sock_rfree;
 	/* Where a free is a merge (pp_merge_at() in bpf/probes.bpf.c). 0, 0: unknown. */
 	__u64 merge_lo[PP_MERGE_RANGES], merge_hi[PP_MERGE_RANGES];
 	/* Where a consume_skb() is the reader's (PP_HOP_READ). 0, 0: unknown. */
