@@ -22,8 +22,9 @@
 #
 #   scripts/lint.sh [CHECK...]     default: all eight
 #
-# Prints what a check found, then "PASS CHECK" or "FAIL CHECK", and at the
-# end "N passed, N failed" alone on a line; exit status 1 if any failed.
+# Prints what a check found, then "PASS CHECK (N s)" or "FAIL CHECK (N s)",
+# and at the end "N passed, N failed" alone on a line; exit status 1 if any
+# failed. The checks run side by side (see chain below).
 # Files are the ones git tracks, and new ones it does not ignore.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
@@ -129,7 +130,9 @@ check_links() {
 # unit layer. LSan is on (ASan's default): a leak fails the test.
 check_asan() {
 	build "$BUILD_DIR-asan" -DPKTPATH_SANITIZE=ON -- pp_unit || return 1
-	UBSAN_OPTIONS=print_stacktrace=1 "$BUILD_DIR-asan/tests/pp_unit"
+	# The checks beside it (two builds) slow it: Check's per-test limits
+	# are wall-clock.
+	CK_TIMEOUT_MULTIPLIER=3 UBSAN_OPTIONS=print_stacktrace=1 "$BUILD_DIR-asan/tests/pp_unit"
 }
 
 # The files the .deb and docs/ ship for running pktpath as a node agent.
@@ -156,20 +159,50 @@ check_packaging() {
 	return $ok
 }
 
-passed=0 failed=0
 for c in "${CHECKS[@]}"; do
-	if ! declare -F "check_$c" >/dev/null; then
+	declare -F "check_$c" >/dev/null || {
 		echo "lint: no check named '$c' (${ALL[*]})" >&2
 		exit 2
-	fi
-	start=$SECONDS
-	if "check_$c"; then
-		echo "PASS $c ($((SECONDS - start)) s)"
-		passed=$((passed + 1))
-	else
-		echo "FAIL $c ($((SECONDS - start)) s)"
-		failed=$((failed + 1))
-	fi
+	}
+done
+
+# run_check C: check C, its output in $out/C, its verdict and time in
+# $out/C.verdict.
+run_check() {
+	local start=$SECONDS v=PASS
+	"check_$1" >"$out/$1" 2>&1 || v=FAIL
+	echo "$v $1 ($((SECONDS - start)) s)" >"$out/$1.verdict"
+}
+
+# The checks run side by side in three chains, so that the one-threaded
+# ones (the unit tests under ASan, shellcheck's longest files) overlap the
+# builds: the clang build's three checks share ${BUILD_DIR}-lint, one after
+# another; the ASan build and its run; and the rest, one after another. Their outputs are
+# printed in CHECKS' order once all have ended.
+chain() {
+	local c
+	for c in "${CHECKS[@]}"; do
+		[[ " $* " != *" $c "* ]] || run_check "$c"
+	done
+}
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+built=" werror usage packaging asan "
+chain werror usage packaging &
+chain asan &
+rest=()
+for c in "${CHECKS[@]}"; do [[ $built == *" $c "* ]] || rest+=("$c"); done
+chain "${rest[@]}" &
+wait
+passed=0 failed=0
+for c in "${CHECKS[@]}"; do
+	cat "$out/$c" 2>/dev/null
+	v=$(cat "$out/$c.verdict" 2>/dev/null || echo "FAIL $c (did not run)")
+	echo "$v"
+	case $v in
+	PASS*) passed=$((passed + 1)) ;;
+	*) failed=$((failed + 1)) ;;
+	esac
 done
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -17,7 +17,9 @@
 #   VM_TIER          quick (default) or full (--full)
 #   BUILD_DIR        build directory (default: build); logs in $BUILD_DIR/vm
 #   VM_CACHE         the downloaded and extracted kernels, the other suites'
-#                    apt lists (default: /var/cache/pktpath-vm)
+#                    apt lists (default: /var/cache/pktpath-vm; without
+#                    root, $BUILD_DIR/vm/cache); runs that share it take
+#                    turns at its lock while they fetch
 #   PKTPATH_BIN      a pktpath to test as is (its libraries go in too); unset:
 #                    built here, as $BUILD_DIR/vm-build/loader/pktpath
 #   PKTPATH_STANDIN  1: test tests/vm/standin-pktpath.sh instead (harness
@@ -46,7 +48,8 @@
 #                    (default: 2, max, single: see tests/vm/README.md)
 #   VM_ABSENT_MODULES  modules to leave out as if the kernel lacked them (to
 #                    test the SKIP path)
-#   VM_JOBS          VMs run side by side (default: all of them)
+#   VM_JOBS          VMs run side by side (default: 3; tests/vm/README.md,
+#                    "Two tiers", has the measurement)
 #   VM_RUN           what /init runs instead of the scenarios (bench/vm_attach.sh
 #                    sets /tests/attach_bench.sh, bench/vm_rate.sh
 #                    /tests/rate_bench.sh); VM_BENCH_* go along to it
@@ -73,7 +76,12 @@ VMDIR=$BUILD_DIR/vm
 # The kernels' packages, extracted, and the other suites' apt lists: outside
 # the checkout, so that a clean clone on the same machine (CI's) does not
 # download and extract eleven kernels again (about 5 minutes).
-VM_CACHE=${VM_CACHE:-/var/cache/pktpath-vm}
+# Without root (no /var/cache of its own), in the build directory.
+if [ -w /var/cache ]; then
+	VM_CACHE=${VM_CACHE:-/var/cache/pktpath-vm}
+else
+	VM_CACHE=${VM_CACHE:-$VMDIR/cache}
+fi
 PKTPATH_STANDIN=${PKTPATH_STANDIN:-0}
 PKTPATH_BIN_GIVEN=${PKTPATH_BIN:+1}
 PKTPATH_BIN=${PKTPATH_BIN:-$BUILD_DIR/vm-build/loader/pktpath}
@@ -89,6 +97,7 @@ VM_BOOT_RETRIES=${VM_BOOT_RETRIES:-2}
 VM_SILENCE_TIMEOUT=${VM_SILENCE_TIMEOUT:-240}
 VM_SILENCE_RETRIES=${VM_SILENCE_RETRIES:-1}
 VM_TIER=${VM_TIER:-quick}
+VM_JOBS=${VM_JOBS:-3}
 VM_SMP=${VM_SMP:-2}
 VM_CPU=${VM_CPU:-max}
 VM_TCG_THREAD=${VM_TCG_THREAD:-single}
@@ -206,7 +215,7 @@ resolve_kernels() {
 		if [ -n "$dep" ]; then
 			KSUITE[$dep]=$suite
 			IFS='|' read -ra groups <<<"${row#* }"
-			# The quick tier: one VM a kernel (tier_backends).
+			# The quick tier: one VM a kernel (job_backends).
 			[ "$VM_TIER" = full ] || groups=(auto)
 			n=0
 			for group in "${groups[@]}"; do
@@ -279,17 +288,26 @@ fetch_kernel() {
 	mkdir -p "$VM_CACHE/debs"
 	for p in $(kernel_debs "$suite" "$pkg"); do
 		# The archive's version of p today, not only its name: the cache
-		# outlives the archive's uploads.
-		deb=$VM_CACHE/debs/$(apt_in "$suite" apt-get download --print-uris "$p" 2>/dev/null |
+		# outlives the archive's uploads. A version the lists no longer
+		# name: whichever the cache has.
+		deb=$(apt_in "$suite" apt-get download --print-uris "$p" 2>/dev/null |
 			awk '{ print $2; exit }')
+		if [ -n "$deb" ]; then
+			deb=$VM_CACHE/debs/$deb
+		else
+			deb=$(find "$VM_CACHE/debs/" -maxdepth 1 -name "${p}_*.deb" | head -n 1)
+		fi
 		if [ ! -f "$deb" ]; then
-			rm -f "$VM_CACHE/debs/${p}_"*.deb
+			mkdir -p "$VM_CACHE/debs/new"
 			log "downloading $p ($suite)"
-			if ! (cd "$VM_CACHE/debs" && apt_in "$suite" apt-get download "$p") \
+			if ! (cd "$VM_CACHE/debs/new" && apt_in "$suite" apt-get download "$p") \
 				>"$VM_CACHE/debs/$p.log" 2>&1; then
 				result "FAIL $pkg - download : $p: $(grep -m1 '^E:' "$VM_CACHE/debs/$p.log" || true)"
 				return 1
 			fi
+			# The older versions of p go once the new one is in.
+			rm -f "$VM_CACHE/debs/${p}_"*.deb
+			mv "$VM_CACHE/debs/new/${p}_"*.deb "$VM_CACHE/debs/"
 			deb=$(find "$VM_CACHE/debs/" -maxdepth 1 -name "${p}_*.deb" | head -n 1)
 			[ -n "$deb" ] || {
 				result "FAIL $pkg - download : $p: no .deb after apt-get download"
@@ -453,20 +471,21 @@ copy_dynamic() {
 	done
 }
 
-# make_initramfs PKG: $VMDIR/initrd/PKG.cpio.gz, rebuilt every run (about a
-# second) so that changed scripts and binaries are always in.
-make_initramfs() {
-	local root=$VMDIR/initrd/$1.root t applet v
-	INITRD=$VMDIR/initrd/$1.cpio.gz
+# make_base: $VMDIR/initrd/base.cpio.gz, what every VM's image holds
+# (busybox, the tools, pktpath, the scripts), made once a run, so that
+# changed scripts and binaries are always in. Each VM's image is that
+# archive and a small one of its own (make_initramfs): the kernel unpacks
+# concatenated cpio archives in turn. Once rather than per VM: under the
+# VMs' load the whole image took 20-60 s a VM.
+make_base() {
+	local root=$VMDIR/initrd/base.root t
 	rm -rf "$root"
 	mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,etc/pktpath,proc,sys,dev,run,tmp,root,tests}
-	mkdir -p "$root"/usr/share/pktpath
-	mkdir -p "$root/var"
+	mkdir -p "$root"/usr/share/pktpath "$root/var" "$root/lib/modules"
 	ln -s ../run "$root/var/run"
 	install -m 755 /bin/busybox "$root/bin/busybox"
-	for applet in $(/bin/busybox --list); do
-		[ "$applet" = busybox ] || ln -s busybox "$root/bin/$applet"
-	done
+	# One ln a link: a few hundred, but once a run.
+	(cd "$root/bin" && /bin/busybox --list | grep -vx busybox | xargs -I{} ln -s busybox {})
 	# shellcheck disable=SC2086 # a list of paths
 	for t in "${TOOLS[@]}" ${VM_EXTRA_TOOLS:-}; do copy_dynamic "$root" "$t"; done
 	if is_static "$PKTPATH_BIN" || [ "$PKTPATH_STANDIN" = 1 ]; then
@@ -482,6 +501,16 @@ make_initramfs() {
 	install -m 755 tests/vm/scenarios.sh tests/vm/attach_bench.sh tests/vm/rate_bench.sh \
 		tests/vm/vmlib.sh \
 		"$root/tests/"
+	(cd "$root" && find . | cpio -o -H newc -R 0:0 --quiet) | gzip -1 >"$VMDIR/initrd/base.cpio.gz"
+}
+
+# make_initramfs JOB: $VMDIR/initrd/JOB.cpio.gz, the base archive and JOB's
+# own: its kernel's modules and vm.conf.
+make_initramfs() {
+	local root=$VMDIR/initrd/$1.root v
+	INITRD=$VMDIR/initrd/$1.cpio.gz
+	rm -rf "$root"
+	mkdir -p "$root/etc/pktpath"
 	stage_modules "$root"
 	{
 		echo "export VM_LABEL=$LABEL"
@@ -497,7 +526,10 @@ make_initramfs() {
 		[ -z "${VM_RUN:-}" ] || echo "VM_RUN='$VM_RUN'"
 		for v in ${!VM_BENCH_@}; do echo "export $v='${!v}'"; done
 	} >"$root/etc/pktpath/vm.conf"
-	(cd "$root" && find . | cpio -o -H newc -R 0:0 --quiet) | gzip -1 >"$INITRD"
+	{
+		cat "$VMDIR/initrd/base.cpio.gz"
+		(cd "$root" && find . | cpio -o -H newc -R 0:0 --quiet) | gzip -1
+	} >"$INITRD"
 }
 
 # ---- boot ----------------------------------------------------------------------
@@ -679,13 +711,16 @@ run_kernel() {
 	log "$LABEL done: $(grep -c '^PASS ' "$RESULTS") passed, $(grep -c '^FAIL ' "$RESULTS") failed"
 }
 
-# The guests wait much of the time (RCU grace periods while probes detach,
-# sleeps between polls), so VM_JOBS kernels side by side (default: all of
-# them) take little longer than one.
+# VM_JOBS VMs side by side (default 3). On two cores, four kernels' VMs of
+# a few scenarios each (tests/vm/README.md, "Two tiers") took 372 s two at
+# a time, 394 s three at a time and 460 s four at a time: each VM's vCPUs
+# are one host thread, and more of them than cores crowd each other's
+# caches out; three keep both cores busy while a guest waits (RCU grace
+# periods while probes detach, sleeps between polls).
 run_kernels() {
 	local k running=0
 	for k in "${KERNELS[@]}"; do
-		if [ "$running" -ge "${VM_JOBS:-${#KERNELS[@]}}" ]; then
+		if [ "$running" -ge "$VM_JOBS" ]; then
 			wait -n || true
 			running=$((running - 1))
 		fi
@@ -696,7 +731,7 @@ run_kernels() {
 }
 
 main() {
-	local k total_start=$SECONDS pass fail skip retry
+	local k total_start=$SECONDS pass fail skip retry cache_lock
 	if [ "${1:-}" = --full ]; then
 		VM_TIER=full
 		shift
@@ -709,6 +744,14 @@ main() {
 	check_tools
 	mkdir -p "$VMDIR"
 	: >"$RESULTS"
+	# What ran, for tests/vm/matrix_table.sh (docs/kernels.md names it).
+	echo "tier $VM_TIER commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(
+		git diff --quiet HEAD 2>/dev/null || echo +changes) date $(date -u +%F)" >"$VMDIR/run.txt"
+	# Two runs sharing VM_CACHE must not extract one kernel over each
+	# other: the lock is held until every kernel is fetched.
+	mkdir -p "$VM_CACHE"
+	exec {cache_lock}>"$VM_CACHE/lock"
+	flock "$cache_lock"
 	if [ $# -gt 0 ]; then
 		KERNELS=()
 		for k in "$@"; do
@@ -723,12 +766,15 @@ main() {
 	fi
 	build_vmhelper
 	if build_pktpath && [ ${#KERNELS[@]} -gt 0 ]; then
+		mkdir -p "$VMDIR/initrd"
+		make_base
 		# Download and extract each package once, before its VMs start side
 		# by side (a failure is reported by run_kernel).
 		for k in "${KERNELS[@]}"; do
 			[[ $k != *@[2-9] ]] || continue
 			prefetch "${k%@*}"
 		done
+		flock -u "$cache_lock"
 		run_kernels
 		for k in "${KERNELS[@]}"; do
 			[ -s "$VMDIR/results-$k.txt" ] ||

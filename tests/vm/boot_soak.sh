@@ -27,7 +27,9 @@ echo "soak: $ROUNDS rounds, -smp ${VM_SMP:-2} -cpu ${VM_CPU:-max}" \
 	"on ${SOAK_BACKEND:-tracepoint}"
 for ((r = 1; r <= ROUNDS; r++)); do
 	start=$SECONDS
-	VM_BOOT_RETRIES=0 VM_SCENARIOS=${SOAK_SCENARIO:-icmp-veth} \
+	# Every VM of the full matrix at once, as the soak has always booted.
+	VM_TIER=${VM_TIER:-full} VM_JOBS=${VM_JOBS:-99} \
+		VM_BOOT_RETRIES=0 VM_SCENARIOS=${SOAK_SCENARIO:-icmp-veth} \
 		VM_BACKENDS=${SOAK_BACKEND:-tracepoint} BUILD_DIR=$BUILD_DIR \
 		"$ROOT/scripts/vm-test.sh" "$@" >"$OUT/round-$r.txt" 2>&1
 	rc=$?

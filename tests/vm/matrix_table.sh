@@ -28,6 +28,10 @@ verdict() {
 			printf "%s%s", sep, $0; sep = ", " }' "$f")"
 }
 
+# tier T commit C date D, written by scripts/vm-test.sh.
+read -r _ tier _ commit _ day <"$VMDIR/run.txt" 2>/dev/null || tier=unknown
+echo "The $tier tier of \`scripts/vm-test.sh\` on commit ${commit:-unknown}, ${day:-date unknown}:"
+echo
 echo "| kernel | \`--check\` verdict | \`--check\` says no | backend: checks passed/failed/skipped |"
 echo "|---|---|---|---|"
 awk '$1 ~ /^(PASS|FAIL|SKIP)$/ && $2 != "-" { print $2 }' "$VMDIR/results.txt" | sort -V -u |
