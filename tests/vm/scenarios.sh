@@ -41,7 +41,8 @@ esac
 # A VM that runs the scenarios on auto alone (VM_BACKENDS: the quick tier
 # of scripts/vm-test.sh, the test command's, and the rt and cloud flavours
 # in both tiers) then proves every backend's attach: list-probes (the attach
-# against --list-probes), or unsupported where the kernel cannot attach it.
+# against --list-probes, on ATTACH_LIST), or unsupported where the kernel
+# cannot attach it.
 ATTACH_ONLY=
 [ "${VM_BACKENDS:-}" != auto ] || [ -n "${VM_SCENARIOS:-}" ] ||
 	ATTACH_ONLY="kprobe-multi kprobe fentry tracepoint"
@@ -93,10 +94,21 @@ R_C=198.18.1.254
 C=198.18.1.2
 UDP_CLOSED_PORT=9
 
-# The full list (kp_func.list) but in the attach-only rounds (main), which
-# attach pktpath's default list, as a user's first run does.
+# The attach-only rounds (main) prove that a backend's programs load and
+# attach on this kernel: a list of three, a function on each side of the
+# stack and a tracepoint, beside what pktpath attaches whatever the list
+# (the ends, the copies, the reads). The full list would cost them a
+# scenario's time each: up to half the quick tier's.
+ATTACH_LIST=/tmp/attach.list
+printf '%s\n' ip_rcv ip_output tp:net:netif_receive_skb >"$ATTACH_LIST"
+
+# The full list (kp_func.list), or ATTACH_LIST in the attach-only rounds.
 funcs_arg() {
-	[ -f "$FUNCS" ] && [ "${DEFAULT_LIST:-0}" = 0 ] && echo "--funcs $FUNCS"
+	if [ "${ATTACH_ROUND:-0}" = 1 ]; then
+		echo "--funcs $ATTACH_LIST"
+	elif [ -f "$FUNCS" ]; then
+		echo "--funcs $FUNCS"
+	fi
 }
 
 # Debian's busybox runs its own applets before anything on PATH, and its ip
@@ -883,10 +895,10 @@ fi
 scenarios=$SCENARIOS
 [ "${VM_NO_CHECK:-0}" = 0 ] || scenarios=$(echo " $scenarios " | sed 's/ check / /')
 for backend in $BACKENDS $ATTACH_ONLY; do
-	case " $ATTACH_ONLY " in *" $backend "*) scenarios=list-probes DEFAULT_LIST=1 ;; esac
+	case " $ATTACH_ONLY " in *" $backend "*) scenarios=list-probes ATTACH_ROUND=1 ;; esac
 	if [ "$backend" = auto ] || grep -q "^backend $backend ok" /tmp/backends; then
 		planned=$scenarios
-		case ${DEFAULT_LIST:-0}/$backend in
+		case ${ATTACH_ROUND:-0}/$backend in
 		0/kprobe-multi | 0/kprobe | 0/fentry)
 			planned="$scenarios $OVERLAYS"
 			OVERLAYS=
