@@ -12,8 +12,7 @@
 #   fuzz   a short fuzzing run of the translator and the path assembler
 #   bench  a benchmark smoke run
 #
-#   scripts/test.sh [LAYER...]     default: every layer, in this order (vm,
-#                                  with others, in the background: below)
+#   scripts/test.sh [LAYER...]     default: every layer, in this order
 #
 # Each layer prints its own output and summary, then "=== LAYER: PASS",
 # "FAIL" or "SKIP" (every test of it exited 77: no root, a kernel feature
@@ -41,7 +40,6 @@ cmake --build "$BUILD_DIR" -j"$(nproc)" 2>&1 | grep -E 'warning|error' && {
 	exit 1
 }
 mkdir -p "$BUILD_DIR/test-logs"
-rm -f "$BUILD_DIR"/test-logs/*.verdict
 
 # ctest_output: ctest -V's output as the layer itself printed it: without
 # ctest's framing and the "N: " before each line of the test's own. Line by
@@ -78,54 +76,30 @@ verdict() {
 	fi
 }
 
-# layer NAME: the layer's output, then "=== NAME: VERDICT (N s)", also
-# kept in test-logs/NAME.verdict for the tally below.
+passed=0 failed=0 skipped=0 each=
 layer() {
 	local name=$1 start=$SECONDS log=$BUILD_DIR/test-logs/$1.log rc v
 	echo "=== $name"
 	ctest --test-dir "$BUILD_DIR" -V --no-tests=error -L "^$name\$" 2>&1 | tee "$log" | ctest_output
 	rc=${PIPESTATUS[0]}
 	v=$(verdict "$log" "$rc")
-	[ "$v" != FAIL ] || grep -qE '^ *[0-9]+/[0-9]+ Test +#' "$log" || tail -n 5 "$log"
-	echo "=== $name: $v ($((SECONDS - start)) s)" | tee "$BUILD_DIR/test-logs/$name.verdict"
-}
-
-# The vm layer's QEMU guests keep the CPU busy while the host layers leave
-# much of it idle (e2e waits on traffic, timers and RCU): when it runs with
-# others, it starts first, in the background at a lower priority (nice 10:
-# the host layers' processes come first, the VMs still get a share, never
-# starved long enough for a guest's lockup detector or the boot and
-# silence watchdogs of scripts/vm-test.sh, whose limits are raised here
-# too), and its output is printed once the others are done.
-bg=
-if [[ " ${LAYERS[*]} " == *" vm "* ]] && [ ${#LAYERS[@]} -gt 1 ]; then
-	bg=vm
-	(
-		renice -n 10 -p "$BASHPID" >/dev/null
-		export VM_BOOT_TIMEOUT=${VM_BOOT_TIMEOUT:-900} VM_SILENCE_TIMEOUT=${VM_SILENCE_TIMEOUT:-600}
-		layer vm
-	) >"$BUILD_DIR/test-logs/vm.out" 2>&1 &
-	bg_pid=$!
-	echo "=== vm: started in the background (nice 10), its output after the others'"
-fi
-for l in "${LAYERS[@]}"; do
-	[ "$l" = "$bg" ] || layer "$l"
-done
-if [ -n "$bg" ]; then
-	wait "$bg_pid"
-	cat "$BUILD_DIR/test-logs/vm.out"
-fi
-
-passed=0 failed=0 skipped=0 each=
-for l in "${LAYERS[@]}"; do
-	v=FAIL secs='(?'
-	[ ! -f "$BUILD_DIR/test-logs/$l.verdict" ] || read -r _ _ v secs _ <"$BUILD_DIR/test-logs/$l.verdict"
 	case $v in
 	PASS) passed=$((passed + 1)) ;;
 	SKIP) skipped=$((skipped + 1)) ;;
-	*) failed=$((failed + 1)) ;;
+	*)
+		failed=$((failed + 1))
+		grep -qE '^ *[0-9]+/[0-9]+ Test +#' "$log" || tail -n 5 "$log"
+		;;
 	esac
-	each+="$l ${secs#(} s, "
+	echo "=== $name: $v ($((SECONDS - start)) s)"
+	each+="$name $((SECONDS - start)) s, "
+}
+
+# One after another, the vm layer too: started in the background beside the
+# others (nice 10), its VMs slowed the e2e layer from 9 to over 20 minutes
+# for a few minutes of their own progress (the run of 7f876c5).
+for l in "${LAYERS[@]}"; do
+	layer "$l"
 done
 echo "layers: $passed passed, $failed failed, $skipped skipped"
 total=$((SECONDS - t0))
