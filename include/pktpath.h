@@ -214,6 +214,23 @@ struct pp_mark {
 	__u8 data[PP_HDR_BYTES]; /* from the Ethernet header on */
 };
 
+/*
+ * --agent: one place where the kernel drops skbs (skb:kfree_skb), the key
+ * of drops.bpf.c's counters. LOCATION: the dropping code's address;
+ * REASON: enum skb_drop_reason (0 before 5.17); the skb's device then
+ * (IFNAME "" and IFINDEX 0 on the way down from a socket) and namespace.
+ */
+struct pp_drop_key {
+	__u64 location;
+	__u32 reason;
+	__u32 ifindex;
+	__u32 netns;
+	__u32 pad;
+	char ifname[PP_IFNAMSIZ];
+};
+
+#define PP_DROP_PLACES 4096 /* drop_counts' entries; past them, drop_unkeyed counts */
+
 #define PP_TC_HOOKS 4
 
 /*

@@ -4,7 +4,8 @@
  * files that do one step each: app_probes.c (the probe list and the plan),
  * app_list_probes.c (--list-probes), app_marking.c (the scope, the filter
  * and the classifier), app_trace.c (the output files and the ring loop's
- * output), app_attach.c (attach, drop privileges, trace, detach); app.c
+ * output), app_attach.c (attach, drop privileges, trace, detach),
+ * app_agent.c (--agent: the drop counter instead of all of these); app.c
  * holds what they share and frees it all, main.c says which steps run.
  */
 #ifndef PP_APP_H
@@ -15,6 +16,7 @@
 #include "cmd/cli.h"
 #include "filter/classifier.h"
 #include "output/exports.h"
+#include "probes/drop_count.h"
 #include "probes/kfacts.h"
 #include "probes/module_btf.h"
 #include "probes/probe_list.h"
@@ -73,6 +75,7 @@ struct pp_app {
 	int metrics_fd;		      /* --metrics: the listening socket */
 	struct pp_metrics *metrics;
 	struct pp_http *http;
+	struct pp_drop_count drops; /* --agent */
 	struct utsname uts;
 	char err[512];
 };
@@ -111,5 +114,12 @@ int pp_app_trace(struct pp_app *a);
 /* app_attach.c: attach, drop privileges, trace; detach. */
 int pp_app_attach_run(struct pp_app *a);
 void pp_app_attach_destroy(struct pp_app *a);
+/* Every capability but KEEP dropped for good, and the seccomp filter: 0 or -1 (said). */
+int pp_app_drop_privileges(struct pp_app *a, __u64 keep);
+/* --metrics, if given: the table and its HTTP thread. 0 or -1 (said). */
+int pp_app_metrics_start(struct pp_app *a);
+
+/* app_agent.c: --agent, the drop counter's run. */
+int pp_app_agent_run(struct pp_app *a);
 
 #endif /* PP_APP_H */

@@ -40,18 +40,9 @@ static int attach_probes(struct pp_app *a)
  * Everything is attached: from here on pktpath reads, formats and, at the
  * end, detaches. Keep only what detaching needs (privs.h), for good.
  */
-static int drop_privileges(struct pp_app *a)
+int pp_app_drop_privileges(struct pp_app *a, __u64 keep)
 {
-	/* Removing clsact filters needs CAP_NET_ADMIN; so do the attaches to come. */
-	bool scope_clsact = pp_scope_tc_clsact(&a->scope) > 0;
-	__u64 keep = pp_privs_keep(!a->env.tc_script &&
-				   (pp_tc_clsact_count(&a->tc) || a->following || scope_clsact)) |
-		     pp_privs_keep_bpf(a->maps.state_map);
 	char names[128];
-
-	/* Removing them means entering their namespaces again (setns(2)). */
-	if (scope_clsact)
-		keep |= 1ULL << CAP_SYS_ADMIN;
 
 	if (pp_privs_drop(keep, a->err, sizeof(a->err)) ||
 	    pp_privs_seccomp(a->err, sizeof(a->err))) {
@@ -63,12 +54,26 @@ static int drop_privileges(struct pp_app *a)
 	return 0;
 }
 
+static int drop_privileges(struct pp_app *a)
+{
+	/* Removing clsact filters needs CAP_NET_ADMIN; so do the attaches to come. */
+	bool scope_clsact = pp_scope_tc_clsact(&a->scope) > 0;
+	__u64 keep = pp_privs_keep(!a->env.tc_script &&
+				   (pp_tc_clsact_count(&a->tc) || a->following || scope_clsact)) |
+		     pp_privs_keep_bpf(a->maps.state_map);
+
+	/* Removing them means entering their namespaces again (setns(2)). */
+	if (scope_clsact)
+		keep |= 1ULL << CAP_SYS_ADMIN;
+	return pp_app_drop_privileges(a, keep);
+}
+
 /*
  * --metrics: the HTTP thread starts once privileges are dropped, so that
  * it has no more capabilities than the reader and runs under its seccomp
  * filter (both are per thread, and inherited by threads created after).
  */
-static int start_metrics(struct pp_app *a)
+int pp_app_metrics_start(struct pp_app *a)
 {
 	struct pp_mbuild b = {.version = PKTPATH_VERSION,
 			      .backend = pp_backend_name(a->backend),
@@ -156,7 +161,7 @@ int pp_app_attach_run(struct pp_app *a)
 		pp_warn("%s\n", a->err);
 		return PP_EXIT_FAIL;
 	}
-	if (drop_privileges(a) || start_metrics(a))
+	if (drop_privileges(a) || pp_app_metrics_start(a))
 		return PP_EXIT_FAIL;
 	print_ready(a);
 	if (a->following && pp_follow_start(&a->follow, a->err, sizeof(a->err))) {

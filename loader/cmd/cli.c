@@ -363,6 +363,38 @@ static int check_conflicts(const struct parse *p)
 	return 0;
 }
 
+/*
+ * --agent follows no packet: what chooses, marks, prints or saves packets
+ * does not apply.
+ */
+static int check_agent(const struct parse *p)
+{
+	const struct pp_env *env = p->env;
+
+	if (!env->agent)
+		return 0;
+	if (env->action != PP_ACT_TRACE)
+		return bad(
+			p, "%s",
+			"--agent is for tracing: not with --test-pcap, --list-probes or --check");
+	if (env->filter[0])
+		return bad(p, "%s",
+			   "--agent counts every drop and follows no packet: it takes no filter");
+	if (env->summary || env->packets || any_export(env) || env->count || env->nstacks ||
+	    env->tc_script || env->nnetns || env->ncontainers || env->nifaces)
+		return bad(p, "%s",
+			   "--agent follows no packet: --summary, --packets, -c, --stack, -i, "
+			   "--netns, --container, --tc-script and the exports do not apply");
+	if (pp_out_format(env->format)->machine)
+		return bad(p, "%s", "--agent prints no packet: --json does not apply");
+	if (env->funcs || env->detail || env->nprobes || env->probe_regex || env->all_skb_funcs ||
+	    env->send_calls || env->backend != PP_BACKEND_AUTO)
+		return bad(p, "%s",
+			   "--agent attaches one program, at skb:kfree_skb: --backend and the "
+			   "probe list's options do not apply");
+	return 0;
+}
+
 /* The rows of VERB (NULL: pktpath's own) are the ones its parse and usage read. */
 static bool row_is(const struct pp_cli_opt *o, const char *verb)
 {
@@ -527,6 +559,8 @@ static int parse_main(struct parse *p, int argc, char **argv, const char *shorts
 		ret = take_filter(p, argc, argv);
 	if (!ret)
 		ret = check_conflicts(p);
+	if (!ret)
+		ret = check_agent(p);
 	return ret;
 }
 

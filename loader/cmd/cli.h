@@ -75,6 +75,7 @@ struct pp_env {
 	bool no_follow;		  /* --no-follow: no interface attached after start */
 	bool no_inner;		  /* --no-inner: the filter sees the outer headers only */
 	const char *metrics;	  /* --metrics [ADDR:]PORT */
+	bool agent;		  /* --agent: every drop counted, no packet followed */
 	unsigned int metrics_top; /* --metrics-top: paths, drop places with series; 0: default */
 	double metrics_idle; /* --metrics-idle: seconds before an idle series goes; 0: default */
 	int verbose;

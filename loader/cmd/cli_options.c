@@ -111,6 +111,11 @@ const struct pp_cli_opt pp_cli_opts[] = {
 	 .help = "serve Prometheus metrics on http://ADDR:PORT/metrics\n"
 		 "(and /healthz); PORT alone: every address; no\n"
 		 "packet printed unless --packets or --json"},
+	{"agent", 0, NULL, PP_OPT_FLAG, AT(agent),
+	 .help = "the node agent: count every drop in the kernel by\n"
+		 "reason, function, device and namespace, follow no\n"
+		 "packet; with --metrics as counters, else a table at\n"
+		 "exit. Costs only the drops: leave it on"},
 	{"metrics-top", 0, "N", PP_OPT_UINT, AT(metrics_top), .min = 1, .max = 10000,
 	 .bad = "--metrics-top wants 1 to 10000: \"%s\"",
 	 .help = "with --metrics, series for the N busiest paths\n"

@@ -55,6 +55,19 @@ static int load_btf(struct pp_app *a)
 	return 0;
 }
 
+/* --agent: the metrics' port, BTF and the kernel's facts, then the counter. */
+static int run_agent(struct pp_app *a)
+{
+	int ret = pp_app_trace_files(a);
+
+	if (!ret)
+		ret = load_btf(a);
+	if (ret)
+		return ret;
+	pp_kfacts_programs(&a->facts, a->btf);
+	return pp_app_agent_run(a);
+}
+
 static int run(struct pp_app *a)
 {
 	int ret;
@@ -77,6 +90,8 @@ static int run(struct pp_app *a)
 		break;
 	}
 	ret = check_caps();
+	if (!ret && a->env.agent)
+		return run_agent(a);
 	if (!ret && a->env.action == PP_ACT_TRACE)
 		ret = pp_app_marking_scope(a);
 	if (!ret && a->env.action == PP_ACT_TRACE)

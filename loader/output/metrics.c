@@ -144,7 +144,7 @@ static void add_path(struct pp_metrics *m, const struct pp_out *o, const struct 
 {
 	__u64 id = pp_metrics_path_id(o, p);
 	bool fresh;
-	struct pp_mpath *e = pp_mrank_get(&m->paths, id, now, &fresh, fold_path, &m->other_path);
+	struct pp_mpath *e = pp_mrank_get(&m->paths, id, 1, now, &fresh, fold_path, &m->other_path);
 
 	if (!e) {
 		observe(&m->other_path, p);
@@ -194,14 +194,14 @@ static __u64 drop_id(const struct pp_mdrop *d)
 	return fnv(fnv(fnv(h, d->hook), d->netns), d->device);
 }
 
-static void add_drop(struct pp_metrics *m, const struct pp_mdrop *d, __u64 now)
+static void add_drop(struct pp_metrics *m, const struct pp_mdrop *d, __u64 n, __u64 now)
 {
 	bool fresh;
 	struct pp_mdrop *e =
-		pp_mrank_get(&m->drops, d->h.id, now, &fresh, fold_drop, &m->other_drops);
+		pp_mrank_get(&m->drops, d->h.id, n, now, &fresh, fold_drop, &m->other_drops);
 
 	if (!e) {
-		m->other_drops++;
+		m->other_drops += n;
 		return;
 	}
 	if (fresh) {
@@ -210,7 +210,7 @@ static void add_drop(struct pp_metrics *m, const struct pp_mdrop *d, __u64 now)
 		*e = *d;
 		e->h = h;
 	}
-	e->h.count++;
+	e->h.count += n;
 }
 
 void pp_metrics_add(struct pp_metrics *m, const struct pp_out *o, const struct pp_packet *p,
@@ -228,7 +228,32 @@ void pp_metrics_add(struct pp_metrics *m, const struct pp_out *o, const struct p
 	pp_totals_add(&m->totals, p);
 	add_path(m, o, p, now);
 	if (dropped)
-		add_drop(m, &d, now);
+		add_drop(m, &d, 1, now);
+	pthread_mutex_unlock(&m->lock);
+}
+
+void pp_metrics_drop_place(const struct pp_out *o, const struct pp_drop_key *k, struct pp_mdrop *d)
+{
+	const char *reason = o->reason_name ? o->reason_name(k->reason, o->reason_arg) : NULL;
+	const char *func = k->location && o->sym_name ? o->sym_name(k->location, o->sym_arg) : NULL;
+	char buf[PP_METRICS_LABEL];
+
+	memset(d, 0, sizeof(*d));
+	snprintf(buf, sizeof(buf), "%u", k->reason);
+	label(d->reason, reason ? reason : buf);
+	label(d->function, func);
+	label(d->netns, k->netns ? pp_out_netns(o, k->netns, buf, sizeof(buf)) : NULL);
+	snprintf(d->device, sizeof(d->device), "%.*s", (int)sizeof(k->ifname), k->ifname);
+	d->h.id = drop_id(d);
+}
+
+void pp_metrics_add_drops(struct pp_metrics *m, const struct pp_mdrop *d, __u64 n, __u64 now)
+{
+	pthread_mutex_lock(&m->lock);
+	if (d)
+		add_drop(m, d, n, now);
+	else
+		m->other_drops += n;
 	pthread_mutex_unlock(&m->lock);
 }
 

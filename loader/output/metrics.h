@@ -114,12 +114,13 @@ struct pp_mrank {
 int pp_mrank_init(struct pp_mrank *r, size_t top, size_t size);
 void pp_mrank_free(struct pp_mrank *r);
 /*
- * ID's exported entry, its recent packets counted at NOW (its count is the
- * caller's): a new one (*fresh; id and recent counts set, the rest zeroed)
+ * ID's exported entry, its N recent packets counted at NOW (its count is
+ * the caller's): a new one (*fresh; id and recent counts set, the rest zeroed)
  * when there is room or when ID, a candidate, takes the place of a less busy
  * one (folded by FOLD first); NULL when ID stays a candidate.
  */
-void *pp_mrank_get(struct pp_mrank *r, __u64 id, __u64 now, bool *fresh, pp_mfold fold, void *arg);
+void *pp_mrank_get(struct pp_mrank *r, __u64 id, __u64 n, __u64 now, bool *fresh, pp_mfold fold,
+		   void *arg);
 /* Drops entries idle since before CUTOFF, the exported folded; returns how many exported. */
 size_t pp_mrank_expire(struct pp_mrank *r, __u64 cutoff, pp_mfold fold, void *arg);
 /* A new window: this one's counts become the last's (SKIPPED: a whole one passed too). */
@@ -148,6 +149,15 @@ void pp_metrics_free(struct pp_metrics *m);
 /* Counts packet P, named with O's callbacks, at NOW (ns). */
 void pp_metrics_add(struct pp_metrics *m, const struct pp_out *o, const struct pp_packet *p,
 		    __u64 now);
+/*
+ * --agent: N drops at the place D (its labels: pp_metrics_drop_place())
+ * at NOW (ns), counted in the kernel, not from packets; D NULL: drops the
+ * kernel could not place, in "other".
+ */
+void pp_metrics_add_drops(struct pp_metrics *m, const struct pp_mdrop *d, __u64 n, __u64 now);
+/* The labels of the kernel's drop place K, named with O's callbacks, and its id. */
+void pp_metrics_drop_place(const struct pp_out *o, const struct pp_drop_key *k, struct pp_mdrop *d);
+
 /* The reader's health at NOW (ns); its series idle past IDLE go too. */
 void pp_metrics_health(struct pp_metrics *m, const struct pp_mhealth *h, __u64 now);
 /*

@@ -202,7 +202,8 @@ static struct pp_mhead *top_add(struct pp_mrank *r, __u64 id)
 	return e;
 }
 
-void *pp_mrank_get(struct pp_mrank *r, __u64 id, __u64 now, bool *fresh, pp_mfold fold, void *arg)
+void *pp_mrank_get(struct pp_mrank *r, __u64 id, __u64 n, __u64 now, bool *fresh, pp_mfold fold,
+		   void *arg)
 {
 	struct pp_mhead *e = table_find(&r->top, id);
 
@@ -211,11 +212,11 @@ void *pp_mrank_get(struct pp_mrank *r, __u64 id, __u64 now, bool *fresh, pp_mfol
 		e = top_add(r, id);
 	if (!e) {
 		e = cand_get(&r->cand, id);
-		e->cur++;
+		e->cur += n;
 		e->last = now;
 		return promote(r, e, fold, arg);
 	}
-	e->cur++;
+	e->cur += n;
 	e->last = now;
 	return e;
 }

@@ -65,12 +65,7 @@ static void prepare_tap_free(struct pp_probe_settings *s, const struct pp_ksyms 
  */
 static void prepare_merge_free(struct pp_probe_settings *s, const struct pp_ksyms *ksyms)
 {
-	static const char *const names[PP_MERGE_RANGES] = {
-		"inet_frag_reasm_prepare", "inet_frag_reasm_finish", "skb_release_data",
-		"kfree_skb_list_reason",   "kfree_skb_partial",
-	};
-
-	ranges(ksyms, names, PP_MERGE_RANGES, s->merge_lo, s->merge_hi);
+	ranges(ksyms, pp_merge_frees, PP_MERGE_RANGES, s->merge_lo, s->merge_hi);
 }
 
 /*

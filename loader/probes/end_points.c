@@ -57,6 +57,19 @@ static const struct copy_point copies[] = {
 _Static_assert(ARRAY_SIZE(copies) <= PP_COPY_POINTS, "a program per copy point");
 
 /* The two tracepoints that say how the kernel judged the skb. */
+const char *const pp_merge_frees[PP_MERGE_RANGES] = {
+	"inet_frag_reasm_prepare", "inet_frag_reasm_finish", "skb_release_data",
+	"kfree_skb_list_reason",   "kfree_skb_partial",
+};
+
+bool pp_merge_free(const char *func)
+{
+	for (size_t i = 0; func && i < PP_MERGE_RANGES; i++)
+		if (!strcmp(func, pp_merge_frees[i]))
+			return true;
+	return false;
+}
+
 static const char *const free_tps[] = {"tp:skb:consume_skb", "tp:skb:kfree_skb"};
 
 int pp_end_points_add(struct pp_probe_list *l, char *err, size_t errlen)

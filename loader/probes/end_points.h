@@ -13,6 +13,15 @@
 #include <linux/types.h>
 #include "probes/probe_list.h"
 
+/*
+ * The functions whose frees say the skb's data went on in another skb
+ * (PP_FATE_MERGED, include/free_fate.h): reassembly and the frag_list frees.
+ */
+extern const char *const pp_merge_frees[PP_MERGE_RANGES];
+
+/* Whether FUNC is one of them. */
+bool pp_merge_free(const char *func);
+
 /* Adds every built-in end and copy point missing from the list ("built-in"). */
 int pp_end_points_add(struct pp_probe_list *l, char *err, size_t errlen);
 

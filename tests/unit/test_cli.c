@@ -164,6 +164,30 @@ START_TEST(test_summary_options)
 }
 END_TEST
 
+/* --agent follows no packet: whatever chooses, prints or saves packets is refused. */
+START_TEST(test_agent_options)
+{
+	char *ok[] = {"pktpath", "--agent", "--metrics", "9464", "--duration", "5", NULL};
+	char *filter[] = {"pktpath", "--agent", "udp", NULL};
+	char *summary[] = {"pktpath", "--agent", "--summary", NULL};
+	char *json[] = {"pktpath", "--agent", "--json", NULL};
+	char *backend[] = {"pktpath", "--agent", "--backend", "kprobe", NULL};
+	char *list[] = {"pktpath", "--agent", "--list-probes", NULL};
+	struct pp_env env;
+	char msg[256] = "";
+
+	ck_assert_int_eq(parse(&env, ok, msg, sizeof(msg)), 0);
+	ck_assert(env.agent);
+	ck_assert_str_eq(env.filter, "");
+	pp_env_free(&env);
+	expect_usage(filter, "it takes no filter");
+	expect_usage(summary, "--agent follows no packet: --summary");
+	expect_usage(json, "--json does not apply");
+	expect_usage(backend, "--backend and the probe list's options do not apply");
+	expect_usage(list, "--agent is for tracing");
+}
+END_TEST
+
 /* Parse ARGV, which must succeed, into ENV (free it). */
 static void parse_ok(struct pp_env *env, char **argv)
 {
@@ -860,6 +884,7 @@ Suite *cli_suite(void)
 	tcase_add_test(tc, test_conflicts_and_unknown);
 	tcase_add_test(tc, test_modes);
 	tcase_add_test(tc, test_summary_options);
+	tcase_add_test(tc, test_agent_options);
 	tcase_add_test(tc, test_verbs);
 	tcase_add_test(tc, test_filters_not_verbs);
 	tcase_add_test(tc, test_verb_conflicts);
