@@ -26,6 +26,10 @@
 #             the same hops, each paying the scope test (bpf/record.bpf.h,
 #             pp_out_of_scope()); its classifier also sits on veth-s. Not in
 #             the default lists: bench/scope.jq compares it with pp-c
+#   agent     pktpath --agent --metrics: the node agent as shipped, every
+#             drop counted, no packet followed. Not in the default lists
+#   pp-m      pktpath --metrics with no filter: the agent as it shipped
+#             before --agent, every packet tracked. Not in the default lists
 #   bpftrace  a bpftrace script on the same tracepoints doing the per-hit
 #             work of a tracer without a gate: look args->skbaddr up in a
 #             map, count when tracked (nothing is ever tracked)
@@ -270,6 +274,15 @@ start_tracer() {
 	bpftrace)
 		spawn "$WORK/$tag.out" "$WORK/$tag.err" bpftrace -B none "$WORK/equiv.bt"
 		wait_ready "$WORK/$tag.out" '^ready' "$BG"
+		;;
+	agent | pp-m)
+		# The node agent as shipped (packaging/pktpath.default), and as it
+		# shipped before: --metrics with no filter, every packet tracked.
+		local mode=(--agent)
+		[ "$cfg" = agent ] || mode=(--backend tracepoint)
+		spawn /dev/null "$WORK/$tag.err" ip netns exec "$NS_C" "$PKTPATH" "${mode[@]}" \
+			--metrics 127.0.0.1:19464
+		wait_ready "$WORK/$tag.err" 'pktpath: ready' "$BG"
 		;;
 	pp-a | pp-b | pp-c | pp-cs)
 		local scope=()
