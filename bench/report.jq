@@ -43,6 +43,8 @@ def cfg_name:
 	 "pp-a": "pktpath (a) `icmp and host 198.19.9.9`: nothing matches",
 	 "pp-b": "pktpath (b) `icmp`: the 10 pps ping is tracked",
 	 "pp-c": "pktpath (c) `udp`: the whole UDP flow is tracked",
+	 "agent": "pktpath `--agent --metrics`: the node agent as shipped",
+	 "pp-m": "pktpath `--metrics`, no filter: the agent as it shipped before `--agent`",
 	 "bpftrace": "bpftrace, same tracepoints, lookup per hit"}[.] // .;
 
 def plabel: if .tp != "" then "tp:" + .tp else .name end;
@@ -168,7 +170,7 @@ def hits_per_s($rows): [$rows[] | .cnt / .secs] | median;
 "",
 "| configuration | UDP kpackets/s | x none | UDP sent kpackets/s | TCP Gbit/s | x none | records lost |",
 "|---|---|---|---|---|---|---|",
-(["none", "floor", "floor-all", "pp-a", "pp-b", "pp-c", "bpftrace"][] as $c
+(["none", "floor", "floor-all", "agent", "pp-a", "pp-b", "pp-c", "pp-m", "bpftrace"][] as $c
 	| [$tr[] | select(.config == $c)] as $x
 	| select($x | length > 0)
 	| "| \($c | cfg_name) | \([$x[].udp_pps / 1e3] | median | fixed(1)) | "
