@@ -44,6 +44,7 @@ smoke() {
 	bench/netbench.sh --smoke "$SMOKE_WORK"
 	N=20 OUT_DIR=$SMOKE_WORK/send bench/send_latency.sh >/dev/null
 	bench/host_cost.sh --smoke
+	bench/agent_cost.sh --smoke
 }
 
 # callgrind's instructions for one formatting stage: the functions with the
