@@ -39,6 +39,7 @@ struct pp_ksyms;
 struct pp_netns_cache;
 struct pp_metrics;
 struct pp_http;
+struct pp_out;
 
 struct pp_app {
 	struct pp_env env;
@@ -109,6 +110,8 @@ void pp_app_marking_probes(struct pp_app *a);
 
 /* app_trace.c: what the run writes, and the loop that writes it. */
 int pp_app_trace_files(struct pp_app *a);
+/* OUT's names: drop reasons (loaded here), kernel symbols, namespaces. */
+void pp_app_out_names(struct pp_app *a, struct pp_out *out);
 int pp_app_trace(struct pp_app *a);
 
 /* app_attach.c: attach, drop privileges, trace; detach. */

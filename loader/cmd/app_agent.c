@@ -40,19 +40,9 @@ static __u64 now_ns(void)
 	return (__u64)ts.tv_sec * 1000000000ULL + (__u64)ts.tv_nsec;
 }
 
-static const char *reason_name(__u32 reason, void *arg)
+static const char *function(const struct agent *g, __u64 addr)
 {
-	return arg ? pp_drop_reason_name(arg, reason) : NULL;
-}
-
-static const char *sym_name(__u64 addr, void *arg)
-{
-	return arg ? pp_ksym_name(arg, addr, NULL) : NULL;
-}
-
-static const struct pp_ns_name *netns_name(__u32 inode, void *arg)
-{
-	return pp_netns_cache_get(arg, inode);
+	return g->out.sym_name(addr, g->out.sym_arg);
 }
 
 /* A place's drops since the last read, into the metrics; merges are not drops. */
@@ -60,7 +50,7 @@ static void add_place(void *arg, const struct pp_drop_key *k, __u64 total)
 {
 	struct agent *g = arg;
 	__u64 n = pp_drop_places_delta(&g->places, k, total);
-	const char *func = sym_name(k->location, g->out.sym_arg);
+	const char *func = function(g, k->location);
 	struct pp_mdrop d;
 
 	if (!n ||
@@ -88,7 +78,7 @@ static void read_counts(struct agent *g)
 static void add_row(void *arg, const struct pp_drop_key *k, __u64 total)
 {
 	struct agent *g = arg;
-	const char *func = sym_name(k->location, g->out.sym_arg);
+	const char *func = function(g, k->location);
 	struct pp_mdrop *d;
 
 	if (!total ||
@@ -151,19 +141,11 @@ static int setup_names(struct pp_app *a, struct agent *g)
 	long long ns;
 
 	pp_ksyms_load(&a->ksyms, "/proc/kallsyms");
-	pp_drop_reasons_load(&a->reasons, a->btf);
-	ns = pp_drop_reason_value(a->reasons, "NOT_SPECIFIED");
-	g->not_specified = ns >= 0 ? (__u32)ns : 0;
-	g->out = (struct pp_out){.reason_name = reason_name,
-				 .reason_arg = a->facts.reasons ? a->reasons : NULL,
-				 .sym_name = sym_name,
-				 .sym_arg = a->ksyms};
 	if (!a->netns)
 		a->netns = pp_netns_cache_new("/");
-	if (a->netns) {
-		g->out.netns_name = netns_name;
-		g->out.netns_arg = a->netns;
-	}
+	pp_app_out_names(a, &g->out);
+	ns = pp_drop_reason_value(a->reasons, "NOT_SPECIFIED");
+	g->not_specified = ns >= 0 ? (__u32)ns : 0;
 	return pp_drop_places_init(&g->places);
 }
 

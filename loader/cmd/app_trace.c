@@ -44,6 +44,17 @@ static void name_netns(struct pp_app *a, struct pp_out *out)
 	out->netns_inodes = pp_log_debug_on();
 }
 
+void pp_app_out_names(struct pp_app *a, struct pp_out *out)
+{
+	pp_drop_reasons_load(&a->reasons, a->btf);
+	out->reason_name = reason_name;
+	/* Where kfree_skb gives no reason (before 5.17), 0 is none, not a name (drop_hint.h). */
+	out->reason_arg = a->facts.reasons ? a->reasons : NULL;
+	out->sym_name = sym_name;
+	out->sym_arg = a->ksyms;
+	name_netns(a, out);
+}
+
 /*
  * An interface of pktpath's own namespace by index (if_indextoname()), as
  * it is named now; other namespaces' are not reachable from here. ARG: the
@@ -116,8 +127,6 @@ int pp_app_trace(struct pp_app *a)
 	struct pp_out out = {.f = stdout,
 			     .ops = pp_out_format(a->env.format),
 			     .nprobes = a->list.n,
-			     .reason_name = reason_name,
-			     .sym_name = sym_name,
 			     .if_name = if_name};
 	struct stat ns;
 	__u32 netns = stat("/proc/self/ns/net", &ns) ? 0 : (__u32)ns.st_ino;
@@ -141,10 +150,7 @@ int pp_app_trace(struct pp_app *a)
 	for (size_t i = 0; i < a->list.n; i++)
 		a->names[i] = a->list.v[i].name;
 	out.probe_names = a->names;
-	pp_drop_reasons_load(&a->reasons, a->btf);
-	/* Where kfree_skb gives no reason (before 5.17), 0 is none, not a name (drop_hint.h). */
-	out.reason_arg = a->facts.reasons ? a->reasons : NULL;
-	out.sym_arg = a->ksyms;
+	pp_app_out_names(a, &out);
 	out.if_arg = &netns;
 	/* --json --snaplen: what `pktpath report` needs for the exports, the same clocks. */
 	out.head_bytes = out.ops->machine ? a->env.snaplen : 0;
@@ -155,7 +161,6 @@ int pp_app_trace(struct pp_app *a)
 		out.stack = pp_stacks_frames;
 		out.stack_arg = &a->stacks;
 	}
-	name_netns(a, &out);
 	host_of(a, &out);
 	a->exports.out = &out;
 	pp_debug("wall-clock times: CLOCK_REALTIME - CLOCK_MONOTONIC "
