@@ -549,6 +549,32 @@ static __always_inline __u64 pp_next_id(struct pp_state *st, const bool fetch)
 }
 
 /*
+ * --max-rate: 1 matched packet in st->sample_period starts a path. The draw
+ * hashes the packet's data address and the millisecond, not a counter: the
+ * two places that may mark a sent packet (pp_kmark, then TC egress,
+ * microseconds apart) draw the same for it, so it is not drawn twice. (Not
+ * the skb's address: in TC it is the context pointer, which the verifier
+ * allows no arithmetic on.) Those drawn take one of the paths left until the
+ * loader's next tick (st->sample_left). sample_period 0: no --max-rate.
+ */
+static __always_inline bool pp_sampled_out(struct pp_state *st, __u64 head)
+{
+	__u64 p = READ_ONCE(st->sample_period), h;
+
+	if (!p)
+		return false;
+	if (p > 1) {
+		h = (head ^ (bpf_ktime_get_ns() >> 20)) * 0x9e3779b97f4a7c15ULL;
+		if ((h >> 32) % p)
+			return true;
+	}
+	if (READ_ONCE(st->sample_left) <= 0)
+		return true;
+	__sync_fetch_and_add(&st->sample_left, -1);
+	return false;
+}
+
+/*
  * Start tracking SKB as a new packet, first seen at TC HOOK (0: in a probe).
  * FETCH: see pp_next_id().
  */
@@ -558,6 +584,8 @@ static __always_inline int pp_track(struct pp_state *st, __u64 skb, __u32 hook, 
 	__u64 head = (__u64)PP_READ(via, (struct sk_buff *)skb, head);
 	__u32 at = hook ? hook : PP_HOOK_LOCAL;
 
+	if (pp_sampled_out(st, head))
+		return -1;
 	if (pp_full_again(st, skb, at))
 		return -1;
 	*id = pp_next_id(st, fetch);

@@ -453,6 +453,17 @@ struct pp_state {
 	 * explains (loader/cmd/trace.c).
 	 */
 	__u64 waiting;
+	/*
+	 * --max-rate: 1 matched packet in this many starts a path (0, 1: every
+	 * one), set each second by the loader from the rate of marks.
+	 */
+	__u64 sample_period;
+	/*
+	 * --max-rate: the paths still allowed until the loader's next tick
+	 * (signed: CPUs racing past 0 leave it below): a flood is capped from
+	 * its first packet, before the period adapts.
+	 */
+	__s64 sample_left;
 };
 
 /*
@@ -575,7 +586,7 @@ PP_ABI_AT(pp_frag_val, n, 16);
 PP_ABI_AT(pp_frag_val, ring, 20);
 PP_ABI_AT(pp_frag_val, slot, 24);
 
-PP_ABI_SIZE(pp_state, 80);
+PP_ABI_SIZE(pp_state, 96);
 PP_ABI_AT(pp_state, inflight, 0);
 PP_ABI_AT(pp_state, next_id, 8);
 PP_ABI_AT(pp_state, marked, 16);
@@ -586,5 +597,7 @@ PP_ABI_AT(pp_state, orphan_ns, 48);
 PP_ABI_AT(pp_state, orphans, 56);
 PP_ABI_AT(pp_state, frag_ts, 64);
 PP_ABI_AT(pp_state, waiting, 72);
+PP_ABI_AT(pp_state, sample_period, 80);
+PP_ABI_AT(pp_state, sample_left, 88);
 
 #endif /* PKTPATH_H */

@@ -141,7 +141,8 @@ int pp_app_trace(struct pp_app *a)
 				   .also_ctx = &a->exports,
 				   .metrics = a->metrics,
 				   .probes = pp_attacher_attached(a->attacher),
-				   .interfaces = a->tc.n};
+				   .interfaces = a->tc.n,
+				   .max_rate = a->env.max_rate};
 	int ret;
 
 	a->names = calloc(a->list.n, sizeof(*a->names));

@@ -381,10 +381,12 @@ static int check_agent(const struct parse *p)
 		return bad(p, "%s",
 			   "--agent counts every drop and follows no packet: it takes no filter");
 	if (env->summary || env->packets || any_export(env) || env->count || env->nstacks ||
+	    env->max_rate ||
 	    env->tc_script || env->nnetns || env->ncontainers || env->nifaces)
 		return bad(p, "%s",
 			   "--agent follows no packet: --summary, --packets, -c, --stack, -i, "
-			   "--netns, --container, --tc-script and the exports do not apply");
+			   "--netns, --container, --tc-script, --max-rate and the exports do not "
+			   "apply");
 	if (pp_out_format(env->format)->machine)
 		return bad(p, "%s", "--agent prints no packet: --json does not apply");
 	if (env->funcs || env->detail || env->nprobes || env->probe_regex || env->all_skb_funcs ||

@@ -66,6 +66,7 @@ struct pp_env {
 	double duration;	  /* seconds, 0: no limit */
 	double packet_timeout;	  /* seconds */
 	unsigned int max_packets; /* skb_map entries */
+	unsigned long long max_rate; /* --max-rate: new paths a second at most, 0: all */
 	unsigned int ring_size;	  /* bytes */
 	const char *test_pcap;
 	const char *tc_script; /* --tc-script DIR */

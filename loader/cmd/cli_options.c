@@ -120,7 +120,7 @@ const struct pp_cli_opt pp_cli_opts[] = {
 	 .bad = "--metrics-top wants 1 to 10000: \"%s\"",
 	 .help = "with --metrics, series for the N busiest paths\n"
 		 "and drop places; the rest summed as \"other\"\n"
-		 "(default 100: at most 23 N + 42 series)"},
+		 "(default 100: at most 23 N + 43 series)"},
 	{"metrics-idle", 0, "S", PP_OPT_SECONDS, AT(metrics_idle), .max = PP_MAX_SECONDS,
 	 .bad = "--metrics-idle wants seconds, above 0, up to a year: \"%s\"",
 	 .help = "with --metrics, a path or drop place without a\n"
@@ -136,6 +136,11 @@ const struct pp_cli_opt pp_cli_opts[] = {
 	 .help = "close a packet whose free was not seen after S\n"
 		 "seconds, unless a qdisc holds it; copies join it\n"
 		 "until then (default 1)"},
+	{"max-rate", 0, "N", PP_OPT_ULL, AT(max_rate), .min = 1, .max = 100000000,
+	 .bad = "--max-rate wants paths a second, 1 to 100000000: \"%s\"",
+	 .help = "follow about N new packets a second at most: past\n"
+		 "it, 1 matching packet in K, K set 4 times a second\n"
+		 "(said at exit, pktpath_sample_period with --metrics)"},
 	{"max-packets", 0, "N", PP_OPT_UINT, AT(max_packets), .min = 1, .max = 1 << 22,
 	 .bad = "--max-packets wants 1 to 4194304: \"%s\"",
 	 .help = "packets tracked at once (default 16384)"},

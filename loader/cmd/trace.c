@@ -14,6 +14,7 @@
 #include "output/output_summary.h"
 #include "paths/path.h"
 #include "cmd/trace.h"
+#include "paths/sampler.h"
 #include "base/log.h"
 
 /*
@@ -32,6 +33,7 @@ struct trace {
 	struct pp_summary *paths_sum; /* --summary, else NULL */
 	__u64 start, next_report;     /* --interval */
 	struct pp_state *state;	      /* mmap()ed state_map */
+	struct pp_sampler sampler;    /* --max-rate */
 	int skb_map_fd, end_lost_fd, head_map_fd;
 	__u64 swept;  /* when head_map was last swept */
 	__u64 health; /* when the metrics last had the health figures */
@@ -219,6 +221,7 @@ static void finish(struct trace *t, const struct pp_maps *maps)
 		report_summary(t, true);
 	t->totals.lost = t->state->ring_lost;
 	t->totals.map_full = t->state->map_full;
+	t->totals.sample_period = t->cfg->max_rate ? t->sampler.max_period : 0;
 	t->cfg->out->ops->totals(t->cfg->out, &t->totals);
 	fflush(t->cfg->out->f);
 	report_lost(maps, t->cfg);
@@ -250,6 +253,19 @@ static void lost_probes(const struct trace *t, struct pp_mhealth *h)
 	}
 }
 
+/* --max-rate: N and the share of paths for the next quarter second. */
+static void sample(struct trace *t)
+{
+	__u64 n = pp_sampler_tick(&t->sampler,
+				  __atomic_load_n(&t->state->marked, __ATOMIC_RELAXED),
+				  __atomic_load_n(&t->state->sample_left, __ATOMIC_RELAXED), t->now);
+
+	if (!n)
+		return;
+	__atomic_store_n(&t->state->sample_period, n, __ATOMIC_RELAXED);
+	__atomic_store_n(&t->state->sample_left, (__s64)t->sampler.share, __ATOMIC_RELAXED);
+}
+
 /* --metrics: the reader's own figures, about once a second. */
 static void report_health(struct trace *t)
 {
@@ -269,6 +285,7 @@ static void report_health(struct trace *t)
 	h.bad = st.bad;
 	h.probes = t->cfg->probes;
 	h.interfaces = t->cfg->interfaces;
+	h.sample_period = t->cfg->max_rate ? t->sampler.period : 1;
 	lost_probes(t, &h);
 	pp_metrics_health(t->cfg->metrics, &h, t->now);
 }
@@ -412,6 +429,7 @@ static int loop(struct trace *t, struct ring_buffer *rb, volatile sig_atomic_t *
 			return n;
 		pp_paths_expire(t->paths, t->now, timeout);
 		maybe_report(t);
+		sample(t);
 		report_health(t);
 		sweep_heads(t);
 		clear_frag_ts(t);
@@ -440,6 +458,9 @@ int pp_trace_run(const struct pp_maps *maps, const struct pp_trace_cfg *cfg,
 		return -errno;
 	/* Copies may join a packet for as long as it may stay open. */
 	t.state->orphan_ns = timeout_ns(cfg);
+	pp_sampler_init(&t.sampler, cfg->max_rate, t.now);
+	t.state->sample_left = (__s64)t.sampler.share;
+	t.state->sample_period = cfg->max_rate ? 1 : 0;
 	t.paths = pp_paths_new(emit, &t);
 	if (t.paths)
 		pp_paths_set_hold(t.paths, still_queued);

@@ -20,6 +20,7 @@ struct pp_trace_cfg {
 	double packet_timeout;	    /* seconds */
 	struct pp_metrics *metrics; /* --metrics: every packet counted there, NULL: none */
 	size_t probes, interfaces;  /* attached at start, for the metrics */
+	unsigned long long max_rate; /* --max-rate: new paths a second at most, 0: all */
 	pp_emit_fn also; /* every packet printed goes here too (the exports), NULL: none */
 	void *also_ctx;
 };

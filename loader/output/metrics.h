@@ -82,6 +82,7 @@ struct pp_mhealth {
 	__u64 late, bad;       /* records the path assembler set aside */
 	size_t probes;	       /* probe points attached */
 	size_t interfaces;     /* interfaces the classifier is on */
+	__u64 sample_period;   /* 1 in N followed now (--max-rate); 0: none (--agent) */
 	struct pp_mlost *lost; /* per probe, only those that lost any */
 	size_t nlost;
 };

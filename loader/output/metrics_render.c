@@ -229,6 +229,10 @@ static void health(FILE *f, const struct snap *s)
 	gauge(f, "pktpath_probes_attached", "Probe points attached.", (double)h->probes);
 	gauge(f, "pktpath_interfaces_attached", "Interfaces the classifier marks on.",
 	      (double)h->interfaces);
+	gauge(f, "pktpath_sample_period",
+	      "1 matching packet in this many is followed now (--max-rate): the path "
+	      "metrics times it estimate them all; 1: every one; 0: none (--agent).",
+	      (double)h->sample_period);
 	counter(f, "pktpath_metrics_series_evicted_total",
 		"Paths and drop places whose series went: --metrics-idle seconds without "
 		"a packet, or a busier one took the place.",
@@ -254,12 +258,12 @@ static size_t fate_series(void)
 size_t pp_metrics_max_series(size_t top)
 {
 	/*
-	 * The fates', tap copies 1, health 10, process 6; drops top + other;
+	 * The fates', tap copies 1, health 11, process 6; drops top + other;
 	 * paths top + other, each with a count, and a histogram of
 	 * PP_METRICS_BUCKETS + 1 buckets, a sum and a count; top info lines;
 	 * top slowest steps, a sum and a count each.
 	 */
-	return fate_series() + 17 + (top + 1) * (2 + PP_METRICS_BUCKETS + 3) + top + 2 * top;
+	return fate_series() + 18 + (top + 1) * (2 + PP_METRICS_BUCKETS + 3) + top + 2 * top;
 }
 
 char *pp_metrics_render(struct pp_metrics *m, const char *proc, size_t *len)

@@ -667,6 +667,11 @@ void pp_out_totals_text(const struct pp_out *o, const struct pp_totals *s)
 	if (s->map_full)
 		fprintf(o->f, ", %llu packets untracked (skb_map full)",
 			(unsigned long long)s->map_full);
+	if (s->sample_period > 1)
+		fprintf(o->f, ", sampled (--max-rate): down to 1 matching packet in %llu",
+			(unsigned long long)s->sample_period);
+	else if (s->sample_period)
+		fputs(", every matching packet (within --max-rate)", o->f);
 	fputc('\n', o->f);
 }
 
