@@ -434,10 +434,14 @@ static int skb_note(struct pp_buf *b, const struct pp_hop *h)
 		r->first_ts = h->ts;
 		b->awaited -= b->awaited > 0;
 	}
-	if (h->type != PP_REC_END)
+	if (h->type != PP_REC_END) {
+		r->hopped |= h->type != PP_REC_COPY;
 		return 0;
+	}
 	r->ended = true;
 	r->end_ts = h->ts;
+	r->end_probe = h->probe;
+	r->end_flags = h->flags;
 	r->fate = h->fate;
 	r->reason = h->reason;
 	r->location = h->location;
@@ -452,27 +456,49 @@ static int skb_note(struct pp_buf *b, const struct pp_hop *h)
 	return 0;
 }
 
+bool pp_skb_aside(const struct pp_skbref *r)
+{
+	return r->copy && r->ended && !r->hopped && r->probe == r->end_probe &&
+	       (r->end_flags & (PP_HOP_SHARED | PP_HOP_READ)) == PP_HOP_SHARED;
+}
+
 /*
  * Consumed if any skb was (a copy delivered is the packet delivered); else
  * the first drop (in skb order); else merged; else segmented; else left the
  * scope (--netns): the END fates in fate.c's row order; else its end was not
  * seen. A tap's copy observes: it
  * counts only when every skb of the packet was a tap's (a frame no protocol
- * takes, handed to tcpdump alone).
+ * takes, handed to tcpdump alone). A copy set aside (pp_skb_aside(): seen
+ * only at its free, its data still held by another skb) did nothing that
+ * was seen: its consume_skb() says the kernel was done with it, not that
+ * the packet was delivered (the first
+ * datagram to a neighbour not yet resolved waits in its arp_queue while
+ * neigh_probe() clones it for the solicitation and consumes the clone; the
+ * datagram itself goes on once the neighbour answers, and meets its own
+ * end). It counts only when no other skb could.
  */
 static const struct pp_skbref *decide_fate(const struct pp_buf *b, bool *by_tap)
 {
-	__u32 taps = 0;
+	__u32 taps = 0, aside = 0;
+	bool all_aside;
 
 	for (__u32 i = 0; i < b->nskbs; i++)
 		taps += b->skbs[i].tap;
 	*by_tap = b->nskbs && taps == b->nskbs;
+	for (__u32 i = 0; i < b->nskbs; i++)
+		aside += !b->skbs[i].tap && pp_skb_aside(&b->skbs[i]);
+	/* Taps' copies are often seen only at their free: by_tap decides as before. */
+	all_aside = *by_tap || aside == b->nskbs - taps;
 	for (size_t k = 0; k < pp_nfates; k++) {
 		if (!(pp_fates[k].flags & PP_FATE_F_END))
 			continue;
-		for (__u32 i = 0; i < b->nskbs; i++)
-			if (b->skbs[i].fate == pp_fates[k].fate && b->skbs[i].tap == *by_tap)
-				return &b->skbs[i];
+		for (__u32 i = 0; i < b->nskbs; i++) {
+			const struct pp_skbref *r = &b->skbs[i];
+
+			if (r->fate == pp_fates[k].fate && r->tap == *by_tap &&
+			    (all_aside || !pp_skb_aside(r)))
+				return r;
+		}
 	}
 	return NULL;
 }

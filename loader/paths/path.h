@@ -23,7 +23,10 @@ struct pp_skbref {
 	__u64 first_ts;	   /* its COPY's ts if one came, else its earliest record's */
 	__u64 end_ts;	   /* its END's ts, if ended */
 	__u32 probe;	   /* a copy: the probe that saw it join */
+	__u32 end_probe;   /* its END's probe, if ended */
+	__u32 end_flags;   /* its END's flags (PP_HOP_*), if ended */
 	bool copy;	   /* it joined by a COPY record */
+	bool hopped;	   /* a HOP (or the mark) of its own, besides its COPY and END */
 	bool ended;	   /* its END arrived: the skb was freed */
 	bool tap;	   /* its END says a packet socket's copy (PP_HOP_TAP): an observer */
 	enum pp_fate fate; /* its END's, PP_FATE_UNSEEN if none came */
@@ -51,6 +54,20 @@ struct pp_hop_bytes {
 size_t pp_skb_index(const struct pp_skbref *skbs, size_t nskbs, __u64 skb, __u64 ts);
 
 /*
+ * Whether R is a copy set aside: seen only at its own free (it joined at
+ * the probe that saw its END, with no hop of its own, and that free was no
+ * reader's, PP_HOP_READ), while another skb still held its data
+ * (PP_HOP_SHARED): the data went on there, and nothing shows that this
+ * copy went anywhere. A copy the kernel made for itself and freed, as
+ * neigh_probe()'s clone of the packet waiting for its neighbour, handed to
+ * arp_solicit() or ndisc_solicit() for its source address and consumed.
+ * Its end is its own, not the packet's. The last holder of the data is
+ * never set aside: it may be the packet's continuation, delivered (a
+ * reader's free where the tracepoint has no location, before Linux 6.3).
+ */
+bool pp_skb_aside(const struct pp_skbref *r);
+
+/*
  * A closed packet, valid only during the emit callback. hops[] holds every
  * hop of the packet: the mark hop (type PP_REC_MARK) when the mark arrived,
  * each HOP and COPY, and each END (one per skb freed); sorted by ts, ties
@@ -64,6 +81,8 @@ size_t pp_skb_index(const struct pp_skbref *skbs, size_t nskbs, __u64 skb, __u64
  * unseen. An skb with no END has fate unseen;
  * a packet closed by the timeout with such an skb is unseen unless consumed.
  * Taps' copies (pp_skbref.tap) take no part, unless every skb is one (by_tap).
+ * Nor does a copy set aside, seen only at its own free while another skb
+ * held its data (pp_skb_aside()), unless every skb that is not a tap's is one.
  *
  * Lives: a COPY record for an address whose entry already joined by a COPY,
  * or began before the COPY, starts a new entry (the probes send one COPY a

@@ -16,9 +16,12 @@
  *    hops sorted by ts, all of its own id, skbs that cover them and that
  *    each keep a hop, no COPY hop right before its own END (with several
  *    skbs), skbs whose fate is UNSEEN exactly when they have no END, and a
- *    fate that follows from theirs: CONSUMED when one was (live skbs or
- *    not), else UNSEEN when one is live, else the first DROPPED one's, else
- *    MERGED, else SEGMENTED; a lingered packet has no live skb;
+ *    fate that follows from those of the skbs that decide it (taps' only if
+ *    all are taps'; not a copy set aside, pp_skb_aside(), unless every skb
+ *    no tap's is one; a copy set aside ended where it joined, shared and
+ *    not read, as its END hop shows): CONSUMED when one was (live skbs or
+ *    not), else UNSEEN when any skb is live, else the first DROPPED one's,
+ *    else MERGED, else SEGMENTED; a lingered packet has no live skb;
  *  - each packet's JSON is one line of strict JSON, ASCII only, escaped
  *    exactly as docs/json-schema.md says, with the keys and values the
  *    schema gives for that packet (names made of awkward bytes included):
@@ -54,6 +57,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static struct {
 	unsigned long inputs, records, bad, late, packets, json_lines;
 	unsigned long multi, copied, merged, unseen, live_consumed, lingered;
+	unsigned long aside, aside_consumed;
 } seen;
 
 static void print_seen(void)
@@ -61,10 +65,11 @@ static void print_seen(void)
 	fprintf(stderr,
 		"fuzz_paths: %lu inputs, %lu records accepted, %lu malformed, %lu late, %lu "
 		"packets emitted (%lu of several skbs, %lu with a copy, %lu merged, %lu unseen, "
-		"%lu consumed with a live skb, %lu lingered), %lu JSON lines checked\n",
+		"%lu consumed with a live skb, %lu lingered, %lu with a copy set aside, %lu "
+		"not consumed though such a copy was), %lu JSON lines checked\n",
 		seen.inputs, seen.records, seen.bad, seen.late, seen.packets, seen.multi,
 		seen.copied, seen.merged, seen.unseen, seen.live_consumed, seen.lingered,
-		seen.json_lines);
+		seen.aside, seen.aside_consumed, seen.json_lines);
 }
 
 struct fz_run {
@@ -185,17 +190,67 @@ static void check_hop_skbs(const struct fz_run *r, const struct pp_packet *p)
 	}
 }
 
-/* The packet's fate follows from its skbs' (path.h): taps' only if all are taps. */
+/*
+ * A copy set aside (pp_skb_aside()) was seen only at its own free, which
+ * its END hop shows: a copy that ended, freed by the probe that saw it
+ * join, with its data held by another skb (PP_HOP_SHARED), not by its
+ * reader (PP_HOP_READ).
+ */
+static void check_aside(const struct fz_run *r, const struct pp_packet *p, size_t s)
+{
+	const struct pp_skbref *k = &p->skbs[s];
+
+	if (k->copy && k->ended) {
+		for (size_t i = 0; i < p->nhops; i++) {
+			const struct pp_hop *h = &p->hops[i];
+
+			if (h->type == PP_REC_END && h->skb == k->skb && h->ts == k->end_ts &&
+			    h->probe == k->probe && (h->flags & PP_HOP_SHARED) &&
+			    !(h->flags & PP_HOP_READ))
+				return;
+		}
+	}
+	fail(r, "packet %llu: skbs[%zu] set aside, not a copy ended where it joined, shared",
+	     (unsigned long long)p->id, s);
+}
+
+/*
+ * How many skbs no tap's are copies set aside (each skb set aside checked
+ * against its hops); how many skbs are no tap's in *OTHERS.
+ */
+static size_t count_aside(const struct fz_run *r, const struct pp_packet *p, size_t *others)
+{
+	size_t aside = 0;
+
+	*others = 0;
+	for (size_t s = 0; s < p->nskbs; s++) {
+		if (!pp_skb_aside(&p->skbs[s]))
+			continue;
+		check_aside(r, p, s);
+		if (!p->skbs[s].tap)
+			aside++;
+	}
+	for (size_t s = 0; s < p->nskbs; s++)
+		*others += !p->skbs[s].tap;
+	return aside;
+}
+
+/*
+ * The packet's fate follows from its skbs' (path.h): taps' only if all are
+ * taps'; a copy set aside only if every skb no tap's is one.
+ */
 static void check_fates(const struct fz_run *r, const struct pp_packet *p)
 {
 	const struct pp_skbref *drop = NULL;
-	size_t live = 0, consumed = 0, merged = 0, segmented = 0, taps = 0;
+	size_t live = 0, consumed = 0, merged = 0, segmented = 0, taps = 0, others;
+	bool every_aside;
 
 	for (size_t s = 0; s < p->nskbs; s++)
 		taps += p->skbs[s].tap;
 	if (p->by_tap != (p->nskbs && taps == p->nskbs))
 		fail(r, "packet %llu: by_tap %d with %zu taps of %zu skbs",
 		     (unsigned long long)p->id, p->by_tap, taps, p->nskbs);
+	every_aside = count_aside(r, p, &others) == others;
 	for (size_t s = 0; s < p->nskbs; s++) {
 		const struct pp_skbref *k = &p->skbs[s];
 		bool end_fate = k->fate == PP_FATE_CONSUMED || k->fate == PP_FATE_DROPPED ||
@@ -209,7 +264,7 @@ static void check_fates(const struct fz_run *r, const struct pp_packet *p)
 			fail(r, "packet %llu: skbs[%zu] has a parent but is no copy",
 			     (unsigned long long)p->id, s);
 		live += !k->ended;
-		if (k->tap != p->by_tap)
+		if (k->tap != p->by_tap || (!every_aside && pp_skb_aside(k)))
 			continue;
 		consumed += k->fate == PP_FATE_CONSUMED;
 		merged += k->fate == PP_FATE_MERGED;
@@ -661,12 +716,17 @@ static void check_json(struct fz_run *r, const struct pp_packet *p)
 /* Counts the shapes of packet that the inputs reach. */
 static void seen_packet(const struct pp_packet *p)
 {
-	bool copied = false, live = false;
+	bool copied = false, live = false, aside = false, aside_consumed = false;
 
 	for (size_t i = 0; i < p->nskbs; i++) {
 		copied |= p->skbs[i].copy;
 		live |= !p->skbs[i].ended;
+		aside |= pp_skb_aside(&p->skbs[i]);
+		aside_consumed |= pp_skb_aside(&p->skbs[i]) && !p->skbs[i].tap &&
+				  p->skbs[i].fate == PP_FATE_CONSUMED;
 	}
+	seen.aside += aside;
+	seen.aside_consumed += aside_consumed && p->fate != PP_FATE_CONSUMED;
 	seen.multi += p->nskbs > 1;
 	seen.copied += copied;
 	seen.merged += p->fate == PP_FATE_MERGED;

@@ -564,6 +564,33 @@ static void paths_stream(int s, struct out *o)
 		read_end(o, 4, 0, 10);
 		read_end(o, 5, 1, 1);
 		break;
+	case 16: /* neigh_probe()'s clone of a datagram waiting for its neighbour */
+		mark(o, 6, 0, 0, true);
+		hop(o, 6, 0, 5, 1);
+		copy_at_end(o, 1, 6, 1, 0, 5, 0); /* consumed, shared: set aside */
+		hop(o, 6, 0, 5, 2);
+		drop(o, 6, 0, 5, 2, 0xffffffff81a2b3c4ULL); /* the packet's fate */
+		mark(o, 7, 2, 1, true);
+		copy_at_end(o, 3, 7, 3, 2, 5, 0); /* set aside; its parent's end never seen */
+		mark(o, 8, 4, 2, true);
+		copy_at_end(o, 9, 8, 5, 4, 6, 0); /* freed by its reader: it decides */
+		drop(o, 8, 4, 5, 2, 0);
+		copy_at_end(o, 1, 9, 6, 0, 5, 0); /* the only skb: it decides, lingers */
+		mark(o, 10, 7, 3, true);
+		copy(o, 10, 0, 5, 5, 7);
+		hop(o, 10, 0, 5, 2); /* a hop of its own: it decides */
+		shared_end(o, 10, 0, 5, 0);
+		drop(o, 10, 7, 5, 2, 0);
+		mark(o, 11, 7, 4, true);
+		copy(o, 11, 1, 5, 3, 7); /* joined at another probe than its free: it decides */
+		shared_end(o, 11, 1, 5, 0);
+		drop(o, 11, 7, 5, 2, 0);
+		mark(o, 12, 0, 5, true);
+		copy_at_end(o, 0x11, 12, 1, 0, 5, 0); /* tcpdump's copy at its free: a tap's */
+		copy_at_end(o, 1, 12, 2, 0, 5, 0);    /* set aside: the drop decides */
+		drop(o, 12, 0, 5, 2, 0);
+		expire(o, 63, 1);
+		break;
 	default: /* many packets interleaved, some left to the final flush */
 		for (int i = 0; i < 16; i++)
 			mark(o, (uint8_t)i, (uint8_t)(i % 8), i % 8, i & 1);
@@ -578,7 +605,7 @@ static int paths_seeds(const char *dir)
 {
 	static struct out o;
 
-	for (int s = 0; s < 16; s++) {
+	for (int s = 0; s < 17; s++) {
 		o.n = 0;
 		paths_stream(s, &o);
 		if (write_file(dir, "paths", s, o.b, o.n))

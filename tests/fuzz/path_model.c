@@ -15,6 +15,7 @@ struct fzm_pkt {
 	struct pp_hop *hops; /* in arrival order */
 	size_t nhops;
 	struct pp_skbref *skbs;
+	size_t *nrecs; /* records filed under each skb */
 	size_t nskbs;
 	bool has_mark;
 	struct pp_mark mark;
@@ -39,6 +40,7 @@ static void expect_free(struct fzm_expect *e)
 {
 	free(e->hops);
 	free(e->skbs);
+	free(e->aside);
 }
 
 void fzm_free(struct fzm *m)
@@ -46,6 +48,7 @@ void fzm_free(struct fzm *m)
 	for (size_t i = 0; i < m->npkts; i++) {
 		free(m->pkts[i].hops);
 		free(m->pkts[i].skbs);
+		free(m->pkts[i].nrecs);
 	}
 	for (size_t i = m->qhead; i < m->qn; i++)
 		expect_free(&m->q[i]);
@@ -154,8 +157,10 @@ static struct fzm_pkt *open_pkt(struct fzm *m, __u64 id)
 static struct pp_skbref *skb_new(struct fzm_pkt *k, const struct pp_hop *h)
 {
 	k->skbs = xrealloc(k->skbs, (k->nskbs + 1) * sizeof(*k->skbs));
+	k->nrecs = xrealloc(k->nrecs, (k->nskbs + 1) * sizeof(*k->nrecs));
 	k->skbs[k->nskbs] =
 		(struct pp_skbref){.skb = h->skb, .first_ts = h->ts, .fate = PP_FATE_UNSEEN};
+	k->nrecs[k->nskbs] = 0;
 	return &k->skbs[k->nskbs++];
 }
 
@@ -219,11 +224,12 @@ static size_t nlive(const struct fzm_pkt *k)
 	return n;
 }
 
-/* What h says of its skb: joining as a copy, or its end. */
+/* What h says of its skb: joining as a copy, or its end; one more record of it. */
 static void note_skb(struct fzm_pkt *k, const struct pp_hop *h)
 {
 	struct pp_skbref *r = skb_of(k, h);
 
+	k->nrecs[r - k->skbs]++;
 	if (!r->copy && h->ts < r->first_ts)
 		r->first_ts = h->ts;
 	if (h->type == PP_REC_COPY && !r->copy) {
@@ -241,6 +247,8 @@ static void note_skb(struct fzm_pkt *k, const struct pp_hop *h)
 	r->ended = true;
 	r->end_ts = h->ts;
 	r->tap = h->flags & PP_HOP_TAP;
+	r->end_probe = h->probe;
+	r->end_flags = h->flags;
 	r->fate = (enum pp_fate)h->fate;
 	r->reason = h->reason;
 	r->location = h->location;
@@ -316,38 +324,87 @@ static bool all_taps(const struct fzm_pkt *k)
 	return k->nskbs > 0;
 }
 
-/* The first skb whose fate is f, NULL if none; taps' only if all are taps. */
-static const struct pp_skbref *first_of(const struct fzm_pkt *k, enum pp_fate f)
+/*
+ * Whether skb i of k is a copy set aside: seen at its own free alone (two
+ * records, its COPY and its END, from one probe), which was no reader's,
+ * while another skb still held its data.
+ */
+static bool set_aside(const struct fzm_pkt *k, size_t i)
 {
-	bool taps = all_taps(k);
+	const struct pp_skbref *r = &k->skbs[i];
+
+	if (!r->copy || !r->ended || k->nrecs[i] != 2 || r->probe != r->end_probe)
+		return false;
+	return (r->end_flags & PP_HOP_SHARED) && !(r->end_flags & PP_HOP_READ);
+}
+
+/*
+ * Which skbs of k decide the packet's fate, given which are set aside
+ * (ASIDE): with every skb a tap's, each does; else the skbs no tap's, less
+ * those set aside unless all of them are.
+ */
+static bool *deciders(const struct fzm_pkt *k, const bool *aside)
+{
+	bool *d = xrealloc(NULL, k->nskbs * sizeof(*d)), taps = all_taps(k), every_aside = true;
 
 	for (size_t i = 0; i < k->nskbs; i++)
-		if (k->skbs[i].fate == f && k->skbs[i].tap == taps)
+		if (!k->skbs[i].tap && !aside[i])
+			every_aside = false;
+	for (size_t i = 0; i < k->nskbs; i++)
+		d[i] = taps || (!k->skbs[i].tap && (every_aside || !aside[i]));
+	return d;
+}
+
+/* The first skb whose fate is f among those that decide (D), NULL if none. */
+static const struct pp_skbref *first_of(const struct fzm_pkt *k, const bool *d, enum pp_fate f)
+{
+	for (size_t i = 0; i < k->nskbs; i++)
+		if (k->skbs[i].fate == f && d[i])
 			return &k->skbs[i];
 	return NULL;
+}
+
+/* Each skb's hopped: a record of it came besides its COPY and its END. */
+static void note_hopped(struct fzm_pkt *k)
+{
+	for (size_t i = 0; i < k->nskbs; i++)
+		k->skbs[i].hopped = k->nrecs[i] > (size_t)k->skbs[i].copy + k->skbs[i].ended;
+}
+
+/* The packet's fate from those of the skbs that decide it (D); its drop in *DROP. */
+static enum pp_fate pkt_fate(const struct fzm_pkt *k, const bool *d, const struct pp_skbref **drop)
+{
+	*drop = first_of(k, d, PP_FATE_DROPPED);
+	if (first_of(k, d, PP_FATE_CONSUMED))
+		return PP_FATE_CONSUMED;
+	if (nlive(k))
+		return PP_FATE_UNSEEN;
+	if (*drop)
+		return PP_FATE_DROPPED;
+	if (first_of(k, d, PP_FATE_MERGED))
+		return PP_FATE_MERGED;
+	if (first_of(k, d, PP_FATE_SEGMENTED))
+		return PP_FATE_SEGMENTED;
+	if (first_of(k, d, PP_FATE_LEFT))
+		return PP_FATE_LEFT;
+	return PP_FATE_UNSEEN;
 }
 
 /* Closes k at AT, by an END or (TIMED) the timeout. */
 static void close_pkt(struct fzm *m, struct fzm_pkt *k, bool timed, __u64 at)
 {
-	const struct pp_skbref *drop = first_of(k, PP_FATE_DROPPED);
-	enum pp_fate fate = PP_FATE_UNSEEN;
+	bool *aside = xrealloc(NULL, k->nskbs * sizeof(*aside)), *d;
+	const struct pp_skbref *drop;
+	enum pp_fate fate;
 	struct fzm_expect *e;
 	size_t n;
 
-	if (first_of(k, PP_FATE_CONSUMED))
-		fate = PP_FATE_CONSUMED;
-	else if (nlive(k))
-		fate = PP_FATE_UNSEEN;
-	else if (drop)
-		fate = PP_FATE_DROPPED;
-	else if (first_of(k, PP_FATE_MERGED))
-		fate = PP_FATE_MERGED;
-	else if (first_of(k, PP_FATE_SEGMENTED))
-		fate = PP_FATE_SEGMENTED;
-	else if (first_of(k, PP_FATE_LEFT))
-		fate = PP_FATE_LEFT;
-
+	for (size_t i = 0; i < k->nskbs; i++)
+		aside[i] = set_aside(k, i);
+	d = deciders(k, aside);
+	fate = pkt_fate(k, d, &drop);
+	free(d);
+	note_hopped(k);
 	if (m->qn == m->qcap) {
 		m->qcap = m->qcap ? 2 * m->qcap : 16;
 		m->q = xrealloc(m->q, m->qcap * sizeof(*m->q));
@@ -355,6 +412,7 @@ static void close_pkt(struct fzm *m, struct fzm_pkt *k, bool timed, __u64 at)
 	e = &m->q[m->qn++];
 	*e = (struct fzm_expect){.hops = sorted_hops(k, &n),
 				 .skbs = k->skbs,
+				 .aside = aside,
 				 .mark = k->mark,
 				 .has_mark = k->has_mark};
 	carry_netns(e->hops, n);
@@ -374,8 +432,10 @@ static void close_pkt(struct fzm *m, struct fzm_pkt *k, bool timed, __u64 at)
 	m->st.emitted++;
 	m->st.mark_lost += !k->has_mark;
 	free(k->hops);
+	free(k->nrecs);
 	k->hops = NULL;
 	k->skbs = NULL;
+	k->nrecs = NULL;
 	k->open = false;
 	k->at = at;
 	m->nopen--;
@@ -549,7 +609,14 @@ static int compare_skbs(const struct fzm_expect *e, const struct pp_packet *p, c
 		FZM_SKB_FIELD(first_ts, true);
 		FZM_SKB_FIELD(end_ts, a->ended);
 		FZM_SKB_FIELD(tap, a->ended);
+		FZM_SKB_FIELD(end_probe, a->ended);
+		FZM_SKB_FIELD(end_flags, a->ended);
+		FZM_SKB_FIELD(hopped, true);
 #undef FZM_SKB_FIELD
+		if (e->aside[i] != pp_skb_aside(b)) {
+			snprintf(what, sizeof(what), "skbs[%zu] set aside", i);
+			return differ(why, len, what, e->aside[i], pp_skb_aside(b));
+		}
 	}
 	return 0;
 }

@@ -20,11 +20,18 @@
  *    (the last such, else the first of the address); an END ends the last
  *    live entry of its address begun by its time, else the last live one,
  *    else a new one. Each skb: ended once its END came; fate, reason,
- *    location, end_ts and tap (PP_HOP_TAP) its END's (UNSEEN, 0, 0 with
- *    none; reason and location are promised only for a drop, so they are
- *    compared only for a DROPPED skb or one with no END); copy if a COPY of
- *    it came, then parent (the COPY's location) and probe its COPY's, else
- *    0; first_ts its COPY's ts if one came, else its earliest record's.
+ *    location, end_ts, tap (PP_HOP_TAP), end_probe and end_flags its END's
+ *    (UNSEEN, 0, 0 with none; reason and location are promised only for a
+ *    drop, so they are compared only for a DROPPED skb or one with no END);
+ *    copy if a COPY of it came, then parent (the COPY's location) and probe
+ *    its COPY's, else 0; first_ts its COPY's ts if one came, else its
+ *    earliest record's; hopped if a record of it came besides its COPY and
+ *    its END (a HOP or a MARK).
+ *  - A copy is set aside (pp_skb_aside() must say so of exactly these) when
+ *    it was seen only at its own free: its records were its COPY and its
+ *    END and no other, both from one probe; while another skb still held
+ *    its data (the END's PP_HOP_SHARED), and that free was not its reader's
+ *    (no PP_HOP_READ).
  *  - A skb is live from its first record until its END. Every END
  *    with PP_HOP_SHARED or PP_HOP_FRAGS (a fragment with more to come)
  *    after which no skb is live adds one to the awaited
@@ -39,11 +46,14 @@
  *    lingered.
  *  - At its close: with several skbs, each COPY hop directly followed (in
  *    the sorted hops, before any is taken out) by an END of the same skb and
- *    probe is taken out. Its fate is CONSUMED if any skb's is; else UNSEEN
- *    if an skb is still live; else DROPPED by the first dropped skb (its
- *    reason and location); else MERGED if any is; reason and location are 0
- *    unless DROPPED; lost is the sum over all its END records. Taps' skbs
- *    count in none of these, unless every skb is a tap's (by_tap).
+ *    probe is taken out. The skbs that decide its fate: every skb if each
+ *    is a tap's (by_tap); else those that are no tap's and not set aside,
+ *    or every skb that is no tap's if each of them is set aside. Its fate
+ *    is CONSUMED if a deciding skb's is; else UNSEEN if any skb is still
+ *    live; else DROPPED by the first deciding skb dropped (its reason and
+ *    location); else MERGED, SEGMENTED, LEFT if a deciding skb's is;
+ *    reason and location are 0 unless DROPPED; lost is the sum over all its
+ *    END records.
  */
 #ifndef PP_FUZZ_PATH_MODEL_H
 #define PP_FUZZ_PATH_MODEL_H
@@ -59,6 +69,7 @@ struct fzm_expect {
 	struct pp_mark mark;
 	struct pp_hop *hops;
 	struct pp_skbref *skbs;
+	bool *aside; /* skbs[i] set aside, for pp_skb_aside() */
 };
 
 struct fzm {

@@ -200,6 +200,7 @@ static void copy_at_end(struct fz_reader *r, uint8_t s, struct fz_action *a)
 	e.location = 0;
 	e.fate = fz_fates[rd8(r) & 15];
 	e.flags = s & 1 ? PP_HOP_SHARED : 0;
+	e.flags |= (s & 8 ? PP_HOP_READ : 0) | (s & 16 ? PP_HOP_TAP : 0);
 	e.ts += s & 2 ? 37 : 0;
 	r->pending[r->npending++] = e;
 	if (s & 4) {

@@ -33,6 +33,7 @@
  * first seen at its own free: a COPY then an END of the same skb and probe,
  * reading u8 id, skb, parent and probe as above and u8 fate, the END
  * PP_HOP_SHARED if s & 1, 37 ns after the COPY if s & 2 (else at its ts),
+ * a reader's free (PP_HOP_READ) if s & 8, a tap's (PP_HOP_TAP) if s & 16,
  * and a HOP of the parent between them, at the COPY's ts, if s & 4; else
  * the caller's clock moves on by (s & 0x3f) x 100 us, and a u8 t gives
  * pp_paths_expire() a timeout of t x 20 us. RAW reads u8 type (types[t %

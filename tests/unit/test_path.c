@@ -641,6 +641,112 @@ START_TEST(test_address_two_lives)
 }
 END_TEST
 
+/* A copy's END, consumed while another skb still holds its data (PP_HOP_SHARED). */
+static struct pp_hop shared_end(__u64 ts, __u64 skb)
+{
+	struct pp_hop h = end_of(ts, skb, PP_FATE_CONSUMED, false);
+
+	h.flags = PP_HOP_SHARED;
+	return h;
+}
+
+/*
+ * The first datagram to a neighbour not yet resolved: neigh_probe() clones
+ * it for arp_solicit() and consumes the clone, seen only at its free (its
+ * COPY and END from the free's probe); the datagram goes on once the
+ * neighbour answers and is dropped (NO_SOCKET in the receiver). The clone
+ * keeps its own end; the drop is the packet's.
+ */
+START_TEST(test_copy_aside_never_decides)
+{
+	struct collect c = {0};
+	struct pp_paths *pp = pp_paths_new(collect_emit, &c);
+
+	add_mark(pp, 20, 10);
+	add_hop(pp, copy_of_a(20, SKB_B), 20);
+	add_hop(pp, shared_end(21, SKB_B), 21);
+	add_hop(pp, hop(PP_REC_HOP, 20, 5, 30, 0), 30);
+	ck_assert_uint_eq(c.n, 0);
+	add_hop(pp, end_of(40, SKB_A, PP_FATE_DROPPED, false), 40);
+	ck_assert_uint_eq(c.n, 1);
+	ck_assert_int_eq(c.p[0].fate, PP_FATE_DROPPED);
+	ck_assert_uint_eq(c.p[0].reason, 13);
+	ck_assert(!c.p[0].by_tap);
+	ck_assert_uint_eq(c.p[0].nskbs, 2);
+	ck_assert_int_eq(c.p[0].skb_fate[1], PP_FATE_CONSUMED);
+	ck_assert_uint_eq(c.p[0].parent[1], SKB_A);
+	pp_paths_free(pp);
+}
+END_TEST
+
+/* The datagram still waits (its neighbour never answered): its end was not seen. */
+START_TEST(test_copy_aside_no_end)
+{
+	struct collect c = {0};
+	struct pp_paths *pp = pp_paths_new(collect_emit, &c);
+
+	add_mark(pp, 20, 10);
+	add_hop(pp, copy_of_a(20, SKB_B), 20);
+	add_hop(pp, shared_end(21, SKB_B), 21);
+	ck_assert_uint_eq(pp_paths_expire(pp, 200, 100), 1);
+	ck_assert_int_eq(c.p[0].fate, PP_FATE_UNSEEN);
+	pp_paths_free(pp);
+}
+END_TEST
+
+/*
+ * A copy that went somewhere decides: joined at another probe than its
+ * free's (ping's copy at its reader's copy, tp:skb:skb_copy_datagram_iovec),
+ * with a hop of its own (a bridge's flood copy crossing a device), or freed
+ * by its reader (PP_HOP_READ); so does the last holder of the data, seen
+ * only at its free (a reader's free before Linux 6.3, no location). Its
+ * consume is the packet delivered.
+ */
+START_TEST(test_copy_seen_decides)
+{
+	for (int k = 0; k < 4; k++) {
+		struct collect c = {0};
+		struct pp_paths *pp = pp_paths_new(collect_emit, &c);
+		struct pp_hop copy = copy_of_a(20, SKB_B),
+			      end = end_of(30, SKB_B, PP_FATE_CONSUMED, false);
+
+		if (k == 0)
+			copy.probe = 11;
+		if (k == 2)
+			end.flags = PP_HOP_READ;
+		add_mark(pp, 20, 10);
+		add_hop(pp, copy, 20);
+		if (k == 1)
+			add_hop(pp, clone_hop(PP_REC_HOP, 20, 25, SKB_B), 25);
+		add_hop(pp, end_of(28, SKB_A, PP_FATE_DROPPED, false), 28);
+		add_hop(pp, end, 30);
+		ck_assert_uint_eq(c.n, 1);
+		ck_assert_int_eq(c.p[0].fate, PP_FATE_CONSUMED);
+		pp_paths_free(pp);
+	}
+}
+END_TEST
+
+/* Every skb that is no tap's seen only at its free (the original's records lost): they decide. */
+START_TEST(test_copy_aside_alone)
+{
+	struct collect c = {0};
+	struct pp_paths *pp = pp_paths_new(collect_emit, &c);
+	struct pp_skbref r = {.copy = true, .ended = true, .probe = 8, .end_probe = 8};
+
+	ck_assert(!pp_skb_aside(&r));
+	r.end_flags = PP_HOP_SHARED;
+	ck_assert(pp_skb_aside(&r));
+	r.end_flags |= PP_HOP_READ;
+	ck_assert(!pp_skb_aside(&r));
+	add_hop(pp, copy_of_a(20, SKB_B), 20);
+	add_hop(pp, shared_end(21, SKB_B), 21);
+	ck_assert_uint_eq(pp_paths_expire(pp, 200, 100), 1);
+	ck_assert_int_eq(c.p[0].fate, PP_FATE_CONSUMED);
+	pp_paths_free(pp);
+}
+END_TEST
+
 /*
  * The second life's records from another CPU arrive before the first
  * life's END: the times say whose each is.
@@ -1062,6 +1168,10 @@ Suite *path_suite(void)
 	tcase_add_test(tc, test_tap_never_decides);
 	tcase_add_test(tc, test_tap_no_end);
 	tcase_add_test(tc, test_tap_only);
+	tcase_add_test(tc, test_copy_aside_never_decides);
+	tcase_add_test(tc, test_copy_aside_no_end);
+	tcase_add_test(tc, test_copy_seen_decides);
+	tcase_add_test(tc, test_copy_aside_alone);
 	tcase_add_test(tc, test_address_two_lives);
 	tcase_add_test(tc, test_address_lives_interleaved);
 	tcase_add_test(tc, test_address_hop_after_end);
