@@ -93,7 +93,7 @@ void pp_app_free(struct pp_app *a)
 	pp_tc_script_done(&a->script);
 	pp_exports_discard(&a->exports);
 	pp_app_attach_destroy(a);
-	pp_drop_count_stop(&a->drops);
+	pp_app_agent_free(a);
 	pp_cls_destroy(&a->cls);
 	pp_maps_destroy(&a->maps);
 	pp_filter_free(&a->l3);

@@ -15,7 +15,9 @@
 #include <sys/utsname.h>
 #include "cmd/cli.h"
 #include "filter/classifier.h"
+#include "output/drop_places.h"
 #include "output/exports.h"
+#include "output/output.h"
 #include "probes/drop_count.h"
 #include "probes/kfacts.h"
 #include "probes/module_btf.h"
@@ -76,7 +78,12 @@ struct pp_app {
 	int metrics_fd;		      /* --metrics: the listening socket */
 	struct pp_metrics *metrics;
 	struct pp_http *http;
-	struct pp_drop_count drops; /* --agent */
+	struct pp_drop_count drops; /* --agent: the counter */
+	struct pp_agent {
+		struct pp_out out; /* the drops' names */
+		struct pp_drop_places places;
+		__u32 not_specified; /* SKB_DROP_REASON_NOT_SPECIFIED's value */
+	} agent;
 	struct utsname uts;
 	char err[512];
 };
@@ -122,7 +129,14 @@ int pp_app_drop_privileges(struct pp_app *a, __u64 keep);
 /* --metrics, if given: the table and its HTTP thread. 0 or -1 (said). */
 int pp_app_metrics_start(struct pp_app *a);
 
-/* app_agent.c: --agent, the drop counter's run. */
+/*
+ * app_agent.c: --agent's drop counter. Without a filter, a run of its own
+ * (pp_app_agent_run()); with one, started beside the trace, whose loop
+ * reads it (pp_app_agent_read()) into --metrics each second.
+ */
 int pp_app_agent_run(struct pp_app *a);
+int pp_app_agent_start(struct pp_app *a);
+void pp_app_agent_read(struct pp_app *a, __u64 now);
+void pp_app_agent_free(struct pp_app *a);
 
 #endif /* PP_APP_H */

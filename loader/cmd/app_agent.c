@@ -22,11 +22,10 @@
 
 #define PP_AGENT_READ_NS 1000000000ULL /* the counters read every second */
 
+/* The state of a read, with the app's agent (struct pp_agent). */
 struct agent {
 	struct pp_app *a;
-	struct pp_out out; /* the names: reasons, functions, namespaces */
-	struct pp_drop_places places;
-	__u32 not_specified;
+	struct pp_agent *ag;
 	__u64 now;
 	struct pp_mdrop *places_named; /* at exit, without --metrics */
 	size_t nnamed;
@@ -42,35 +41,43 @@ static __u64 now_ns(void)
 
 static const char *function(const struct agent *g, __u64 addr)
 {
-	return g->out.sym_name(addr, g->out.sym_arg);
+	return g->ag->out.sym_name(addr, g->ag->out.sym_arg);
 }
 
 /* A place's drops since the last read, into the metrics; merges are not drops. */
 static void add_place(void *arg, const struct pp_drop_key *k, __u64 total)
 {
 	struct agent *g = arg;
-	__u64 n = pp_drop_places_delta(&g->places, k, total);
+	__u64 n = pp_drop_places_delta(&g->ag->places, k, total);
 	const char *func = function(g, k->location);
 	struct pp_mdrop d;
 
-	if (!n ||
-	    !pp_drop_place_counts(k, pp_merge_free(func), g->a->facts.reasons, g->not_specified))
+	if (!n || !pp_drop_place_counts(k, pp_merge_free(func), g->a->facts.reasons,
+					g->ag->not_specified))
 		return;
-	pp_metrics_drop_place(&g->out, k, &d);
+	pp_metrics_drop_place(&g->ag->out, k, &d);
 	pp_metrics_add_drops(g->a->metrics, &d, n, g->now);
 }
 
+void pp_app_agent_read(struct pp_app *a, __u64 now)
+{
+	struct agent g = {.a = a, .ag = &a->agent, .now = now};
+	__u64 unkeyed = pp_drop_count_unkeyed(&a->drops);
+
+	if (pp_drop_count_read(&a->drops, add_place, &g))
+		pp_warn("--agent: the drop counters could not be read\n");
+	if (unkeyed > a->agent.places.unkeyed)
+		pp_metrics_add_drops(a->metrics, NULL, unkeyed - a->agent.places.unkeyed, now);
+	a->agent.places.unkeyed = unkeyed;
+}
+
+/* Without a trace, the agent's health is its reads. */
 static void read_counts(struct agent *g)
 {
-	__u64 unkeyed = pp_drop_count_unkeyed(&g->a->drops);
 	struct pp_mhealth h = {.probes = 1};
 
 	g->now = now_ns();
-	if (pp_drop_count_read(&g->a->drops, add_place, g))
-		pp_warn("--agent: the drop counters could not be read\n");
-	if (unkeyed > g->places.unkeyed)
-		pp_metrics_add_drops(g->a->metrics, NULL, unkeyed - g->places.unkeyed, g->now);
-	g->places.unkeyed = unkeyed;
+	pp_app_agent_read(g->a, g->now);
 	pp_metrics_health(g->a->metrics, &h, g->now);
 }
 
@@ -81,14 +88,14 @@ static void add_row(void *arg, const struct pp_drop_key *k, __u64 total)
 	const char *func = function(g, k->location);
 	struct pp_mdrop *d;
 
-	if (!total ||
-	    !pp_drop_place_counts(k, pp_merge_free(func), g->a->facts.reasons, g->not_specified))
+	if (!total || !pp_drop_place_counts(k, pp_merge_free(func), g->a->facts.reasons,
+					    g->ag->not_specified))
 		return;
 	d = realloc(g->places_named, (g->nnamed + 1) * sizeof(*d));
 	if (!d)
 		return;
 	g->places_named = d;
-	pp_metrics_drop_place(&g->out, k, &d[g->nnamed]);
+	pp_metrics_drop_place(&g->ag->out, k, &d[g->nnamed]);
 	d[g->nnamed++].h.count = total;
 }
 
@@ -136,41 +143,46 @@ static void loop(struct agent *g)
 		print_table(g, (double)(now_ns() - start) / 1e9);
 }
 
-static int setup_names(struct pp_app *a, struct agent *g)
+int pp_app_agent_start(struct pp_app *a)
 {
+	struct pp_agent *ag = &a->agent;
 	long long ns;
 
-	pp_ksyms_load(&a->ksyms, "/proc/kallsyms");
+	if (!a->ksyms)
+		pp_ksyms_load(&a->ksyms, "/proc/kallsyms");
 	if (!a->netns)
 		a->netns = pp_netns_cache_new("/");
-	pp_app_out_names(a, &g->out);
+	pp_app_out_names(a, &ag->out);
 	ns = pp_drop_reason_value(a->reasons, "NOT_SPECIFIED");
-	g->not_specified = ns >= 0 ? (__u32)ns : 0;
-	return pp_drop_places_init(&g->places);
+	ag->not_specified = ns >= 0 ? (__u32)ns : 0;
+	if (pp_drop_places_init(&ag->places)) {
+		snprintf(a->err, sizeof(a->err), "out of memory");
+		return -1;
+	}
+	return pp_drop_count_start(&a->drops, a->facts.reasons, a->err, sizeof(a->err));
+}
+
+void pp_app_agent_free(struct pp_app *a)
+{
+	pp_drop_count_stop(&a->drops);
+	pp_drop_places_free(&a->agent.places);
 }
 
 int pp_app_agent_run(struct pp_app *a)
 {
-	struct agent g = {.a = a};
-	int ret = PP_EXIT_OK;
+	struct agent g = {.a = a, .ag = &a->agent};
 
-	if (setup_names(a, &g)) {
-		pp_warn("out of memory\n");
+	pp_app_signals_catch();
+	if (pp_app_agent_start(a)) {
+		pp_warn("%s\n", a->err);
 		return PP_EXIT_FAIL;
 	}
-	pp_app_signals_catch();
-	if (pp_drop_count_start(&a->drops, a->facts.reasons, a->err, sizeof(a->err))) {
-		pp_warn("%s\n", a->err);
-		ret = PP_EXIT_FAIL;
-	} else if (pp_app_stop) { /* interrupted while attaching: pp_app_free() detaches */
-	} else if (pp_app_drop_privileges(a, pp_privs_keep_bpf(pp_drop_count_fd(&a->drops))) ||
-		   pp_app_metrics_start(a)) {
-		ret = PP_EXIT_FAIL;
-	} else {
-		pp_info("ready: agent, counting every drop at skb:kfree_skb (no packet "
-			"followed)\n");
-		loop(&g);
-	}
-	pp_drop_places_free(&g.places);
-	return ret;
+	if (pp_app_stop) /* interrupted while attaching: pp_app_free() detaches */
+		return PP_EXIT_OK;
+	if (pp_app_drop_privileges(a, pp_privs_keep_bpf(pp_drop_count_fd(&a->drops))) ||
+	    pp_app_metrics_start(a))
+		return PP_EXIT_FAIL;
+	pp_info("ready: agent, counting every drop at skb:kfree_skb (no packet followed)\n");
+	loop(&g);
+	return PP_EXIT_OK;
 }

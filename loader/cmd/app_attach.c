@@ -89,6 +89,8 @@ int pp_app_metrics_start(struct pp_app *a)
 		pp_warn("--metrics: out of memory\n");
 		return -1;
 	}
+	/* --agent: drops are the kernel's counts, not the followed packets'. */
+	a->metrics->kernel_drops = a->env.agent;
 	a->http = pp_http_start(a->metrics_fd, a->metrics, a->err, sizeof(a->err));
 	if (!a->http) {
 		pp_warn("%s\n", a->err);
@@ -150,7 +152,8 @@ int pp_app_attach_run(struct pp_app *a)
 	if (new_attacher(a))
 		return PP_EXIT_FAIL;
 	pp_app_signals_catch();
-	if (attach_probes(a) || (!pp_app_stop && pp_app_marking_attach(a))) {
+	if (attach_probes(a) || (!pp_app_stop && pp_app_marking_attach(a)) ||
+	    (!pp_app_stop && a->env.agent && pp_app_agent_start(a))) {
 		pp_warn("%s\n", a->err);
 		return PP_EXIT_FAIL;
 	}

@@ -46,7 +46,8 @@ static void name_netns(struct pp_app *a, struct pp_out *out)
 
 void pp_app_out_names(struct pp_app *a, struct pp_out *out)
 {
-	pp_drop_reasons_load(&a->reasons, a->btf);
+	if (!a->reasons)
+		pp_drop_reasons_load(&a->reasons, a->btf);
 	out->reason_name = reason_name;
 	/* Where kfree_skb gives no reason (before 5.17), 0 is none, not a name (drop_hint.h). */
 	out->reason_arg = a->facts.reasons ? a->reasons : NULL;
@@ -122,6 +123,12 @@ int pp_app_trace_files(struct pp_app *a)
 	return 0;
 }
 
+/* --agent with a filter: the drop counter's read, each second. */
+static void agent_tick(void *ctx, __u64 now)
+{
+	pp_app_agent_read(ctx, now);
+}
+
 int pp_app_trace(struct pp_app *a)
 {
 	struct pp_out out = {.f = stdout,
@@ -142,7 +149,9 @@ int pp_app_trace(struct pp_app *a)
 				   .metrics = a->metrics,
 				   .probes = pp_attacher_attached(a->attacher),
 				   .interfaces = a->tc.n,
-				   .max_rate = a->env.max_rate};
+				   .max_rate = a->env.max_rate,
+				   .tick = a->env.agent ? agent_tick : NULL,
+				   .tick_ctx = a};
 	int ret;
 
 	a->names = calloc(a->list.n, sizeof(*a->names));

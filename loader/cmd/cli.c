@@ -364,12 +364,13 @@ static int check_conflicts(const struct parse *p)
 }
 
 /*
- * --agent follows no packet: what chooses, marks, prints or saves packets
- * does not apply.
+ * --agent counts every drop; with a filter it also follows the matching
+ * packets' paths for --metrics, sampled (--max-rate, PP_AGENT_RATE by
+ * default). What prints or saves packets does not apply.
  */
 static int check_agent(const struct parse *p)
 {
-	const struct pp_env *env = p->env;
+	struct pp_env *env = p->env;
 
 	if (!env->agent)
 		return 0;
@@ -377,23 +378,26 @@ static int check_agent(const struct parse *p)
 		return bad(
 			p, "%s",
 			"--agent is for tracing: not with --test-pcap, --list-probes or --check");
-	if (env->filter[0])
-		return bad(p, "%s",
-			   "--agent counts every drop and follows no packet: it takes no filter");
 	if (env->summary || env->packets || any_export(env) || env->count || env->nstacks ||
-	    env->max_rate ||
-	    env->tc_script || env->nnetns || env->ncontainers || env->nifaces)
+	    env->tc_script || pp_out_format(env->format)->machine)
 		return bad(p, "%s",
-			   "--agent follows no packet: --summary, --packets, -c, --stack, -i, "
-			   "--netns, --container, --tc-script, --max-rate and the exports do not "
-			   "apply");
-	if (pp_out_format(env->format)->machine)
-		return bad(p, "%s", "--agent prints no packet: --json does not apply");
-	if (env->funcs || env->detail || env->nprobes || env->probe_regex || env->all_skb_funcs ||
+			   "--agent prints no packet: --summary, --packets, --json, -c, --stack, "
+			   "--tc-script and the exports do not apply");
+	if (env->filter[0] && !env->metrics)
+		return bad(p, "%s",
+			   "--agent with a filter follows paths for --metrics: give --metrics");
+	if (env->filter[0]) {
+		if (!env->max_rate)
+			env->max_rate = PP_AGENT_RATE;
+		return 0;
+	}
+	if (env->max_rate || env->nnetns || env->ncontainers || env->nifaces || env->funcs ||
+	    env->detail || env->nprobes || env->probe_regex || env->all_skb_funcs ||
 	    env->send_calls || env->backend != PP_BACKEND_AUTO)
 		return bad(p, "%s",
-			   "--agent attaches one program, at skb:kfree_skb: --backend and the "
-			   "probe list's options do not apply");
+			   "--agent without a filter attaches one program, at skb:kfree_skb: "
+			   "--max-rate, -i, --netns, --container, --backend and the probe list's "
+			   "options are for paths (give a filter)");
 	return 0;
 }
 

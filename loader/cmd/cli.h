@@ -15,6 +15,7 @@
 
 #define PP_MAX_IFACES 64
 #define PP_MAX_EXTRA  256
+#define PP_AGENT_RATE 100 /* --agent with a filter: new paths a second, unless --max-rate */
 
 /*
  * pktpath's exit status, every command's (report's too): 0 done, 1 a
@@ -59,15 +60,15 @@ struct pp_env {
 	enum pp_backend backend;
 	/* The output format by name: a row of output_formats.c ("text"; --json: "json"). */
 	const char *format;
-	bool summary;		  /* --summary: distinct paths at exit */
-	bool packets;		  /* --packets: with --summary, each packet too */
-	double interval;	  /* --interval: seconds between summaries, 0: at exit only */
-	unsigned long long count; /* 0: no limit */
-	double duration;	  /* seconds, 0: no limit */
-	double packet_timeout;	  /* seconds */
-	unsigned int max_packets; /* skb_map entries */
+	bool summary;		     /* --summary: distinct paths at exit */
+	bool packets;		     /* --packets: with --summary, each packet too */
+	double interval;	     /* --interval: seconds between summaries, 0: at exit only */
+	unsigned long long count;    /* 0: no limit */
+	double duration;	     /* seconds, 0: no limit */
+	double packet_timeout;	     /* seconds */
+	unsigned int max_packets;    /* skb_map entries */
 	unsigned long long max_rate; /* --max-rate: new paths a second at most, 0: all */
-	unsigned int ring_size;	  /* bytes */
+	unsigned int ring_size;	     /* bytes */
 	const char *test_pcap;
 	const char *tc_script; /* --tc-script DIR */
 	/* The export files (--pcapng FILE, --perfetto FILE), by enum pp_export_kind; NULL: none. */

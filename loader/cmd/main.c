@@ -90,7 +90,7 @@ static int run(struct pp_app *a)
 		break;
 	}
 	ret = check_caps();
-	if (!ret && a->env.agent)
+	if (!ret && a->env.agent && !a->env.filter[0])
 		return run_agent(a);
 	if (!ret && a->env.action == PP_ACT_TRACE)
 		ret = pp_app_marking_scope(a);

@@ -256,9 +256,9 @@ static void lost_probes(const struct trace *t, struct pp_mhealth *h)
 /* --max-rate: N and the share of paths for the next quarter second. */
 static void sample(struct trace *t)
 {
-	__u64 n = pp_sampler_tick(&t->sampler,
-				  __atomic_load_n(&t->state->marked, __ATOMIC_RELAXED),
-				  __atomic_load_n(&t->state->sample_left, __ATOMIC_RELAXED), t->now);
+	__u64 n =
+		pp_sampler_tick(&t->sampler, __atomic_load_n(&t->state->marked, __ATOMIC_RELAXED),
+				__atomic_load_n(&t->state->sample_left, __ATOMIC_RELAXED), t->now);
 
 	if (!n)
 		return;
@@ -287,6 +287,8 @@ static void report_health(struct trace *t)
 	h.interfaces = t->cfg->interfaces;
 	h.sample_period = t->cfg->max_rate ? t->sampler.period : 1;
 	lost_probes(t, &h);
+	if (t->cfg->tick)
+		t->cfg->tick(t->cfg->tick_ctx, t->now);
 	pp_metrics_health(t->cfg->metrics, &h, t->now);
 }
 

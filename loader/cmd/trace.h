@@ -22,6 +22,9 @@ struct pp_trace_cfg {
 	size_t probes, interfaces;  /* attached at start, for the metrics */
 	unsigned long long max_rate; /* --max-rate: new paths a second at most, 0: all */
 	pp_emit_fn also; /* every packet printed goes here too (the exports), NULL: none */
+	/* --metrics: called with the health figures, about once a second (--agent's reads). */
+	void (*tick)(void *ctx, __u64 now);
+	void *tick_ctx;
 	void *also_ctx;
 };
 

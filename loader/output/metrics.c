@@ -217,7 +217,7 @@ void pp_metrics_add(struct pp_metrics *m, const struct pp_out *o, const struct p
 		    __u64 now)
 {
 	struct pp_mdrop d = {0};
-	bool dropped = p->fate == PP_FATE_DROPPED;
+	bool dropped = p->fate == PP_FATE_DROPPED && !m->kernel_drops;
 
 	/* Naming takes the symbol and namespace caches: outside the lock. */
 	if (dropped) {

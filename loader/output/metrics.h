@@ -140,7 +140,8 @@ struct pp_metrics {
 	struct pp_mhealth health; /* its lost[] is owned here */
 	size_t lost_cap;
 	struct pp_mbuild build;
-	__u64 health_at; /* ns of the last pp_metrics_health(), 0: none yet */
+	__u64 health_at;   /* ns of the last pp_metrics_health(), 0: none yet */
+	bool kernel_drops; /* --agent: drops come from pp_metrics_add_drops() only */
 };
 
 /* TOP: 1 .. PP_METRICS_MAX_TOP; IDLE: seconds, > 0. NULL on bad values or no memory. */

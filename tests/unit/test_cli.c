@@ -164,14 +164,17 @@ START_TEST(test_summary_options)
 }
 END_TEST
 
-/* --agent follows no packet: whatever chooses, prints or saves packets is refused. */
+/* --agent counts drops; a filter adds sampled paths for --metrics; nothing is printed per packet. */
 START_TEST(test_agent_options)
 {
 	char *ok[] = {"pktpath", "--agent", "--metrics", "9464", "--duration", "5", NULL};
+	char *paths[] = {"pktpath", "--agent", "--metrics", "9464", "udp", NULL};
+	char *rate[] = {"pktpath", "--agent", "--metrics", "9464", "--max-rate", "7", "udp", NULL};
 	char *filter[] = {"pktpath", "--agent", "udp", NULL};
 	char *summary[] = {"pktpath", "--agent", "--summary", NULL};
 	char *json[] = {"pktpath", "--agent", "--json", NULL};
 	char *backend[] = {"pktpath", "--agent", "--backend", "kprobe", NULL};
+	char *norate[] = {"pktpath", "--agent", "--max-rate", "7", NULL};
 	char *list[] = {"pktpath", "--agent", "--list-probes", NULL};
 	struct pp_env env;
 	char msg[256] = "";
@@ -179,11 +182,19 @@ START_TEST(test_agent_options)
 	ck_assert_int_eq(parse(&env, ok, msg, sizeof(msg)), 0);
 	ck_assert(env.agent);
 	ck_assert_str_eq(env.filter, "");
+	ck_assert_uint_eq(env.max_rate, 0);
 	pp_env_free(&env);
-	expect_usage(filter, "it takes no filter");
-	expect_usage(summary, "--agent follows no packet: --summary");
-	expect_usage(json, "--json does not apply");
-	expect_usage(backend, "--backend and the probe list's options do not apply");
+	ck_assert_int_eq(parse(&env, paths, msg, sizeof(msg)), 0);
+	ck_assert_uint_eq(env.max_rate, PP_AGENT_RATE);
+	pp_env_free(&env);
+	ck_assert_int_eq(parse(&env, rate, msg, sizeof(msg)), 0);
+	ck_assert_uint_eq(env.max_rate, 7);
+	pp_env_free(&env);
+	expect_usage(filter, "give --metrics");
+	expect_usage(summary, "--agent prints no packet: --summary");
+	expect_usage(json, "--agent prints no packet");
+	expect_usage(backend, "are for paths (give a filter)");
+	expect_usage(norate, "are for paths (give a filter)");
 	expect_usage(list, "--agent is for tracing");
 }
 END_TEST
