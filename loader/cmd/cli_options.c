@@ -113,9 +113,11 @@ const struct pp_cli_opt pp_cli_opts[] = {
 		 "packet printed unless --packets or --json"},
 	{"agent", 0, NULL, PP_OPT_FLAG, AT(agent),
 	 .help = "the node agent: count every drop in the kernel by\n"
-		 "reason, function, device and namespace, follow no\n"
-		 "packet; with --metrics as counters, else a table at\n"
-		 "exit. Costs only the drops: leave it on"},
+		 "reason, function, device and namespace; with\n"
+		 "--metrics as counters, else a table at exit. Costs\n"
+		 "only the drops. With a filter (and --metrics), also\n"
+		 "the paths of matching packets, sampled (--max-rate,\n"
+		 "default 100 a second)"},
 	{"metrics-top", 0, "N", PP_OPT_UINT, AT(metrics_top), .min = 1, .max = 10000,
 	 .bad = "--metrics-top wants 1 to 10000: \"%s\"",
 	 .help = "with --metrics, series for the N busiest paths\n"
