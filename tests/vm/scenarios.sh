@@ -324,9 +324,9 @@ scn_list_probes() {
 # under test, so this runs once, in the first round (see main).
 scn_check() {
 	local be
-	"$PP" --check >/tmp/pp.check 2>&1
-	kv check_rc $?
-	sed 's/^/CHECK /' /tmp/pp.check >>"$KV"
+	# The run at boot (below, for lacks()): the kernel's facts are the same.
+	kv check_rc "$(cat /tmp/boot.check.rc)"
+	sed 's/^/CHECK /' /tmp/boot.check >>"$KV"
 	kv no_classifier_module "$(no_classifier_module | sed 's/ $//')"
 	for be in kprobe-multi kprobe fentry; do
 		# shellcheck disable=SC2046 # funcs_arg is two words or none
@@ -849,7 +849,9 @@ run_scenario() {
 vmhelper backends >/tmp/backends 2>&1
 sed 's/^backend /@@BACKEND /' /tmp/backends
 # What pktpath says this kernel lacks, for lacks().
+# Its exit code and lines are also the check scenario's.
 "$PP" --check >/tmp/boot.check 2>&1
+echo $? >/tmp/boot.check.rc
 # What the kernel has, found without pktpath, for check.sh's kfact and for
 # lacks(): drop reasons in kfree_skb (their enum in BTF, 5.17+), the
 # bpf_loop helper (its id in enum bpf_func_id, 5.17+), BTF for modules (5.11+).
