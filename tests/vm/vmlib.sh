@@ -13,8 +13,9 @@ num() { if [ -n "$1" ]; then echo "$1"; else echo null; fi; }
 # be packets nobody asked for.
 ns_new() {
 	ip netns add "$1"
-	ip netns exec "$1" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
-	ip netns exec "$1" sysctl -qw net.ipv6.conf.default.disable_ipv6=1
+	# One ip netns exec for both (each mounts a sysfs of its own).
+	ip netns exec "$1" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 \
+		net.ipv6.conf.default.disable_ipv6=1
 	ip -n "$1" link set lo up
 }
 
