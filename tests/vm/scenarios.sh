@@ -364,15 +364,13 @@ counts() {
 	echo "bpftool_net $(ip netns exec a bpftool net show 2>/dev/null | grep -c '^veth')"
 }
 # tc_state NS: the clsact qdiscs and the ingress and egress filters of NS's
-# devices, one "ip netns exec" for them all.
+# devices, asked of one tc (-batch; -force: on past a device's error).
 tc_state() {
-	# shellcheck disable=SC2016 # the inner shell's variables
-	ip netns exec "$1" sh -c 'for dev in $(/usr/sbin/ip -o link show |
-		sed -n "s/^[0-9]*: \([^:@]*\).*/\1/p"); do
-		/usr/sbin/tc qdisc show dev "$dev" | grep clsact
-		/usr/sbin/tc filter show dev "$dev" ingress | grep "^filter"
-		/usr/sbin/tc filter show dev "$dev" egress | grep "^filter"
-	done'
+	local dev
+	for dev in $(ip -n "$1" -o link show | sed -n 's/^[0-9]*: \([^:@]*\).*/\1/p'); do
+		printf '%s\n' "qdisc show dev $dev" "filter show dev $dev ingress" \
+			"filter show dev $dev egress"
+	done | tc -n "$1" -force -batch - | grep -E 'clsact|^filter'
 }
 
 scn_cleanup() {
