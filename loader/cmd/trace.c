@@ -164,13 +164,24 @@ static int on_record(void *ctx, void *data, size_t size)
 	return t->done ? 1 : 0; /* stop consuming once -c is reached */
 }
 
+/*
+ * I, or the next probe index in use after it: the list's are 0 .. nprobes - 1,
+ * the built-in ones (tc:ingress, ...) from PP_MAX_PROBES; between them no
+ * probe ever counts (lost_probes() skips them too). Each lookup is a
+ * syscall: the whole lost_map at every exit was 8198 of them.
+ */
+static __u32 probe_index_used(const struct pp_out *o, __u32 i)
+{
+	return i >= o->nprobes && i < PP_MAX_PROBES ? PP_MAX_PROBES : i;
+}
+
 /* Loss is never silent: per probe, at exit. */
 static void report_lost(const struct pp_maps *maps, const struct pp_trace_cfg *cfg)
 {
 	int fd = maps->lost_map;
 	char buf[64];
 
-	for (__u32 i = 0; i < PP_PROBES_ALL; i++) {
+	for (__u32 i = 0; (i = probe_index_used(cfg->out, i)) < PP_PROBES_ALL; i++) {
 		__u64 n = 0;
 
 		if (bpf_map_lookup_elem(fd, &i, &n) || !n)

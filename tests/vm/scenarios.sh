@@ -324,9 +324,9 @@ scn_list_probes() {
 # under test, so this runs once, in the first round (see main).
 scn_check() {
 	local be
-	"$PP" --check >/tmp/pp.check 2>&1
-	kv check_rc $?
-	sed 's/^/CHECK /' /tmp/pp.check >>"$KV"
+	# The run at boot (below, for lacks()): the kernel's facts are the same.
+	kv check_rc "$(cat /tmp/boot.check.rc)"
+	sed 's/^/CHECK /' /tmp/boot.check >>"$KV"
 	kv no_classifier_module "$(no_classifier_module | sed 's/ $//')"
 	for be in kprobe-multi kprobe fentry; do
 		# shellcheck disable=SC2046 # funcs_arg is two words or none
@@ -341,34 +341,43 @@ scn_check() {
 lines() {
 	if [ -r "$1" ]; then grep -c . "$1"; else echo n/a; fi
 }
-# state PREFIX: the counts as KV lines "PREFIX_<what> N".
+# state PREFIX [COUNTS]: the counts (COUNTS, or counted now) as KV lines
+# "PREFIX_<what> N".
 state() {
-	counts | sed "s/^/$1_/" >>"$KV"
+	{ if [ $# -gt 1 ]; then echo "$2"; else counts; fi; } | sed "s/^/$1_/" >>"$KV"
 }
+# Each line is a count a leak would change. Few processes: under TCG each
+# exec of a dynamic binary (ip, tc, bpftool) costs, and every ip netns exec
+# mounts a sysfs. The programs and links by their ids (vmhelper bpf-count,
+# static: what bpftool prog/link show list); the TC state of a's devices
+# read once for both of its lines.
 counts() {
+	local tcs
 	echo "kprobe_events $(lines /sys/kernel/tracing/kprobe_events)"
 	echo "kprobes $(lines /sys/kernel/debug/kprobes/list)"
 	echo "ftrace_users $(lines /sys/kernel/tracing/enabled_functions)"
 	echo "trace_events $(lines /sys/kernel/tracing/set_event)"
-	echo "bpf_progs $(bpftool prog show 2>/dev/null | grep -c '^[0-9]*:')"
-	echo "bpf_links $(bpftool link show 2>/dev/null | grep -c '^[0-9]*:')"
-	echo "tc_filters $(tc_state a | grep -c filter)"
-	echo "clsact $(tc_state a | grep -c clsact)"
+	vmhelper bpf-count 2>/dev/null || printf "bpf_progs n/a\nbpf_links n/a\n"
+	tcs=$(tc_state a)
+	echo "tc_filters $(echo "$tcs" | grep -c filter)"
+	echo "clsact $(echo "$tcs" | grep -c clsact)"
 	echo "bpftool_net $(ip netns exec a bpftool net show 2>/dev/null | grep -c '^veth')"
 }
+# tc_state NS: the clsact qdiscs and the ingress and egress filters of NS's
+# devices, asked of one tc (-batch; -force: on past a device's error).
 tc_state() {
+	local dev
 	for dev in $(ip -n "$1" -o link show | sed -n 's/^[0-9]*: \([^:@]*\).*/\1/p'); do
-		ip netns exec "$1" tc qdisc show dev "$dev" | grep clsact
-		ip netns exec "$1" tc filter show dev "$dev" ingress | grep '^filter'
-		ip netns exec "$1" tc filter show dev "$dev" egress | grep '^filter'
-	done
+		printf '%s\n' "qdisc show dev $dev" "filter show dev $dev ingress" \
+			"filter show dev $dev egress"
+	done | tc -n "$1" -force -batch - | grep -E 'clsact|^filter'
 }
 
 scn_cleanup() {
-	local before t0 i
+	local before now t0 i
 	topo_pair
 	before=$(counts)
-	state before
+	state before "$before"
 	# No -c: pktpath runs until SIGINT, the way a user stops it.
 	if pp_start a "$1" --json "icmp and src $A and dst $B"; then
 		ping_from a "$B"
@@ -381,14 +390,19 @@ scn_cleanup() {
 	# What is still there after that is one.
 	t0=$(uptime_s)
 	i=0
-	while [ "$(counts)" != "$before" ] && [ $i -lt $((SETTLE_WAIT * 5)) ]; do
+	now=$(counts)
+	while [ "$now" != "$before" ] && [ $i -lt $((SETTLE_WAIT * 5)) ]; do
 		usleep 200000
 		i=$((i + 1))
+		now=$(counts)
 	done
 	kv settle_s "$(since "$t0")"
-	state after
-	sed "s/^/STATE_AFTER /" /sys/kernel/tracing/kprobe_events >>"$KV"
-	tc_state a | sed "s/^/STATE_AFTER /" >>"$KV"
+	state after "$now"
+	# What was left, for check.sh's message: only when something was.
+	[ "$now" = "$before" ] || {
+		sed "s/^/STATE_AFTER /" /sys/kernel/tracing/kprobe_events >>"$KV"
+		tc_state a | sed "s/^/STATE_AFTER /" >>"$KV"
+	}
 }
 
 # An unsupported backend must be refused cleanly, not crash or hang.
@@ -833,7 +847,9 @@ run_scenario() {
 vmhelper backends >/tmp/backends 2>&1
 sed 's/^backend /@@BACKEND /' /tmp/backends
 # What pktpath says this kernel lacks, for lacks().
+# Its exit code and lines are also the check scenario's.
 "$PP" --check >/tmp/boot.check 2>&1
+echo $? >/tmp/boot.check.rc
 # What the kernel has, found without pktpath, for check.sh's kfact and for
 # lacks(): drop reasons in kfree_skb (their enum in BTF, 5.17+), the
 # bpf_loop helper (its id in enum bpf_func_id, 5.17+), BTF for modules (5.11+).

@@ -43,6 +43,11 @@
  *                            such tracepoint). Parsing the BTF here takes a
  *                            fraction of a second under TCG; a bpftool text
  *                            dump of it, minutes on a loaded host.
+ *   vmhelper bpf-count       "bpf_progs N" and "bpf_links N": the BPF programs
+ *                            and links the kernel holds, counted by their
+ *                            ids (BPF_PROG_GET_NEXT_ID, BPF_LINK_GET_NEXT_ID),
+ *                            as bpftool prog/link show list them, in one
+ *                            static process instead of two dynamic ones.
  *   vmhelper sigdfl PROG...  exec PROG with SIGINT and SIGQUIT at their
  *                            defaults: a non-interactive shell starts its
  *                            background jobs with them ignored, a user's
@@ -555,6 +560,30 @@ static int cmd_btf(char **tps)
 	return 0;
 }
 
+/* count_ids NEXT: how many ids NEXT (bpf_prog_get_next_id, ...) walks. */
+static long count_ids(int (*next)(__u32, __u32 *))
+{
+	__u32 id = 0;
+	long n = 0;
+
+	while (!next(id, &id))
+		n++;
+	return errno == ENOENT ? n : -1;
+}
+
+static int cmd_bpf_count(void)
+{
+	long progs = count_ids(bpf_prog_get_next_id);
+	long links = count_ids(bpf_link_get_next_id);
+
+	if (progs < 0 || links < 0) {
+		fprintf(stderr, "vmhelper: bpf-count: %s\n", strerror(errno));
+		return 1;
+	}
+	printf("bpf_progs %ld\nbpf_links %ld\n", progs, links);
+	return 0;
+}
+
 static int cmd_sigdfl(char **argv)
 {
 	signal(SIGINT, SIG_DFL);
@@ -585,12 +614,14 @@ int main(int argc, char **argv)
 		return cmd_tcp_send(argv[2], argv[3], argv[4]);
 	if (argc >= 2 && !strcmp(argv[1], "btf"))
 		return cmd_btf(argv + 2);
+	if (argc == 2 && !strcmp(argv[1], "bpf-count"))
+		return cmd_bpf_count();
 	if (argc > 2 && !strcmp(argv[1], "sigdfl"))
 		return cmd_sigdfl(argv + 2);
 	fprintf(stderr, "usage: vmhelper backends | udp ADDR PORT [BYTES [COUNT]] | udp-serve PORT "
 			"COUNT |\n"
 			"       udp-sink PORT | udp-flood ADDR PORT SECS |\n"
 			"       no-tso IFNAME | tcp-serve PORT | tcp-send ADDR PORT BYTES |\n"
-			"       btf [TP]... | sigdfl PROG [ARG]...\n");
+			"       btf [TP]... | bpf-count | sigdfl PROG [ARG]...\n");
 	return 2;
 }

@@ -13,8 +13,9 @@ num() { if [ -n "$1" ]; then echo "$1"; else echo null; fi; }
 # be packets nobody asked for.
 ns_new() {
 	ip netns add "$1"
-	ip netns exec "$1" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
-	ip netns exec "$1" sysctl -qw net.ipv6.conf.default.disable_ipv6=1
+	# One ip netns exec for both (each mounts a sysfs of its own).
+	ip netns exec "$1" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 \
+		net.ipv6.conf.default.disable_ipv6=1
 	ip -n "$1" link set lo up
 }
 
@@ -24,15 +25,23 @@ mac_of() {
 
 # veth_link NS1 IF1 ADDR1/LEN NS2 IF2 ADDR2/LEN: a veth pair between two
 # namespaces, with permanent neighbour entries both ways so that no ARP
-# packet crosses the link while pktpath runs.
+# packet crosses the link while pktpath runs. The MACs are given (locally
+# administered, one pair per call of a run), not read back, and each side
+# is set up by one ip -batch: under TCG every exec of ip costs.
+VETH_PAIRS=0
 veth_link() {
-	ip link add "$2" netns "$1" type veth peer name "$5" netns "$4"
-	ip -n "$1" addr add "$3" dev "$2"
-	ip -n "$4" addr add "$6" dev "$5"
-	ip -n "$1" link set "$2" up
-	ip -n "$4" link set "$5" up
-	ip -n "$1" neigh replace "${6%/*}" lladdr "$(mac_of "$4" "$5")" dev "$2" nud permanent
-	ip -n "$4" neigh replace "${3%/*}" lladdr "$(mac_of "$1" "$2")" dev "$5" nud permanent
+	local m1 m2
+	VETH_PAIRS=$((VETH_PAIRS + 1))
+	m1=$(printf '02:70:70:%02x:%02x:01' $((VETH_PAIRS / 256 % 256)) $((VETH_PAIRS % 256)))
+	m2=${m1%01}02
+	ip link add "$2" address "$m1" netns "$1" type veth peer name "$5" address "$m2" netns "$4"
+	veth_side "$1" "$2" "$3" "${6%/*}" "$m2"
+	veth_side "$4" "$5" "$6" "${3%/*}" "$m1"
+}
+# veth_side NS IF ADDR/LEN PEER_ADDR PEER_MAC
+veth_side() {
+	printf '%s\n' "addr add $3 dev $2" "link set $2 up" \
+		"neigh replace $4 lladdr $5 dev $2 nud permanent" | ip -n "$1" -batch -
 }
 
 # usable_backends WANT...: BACKENDS = those of WANT this kernel can attach,
