@@ -93,7 +93,9 @@ void pp_drop_places_print(FILE *f, struct pp_drop_row *rows, size_t n, __u64 unp
 			"netns");
 	for (size_t i = 0; i < n; i++)
 		fprintf(f, "%12llu  %-28s %-28s %-16s %s\n", (unsigned long long)rows[i].count,
-			rows[i].reason, rows[i].function, rows[i].device[0] ? rows[i].device : "-",
+			rows[i].reason[0] ? rows[i].reason : "-",
+			rows[i].function[0] ? rows[i].function : "-",
+			rows[i].device[0] ? rows[i].device : "-",
 			rows[i].netns[0] ? rows[i].netns : "-");
 	if (unplaced)
 		fprintf(f, "%12llu  (past the kernel's %d places: not placed)\n",

@@ -240,7 +240,8 @@ void pp_metrics_drop_place(const struct pp_out *o, const struct pp_drop_key *k, 
 
 	memset(d, 0, sizeof(*d));
 	snprintf(buf, sizeof(buf), "%u", k->reason);
-	label(d->reason, reason ? reason : buf);
+	/* Before 5.17 the kernel gives no reason: "", not a number. */
+	label(d->reason, reason ? reason : k->reason ? buf : "");
 	label(d->function, func);
 	label(d->netns, k->netns ? pp_out_netns(o, k->netns, buf, sizeof(buf)) : NULL);
 	snprintf(d->device, sizeof(d->device), "%.*s", (int)sizeof(k->ifname), k->ifname);

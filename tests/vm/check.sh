@@ -273,6 +273,33 @@ hint_has() {
 	}
 }
 
+# agent: its exit table counts b's drops in the UDP receive as Udp NoPorts
+# does; no reason claimed where the kernel gives none.
+chk_agent() {
+	local want counted reasons
+	[ "$(rc)" = 0 ] || {
+		echo "pktpath --agent exited $(rc): $(first_err)"
+		return 1
+	}
+	want=$(kv udp_noports_delta)
+	[ "${want:-0}" -ge 3 ] 2>/dev/null || {
+		echo "the kernel counted ${want:-no} datagrams to a closed port in b, expected 3"
+		return 1
+	}
+	counted=$(awk '$NF == "b" && $3 ~ /^(__udp4_lib_rcv|udp_rcv|udp_queue_rcv_skb)$/ { s += $1 }
+		END { print s + 0 }' "$BLK/out")
+	reasons=$(awk '$NF == "b" && $3 ~ /udp/ { print $2 }' "$BLK/out" | sort -u | tr '\n' ' ')
+	[ "$counted" = "$want" ] || {
+		echo "--agent counted $counted drops in b's UDP receive, Udp NoPorts $want: $(head -c 300 "$BLK/out")"
+		return 1
+	}
+	if [ "$(kfact drop_reasons)" = no ] && [ "$reasons" != "- " ]; then
+		echo "kernel without drop reasons: --agent gave reason $reasons"
+		return 1
+	fi
+	echo "$counted drops = Udp NoPorts, reason ${reasons% }"
+}
+
 chk_udp_closed() {
 	local reason
 	one_packet || return 1

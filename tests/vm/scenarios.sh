@@ -22,7 +22,7 @@ set -u
 
 PP=/usr/bin/pktpath
 FUNCS=/usr/share/pktpath/kp_func.list
-SCENARIOS=${VM_SCENARIOS:-"icmp-veth forward nft-drop udp-closed list-probes cleanup check"}
+SCENARIOS=${VM_SCENARIOS:-"icmp-veth forward nft-drop udp-closed list-probes cleanup check agent"}
 # The packet-life scenarios (below) run by default on the generic kernels,
 # on every backend of VM_BACKENDS (the quick tier: auto): on all eleven
 # kernels they would not fit the test command's time. The rt and cloud
@@ -34,7 +34,7 @@ SCENARIOS=${VM_SCENARIOS:-"icmp-veth forward nft-drop udp-closed list-probes cle
 # list-probes: the generic kernels run them) made every flavour's VM about
 # twice as long. One line: @@PLAN lists them, and check.sh reads that line only.
 case ${VM_LABEL:-} in
-*-rt | *-cloud) [ -n "${VM_SCENARIOS:-}" ] || SCENARIOS="icmp-veth nft-drop cleanup check" ;;
+*-rt | *-cloud) [ -n "${VM_SCENARIOS:-}" ] || SCENARIOS="icmp-veth nft-drop cleanup check agent" ;;
 *) [ -n "${VM_SCENARIOS:-}" ] ||
 	SCENARIOS="$SCENARIOS tcp-forward tcp-nat tcp-read ping-reply udp-send gso bridge-flood nft-postrouting" ;;
 esac
@@ -308,6 +308,31 @@ scn_udp_closed() {
 	kv udp_noports_delta $(($(udp_noports b) - NOPORTS0))
 }
 traffic_udp_closed() { ip netns exec a vmhelper udp "$B" "$UDP_CLOSED_PORT"; }
+
+# agent: pktpath --agent (no backend: one program at skb:kfree_skb, with
+# drop reasons or without, 5.10) counts three datagrams to a closed port of
+# b as b's Udp NoPorts does. About the kernel, not the backend: in the
+# first round only, like check.
+scn_agent() {
+	local i=0
+	topo_pair
+	NOPORTS0=$(udp_noports b)
+	: >"$OUT"
+	: >"$ERR"
+	/usr/sbin/ip netns exec a timeout -s KILL "$RUN_TIMEOUT" vmhelper sigdfl "$PP" --agent \
+		>"$OUT" 2>"$ERR" &
+	PP_PID=$!
+	until grep -q '^pktpath: ready' "$ERR"; do
+		if ! kill -0 "$PP_PID" 2>/dev/null || [ $i -ge $((READY_WAIT * 5)) ]; then
+			break
+		fi
+		usleep 200000
+		i=$((i + 1))
+	done
+	for i in 1 2 3; do traffic_udp_closed; done
+	pp_wait 0
+	kv udp_noports_delta $(($(udp_noports b) - NOPORTS0))
+}
 
 scn_list_probes() {
 	topo_pair
@@ -908,10 +933,10 @@ if [ "${VM_TRIAL:-0}" = 1 ]; then
 	[ ! -s /tmp/trial.fail ] || SCENARIOS="check traced"
 fi
 
-# check is about the kernel, not the backend: only in the first round, and
-# only in the first VM of a kernel whose backends are split over VMs.
+# check and agent are about the kernel, not the backend: only in the first
+# round, and only in the first VM of a kernel whose backends are split over VMs.
 scenarios=$SCENARIOS
-[ "${VM_NO_CHECK:-0}" = 0 ] || scenarios=$(echo " $scenarios " | sed 's/ check / /')
+[ "${VM_NO_CHECK:-0}" = 0 ] || scenarios=$(echo " $scenarios " | sed 's/ check / /; s/ agent / /')
 for backend in $BACKENDS $ATTACH_ONLY; do
 	case " $ATTACH_ONLY " in *" $backend "*) scenarios=list-probes ATTACH_ROUND=1 ;; esac
 	if [ "$backend" = auto ] || grep -q "^backend $backend ok" /tmp/backends; then
@@ -926,7 +951,7 @@ for backend in $BACKENDS $ATTACH_ONLY; do
 		for s in $planned; do
 			run_scenario "$s" "$backend"
 		done
-		scenarios=$(echo " $scenarios " | sed 's/ check / /')
+		scenarios=$(echo " $scenarios " | sed 's/ check / /; s/ agent / /')
 	else
 		echo "@@PLAN $backend unsupported"
 		run_scenario unsupported "$backend"
