@@ -164,7 +164,8 @@ START_TEST(test_summary_options)
 }
 END_TEST
 
-/* --agent counts drops; a filter adds sampled paths for --metrics; nothing is printed per packet. */
+/* --agent counts drops; a filter adds sampled paths for --metrics; nothing is printed per packet.
+ */
 START_TEST(test_agent_options)
 {
 	char *ok[] = {"pktpath", "--agent", "--metrics", "9464", "--duration", "5", NULL};

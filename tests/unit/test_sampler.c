@@ -29,7 +29,8 @@ START_TEST(test_flood)
 	ck_assert_uint_eq(pp_sampler_tick(&s, 250, 0, TICK), 2);
 	/* Still capped: doubles again. */
 	ck_assert_uint_eq(pp_sampler_tick(&s, 500, -1, 2 * TICK), 4);
-	/* 1 in 4 of 10,000: 2,500 drawn, 250 marked before the share ran out: the marks say 1,000, too little. */
+	/* 1 in 4 of 10,000: 2,500 drawn, 250 marked before the share ran out: the marks say 1,000,
+	 * too little. */
 	ck_assert_uint_eq(pp_sampler_tick(&s, 750, 0, 3 * TICK), 8);
 	/* 1 in 8 of 10,000 is 1250 drawn; still capped: 16, then 32, then the estimate holds. */
 	ck_assert_uint_eq(pp_sampler_tick(&s, 1000, 0, 4 * TICK), 16);
