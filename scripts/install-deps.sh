@@ -14,6 +14,8 @@ PKGS=(
 	# scripts/gen-vmlinux.sh: a Debian kernel image's payload (readelf: binutils)
 	zstd
 	debootstrap lintian
+	# scripts/test.sh: every layer's builds through one compiler cache
+	ccache
 	# tests/e2e/podman.sh (test_podman_names, test_container_scope): rootful podman with runc (crun refuses hybrid cgroups)
 	podman runc
 	# --metrics e2e and the rules' tests: a real Prometheus and promtool; the

@@ -34,6 +34,13 @@ LAYERS=(unit lint e2e deb vm fuzz bench)
 # The whole run's clock starts before the install and the build.
 t0=$SECONDS
 scripts/install-deps.sh || exit 1
+# Every build of the run (this one, lint's clang and ASan builds, fuzz's, the
+# VM's and the package's) goes through one compiler cache, shared by the
+# checkouts of this machine: a clean clone of a commit built before compiles
+# little (CONTRIBUTING.md, Tests, has the times). CMake reads the launcher
+# from the environment; the paths in the cache's keys are the checkout's own.
+export CMAKE_C_COMPILER_LAUNCHER=ccache CCACHE_DIR=${CCACHE_DIR:-/var/cache/pktpath-ccache}
+export CCACHE_BASEDIR=$PWD CCACHE_NOHASHDIR=1
 cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null || exit 1
 cmake --build "$BUILD_DIR" -j"$(nproc)" 2>&1 | grep -E 'warning|error' && {
 	echo "test: the build has warnings or errors"
