@@ -379,12 +379,15 @@ static __always_inline bool pp_queue_merged(struct pp_state *st, struct pp_skb_v
 }
 
 /*
- * SKB, tracked as V, is freed other than consumed (dropped at a full receive
- * buffer after the cgroup program queued its slot, purged at a close): no
- * read took it, so its slot in its socket's ring is emptied, and a read that
- * no longer finds the skb tracked takes it for freed unread (pp_queue_read()).
+ * SKB, tracked as V, got an END that leaves its socket's ring nothing to
+ * say: freed other than consumed (dropped at a full receive buffer after the
+ * cgroup program queued its slot, purged at a close: no read took it), or
+ * read, its END sent from the reader's copy (pp_read_end()). Its slot in the
+ * ring is emptied (id 0), so the walk that no longer finds the skb tracked
+ * passes it (pp_queue_read()) and sends no END of its own: it would be the
+ * skb's second (an skb read twice, or a dropped skb read).
  */
-static __always_inline void pp_queue_dead(struct pp_skb_val *v, __u64 skb)
+static __always_inline void pp_queue_clear(struct pp_skb_val *v, __u64 skb)
 {
 	struct pp_queue_val *q;
 	struct pp_queue_slot *s;
@@ -817,7 +820,7 @@ static __always_inline int pp_end(struct pp_state *st, __u64 skb, __u32 probe, _
 		return 0;
 	}
 	if (fate != PP_FATE_CONSUMED)
-		pp_queue_dead(v, skb);
+		pp_queue_clear(v, skb);
 	shared = pp_head_release(st, v, skb, data, via);
 	/* GSO's caller frees the skb it cut up: its data lives on in the segments. */
 	if (fate == PP_FATE_CONSUMED && (v->flags & PP_SKB_SEGMENTED))
@@ -939,6 +942,8 @@ static __always_inline void pp_read_end(struct pp_state *st, struct pp_read_slot
 		pp_count_lost(st, NULL, PP_PROBE_READ);
 		bpf_map_update_elem(&end_lost_map, &s->id, &lost, BPF_ANY);
 	}
+	/* Its ring slot, walked after this, must not end it again. */
+	pp_queue_clear(v, s->skb);
 	/* Read: its data is the reader's; nothing still to come shares it. */
 	pp_head_drop(st, v->head, false, (struct sk_buff *)s->skb, PP_VIA_KPROBE);
 	pp_forget(st, s->skb);
@@ -1187,11 +1192,11 @@ static __always_inline void pp_queue_end(struct pp_state *st, struct pp_queue_sl
  * allocated it, kicked or receiving anyway, freed it (skb:consume_skb, in
  * skb_defer_free_flush()) before this call's end. It left the queue, so it
  * was read: its END is sent too, and the loader joins it to the free's as
- * that skb's read (loader/paths/path.c, end_again()); a free other than a
- * consume (a full buffer's drop, a purge) emptied the slot (pp_queue_dead()),
- * so such an skb is no read. Its memory may be
- * another skb's now: a datagram's queue is not looked at, a segment's
- * copied_seq is.
+ * that skb's read (loader/paths/path.c, end_again()). A free other than a
+ * consume (a full buffer's drop, a purge) emptied the slot, and so did a
+ * read whose END the reader's copy sent (pp_queue_clear()): such a slot is
+ * passed with no END. Its memory may be another skb's now: a datagram's
+ * queue is not looked at, a segment's copied_seq is.
  */
 static __always_inline int pp_queue_read(struct pp_state *st, struct pp_queue_slot *s,
 					 struct sock *sk, bool tcp)

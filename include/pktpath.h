@@ -305,8 +305,9 @@ struct pp_full_val {
 #define PP_SKB_MERGING 256U
 /*
  * In a socket's queue_map ring (a datagram, a segment with data or a FIN):
- * sock and qslot say where. Freed other than consumed, its slot is
- * emptied (id 0): the free ended it, no read will (pp_queue_dead()).
+ * sock and qslot say where. Freed other than consumed, or read with its END
+ * sent from the reader's copy, its slot is emptied (id 0): that END was its
+ * last, the ring's walk sends none (pp_queue_clear()).
  */
 #define PP_SKB_RING 512U
 
