@@ -379,6 +379,30 @@ static __always_inline bool pp_queue_merged(struct pp_state *st, struct pp_skb_v
 }
 
 /*
+ * SKB, tracked as V, got an END that leaves its socket's ring nothing to
+ * say: freed other than consumed (dropped at a full receive buffer after the
+ * cgroup program queued its slot, purged at a close: no read took it), or
+ * read, its END sent from the reader's copy (pp_read_end()). Its slot in the
+ * ring is emptied (id 0), so the walk that no longer finds the skb tracked
+ * passes it (pp_queue_read()) and sends no END of its own: it would be the
+ * skb's second (an skb read twice, or a dropped skb read).
+ */
+static __always_inline void pp_queue_clear(struct pp_skb_val *v, __u64 skb)
+{
+	struct pp_queue_val *q;
+	struct pp_queue_slot *s;
+
+	if (!(v->flags & PP_SKB_RING))
+		return;
+	q = bpf_map_lookup_elem(&queue_map, &v->sock);
+	if (!q || q->tail - v->qslot > PP_QUEUE_SLOTS)
+		return;
+	s = &q->slot[v->qslot % PP_QUEUE_SLOTS];
+	if (s->id == v->id && s->skb == skb && !s->merged)
+		s->id = 0;
+}
+
+/*
  * SKB, tracked as V, was freed unseen and carries another packet now: let
  * go of it and of its data. The packet it was ends "not seen" (the loader
  * times it out), which is what was seen; unless a TCP socket had it queued
@@ -795,6 +819,8 @@ static __always_inline int pp_end(struct pp_state *st, __u64 skb, __u32 probe, _
 		pp_forget(st, skb);
 		return 0;
 	}
+	if (fate != PP_FATE_CONSUMED)
+		pp_queue_clear(v, skb);
 	shared = pp_head_release(st, v, skb, data, via);
 	/* GSO's caller frees the skb it cut up: its data lives on in the segments. */
 	if (fate == PP_FATE_CONSUMED && (v->flags & PP_SKB_SEGMENTED))
@@ -916,6 +942,8 @@ static __always_inline void pp_read_end(struct pp_state *st, struct pp_read_slot
 		pp_count_lost(st, NULL, PP_PROBE_READ);
 		bpf_map_update_elem(&end_lost_map, &s->id, &lost, BPF_ANY);
 	}
+	/* Its ring slot, walked after this, must not end it again. */
+	pp_queue_clear(v, s->skb);
 	/* Read: its data is the reader's; nothing still to come shares it. */
 	pp_head_drop(st, v->head, false, (struct sk_buff *)s->skb, PP_VIA_KPROBE);
 	pp_forget(st, s->skb);
@@ -1088,6 +1116,8 @@ static __always_inline void pp_queue_note(struct pp_state *st, struct __sk_buff 
 	if (!q || q->tail - q->head >= PP_QUEUE_SLOTS)
 		return;
 	v->qslot = q->tail;
+	v->sock = (__u64)sk;
+	v->flags |= PP_SKB_RING;
 	s = &q->slot[q->tail % PP_QUEUE_SLOTS];
 	s->skb = (__u64)skb;
 	s->id = v->id;
@@ -1099,10 +1129,8 @@ static __always_inline void pp_queue_note(struct pp_state *st, struct __sk_buff 
 	 * Freed unread, a segment's data goes on in the queue (pp_queue_merged());
 	 * a lone FIN's free is its end: TCP took it (the socket closes unread).
 	 */
-	if (data) {
+	if (data)
 		v->flags |= PP_SKB_QUEUED;
-		v->sock = (__u64)sk;
-	}
 }
 
 /*
@@ -1157,7 +1185,18 @@ static __always_inline void pp_queue_end(struct pp_state *st, struct pp_queue_sl
 /*
  * Slot S of SK's ring, after a receive call on SK ended: 1 if read (its
  * END sent), 0 if not yet (the walk stops: those after it are not either),
- * -1 if it ended otherwise (its skb is no longer its packet's).
+ * -1 if it ended otherwise (its skb is another packet's now).
+ *
+ * An skb no longer tracked (v NULL) was freed, its END sent by the free:
+ * the read handed it to skb_attempt_defer_free(), and the CPU that
+ * allocated it, kicked or receiving anyway, freed it (skb:consume_skb, in
+ * skb_defer_free_flush()) before this call's end. It left the queue, so it
+ * was read: its END is sent too, and the loader joins it to the free's as
+ * that skb's read (loader/paths/path.c, end_again()). A free other than a
+ * consume (a full buffer's drop, a purge) emptied the slot, and so did a
+ * read whose END the reader's copy sent (pp_queue_clear()): such a slot is
+ * passed with no END. Its memory may be another skb's now: a datagram's
+ * queue is not looked at, a segment's copied_seq is.
  */
 static __always_inline int pp_queue_read(struct pp_state *st, struct pp_queue_slot *s,
 					 struct sock *sk, bool tcp)
@@ -1166,9 +1205,10 @@ static __always_inline int pp_queue_read(struct pp_state *st, struct pp_queue_sl
 	struct tcp_sock *tp = (struct tcp_sock *)sk;
 	bool own;
 
-	if (!s->merged && (!v || v->id != s->id))
+	if (!s->merged && (v ? v->id != s->id : !s->id))
 		return -1;
-	if (tcp ? (__s32)(BPF_CORE_READ(tp, copied_seq) - s->end_seq) < 0 : pp_still_queued(s->skb))
+	if (tcp ? (__s32)(BPF_CORE_READ(tp, copied_seq) - s->end_seq) < 0
+		: v && pp_still_queued(s->skb))
 		return 0;
 	own = v && !s->merged;
 	pp_queue_end(st, s, own ? v->lost : 0, own && (v->flags & PP_SKB_GAP) ? PP_HOP_GAP : 0, sk);

@@ -265,8 +265,8 @@ struct pp_skb_val {
 	 */
 	__u32 taken_netns;
 	__u32 read_len; /* skb->len at its first read (PP_COOKIE_READS) */
-	__u64 sock;	/* PP_SKB_QUEUED: the TCP socket it was queued to */
-	__u32 qslot;	/* PP_SKB_QUEUED: its index in that socket's queue_map ring */
+	__u64 sock;	/* PP_SKB_RING: the socket it was queued to */
+	__u32 qslot;	/* PP_SKB_RING: its index in that socket's queue_map ring */
 	/*
 	 * The device whose qdisc took it, until a hop on that device follows
 	 * (pp_queue_left() in bpf/record.bpf.h): ifindex ^ netns << 16; 0: none.
@@ -303,6 +303,13 @@ struct pp_full_val {
  * Linux 6.3, ends it merged (pp_reasm_mark(), bpf/probes.bpf.c).
  */
 #define PP_SKB_MERGING 256U
+/*
+ * In a socket's queue_map ring (a datagram, a segment with data or a FIN):
+ * sock and qslot say where. Freed other than consumed, or read with its END
+ * sent from the reader's copy, its slot is emptied (id 0): that END was its
+ * last, the ring's walk sends none (pp_queue_clear()).
+ */
+#define PP_SKB_RING 512U
 
 /*
  * head_map: data buffer (skb->head) -> the tracked skb that holds it. A clone

@@ -39,6 +39,7 @@ struct trace {
 	__u64 health; /* when the metrics last had the health figures */
 	int lost_fd;
 	__u64 now;
+	__u64 late_named; /* late records named on stderr so far */
 	bool done;
 };
 
@@ -156,6 +157,41 @@ static void emit(const struct pp_packet *pkt, void *ctx)
 		t->done = true;
 }
 
+/* The late records named one by one, the first PP_LATE_NAMED of a run. */
+#define PP_LATE_NAMED 20
+
+static const char *rec_kind(__u32 type)
+{
+	switch (type) {
+	case PP_REC_END:
+		return "end";
+	case PP_REC_COPY:
+		return "copy";
+	case PP_REC_MARK:
+		return "mark";
+	default:
+		return "hop";
+	}
+}
+
+/*
+ * A record whose packet was printed before it came (past the grace the
+ * assembler gives an ended packet): what it was and which packet it missed.
+ */
+static void on_late(__u64 id, const struct pp_hop *h, __u64 ago_ns, void *ctx)
+{
+	struct trace *t = ctx;
+	char buf[64];
+
+	if (t->late_named >= PP_LATE_NAMED)
+		return;
+	t->late_named++;
+	pp_warn("packet %llu: its %s at %s came %llu us after the packet was printed: not shown\n",
+		(unsigned long long)id, rec_kind(h->type),
+		pp_out_probe_name(t->cfg->out, h->probe, buf, sizeof(buf)),
+		(unsigned long long)(ago_ns / 1000));
+}
+
 static int on_record(void *ctx, void *data, size_t size)
 {
 	struct trace *t = ctx;
@@ -199,11 +235,16 @@ static void report_paths(const struct trace *t)
 	pp_paths_stats(t->paths, &st);
 	if (pp_paths_open(t->paths))
 		pp_warn("%zu packets still open at exit: not shown\n", pp_paths_open(t->paths));
-	if (st.late)
-		pp_warn("%llu records came after their packet was printed: not shown\n",
-			(unsigned long long)st.late);
+	if (st.late > t->late_named)
+		pp_warn("%llu records came after their packet was printed (%llu named above): "
+			"not shown\n",
+			(unsigned long long)st.late, (unsigned long long)t->late_named);
 	if (st.bad)
 		pp_warn("%llu malformed records ignored\n", (unsigned long long)st.bad);
+	/* What the grace for ended packets did (PP_END_GRACE_NS). */
+	pp_debug("%llu records joined an ended packet in its grace, %llu of them an skb's "
+		 "second end (its read's and its free's)\n",
+		 (unsigned long long)st.graced, (unsigned long long)st.ends_joined);
 }
 
 /* The distinct paths so far (cumulative: every report covers the whole run). */
@@ -475,8 +516,11 @@ int pp_trace_run(const struct pp_maps *maps, const struct pp_trace_cfg *cfg,
 	t.state->sample_left = (__s64)t.sampler.share;
 	t.state->sample_period = cfg->max_rate ? 1 : 0;
 	t.paths = pp_paths_new(emit, &t);
-	if (t.paths)
+	if (t.paths) {
 		pp_paths_set_hold(t.paths, still_queued);
+		pp_paths_set_grace(t.paths, PP_END_GRACE_NS);
+		pp_paths_set_late(t.paths, on_late);
+	}
 	rb = ring_buffer__new(maps->path_map, on_record, &t, NULL);
 	if (cfg->summary) {
 		t.paths_sum = pp_summary_new(PP_SUM_DEF_PATHS, PP_SUM_DEF_DROPS);

@@ -16,7 +16,19 @@
  * so expiry only looks at the list's head. A closed packet stays in the
  * table as a buffer-less tombstone for one more timeout: a record that
  * arrives after it closed is counted as late instead of opening a bogus
- * mark-lost packet.
+ * mark-lost packet, and the late callback names its packet.
+ *
+ * Ended packets (with a grace, pp_paths_set_grace()): the last END does not
+ * emit its packet at once. One BPF ring buffer takes every CPU's records in
+ * the order of their reservations, so a record another CPU sent at the same
+ * moment may follow the END that ended the packet: on the tracepoint backend
+ * the read's END (sock:sock_recv_length, in the reader's task) and the
+ * deferred free's (skb:consume_skb, in the NAPI poll of the CPU that
+ * allocated the skb, which skb_attempt_defer_free() kicks) race for one
+ * datagram, and both find it tracked. The packet waits on the ending list,
+ * in order of its due time, until a pass of pp_paths_expire() at or after
+ * max(END's time, its arrival) + grace: the loader takes in the whole ring
+ * before each pass, so what was reserved up to then has joined it.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -58,9 +70,11 @@ struct pp_entry {
 	__u64 id;
 	__u64 last_ns;	    /* open: last record's arrival; closed: closing time */
 	__u64 held_ns;	    /* when a hold first kept it open past the timeout; 0: never */
+	__u64 due_ns;	    /* ended: when its grace is over; 0: never ended */
 	struct pp_buf *buf; /* NULL unless open */
-	__u32 prev, next;   /* open list, closed list or free list */
+	__u32 prev, next;   /* open, ending, closed or free list */
 	enum pp_ent_state state;
+	bool ending; /* open, on the ending list */
 };
 
 struct pp_slot {
@@ -76,12 +90,14 @@ struct pp_list {
 struct pp_paths {
 	pp_emit_fn emit;
 	pp_hold_fn hold;
+	pp_late_fn late;
+	__u64 grace_ns;
 	void *ctx;
 	struct pp_slot *slots;
 	__u32 nslots, nused, shift;
 	struct pp_entry *ents;
 	__u32 nents, cap_ents, free_ent;
-	struct pp_list open, closed;
+	struct pp_list open, ending, closed;
 	bool unsorted; /* a flush appended older closing times: scan all of closed */
 	size_t nopen;
 	struct pp_buf **spare;
@@ -292,29 +308,42 @@ static __u32 open_packet(struct pp_paths *pp, __u64 id, __u32 pos, __u64 now)
 	return i;
 }
 
-/*
- * The open entry for id, created if new. PP_NIL with *err == 0 means the
- * packet is already closed and the record is late.
- */
-static __u32 lookup(struct pp_paths *pp, __u64 id, __u64 now, int *err)
+/* The list open entry i is on. */
+static struct pp_list *open_list(struct pp_paths *pp, __u32 i)
 {
-	__u32 pos = slot_find(pp, id), i = pp->slots[pos].idx;
+	return pp->ents[i].ending ? &pp->ending : &pp->open;
+}
+
+/*
+ * The open entry for h's packet, created if new; an ended one is open again
+ * (its END may be followed by more). PP_NIL with *err == 0 means the packet
+ * is already closed and the record is late.
+ */
+static __u32 lookup(struct pp_paths *pp, const struct pp_hop *h, __u64 now, int *err)
+{
+	__u32 pos = slot_find(pp, h->id), i = pp->slots[pos].idx;
+	struct pp_entry *e;
 
 	*err = 0;
 	if (i == PP_NIL) {
-		i = open_packet(pp, id, pos, now);
+		i = open_packet(pp, h->id, pos, now);
 		if (i == PP_NIL)
 			*err = -ENOMEM;
 		return i;
 	}
-	if (pp->ents[i].state != PP_ST_OPEN) {
+	e = &pp->ents[i];
+	if (e->state != PP_ST_OPEN) {
 		pp->st.late++;
+		if (pp->late)
+			pp->late(h->id, h, now > e->last_ns ? now - e->last_ns : 0, pp->ctx);
 		return PP_NIL;
 	}
-	pp->ents[i].last_ns = now;
-	pp->ents[i].held_ns = 0;
-	if (pp->open.tail != i) {
-		list_unlink(pp, &pp->open, i);
+	pp->st.graced += e->ending;
+	e->last_ns = now;
+	e->held_ns = 0;
+	if (e->ending || pp->open.tail != i) {
+		list_unlink(pp, open_list(pp, i), i);
+		e->ending = false;
 		list_append(pp, &pp->open, i);
 	}
 	return i;
@@ -388,6 +417,29 @@ static struct pp_skbref *end_ref(struct pp_buf *b, const struct pp_hop *h)
 }
 
 /*
+ * An END when no life of its address is live: the life that holds its
+ * time, when that one ended and one of the two ENDs is a read's. A datagram
+ * read on one CPU is freed on another (skb_attempt_defer_free()): the
+ * reader's sock_recv_length and that CPU's consume_skb may both find it
+ * tracked before either forgets it, and both send an END; or the free
+ * forgot it first, and the read sends its END for the slot it left in the
+ * socket's ring (pp_queue_read()). NULL otherwise: an skb whose other
+ * records were lost.
+ */
+static struct pp_skbref *end_again(struct pp_buf *b, const struct pp_hop *h)
+{
+	size_t k = pp_skb_index(b->skbs, b->nskbs, h->skb, h->ts);
+	struct pp_skbref *r = k < b->nskbs ? &b->skbs[k] : NULL;
+
+	if (!r || !r->ended || r->twice || (h->probe != PP_PROBE_READ && !r->read))
+		return NULL;
+	/* A read is a consume; a drop and a read are two skbs' ends. */
+	if (r->fate != PP_FATE_CONSUMED || h->fate != PP_FATE_CONSUMED)
+		return NULL;
+	return r;
+}
+
+/*
  * The skb list's entry for h: the life of h's skb address that h belongs
  * to, appended if new; NULL if out of memory. An address may be freed and
  * taken by another skb of the packet (tcpdump's clone of an ICMP error
@@ -401,6 +453,7 @@ static struct pp_skbref *skb_ref(struct pp_buf *b, const struct pp_hop *h)
 
 	if (h->type == PP_REC_END) {
 		r = end_ref(b, h);
+		r = r ? r : end_again(b, h);
 		return r ? r : skb_add(b, h);
 	}
 	for (__u32 i = b->nskbs; i-- > 0;) {
@@ -417,7 +470,8 @@ static struct pp_skbref *skb_ref(struct pp_buf *b, const struct pp_hop *h)
 /*
  * Notes that h's skb belongs to the packet: where a copy joined, and how
  * each skb ended. An END for an skb never seen before (its other records
- * were lost) counts as ended at once. Returns -ENOMEM if the list cannot grow.
+ * were lost) counts as ended at once. Returns -ENOMEM if the list cannot
+ * grow, 1 for an skb's second END (its read's and its free's), else 0.
  */
 static int skb_note(struct pp_buf *b, const struct pp_hop *h)
 {
@@ -437,6 +491,13 @@ static int skb_note(struct pp_buf *b, const struct pp_hop *h)
 	if (h->type != PP_REC_END) {
 		r->hopped |= h->type != PP_REC_COPY;
 		return 0;
+	}
+	r->read |= h->probe == PP_PROBE_READ;
+	if (r->ended) {
+		/* Its second END (end_again()): the life ended at the first. */
+		r->twice = true;
+		r->end_ts = h->ts < r->end_ts ? h->ts : r->end_ts;
+		return 1;
 	}
 	r->ended = true;
 	r->end_ts = h->ts;
@@ -522,7 +583,8 @@ static void retire(struct pp_paths *pp, __u32 i, __u64 now)
 {
 	struct pp_entry *e = &pp->ents[i];
 
-	list_unlink(pp, &pp->open, i);
+	list_unlink(pp, open_list(pp, i), i);
+	e->ending = false;
 	pp->nopen--;
 	buf_put(pp, e->buf);
 	e->buf = NULL;
@@ -622,6 +684,26 @@ static void close_packet(struct pp_paths *pp, __u32 i, __u64 now)
 	retire(pp, i, now);
 }
 
+/*
+ * Open entry i has no skb live and awaits nothing, after an END at TS that
+ * arrived at NOW: emitted now without a grace, else put on the ending list
+ * until max(TS, NOW) + grace (never earlier than an END before it said).
+ */
+static void end_packet(struct pp_paths *pp, __u32 i, __u64 ts, __u64 now)
+{
+	struct pp_entry *e = &pp->ents[i];
+	__u64 due = (ts > now ? ts : now) + pp->grace_ns;
+
+	if (!pp->grace_ns) {
+		close_packet(pp, i, now);
+		return;
+	}
+	e->due_ns = due > e->due_ns ? due : e->due_ns;
+	list_unlink(pp, &pp->open, i);
+	e->ending = true;
+	list_append(pp, &pp->ending, i);
+}
+
 /* Keeps the bytes of a HOP_BYTES record, for pp_packet_bytes(). */
 static int bytes_note(struct pp_buf *b, const struct pp_mark *m)
 {
@@ -653,15 +735,16 @@ static int add_hop(struct pp_paths *pp, const struct pp_hop *h, const struct pp_
 {
 	struct pp_buf *b;
 	int err;
-	__u32 i = lookup(pp, h->id, now, &err);
+	__u32 i = lookup(pp, h, now, &err);
 
 	if (i == PP_NIL)
 		return err;
 	err = hop_insert(&pp->ents[i], h);
 	if (!err)
 		err = skb_note(pp->ents[i].buf, h);
-	if (err)
+	if (err < 0)
 		return err;
+	pp->st.ends_joined += err;
 	pp->st.records++;
 	b = pp->ents[i].buf;
 	if (m && m->hop.type == PP_REC_HOP_BYTES)
@@ -672,8 +755,8 @@ static int add_hop(struct pp_paths *pp, const struct pp_hop *h, const struct pp_
 		pp_mark_put_tag(&b->mark);
 		b->has_mark = true;
 	}
-	if (h->type == PP_REC_END && !b->live && !b->awaited)
-		close_packet(pp, i, now);
+	if ((h->type == PP_REC_END || pp->ents[i].due_ns) && !b->live && !b->awaited)
+		end_packet(pp, i, h->ts, now);
 	return 0;
 }
 
@@ -785,6 +868,11 @@ size_t pp_paths_expire(struct pp_paths *pp, __u64 now_ns, __u64 timeout_ns)
 		close_packet(pp, i, now_ns);
 		n++;
 	}
+	/* Due times are nearly in list order (ENDs arrive nearly in time order). */
+	while ((i = pp->ending.head) != PP_NIL && now_ns > pp->ents[i].due_ns) {
+		close_packet(pp, i, now_ns);
+		n++;
+	}
 	return n;
 }
 
@@ -793,12 +881,22 @@ size_t pp_paths_flush(struct pp_paths *pp)
 	size_t n = 0;
 	__u32 i;
 
-	while ((i = pp->open.head) != PP_NIL) {
+	while ((i = pp->ending.head) != PP_NIL || (i = pp->open.head) != PP_NIL) {
 		close_packet(pp, i, pp->ents[i].last_ns);
 		pp->unsorted = true;
 		n++;
 	}
 	return n;
+}
+
+void pp_paths_set_grace(struct pp_paths *pp, __u64 grace_ns)
+{
+	pp->grace_ns = grace_ns;
+}
+
+void pp_paths_set_late(struct pp_paths *pp, pp_late_fn late)
+{
+	pp->late = late;
 }
 
 void pp_paths_set_hold(struct pp_paths *pp, pp_hold_fn hold)
@@ -818,7 +916,7 @@ struct pp_paths *pp_paths_new(pp_emit_fn emit, void *ctx)
 	pp->emit = emit;
 	pp->ctx = ctx;
 	pp->free_ent = PP_NIL;
-	pp->open = pp->closed = (struct pp_list){PP_NIL, PP_NIL};
+	pp->open = pp->ending = pp->closed = (struct pp_list){PP_NIL, PP_NIL};
 	if (table_alloc(pp, PP_TABLE_INIT)) {
 		free(pp);
 		return NULL;
@@ -833,6 +931,8 @@ void pp_paths_free(struct pp_paths *pp)
 	if (!pp)
 		return;
 	for (i = pp->open.head; i != PP_NIL; i = pp->ents[i].next)
+		buf_free(pp->ents[i].buf);
+	for (i = pp->ending.head; i != PP_NIL; i = pp->ents[i].next)
 		buf_free(pp->ents[i].buf);
 	while (pp->nspare)
 		buf_free(pp->spare[--pp->nspare]);

@@ -29,6 +29,8 @@ struct pp_skbref {
 	bool hopped;	   /* a HOP (or the mark) of its own, besides its COPY and END */
 	bool ended;	   /* its END arrived: the skb was freed */
 	bool tap;	   /* its END says a packet socket's copy (PP_HOP_TAP): an observer */
+	bool read;	   /* an END of it was its read's (PP_PROBE_READ) */
+	bool twice;	   /* its read and its free both sent an END (pp_paths_add()) */
 	enum pp_fate fate; /* its END's, PP_FATE_UNSEEN if none came */
 	__u32 reason;	   /* DROPPED: enum skb_drop_reason value */
 	__u64 location;	   /* DROPPED: kfree_skb's caller */
@@ -89,7 +91,12 @@ bool pp_skb_aside(const struct pp_skbref *r);
  * skb, its first record); so does a HOP after the END of the address's
  * entry that holds its time, or an END when no entry of the address is
  * live. An END ends the live entry of its address that began at or before
- * it (else the last live one).
+ * it (else the last live one). An END when no entry of the address is live,
+ * where the entry that holds its time ended and one of the two ENDs is the
+ * read's (PP_PROBE_READ), is that entry's second END (twice): on the
+ * tracepoint backend the reader's sock_recv_length and the deferred free's
+ * consume_skb (skb_attempt_defer_free(), on the CPU that allocated the skb)
+ * may both find the skb still tracked and both send one.
  *
  * Shared data: an END with PP_HOP_SHARED after which no skb of the packet is
  * live adds one to the packet's awaited count; the first COPY record of an
@@ -131,12 +138,14 @@ const struct pp_hop_bytes *pp_packet_bytes(const struct pp_packet *p, const stru
 typedef void (*pp_emit_fn)(const struct pp_packet *p, void *ctx);
 
 struct pp_paths_stats {
-	__u64 records;	 /* records accepted */
-	__u64 bad;	 /* records rejected: unknown type, wrong size, bad fate */
-	__u64 late;	 /* records for a packet already closed, dropped */
-	__u64 mark_lost; /* packets emitted without their mark */
-	__u64 emitted;	 /* packets handed to the emit callback */
-	__u64 held;	 /* times a packet due to time out was kept open (pp_hold_fn) */
+	__u64 records;	   /* records accepted */
+	__u64 bad;	   /* records rejected: unknown type, wrong size, bad fate */
+	__u64 late;	   /* records for a packet already closed, dropped */
+	__u64 mark_lost;   /* packets emitted without their mark */
+	__u64 emitted;	   /* packets handed to the emit callback */
+	__u64 held;	   /* times a packet due to time out was kept open (pp_hold_fn) */
+	__u64 graced;	   /* records that joined a packet ended but not yet emitted (grace) */
+	__u64 ends_joined; /* second ENDs of an skb: its read's and its free's */
 };
 
 /*
@@ -148,16 +157,38 @@ typedef bool (*pp_hold_fn)(__u64 id, const struct pp_skbref *skbs, __u32 nskbs, 
 /* How long past --packet-timeout a held packet stays open at most. */
 #define PP_HOLD_MAX_NS (60ULL * 1000000000ULL)
 
+/*
+ * A record H for packet ID came AGO_NS after the packet was emitted: it is
+ * not shown (stats.late counts it), and this says which packet it missed.
+ */
+typedef void (*pp_late_fn)(__u64 id, const struct pp_hop *h, __u64 ago_ns, void *ctx);
+
+/*
+ * The grace the trace loop gives an ended packet before it is emitted
+ * (pp_paths_set_grace()): a read's END and the free's END of one skb are
+ * sent from two CPUs at once and reach the ring in either order.
+ */
+#define PP_END_GRACE_NS (5ULL * 1000000ULL)
+
 struct pp_paths;
 
 struct pp_paths *pp_paths_new(pp_emit_fn emit, void *ctx);
+/*
+ * An ended packet (its last END in) is emitted by pp_paths_expire() once
+ * GRACE_NS have passed since that END's time and its arrival, so that the
+ * records other CPUs sent meanwhile join it; 0 (the default): at its END.
+ */
+void pp_paths_set_grace(struct pp_paths *pp, __u64 grace_ns);
+/* LATE hears of each record that came after its packet was emitted. */
+void pp_paths_set_late(struct pp_paths *pp, pp_late_fn late);
 /* The packets HOLD keeps open past the timeout (up to PP_HOLD_MAX_NS). */
 void pp_paths_set_hold(struct pp_paths *pp, pp_hold_fn hold);
 /* Destroys the table; open packets are dropped without being emitted. */
 void pp_paths_free(struct pp_paths *pp);
 
 /*
- * Adds one ring-buffer record; an END record closes and emits its packet.
+ * Adds one ring-buffer record; an END record closes and emits its packet
+ * (with a grace: ends it, and pp_paths_expire() emits it).
  * now_ns is the caller's monotonic clock, used only for expiry.
  * Returns 0, -EINVAL for a malformed record (counted in stats.bad) or
  * -ENOMEM.
@@ -165,10 +196,11 @@ void pp_paths_free(struct pp_paths *pp);
 int pp_paths_add(struct pp_paths *pp, const void *rec, size_t size, __u64 now_ns);
 
 /*
- * Closes every packet whose last record arrived more than
- * timeout_ns before now_ns, and forgets packets closed that long ago (their
- * late records are counted, not turned into new packets). Call it
- * periodically. Returns the number of packets it closed.
+ * Emits every ended packet whose grace is over; closes every packet whose
+ * last record arrived more than timeout_ns before now_ns, and forgets
+ * packets closed that long ago (their late records are counted, not turned
+ * into new packets). Call it periodically. Returns the number of packets
+ * it closed.
  */
 size_t pp_paths_expire(struct pp_paths *pp, __u64 now_ns, __u64 timeout_ns);
 

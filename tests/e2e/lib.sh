@@ -679,6 +679,18 @@ def path_miss($pats):
   | .miss;
 # times_ordered: t_ns never decreases along the path.
 def times_ordered: [.hops[].t_ns] as $t | all(range(1; $t | length); $t[.] >= $t[. - 1]);
+# ends_twice: for a packet, one line per skb address freed more often, or
+# read (sock_recv_length) more often, than the packet has skbs there. One
+# skb may end twice, by its read and by its free (loader/paths/path.h):
+# frees and reads are counted apart.
+def ends_twice:
+  . as $p
+  | [.hops[] | select(.func | test("^tp:(skb:kfree_skb|skb:consume_skb|kmem:kmem_cache_free|sock:sock_recv_length)$"))
+     | {skb, how: (if .func == "tp:sock:sock_recv_length" then "read" else "freed" end)}]
+  | group_by([.skb, .how])[] | . as $f
+  | ([$p.skbs[]? | select(.skb == $f[0].skb)] | length | [., 1] | max) as $n
+  | select(length > $n)
+  | "\($p | pkt_str): \($f[0].skb) \($f[0].how) \(length) times, \($n) skbs";
 '
 
 # pp_jq FILE PROG [JQ-OPTIONS...]: PROG (with PP_JQ_LIB) over FILE slurped;

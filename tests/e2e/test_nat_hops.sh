@@ -20,11 +20,12 @@
 #   - the text output says "now" on the same hops;
 #   - with tcpdump capturing on br0, up0 and c1-h, and a 1 MB fetch and 20
 #     small requests from container 1: no skb address freed more often
-#     than the packet's skbs hold it (tcpdump's two copies of a reply to
-#     c1 often share one address, 153 of 153 in a run), no fate decided by
-#     a tap's copy, and no more tap copies per interface than the frames
-#     tcpdump captured there (nor per packet than captured devices it left
-#     by). Before 160153b, 156 of 363 packets had one copy freed twice.
+#     than the packet's skbs hold it, nor read more often (tcpdump's two
+#     copies of a reply to c1 often share one address, 153 of 153 in a
+#     run), no fate decided by a tap's copy, and no more tap copies per
+#     interface than the frames tcpdump captured there (nor per packet
+#     than captured devices it left by). Before 160153b, 156 of 363
+#     packets had one copy freed twice.
 # On a classifier that records a hop only where the filter matches, the
 # first check fails: no packet of container 1 has its up0 egress hop.
 # shellcheck source-path=SCRIPTDIR source=lib.sh
@@ -179,14 +180,13 @@ pp_expect_none "a header change shown where the headers are the mark's" "$out" '
 
 # An skb address freed more often than the packet's skbs hold it: two
 # copies shown as one, freed twice (the taps' copies below; before 160153b
-# 149 of 369 packets).
-# shellcheck disable=SC2016
-pp_expect_none "an skb freed twice" "$out" \
-	'packets[] | . as $p
-	| [.hops[] | select(.func | test("^tp:(skb:kfree_skb|skb:consume_skb|kmem:kmem_cache_free|sock:sock_recv_length)$"))
-	   | .skb] | group_by(.)[] | . as $f
-	| select(length > ([$p.skbs[]? | select(.skb == $f[0])] | length | [., 1] | max))
-	| "\($p | pkt_str): \($f[0]) freed \(length) times, \([$p.skbs[]? | select(.skb == $f[0])] | length) skbs"'
+# 149 of 369 packets); or read more often. A read's END (sock_recv_length)
+# and the free's (the reader's own, or the CPU's that allocated the skb)
+# may both come, as one skb's two ends (loader/paths/path.h): frees and
+# reads are counted apart. With the reader's copy and its socket's ring
+# both sending the read's END, 43 of 358 packets (21 of 359 in another run)
+# had a segment read twice.
+pp_expect_none "an skb freed or read twice" "$out" 'packets[] | ends_twice'
 # tcpdump's copies. On egress dev_queue_xmit_nit() clones the skb for the
 # packet sockets (whatever their filter), on ingress deliver_skb() only
 # takes a reference: a tracked packet has a tap's copy at each captured

@@ -11,7 +11,9 @@
 #          (three reads a segment): each data segment ends consumed, read by
 #          the reader, as many as its bytes make; the writer's FIN ends
 #          read by the reader too (its read returned 0); pure ACKs, which
-#          no process reads, never say "read by";
+#          no process reads, never say "read by"; no segment is read twice
+#          (by its copy's END and its socket's ring's: 394 of 400 data
+#          segments, before pp_read_end() emptied the ring's slot);
 #   flood: a minute of 2000 datagrams/s: no packet gains a hop it did not
 #          make: none in a namespace other than b's, none longer than the
 #          datagram was at its mark (an sk_buff that took a freed
@@ -102,6 +104,7 @@ pp_log "tcp: the reader read $bytes bytes; data segments consumed and read by tc
 [ "$read" -le "$bytes" ] || pp_fail "tcp: segments read carried $read bytes, more than $bytes"
 [ $((read * 100)) -ge $((bytes * 99)) ] ||
 	pp_fail "tcp: segments consumed and read by tcp_reads carried only $read of $bytes bytes"
+pp_expect_none "tcp: an skb freed or read twice" "$(pp_out tcp)" 'packets[] | ends_twice'
 pp_expect_none "tcp: a packet without data or FIN said read" "$(pp_out tcp)" '
 	packets[] | select(.pkt.tcp_len == 0 and (.pkt.tcp_flags | contains("F") | not)
 		and .fate.read) | "\(pkt_str): \(path_str)"'

@@ -164,10 +164,34 @@ static struct pp_skbref *skb_new(struct fzm_pkt *k, const struct pp_hop *h)
 	return &k->skbs[k->nskbs++];
 }
 
+/*
+ * An END with no live skb of its address: the entry that holds its time (the
+ * last begun by it, else the first) when that one ended consumed, this END is
+ * a consume too, one of the two is a read's (PP_PROBE_READ) and it has no
+ * second END yet: its read and its free, sent on two CPUs. Else NULL.
+ */
+static struct pp_skbref *skb_again(struct fzm_pkt *k, const struct pp_hop *h)
+{
+	struct pp_skbref *first = NULL, *at = NULL;
+
+	for (size_t i = 0; i < k->nskbs; i++) {
+		if (k->skbs[i].skb != h->skb)
+			continue;
+		first = first ? first : &k->skbs[i];
+		if (k->skbs[i].first_ts <= h->ts)
+			at = &k->skbs[i];
+	}
+	at = at ? at : first;
+	if (!at || !at->ended || at->twice || at->fate != PP_FATE_CONSUMED ||
+	    h->fate != PP_FATE_CONSUMED || (h->probe != PP_PROBE_READ && !at->read))
+		return NULL;
+	return at;
+}
+
 /* The END's skb: the last live one of its address begun by its time, else the last live one. */
 static struct pp_skbref *skb_of_end(struct fzm_pkt *k, const struct pp_hop *h)
 {
-	struct pp_skbref *begun = NULL, *live = NULL;
+	struct pp_skbref *begun = NULL, *live = NULL, *again;
 
 	for (size_t i = 0; i < k->nskbs; i++) {
 		struct pp_skbref *r = &k->skbs[i];
@@ -180,7 +204,10 @@ static struct pp_skbref *skb_of_end(struct fzm_pkt *k, const struct pp_hop *h)
 	}
 	if (begun)
 		return begun;
-	return live ? live : skb_new(k, h);
+	if (live)
+		return live;
+	again = skb_again(k, h);
+	return again ? again : skb_new(k, h);
 }
 
 /*
@@ -224,8 +251,11 @@ static size_t nlive(const struct fzm_pkt *k)
 	return n;
 }
 
-/* What h says of its skb: joining as a copy, or its end; one more record of it. */
-static void note_skb(struct fzm_pkt *k, const struct pp_hop *h)
+/*
+ * What h says of its skb: joining as a copy, or its end; one more record of
+ * it. True for a second END.
+ */
+static bool note_skb(struct fzm_pkt *k, const struct pp_hop *h)
 {
 	struct pp_skbref *r = skb_of(k, h);
 
@@ -239,10 +269,17 @@ static void note_skb(struct fzm_pkt *k, const struct pp_hop *h)
 		r->first_ts = h->ts;
 		if (k->awaited)
 			k->awaited--;
-		return;
+		return false;
 	}
 	if (h->type != PP_REC_END)
-		return;
+		return false;
+	r->read |= h->probe == PP_PROBE_READ;
+	if (r->ended) { /* its second END (skb_again()): not one more record (hopped) */
+		k->nrecs[r - k->skbs]--;
+		r->twice = true;
+		r->end_ts = h->ts < r->end_ts ? h->ts : r->end_ts;
+		return true;
+	}
 	k->lost += h->lost;
 	r->ended = true;
 	r->end_ts = h->ts;
@@ -254,6 +291,7 @@ static void note_skb(struct fzm_pkt *k, const struct pp_hop *h)
 	r->location = h->location;
 	if ((h->flags & (PP_HOP_SHARED | PP_HOP_FRAGS)) && !nlive(k))
 		k->awaited++;
+	return false;
 }
 
 static int by_ts(const void *a, const void *b)
@@ -462,7 +500,7 @@ int fzm_add(struct fzm *m, const void *rec, size_t size, __u64 now)
 	k->seq = ++m->seq;
 	k->hops = xrealloc(k->hops, (k->nhops + 1) * sizeof(*k->hops));
 	k->hops[k->nhops++] = h;
-	note_skb(k, &h);
+	m->st.ends_joined += note_skb(k, &h);
 	m->st.records++;
 	if (h.type == PP_REC_MARK && !k->has_mark) {
 		memcpy(&k->mark, rec, size);

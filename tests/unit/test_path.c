@@ -981,6 +981,150 @@ START_TEST(test_hold)
 }
 END_TEST
 
+/*
+ * The tracepoint backend's race for a read datagram: the reader's read END
+ * (sock_recv_length) and the deferred free's END (consume_skb, on the CPU
+ * that allocated it) both come, in either order, the second after the END
+ * that ended the packet. With a grace the second joins the packet as the
+ * same skb's second END: the read is shown, nothing is late, no new skb.
+ */
+static struct pp_hop read_end(__u64 id, __u64 ts)
+{
+	struct pp_hop h = hop(PP_REC_END, id, PP_PROBE_READ, ts, 1);
+
+	memcpy(h.comm, "reader", 7);
+	return h;
+}
+
+START_TEST(test_read_after_free_joins)
+{
+	struct collect c = {0};
+	struct pp_paths *pp = pp_paths_new(collect_emit, &c);
+	struct pp_paths_stats st;
+
+	pp_paths_set_grace(pp, 100);
+	add_mark(pp, 1, 10);
+	add_hop(pp, hop(PP_REC_HOP, 1, 5, 20, 0), 20);
+	add_hop(pp, hop(PP_REC_END, 1, 9, 30, 0), 30); /* consume_skb first */
+	ck_assert_uint_eq(c.n, 0);		       /* ended, in its grace */
+	ck_assert_uint_eq(pp_paths_expire(pp, 100, 1000), 0);
+	add_hop(pp, read_end(1, 31), 101); /* the read, from the other CPU */
+	ck_assert_uint_eq(pp_paths_expire(pp, 201, 1000), 0);
+	ck_assert_uint_eq(pp_paths_expire(pp, 202, 1000), 1);
+	ck_assert_uint_eq(c.n, 1);
+	ck_assert_uint_eq(c.p[0].nhops, 4);
+	ck_assert_uint_eq(c.p[0].nskbs, 1);
+	ck_assert_int_eq(c.p[0].fate, PP_FATE_CONSUMED);
+	ck_assert_uint_eq(c.p[0].probe[3], PP_PROBE_READ);
+	ck_assert_uint_eq(c.p[0].hop_skb[3], 0);
+	pp_paths_stats(pp, &st);
+	ck_assert_uint_eq(st.late, 0);
+	ck_assert_uint_eq(st.graced, 1);
+	ck_assert_uint_eq(st.ends_joined, 1);
+	pp_paths_free(pp);
+}
+END_TEST
+
+START_TEST(test_free_after_read_joins)
+{
+	struct collect c = {0};
+	struct pp_paths *pp = pp_paths_new(collect_emit, &c);
+	struct pp_paths_stats st;
+
+	pp_paths_set_grace(pp, 100);
+	add_mark(pp, 2, 10);
+	add_hop(pp, read_end(2, 40), 40);
+	add_hop(pp, hop(PP_REC_END, 2, 9, 39, 0), 45); /* the free, reserved later */
+	ck_assert_uint_eq(pp_paths_expire(pp, 140, 1000), 0);
+	ck_assert_uint_eq(pp_paths_expire(pp, 146, 1000), 1);
+	ck_assert_uint_eq(c.p[0].nskbs, 1);
+	ck_assert_uint_eq(c.p[0].nhops, 3);
+	ck_assert_int_eq(c.p[0].fate, PP_FATE_CONSUMED);
+	ck_assert_uint_eq(c.p[0].probe[2], PP_PROBE_READ);
+	pp_paths_stats(pp, &st);
+	ck_assert_uint_eq(st.late, 0);
+	ck_assert_uint_eq(st.ends_joined, 1);
+	pp_paths_free(pp);
+}
+END_TEST
+
+/* A read never joins a drop (two skbs' ends), nor a third END the same life. */
+START_TEST(test_read_never_joins_drop)
+{
+	struct collect c = {0};
+	struct pp_paths *pp = pp_paths_new(collect_emit, &c);
+	struct pp_hop d = hop(PP_REC_END, 3, 9, 30, 0);
+
+	pp_paths_set_grace(pp, 100);
+	d.fate = PP_FATE_DROPPED;
+	add_mark(pp, 3, 10);
+	add_hop(pp, d, 30);
+	add_hop(pp, read_end(3, 31), 31);
+	ck_assert_uint_eq(pp_paths_flush(pp), 1);
+	ck_assert_uint_eq(c.p[0].nskbs, 2);
+	pp_paths_free(pp);
+}
+END_TEST
+
+/* Past the grace a record is late, and the late callback names its packet. */
+static __u64 late_id, late_ago;
+static __u32 late_probe;
+
+static void note_late(__u64 id, const struct pp_hop *h, __u64 ago_ns, void *ctx)
+{
+	(void)ctx;
+	late_id = id;
+	late_probe = h->probe;
+	late_ago = ago_ns;
+}
+
+START_TEST(test_late_named)
+{
+	struct collect c = {0};
+	struct pp_paths *pp = pp_paths_new(collect_emit, &c);
+	struct pp_paths_stats st;
+
+	pp_paths_set_grace(pp, 100);
+	pp_paths_set_late(pp, note_late);
+	add_mark(pp, 4, 10);
+	add_hop(pp, hop(PP_REC_END, 4, 9, 30, 0), 30);
+	ck_assert_uint_eq(pp_paths_open(pp), 1);
+	ck_assert_uint_eq(pp_paths_expire(pp, 131, 100000), 1);
+	ck_assert_uint_eq(pp_paths_open(pp), 0);
+	add_hop(pp, read_end(4, 32), 500);
+	pp_paths_stats(pp, &st);
+	ck_assert_uint_eq(st.late, 1);
+	ck_assert_uint_eq(late_id, 4);
+	ck_assert_uint_eq(late_probe, PP_PROBE_READ);
+	ck_assert_uint_eq(late_ago, 500 - 131);
+	pp_paths_free(pp);
+}
+END_TEST
+
+/* An ended packet that gets a new live skb in its grace waits for its end. */
+START_TEST(test_grace_reopens)
+{
+	struct collect c = {0};
+	struct pp_paths *pp = pp_paths_new(collect_emit, &c);
+	struct pp_hop cp = hop(PP_REC_COPY, 5, 7, 25, 1);
+
+	pp_paths_set_grace(pp, 100);
+	cp.skb += 0x100;
+	add_mark(pp, 5, 10);
+	add_hop(pp, hop(PP_REC_END, 5, 9, 30, 0), 30);
+	add_hop(pp, cp, 40); /* a copy made before the free, its record behind */
+	ck_assert_uint_eq(pp_paths_expire(pp, 200, 1000), 0);
+	cp.type = PP_REC_END;
+	cp.fate = PP_FATE_CONSUMED;
+	cp.ts = 300;
+	add_hop(pp, cp, 300);
+	ck_assert_uint_eq(pp_paths_expire(pp, 350, 1000), 0);
+	ck_assert_uint_eq(pp_paths_expire(pp, 401, 1000), 1);
+	ck_assert_uint_eq(c.p[0].nskbs, 2);
+	pp_paths_free(pp);
+}
+END_TEST
+
 START_TEST(test_tombstone_forgotten)
 {
 	struct collect c = {0};
@@ -1161,6 +1305,11 @@ Suite *path_suite(void)
 	tcase_add_test(tc, test_expire);
 	tcase_add_test(tc, test_hold);
 	tcase_add_test(tc, test_tombstone_forgotten);
+	tcase_add_test(tc, test_read_after_free_joins);
+	tcase_add_test(tc, test_free_after_read_joins);
+	tcase_add_test(tc, test_read_never_joins_drop);
+	tcase_add_test(tc, test_late_named);
+	tcase_add_test(tc, test_grace_reopens);
 	tcase_add_test(tc, test_free_drops_open);
 	tcase_add_test(tc, test_bad_records);
 	tcase_add_test(tc, test_many_interleaved);
