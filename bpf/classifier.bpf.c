@@ -182,6 +182,7 @@ static __always_inline void pp_reply_note(struct pp_state *st, struct pp_skb_val
 {
 	struct pp_reply_key k = {}, r = {};
 	struct pp_reply_val val;
+	__u64 devs;
 
 	if ((v->flags & PP_SKB_REPLY) || !v->mark_src || ctx->len != v->mark_len)
 		return;
@@ -197,8 +198,14 @@ static __always_inline void pp_reply_note(struct pp_state *st, struct pp_skb_val
 	val.id = v->id;
 	val.ts = bpf_ktime_get_ns();
 	bpf_map_update_elem(&reply_map, &r, &val, BPF_ANY);
-	if (!(READ_ONCE(st->reply_devs) & pp_reply_dev_bit(ctx)))
-		__sync_fetch_and_or(&st->reply_devs, pp_reply_dev_bit(ctx));
+	/*
+	 * No atomic OR: Linux 5.10 refuses it (BPF_ATOMIC ops but add came
+	 * in 5.12). Two CPUs noting two devices at once may lose one's bit:
+	 * that device's next noted packet sets it again.
+	 */
+	devs = READ_ONCE(st->reply_devs);
+	if (!(devs & pp_reply_dev_bit(ctx)))
+		*(volatile __u64 *)&st->reply_devs = devs | pp_reply_dev_bit(ctx);
 	*(volatile __u64 *)&st->reply_ts = val.ts;
 }
 
