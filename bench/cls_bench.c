@@ -19,7 +19,11 @@
  * packets are in flight, the state bpf/frag.bpf.h looks at: none tracked;
  * some, no fragmentable one in the last second (frag_ts 0); one just
  * now, on the frame and on the frame as an IPv4 fragment (MF) of no
- * datagram frag_map knows.
+ * datagram frag_map knows. Then the state the ingress's reply lookup
+ * looks at (pp_reply_open(), pp_reply_of() in bpf/classifier.bpf.c): a
+ * tracked packet's NAT rewrite noted just now (reply_ts) on the frame's
+ * device, with none tracked and some, the frame no reply reply_map knows;
+ * and noted on another device only.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -170,10 +174,31 @@ static __u64 mono_ns(void)
 	return (__u64)t.tv_sec * 1000000000ULL + (__u64)t.tv_nsec;
 }
 
-/* The classifier's state_map: INFLIGHT skbs tracked, frag_ts FRAG_TS. */
-static int set_state(const struct pp_cls *c, __u64 inflight, __u64 frag_ts)
+/* One state of --busy: what state_map holds while the frame runs. */
+struct busy_case {
+	const char *name;
+	bool inflight, frag_now, reply_now, frag_frame;
+	__u64 reply_devs; /* the test run's device is lo: bit 1 */
+};
+
+static const struct busy_case busy_cases[] = {
+	{"idle (nothing tracked)", false, false, false, false, 0},
+	{"busy, frag_ts 0", true, false, false, false, 0},
+	{"busy, frag_ts now", true, true, false, false, 0},
+	{"busy, frag_ts now, an IPv4 fragment (MF)", true, true, false, true, 0},
+	{"idle, reply_ts now", false, false, true, false, 1ULL << 1},
+	{"busy, reply_ts now", true, false, true, false, 1ULL << 1},
+	{"idle, reply_ts now, another device", false, false, true, false, 1ULL << 2},
+};
+#define NBUSY (sizeof(busy_cases) / sizeof(busy_cases[0]))
+
+/* The classifier's state_map as case K has it. */
+static int set_state(const struct pp_cls *c, const struct busy_case *k)
 {
-	struct pp_state st = {.inflight = inflight, .frag_ts = frag_ts};
+	struct pp_state st = {.inflight = k->inflight,
+			      .frag_ts = k->frag_now ? mono_ns() : 0,
+			      .reply_ts = k->reply_now ? mono_ns() : 0,
+			      .reply_devs = k->reply_devs};
 	__u32 zero = 0;
 
 	return bpf_map_update_elem(c->maps->state_map, &zero, &st, BPF_ANY) ? -errno : 0;
@@ -181,14 +206,9 @@ static int set_state(const struct pp_cls *c, __u64 inflight, __u64 frag_ts)
 
 static int busy_main(int rounds, int repeat)
 {
-	static const char *const cases[] = {
-		"idle (nothing tracked)",
-		"busy, frag_ts 0",
-		"busy, frag_ts now",
-		"busy, frag_ts now, an IPv4 fragment (MF)",
-	};
+	static const struct busy_case none = {0};
 	static unsigned char frag[sizeof(frame)];
-	__u32 ns[4][MAX_ROUNDS];
+	__u32 ns[NBUSY][MAX_ROUNDS];
 	struct pp_cls c;
 	int err = 0;
 
@@ -197,21 +217,21 @@ static int busy_main(int rounds, int repeat)
 	if (load(&c, "icmp", NULL))
 		return 1;
 	for (int r = 0; r < rounds && !err; r++)
-		for (int k = 0; k < 4 && !err; k++) {
-			err = set_state(&c, k > 0, k > 1 ? mono_ns() : 0);
+		for (size_t k = 0; k < NBUSY && !err; k++) {
+			err = set_state(&c, &busy_cases[k]);
 			if (!err)
-				err = run_on(&c, k == 3 ? frag : frame, sizeof(frame), repeat,
-					     &ns[k][r]);
+				err = run_on(&c, busy_cases[k].frag_frame ? frag : frame,
+					     sizeof(frame), repeat, &ns[k][r]);
 		}
-	set_state(&c, 0, 0);
+	set_state(&c, &none);
 	pp_cls_destroy(&c);
 	if (err) {
 		fprintf(stderr, "cls_bench: test run: %s\n", strerror(-err));
 		return 1;
 	}
 	printf("| `icmp`, an untracked UDP frame | ns/packet (raw) |\n|---|---|\n");
-	for (int k = 0; k < 4; k++)
-		printf("| %s | %u |\n", cases[k], median(ns[k], rounds));
+	for (size_t k = 0; k < NBUSY; k++)
+		printf("| %s | %u |\n", busy_cases[k].name, median(ns[k], rounds));
 	return 0;
 }
 

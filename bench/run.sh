@@ -375,6 +375,46 @@ main (4a4c44b) against this change, the same binaries in turn:
 The "ret #0" floor now includes the C code's gate, so "net" above is the
 filter alone.
 
+## Replies to a NATed packet: the ingress lookup
+
+A tracked packet whose source a NAT rewrote at a TC egress notes its reply's
+tuple in \`reply_map\` ([marking.md](marking.md#replies-to-a-rewritten-packet)).
+For 10 seconds after, an untracked packet that the filter does not match,
+entering by that device (bit \`ifindex % 64\` of \`pp_state.reply_devs\`), is
+looked up there: a read of the clock, of its IP and transport headers, and a
+hash lookup. Every other packet pays one load and a branch (\`reply_ts\` is 0
+once stale: the loader clears it), or two on ingress while it is set.
+\`bench/cls_bench --busy 9 1000000\` (the filter \`icmp\` on the untracked UDP
+frame above, the ingress program, raw ns per run, the harness's ~20 ns
+included), main (93d741d) and this change in turn, three times each,
+medians of 9 rounds; measured by hand on 2026-12-02 (RelWithDebInfo, this
+shared 2-core VM, load average 1.5 to 2.4):
+
+| state | main | this change |
+|---|---|---|
+| idle (nothing tracked) | 30, 25, 24 | 30, 24, 25 |
+| busy, frag_ts 0 | 94, 79, 73 | 92, 75, 79 |
+| busy, frag_ts now | 146, 123, 115 | 140, 118, 130 |
+| idle, reply_ts now, the frame's device noted | | 150, 126, 138 |
+| busy, reply_ts now, the frame's device noted | | 183, 149, 164 |
+| idle, reply_ts now, another device noted | | 30, 25, 25 |
+
+So the untracked traffic of the devices no NATed packet left by pays
+nothing measurable (25 ns against 25 ns, medians); that of the uplink pays
+some 110 ns a packet (138 against 25 idle, 164 against 79 busy) for 10
+seconds after each tracked packet NATed out of it: the price of seeing the
+replies from the wire in. The plain filter runs (\`bench/cls_bench 9
+1000000\`, three times each in turn, load average 5.6 to 6.8) did not move:
+\`icmp and src 198.18.0.1\` 25, 23, 26 ns on main, 23, 20, 26 with this change.
+
+On a veth (\`bench/netbench.sh\`, hit phase, \`HIT_CONFIGS="pp-a pp-b"\`
+ROUNDS=3 SECS=3, main and this change in turn, twice each, load average 1.3
+to 1.4), \`pp_cls_egress\` per hit on the 64-byte UDP flood, medians:
+untracked (pp-a) 144.2, 141.6 ns on main, 121.3, 134.5 with this change;
+with a ping tracked (pp-b) 233.5, 278.6 against 197.4, 267.2. The egress
+program has no reply code at all (its direction is a constant), so that is
+the machine's noise.
+
 ## The inner view: overlays (VXLAN, Geneve, IP-in-IP, GRE)
 
 pktpath's default, \`--no-inner\` to turn it off: where the filter does not

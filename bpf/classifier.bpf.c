@@ -86,12 +86,178 @@ static __always_inline __u64 pp_tc_tuple(struct __sk_buff *ctx)
 }
 
 /*
- * A record with the packet's leading bytes: a new packet's MARK, or the
+ * The packet's addresses, protocol and ports as reply_map keys them, at
+ * device DEV (a hook's identity without its direction); false for what a
+ * reply could not be told by: no IPv4 or IPv6 TCP, UDP, SCTP, UDP-Lite or
+ * ICMP echo header right behind the IP header (a later fragment, an IPv6
+ * extension header, IP-in-IP and GRE, which have no ports).
+ */
+static __always_inline bool pp_reply_key_of(struct __sk_buff *ctx, __u32 dev,
+					    struct pp_reply_key *k)
+{
+	__u32 w[10] = {}, hlen, l4[2] = {};
+	__u8 *b = (__u8 *)w, *t = (__u8 *)l4, proto;
+
+	if (ctx->protocol == bpf_htons(PP_ETH_P_IP)) {
+		if (bpf_skb_load_bytes_relative(ctx, 0, w, 20, BPF_HDR_START_NET) ||
+		    ((b[6] & 0x1f) | b[7]))
+			return false;
+		proto = b[9];
+		hlen = (b[0] & 0xf) * 4;
+		k->saddr[0] = w[3];
+		k->daddr[0] = w[4];
+		k->family = 4;
+	} else if (ctx->protocol == bpf_htons(PP_ETH_P_IPV6)) {
+		if (bpf_skb_load_bytes_relative(ctx, 0, w, 40, BPF_HDR_START_NET))
+			return false;
+		proto = b[6];
+		hlen = 40;
+		__builtin_memcpy(k->saddr, &w[2], 16);
+		__builtin_memcpy(k->daddr, &w[6], 16);
+		k->family = 6;
+	} else {
+		return false;
+	}
+	if (bpf_skb_load_bytes_relative(ctx, hlen, l4, 8, BPF_HDR_START_NET))
+		return false;
+	if (proto == 6 || proto == 17 || proto == 132 || proto == 136) {
+		k->sport = l4[0] & 0xffff;
+		k->dport = l4[0] >> 16;
+	} else if ((proto == 1 && (t[0] == 8 || t[0] == 0)) ||
+		   (proto == 58 && (t[0] == 128 || t[0] == 129))) {
+		/* Echo request and reply carry the same identifier. */
+		k->sport = k->dport = l4[1] & 0xffff;
+	} else {
+		return false;
+	}
+	k->proto = proto;
+	k->dev = dev;
+	return true;
+}
+
+/* K's source address and port folded, never 0. */
+static __always_inline __u32 pp_reply_src(const struct pp_reply_key *k)
+{
+	__u64 h = pp_fold(0, k->sport);
+
+#pragma unroll
+	for (int i = 0; i < 4; i++)
+		h = pp_fold(h, k->saddr[i]);
+	return (__u32)(h >> 32) | 1;
+}
+
+/* Marked ctx's pp_skb_val.mark_src: 0 if no reply could be told by its tuple. */
+static __always_inline __u32 pp_mark_src(struct __sk_buff *ctx)
+{
+	struct pp_reply_key k = {};
+
+	return pp_reply_key_of(ctx, 0, &k) ? pp_reply_src(&k) : 0;
+}
+
+static __always_inline bool pp_reply_fresh(__u64 now, __u64 ts)
+{
+	return (__s64)(now - ts) <= (__s64)PP_REPLY_NS;
+}
+
+/* ctx's device in pp_state.reply_devs. */
+static __always_inline __u64 pp_reply_dev_bit(struct __sk_buff *ctx)
+{
+	return 1ULL << (ctx->ifindex & 63);
+}
+
+/*
+ * Tracked V leaves by TC egress HOOK with another tuple than at its mark:
+ * if its source is another and its length the same, a source NAT
+ * (masquerade) rewrote it (an encapsulation would have grown it). Its
+ * replies enter by the same device addressed to the rewritten source,
+ * which the filter may not match: their tuple, keyed to the device, goes
+ * into reply_map for the ingress to mark them (pp_reply_of()). Not for a
+ * destination rewritten alone (a DNAT, or a NAT undone on a reply the
+ * filter matched: following the conversation back would mark what the
+ * filter excludes both before and after the NAT), nor for a packet
+ * marked as a reply itself.
+ */
+static __always_inline void pp_reply_note(struct pp_state *st, struct pp_skb_val *v,
+					  struct __sk_buff *ctx, __u32 hook)
+{
+	struct pp_reply_key k = {}, r = {};
+	struct pp_reply_val val;
+	__u64 devs;
+
+	if ((v->flags & PP_SKB_REPLY) || !v->mark_src || ctx->len != v->mark_len)
+		return;
+	if (!pp_reply_key_of(ctx, hook & ~1U, &k) || pp_reply_src(&k) == v->mark_src)
+		return;
+	__builtin_memcpy(r.saddr, k.daddr, sizeof(r.saddr));
+	__builtin_memcpy(r.daddr, k.saddr, sizeof(r.daddr));
+	r.sport = k.dport;
+	r.dport = k.sport;
+	r.proto = k.proto;
+	r.family = k.family;
+	r.dev = k.dev;
+	val.id = v->id;
+	val.ts = bpf_ktime_get_ns();
+	bpf_map_update_elem(&reply_map, &r, &val, BPF_ANY);
+	/*
+	 * No atomic OR: Linux 5.10 refuses it (BPF_ATOMIC ops but add came
+	 * in 5.12). Two CPUs noting two devices at once may lose one's bit:
+	 * that device's next noted packet sets it again.
+	 */
+	devs = READ_ONCE(st->reply_devs);
+	if (!(devs & pp_reply_dev_bit(ctx)))
+		*(volatile __u64 *)&st->reply_devs = devs | pp_reply_dev_bit(ctx);
+	*(volatile __u64 *)&st->reply_ts = val.ts;
+}
+
+/*
+ * An ingress hook on a device a reply's tuple was noted for, within
+ * PP_REPLY_NS of the last note: the time now; 0 otherwise. Untracked
+ * traffic pays one read of reply_ts while no tracked packet was rewritten
+ * within PP_REPLY_NS (the loader clears a stale one), and a read of
+ * reply_devs on ingress otherwise.
+ */
+static __always_inline __u64 pp_reply_open(struct pp_state *st, struct __sk_buff *ctx, __u32 probe)
+{
+	__u64 seen, now;
+
+	if (probe != PP_PROBE_TC_INGRESS)
+		return 0;
+	seen = READ_ONCE(st->reply_ts);
+	if (!seen || !(READ_ONCE(st->reply_devs) & pp_reply_dev_bit(ctx)))
+		return 0;
+	now = bpf_ktime_get_ns();
+	return pp_reply_fresh(now, seen) ? now : 0;
+}
+
+/*
+ * Untracked ctx at ingress HOOK: the id of the tracked packet it is a
+ * reply to (pp_reply_note()), 0 if none. NOW: pp_reply_open()'s, if the
+ * caller has it. Where that is open, a read of its headers and a lookup.
+ */
+static __always_inline __u64 pp_reply_of(struct pp_state *st, struct __sk_buff *ctx, __u32 hook,
+					 __u32 probe, __u64 now)
+{
+	struct pp_reply_key k = {};
+	struct pp_reply_val *r;
+
+	if (!now)
+		now = pp_reply_open(st, ctx, probe);
+	if (!now || !pp_reply_key_of(ctx, hook & ~1U, &k))
+		return 0;
+	r = bpf_map_lookup_elem(&reply_map, &k);
+	if (!r || !pp_reply_fresh(now, READ_ONCE(r->ts)))
+		return 0;
+	return r->id;
+}
+
+/*
+ * A record with the packet's leading bytes: a new packet's MARK (REPLY_TO:
+ * the packet it is a reply to, pp_reply_of(); 0: it matched), or the
  * HOP_BYTES of a tracked one whose headers changed (V: its entry).
  */
 static __always_inline void pp_emit_bytes(struct pp_state *st, struct pp_skb_val *v,
 					  struct __sk_buff *ctx, __u64 id, __u32 probe,
-					  const __u32 type)
+					  const __u32 type, __u64 reply_to)
 {
 	struct pp_mark *m = bpf_ringbuf_reserve(&path_map, sizeof(*m), 0);
 	__u64 n = ctx->len; /* 64-bit: no zero-extended copy for clang to check instead */
@@ -116,6 +282,10 @@ static __always_inline void pp_emit_bytes(struct pp_state *st, struct pp_skb_val
 			n = 0;
 	}
 	m->cap_len = n;
+	if (reply_to) {
+		m->hop.flags |= PP_HOP_REPLY;
+		m->hop.location = reply_to;
+	}
 	/* The tag's bytes stay out of data[]: user space puts them back. */
 	m->vlan = ctx->vlan_present ? bpf_ntohs(ctx->vlan_proto) << 16 | ctx->vlan_tci : 0;
 	if (type == PP_REC_MARK)
@@ -143,18 +313,20 @@ static __always_inline bool pp_cross_hook(struct pp_skb_val *v, __u32 hook)
 
 /*
  * Tracked V's hop at this hook: with its bytes if its addresses or ports
- * are no longer those of its mark.
+ * are no longer those of its mark, and on egress its reply's tuple noted.
  */
 static __always_inline void pp_tc_hop(struct pp_state *st, struct pp_skb_val *v,
-				      struct __sk_buff *ctx, __u32 probe)
+				      struct __sk_buff *ctx, __u32 probe, __u32 hook)
 {
 	__u64 now = v->tuple ? pp_tc_tuple(ctx) : 0;
 
 	pp_head_follow(st, v, (__u64)ctx, PP_VIA_TC);
 	pp_frag_seen(st, ctx, (__u64)ctx, v->id);
-	if (now && now != v->tuple)
-		pp_emit_bytes(st, v, ctx, v->id, probe, PP_REC_HOP_BYTES);
-	else
+	if (now && now != v->tuple) {
+		pp_emit_bytes(st, v, ctx, v->id, probe, PP_REC_HOP_BYTES, 0);
+		if (probe == PP_PROBE_TC_EGRESS)
+			pp_reply_note(st, v, ctx, hook);
+	} else
 		pp_emit_hop(st, v, PP_REC_HOP, probe, (struct sk_buff *)ctx, 0, 0, PP_VIA_TC);
 }
 
@@ -180,15 +352,18 @@ static __always_inline __u32 pp_hook_id(struct __sk_buff *ctx, __u32 probe)
  * bridge's flood copies) joins its packet. A tracked sk_buff that crossed
  * this hook already, or that a socket took, was freed unseen and carries
  * another packet. An IPv4 fragment cut from a tracked packet joins it
- * (bpf/frag.bpf.h). A MATCH that is none of these is a new packet. Traffic
+ * (bpf/frag.bpf.h). A MATCH that is none of these is a new packet, and so
+ * is, on ingress, a reply to a tracked packet's NAT rewrite. Traffic
  * while nothing is tracked pays the filter and one array lookup (and a
  * read of the clock within PP_FRAG_NS of a tracked packet that may be cut:
- * its later fragments may come after it ended).
+ * its later fragments may come after it ended; on ingress of a device a
+ * tracked packet left by NATed, a read of the clock within PP_REPLY_NS
+ * of that: its replies may come after it ended, see pp_reply_open()).
  */
 static __always_inline int pp_classify(struct __sk_buff *ctx, bool match, __u32 probe,
 				       const bool fetch)
 {
-	__u64 skb = (__u64)ctx, id; /* the kernel's struct sk_buff address */
+	__u64 skb = (__u64)ctx, id, reply_to = 0, open = 0; /* skb: its struct sk_buff's address */
 	struct pp_state *st = pp_state();
 	struct pp_skb_val *v;
 	__u32 hook;
@@ -198,7 +373,7 @@ static __always_inline int pp_classify(struct __sk_buff *ctx, bool match, __u32 
 		return TC_ACT_UNSPEC;
 	busy = pp_busy(st);
 	/* Nothing tracked, nothing new, no fragment to come: the hook's identity is not read. */
-	if (!busy && !match && !pp_frag_recent(st))
+	if (!busy && !match && !pp_frag_recent(st) && !(open = pp_reply_open(st, ctx, probe)))
 		return TC_ACT_UNSPEC;
 	hook = pp_hook_id(ctx, probe);
 	if (!busy) {
@@ -211,7 +386,7 @@ static __always_inline int pp_classify(struct __sk_buff *ctx, bool match, __u32 
 	} else {
 		v = bpf_map_lookup_elem(&skb_map, &skb);
 		if (v && !(v->flags & PP_SKB_TAKEN) && pp_cross_hook(v, hook)) {
-			pp_tc_hop(st, v, ctx, probe);
+			pp_tc_hop(st, v, ctx, probe, hook);
 			return TC_ACT_UNSPEC;
 		}
 		if (v) {
@@ -227,13 +402,20 @@ static __always_inline int pp_classify(struct __sk_buff *ctx, bool match, __u32 
 			}
 		}
 	}
-	if (!match || pp_track(st, skb, hook, &id, PP_VIA_TC, fetch))
+	if (!match)
+		reply_to = pp_reply_of(st, ctx, hook, probe, open);
+	if ((!match && !reply_to) || pp_track(st, skb, hook, &id, PP_VIA_TC, fetch))
 		return TC_ACT_UNSPEC;
 	pp_frag_seen(st, ctx, skb, id);
 	v = pp_skb_entry(skb);
-	if (v)
+	if (v) {
 		v->tuple = pp_tc_tuple(ctx);
-	pp_emit_bytes(st, NULL, ctx, id, probe, PP_REC_MARK);
+		v->mark_len = ctx->len;
+		v->mark_src = pp_mark_src(ctx);
+		if (reply_to)
+			v->flags |= PP_SKB_REPLY;
+	}
+	pp_emit_bytes(st, NULL, ctx, id, probe, PP_REC_MARK, reply_to);
 	return TC_ACT_UNSPEC;
 }
 

@@ -110,6 +110,18 @@ struct {
 	__type(value, struct pp_frag_val);
 } frag_map SEC(".maps");
 
+/*
+ * A reply's tuple on the wire (its device too) -> the tracked packet whose
+ * NAT rewrite made it so (bpf/classifier.bpf.c). LRU: a conversation not
+ * refreshed goes first.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 4096);
+	__type(key, struct pp_reply_key);
+	__type(value, struct pp_reply_val);
+} reply_map SEC(".maps");
+
 /* Every record, in one ring so that a packet's records stay in order. */
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);

@@ -624,12 +624,21 @@ static __always_inline int pp_track(struct pp_state *st, __u64 skb, __u32 hook, 
 	return 0;
 }
 
-/* The mark's tuple (pp_skb_val.tuple) of tracked SKB, 0 if it is not tracked. */
-static __always_inline __u64 pp_tuple_of(__u64 skb)
+/*
+ * Copy V of tracked PARENT takes its mark's tuple, length and source
+ * (pp_skb_val.tuple, mark_len, mark_src), and whether it is a reply
+ * (PP_SKB_REPLY).
+ */
+static __always_inline void pp_inherit_mark(struct pp_skb_val *v, __u64 parent)
 {
-	struct pp_skb_val *v = pp_skb_entry(skb);
+	struct pp_skb_val *pv = pp_skb_entry(parent);
 
-	return v ? v->tuple : 0;
+	if (!pv)
+		return;
+	v->tuple = pv->tuple;
+	v->mark_len = pv->mark_len;
+	v->mark_src = pv->mark_src;
+	v->flags |= pv->flags & PP_SKB_REPLY;
 }
 
 /*
@@ -668,7 +677,7 @@ static __always_inline struct pp_skb_val *pp_join_copy(struct pp_state *st, __u6
 	/* A copy: the packet's send call is the original's, so is its mark. */
 	if (v) {
 		v->flags |= PP_SKB_SEND_LOOKED | PP_SKB_COPY;
-		v->tuple = pp_tuple_of(parent);
+		pp_inherit_mark(v, parent);
 	}
 	__sync_fetch_and_add(&hv->holders, 1);
 	if (hv->orphan)

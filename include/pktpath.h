@@ -155,6 +155,13 @@ enum pp_fate {
  * for a shared END (PP_HOP_SHARED), up to --packet-timeout.
  */
 #define PP_HOP_FRAGS 32U
+/*
+ * MARK: a reply to a tracked packet that a NAT rewrote, marked where it
+ * entered still addressed to the rewritten tuple, which the filter may not
+ * match (reply_map); location holds the id of the tracked packet whose
+ * rewrite told it.
+ */
+#define PP_HOP_REPLY 64U
 /* How many text ranges of af_packet's receive functions the probes know. */
 #define PP_TAP_RANGES 6
 /* How many text ranges of functions whose frees are merges the probes know (pp_merge_at()). */
@@ -272,6 +279,15 @@ struct pp_skb_val {
 	 * (pp_queue_left() in bpf/record.bpf.h): ifindex ^ netns << 16; 0: none.
 	 */
 	__u32 qdev;
+	/*
+	 * At its mark: skb->len, and its source address and port folded
+	 * (pp_reply_src() in bpf/classifier.bpf.c; 0: no reply could be told).
+	 * A tracked packet that leaves by TC egress with its source no longer
+	 * the mark's and its length unchanged was rewritten by a source NAT,
+	 * not encapsulated: its reply's tuple goes into reply_map.
+	 */
+	__u32 mark_len;
+	__u32 mark_src;
 };
 
 /*
@@ -282,6 +298,35 @@ struct pp_full_val {
 	__u64 ts;		    /* when it was counted */
 	__u32 tc_hook[PP_TC_HOOKS]; /* as pp_skb_val's; PP_HOOK_LOCAL: marked in a probe */
 };
+
+/*
+ * reply_map's key: a packet's addresses, protocol and ports (ICMP echo: the
+ * identifier in both) as they are on the wire, and the device it crosses.
+ */
+struct pp_reply_key {
+	__u32 saddr[4]; /* network order; IPv4: saddr[0], the rest 0 */
+	__u32 daddr[4];
+	__u16 sport, dport; /* network order */
+	__u8 proto;
+	__u8 family; /* 4 or 6 */
+	__u16 pad;
+	__u32 dev; /* ifindex << 1 ^ netns << 16, as a TC hook's identity without its direction */
+};
+
+/* reply_map's value: the tracked packet whose rewrite made the entry, and when. */
+struct pp_reply_val {
+	__u64 id;
+	__u64 ts;
+};
+
+/*
+ * How long a reply_map entry marks replies after a tracked packet of its
+ * conversation last refreshed it: conntrack's shortest TCP timeout (CLOSE,
+ * 10 s), before which the kernel gives its reply tuple to no other flow.
+ * The loader clears pp_state.reply_ts once older, so that untracked traffic
+ * stops reading the clock.
+ */
+#define PP_REPLY_NS 10000000000ULL
 
 /* ip_output's mark (pp_kmark), as a hook: no ifindex is 0, so no TC hook is 1. */
 #define PP_HOOK_LOCAL 1U
@@ -310,6 +355,8 @@ struct pp_full_val {
  * last, the ring's walk sends none (pp_queue_clear()).
  */
 #define PP_SKB_RING 512U
+/* Marked as a reply (PP_HOP_REPLY): its own rewrite makes no reply_map entry. */
+#define PP_SKB_REPLY 1024U
 
 /*
  * head_map: data buffer (skb->head) -> the tracked skb that holds it. A clone
@@ -471,6 +518,18 @@ struct pp_state {
 	 * its first packet, before the period adapts.
 	 */
 	__s64 sample_left;
+	/*
+	 * When a tracked packet's rewrite last put a reply's tuple into
+	 * reply_map (PP_REPLY_NS); 0: never, or long ago. Untracked packets
+	 * the filter does not match look there on ingress only while it is set.
+	 */
+	__u64 reply_ts;
+	/*
+	 * The devices such a reply may enter by: bit ifindex % 64 of each
+	 * device a noted packet left by, never cleared. Untracked packets on
+	 * other devices do not read the clock for reply_ts.
+	 */
+	__u64 reply_devs;
 };
 
 /*
@@ -524,7 +583,7 @@ PP_ABI_AT(pp_mark, cap_len, 128);
 PP_ABI_AT(pp_mark, vlan, 132);
 PP_ABI_AT(pp_mark, data, 136);
 
-PP_ABI_SIZE(pp_skb_val, 80);
+PP_ABI_SIZE(pp_skb_val, 88);
 PP_ABI_AT(pp_skb_val, id, 0);
 PP_ABI_AT(pp_skb_val, first_ts, 8);
 PP_ABI_AT(pp_skb_val, head, 16);
@@ -537,6 +596,8 @@ PP_ABI_AT(pp_skb_val, read_len, 60);
 PP_ABI_AT(pp_skb_val, sock, 64);
 PP_ABI_AT(pp_skb_val, qslot, 72);
 PP_ABI_AT(pp_skb_val, qdev, 76);
+PP_ABI_AT(pp_skb_val, mark_len, 80);
+PP_ABI_AT(pp_skb_val, mark_src, 84);
 
 PP_ABI_SIZE(pp_read_slot, 32 + 128);
 PP_ABI_AT(pp_read_slot, skb, 0);
@@ -593,7 +654,7 @@ PP_ABI_AT(pp_frag_val, n, 16);
 PP_ABI_AT(pp_frag_val, ring, 20);
 PP_ABI_AT(pp_frag_val, slot, 24);
 
-PP_ABI_SIZE(pp_state, 96);
+PP_ABI_SIZE(pp_state, 112);
 PP_ABI_AT(pp_state, inflight, 0);
 PP_ABI_AT(pp_state, next_id, 8);
 PP_ABI_AT(pp_state, marked, 16);
@@ -606,5 +667,15 @@ PP_ABI_AT(pp_state, frag_ts, 64);
 PP_ABI_AT(pp_state, waiting, 72);
 PP_ABI_AT(pp_state, sample_period, 80);
 PP_ABI_AT(pp_state, sample_left, 88);
+PP_ABI_AT(pp_state, reply_ts, 96);
+PP_ABI_AT(pp_state, reply_devs, 104);
+
+PP_ABI_SIZE(pp_reply_key, 44);
+PP_ABI_AT(pp_reply_key, daddr, 16);
+PP_ABI_AT(pp_reply_key, sport, 32);
+PP_ABI_AT(pp_reply_key, proto, 36);
+PP_ABI_AT(pp_reply_key, family, 37);
+PP_ABI_AT(pp_reply_key, dev, 40);
+PP_ABI_SIZE(pp_reply_val, 16);
 
 #endif /* PKTPATH_H */

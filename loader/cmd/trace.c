@@ -394,6 +394,19 @@ static void clear_frag_ts(struct trace *t)
 }
 
 /*
+ * reply_ts likewise (pp_reply_recent() in bpf/classifier.bpf.c): cleared
+ * once older than PP_REPLY_NS, when no entry of reply_map marks replies.
+ */
+static void clear_reply_ts(struct trace *t)
+{
+	__u64 seen = __atomic_load_n(&t->state->reply_ts, __ATOMIC_SEQ_CST);
+
+	if (seen && (__s64)(t->now - seen) > (__s64)PP_REPLY_NS)
+		__atomic_compare_exchange_n(&t->state->reply_ts, &seen, 0, false, __ATOMIC_SEQ_CST,
+					    __ATOMIC_SEQ_CST);
+}
+
+/*
  * pp_state.waiting keeps the receive calls' program looking while merged TCP
  * segments wait in a ring for their reader. Those of a socket closed unread,
  * or of a ring the LRU pushed out, are never read: their packets end here by
@@ -487,6 +500,7 @@ static int loop(struct trace *t, struct ring_buffer *rb, volatile sig_atomic_t *
 		report_health(t);
 		sweep_heads(t);
 		clear_frag_ts(t);
+		clear_reply_ts(t);
 		clear_waiting(t);
 		fflush(t->cfg->out->f);
 		if (end && t->now >= end)

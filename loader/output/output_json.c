@@ -348,6 +348,8 @@ static void json_marked_at(const struct pp_out *out, struct jobj *top, const str
 	else
 		jstr(&o, K("func"), pp_out_probe_name(out, h->probe, pname, sizeof(pname)),
 		     SIZE_MAX);
+	if (h->flags & PP_HOP_REPLY)
+		jnum(&o, K("reply_to"), h->location);
 	jclose(&o);
 }
 

@@ -183,7 +183,11 @@ static char *usec(char *dst, __u64 ns, char sign, size_t width)
 	return dst + 4;
 }
 
-/* "(marked at DEV DIR)", cut to fit at[]; returns its length. */
+/*
+ * "(marked at DEV DIR)", or "(marked at DEV DIR: reply to #ID)" for a reply
+ * to a tracked packet's NAT rewrite (PP_HOP_REPLY), cut to fit at[];
+ * returns its length.
+ */
 static size_t marked_at(const struct pp_out *o, const struct pp_hop *h, char *at, size_t len)
 {
 	struct pp_sbuf f = {.buf = at, .len = len};
@@ -194,6 +198,10 @@ static size_t marked_at(const struct pp_out *o, const struct pp_hop *h, char *at
 	pp_sb_str(&f, dev_name(h, dev));
 	pp_sb_lit(&f, " ");
 	pp_sb_str(&f, dir ? dir : pp_out_probe_name(o, h->probe, pname, sizeof(pname)));
+	if (h->flags & PP_HOP_REPLY) {
+		pp_sb_lit(&f, ": reply to #");
+		pp_sb_u64(&f, h->location);
+	}
 	pp_sb_lit(&f, ")");
 	return f.pos < len ? f.pos : len - 1;
 }

@@ -502,6 +502,12 @@ static int read_mark(struct ctx *c, json_object *top, struct pp_report_read_item
 	r->hops[0].type = r->hops[0].type == PP_REC_HOP ? PP_REC_MARK : r->hops[0].type;
 	r->mark.hop = r->hops[0];
 	r->mark.hop.type = PP_REC_MARK;
+	/* "reply_to": a reply to a tracked packet's NAT rewrite (PP_HOP_REPLY). */
+	ret = get_u64(c, o, "reply_to", false, &r->mark.hop.location);
+	if (ret < 0)
+		return ret;
+	if (ret > 0)
+		r->mark.hop.flags |= PP_HOP_REPLY;
 	r->pkt.mark = &r->mark;
 	ret = read_head(c, top, &r->mark);
 	it->has_head = ret > 0;

@@ -447,6 +447,40 @@ START_TEST(test_hop_now)
 }
 END_TEST
 
+static void doc_check_line(const char *line);
+
+/*
+ * A reply marked by reply_map (PP_HOP_REPLY): the header line names the
+ * packet whose rewrite told it, and so does JSON's marked_at, as documented.
+ */
+START_TEST(test_mark_reply)
+{
+	struct capture c;
+	struct sample s;
+	const char *t;
+
+	sample(&s);
+	s.mark.hop.flags |= PP_HOP_REPLY;
+	s.mark.hop.location = 6;
+	cap_open(&c);
+	pp_out_text(&c.o, &s.p);
+	t = out(&c);
+	ck_assert_ptr_nonnull(strstr(t, "\n  (marked at veth-a egress: reply to #6)\n"));
+	ck_assert(lines_fit(t));
+	cap_close(&c);
+	cap_open(&c);
+	c.o.host_name = "node1";
+	pp_out_json(&c.o, &s.p);
+	t = out(&c);
+	ck_assert(json_line_ok(t));
+	ck_assert_ptr_nonnull(
+		strstr(t, "\"marked_at\":{\"ifname\":\"veth-a\",\"ifindex\":5,\"dir\":\"egress\","
+			  "\"reply_to\":6}"));
+	doc_check_line(t);
+	cap_close(&c);
+}
+END_TEST
+
 #define HOP_A                                                                                      \
 	"\"netns\":4026531840,\"ifname\":\"veth-a\",\"ifindex\":5,\"cpu\":1,\"pid\":4321,"         \
 	"\"comm\":\"ping\",\"len\":98,\"skb\":\"0xffff888000007000\"}"
@@ -1358,6 +1392,7 @@ Suite *output_suite(void)
 	tcase_add_test(tc, test_json_reader);
 	tcase_add_test(tc, test_text_dropped);
 	tcase_add_test(tc, test_hop_now);
+	tcase_add_test(tc, test_mark_reply);
 	tcase_add_test(tc, test_json_dropped);
 	tcase_add_test(tc, test_json_key_order);
 	tcase_add_test(tc, test_json_schema_example);

@@ -207,6 +207,26 @@ START_TEST(test_round_trip_read_free)
 }
 END_TEST
 
+/*
+ * A reply to a tracked packet's NAT rewrite (PP_HOP_REPLY): its mark's
+ * "reply_to" reads back as the flag and the packet's id.
+ */
+START_TEST(test_round_trip_reply)
+{
+	struct fixture x;
+	struct pp_out o = live_out(128);
+	char *line;
+
+	fixture(&x);
+	x.mark.hop.flags |= PP_HOP_REPLY;
+	x.mark.hop.location = 41;
+	line = write_json(&o, &x.p);
+	ck_assert_ptr_nonnull(strstr(line, "\"dir\":\"ingress\",\"reply_to\":41}"));
+	round_trip(line, 128);
+	free(line);
+}
+END_TEST
+
 /* What the reader rebuilds that JSON does not say: the kinds of the hops. */
 START_TEST(test_hop_kinds)
 {
@@ -379,6 +399,7 @@ Suite *report_read_suite(void)
 
 	tcase_add_test(tc, test_round_trip);
 	tcase_add_test(tc, test_round_trip_read_free);
+	tcase_add_test(tc, test_round_trip_reply);
 	tcase_add_test(tc, test_hop_kinds);
 	tcase_add_test(tc, test_cut_line);
 	tcase_add_test(tc, test_unknown_keys);
