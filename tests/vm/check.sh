@@ -491,7 +491,7 @@ def tc_ifnames: [.hops[] | select(.func | startswith("tc:")) | .ifname] | unique
 def fates: group_by(.fate.kind) | map("\(.[0].fate.kind) \(length)") | join(", ");
 '
 # allp JQ: JQ applied to the array of all packet records.
-allp() { packets | jq -rs "$LIFE_JQ $1"; }
+allp() { packets | jq -rs "$LIFE_JQ . as \$all | $1"; }
 # first_bad COND WHAT: WHAT of the first packet for which COND holds, or "".
 first_bad() { allp "map(select($1)) | first // empty | $2"; }
 
@@ -604,8 +604,13 @@ chk_tcp_forward() { tcp_life "$1"; }
 # load (the tracepoint backend before 6.3), segments end consumed at their
 # free with no reader named, or end not seen where that free fires no
 # tracepoint (skb_attempt_defer_free()); a duplicate TCP drops ends dropped.
+# Before drop reasons (5.17) TCP drops a segment it cannot queue (a
+# duplicate, out of window, no receive memory) with tcp_drop(), which is
+# __kfree_skb(), the consume path: that segment ends consumed, unread, at
+# __kfree_skb after tcp_rcv_established, and another segment printed (the
+# retransmission, or the original) holds its first byte.
 chk_tcp_read() {
-	local data bytes bad merged
+	local data bytes bad merged silent
 	life_common "$1" || return 1
 	{ [ "$(kv send)" = ok ] && [ "$(kv served)" = "$(kv tcp_bytes)" ]; } || {
 		echo "the transfer failed: send '$(kv send)', served '$(kv served)' of $(kv tcp_bytes)"
@@ -626,9 +631,15 @@ chk_tcp_read() {
 	# or not seen where that free fires no tracepoint.
 	# A segment TCP dropped (a retransmission's duplicate) ends as the
 	# kernel said; its bytes came in another (the count above).
-	local unnamed=false ok
+	local unnamed=false nodrop=false ok
 	[ "$1" != tracepoint ] || [ "$(kfact reads)" = yes ] || unnamed=true
-	ok="$read or $coalesced or .fate.kind == \"dropped\"
+	[ "$(kfact drop_reasons)" = yes ] || nodrop=true
+	# shellcheck disable=SC2016 # jq variables, not shell ones
+	silent='('"$nodrop"' and .fate.kind == "consumed" and .fate.read == null
+		and .hops[-1].func == "__kfree_skb" and any(.hops[]; .func == "tcp_rcv_established")
+		and (. as $p | $all | any(.[]; .id != $p.id and .pkt.tcp_len > 0
+			and ($p.pkt.tcp_seq - .pkt.tcp_seq + 4294967296) % 4294967296 < .pkt.tcp_len)))'
+	ok="$read or $coalesced or $silent or .fate.kind == \"dropped\"
 		or ($unnamed and ((.fate.kind == \"consumed\" and .fate.read == null)
 			or .fate.kind == \"unseen\"))"
 	bad=$(first_bad ".pkt.tcp_len > 0 and ($ok | not)" \
@@ -643,10 +654,13 @@ chk_tcp_read() {
 		return 1
 	}
 	merged=$(allp "map(select(.pkt.tcp_len > 0 and $coalesced)) | length")
-	echo "$data data segments ($bytes bytes): $((data - merged)) read by the server, ended at" \
+	echo "$data data segments ($bytes bytes):" \
+		"$(allp "map(select(.pkt.tcp_len > 0 and $read)) | length") read by the server, ended at" \
 		"$(allp "[.[] | select(.pkt.tcp_len > 0 and $read) | .hops[-1].func] | group_by(.)
 		| map(\"\\(.[0]) \\(length)\") | join(\", \")"); $merged coalesced" \
-		"(merged at kfree_skb_partial, no reader named); $(allp fates)"
+		"(merged at kfree_skb_partial, no reader named);" \
+		"$(allp "map(select(.pkt.tcp_len > 0 and $silent)) | length") dropped by tcp_drop()" \
+		"(consumed at __kfree_skb, its first byte in another); $(allp fates)"
 }
 
 # tcp-nat: tcp_life, and the DNAT shown where it happens: every packet has
