@@ -419,27 +419,98 @@ static __always_inline int pp_classify(struct __sk_buff *ctx, bool match, __u32 
 	return TC_ACT_UNSPEC;
 }
 
+/*
+ * --cgroup/--pid: the cgroup v2 (its id, and its level below the root)
+ * whose sockets' packets are marked, set by the loader. 0: no such scope,
+ * and the verifier drops the test as dead code.
+ */
+const volatile __u64 pp_scope_cgid = 0;
+const volatile __u32 pp_scope_cglevel = 0;
+
+/*
+ * The reply direction of the conversation CTX belongs to, as
+ * scope_flow_map keys it (no device: a reply may come in by another).
+ */
+static __always_inline bool pp_scope_flow_key(struct __sk_buff *ctx, bool egress,
+					      struct pp_reply_key *r)
+{
+	struct pp_reply_key k = {};
+
+	if (!pp_reply_key_of(ctx, 0, &k))
+		return false;
+	if (!egress) {
+		*r = k;
+		return true;
+	}
+	__builtin_memcpy(r->saddr, k.daddr, sizeof(r->saddr));
+	__builtin_memcpy(r->daddr, k.saddr, sizeof(r->daddr));
+	r->sport = k.dport;
+	r->dport = k.sport;
+	r->proto = k.proto;
+	r->family = k.family;
+	return true;
+}
+
+/*
+ * A packet the filter matched is in the cgroup scope: on egress, sent by a
+ * socket of the cgroup or of one below it (the skb's socket; a request
+ * socket counts as its listener's), and its conversation's replies are
+ * noted; on ingress, such a reply. A TC program cannot ask a socket it
+ * looks up for its cgroup (bpf_sk_cgroup_id() is cgroup_skb's), so an
+ * inbound conversation joins at the scope's first answer: a server's
+ * SYN-ACK. A conversation that leaves by a socket outside (a port reused)
+ * is forgotten.
+ */
+static __always_inline bool pp_cgroup_match(struct __sk_buff *ctx, bool egress)
+{
+	struct pp_reply_key k = {};
+	__u8 one = 1;
+	bool in;
+
+	if (!pp_scope_cgid)
+		return true;
+	if (!pp_scope_flow_key(ctx, egress, &k))
+		return egress && bpf_skb_ancestor_cgroup_id(ctx, pp_scope_cglevel) == pp_scope_cgid;
+	if (!egress)
+		return bpf_map_lookup_elem(&scope_flow_map, &k) != NULL;
+	in = bpf_skb_ancestor_cgroup_id(ctx, pp_scope_cglevel) == pp_scope_cgid;
+	if (in)
+		bpf_map_update_elem(&scope_flow_map, &k, &one, BPF_ANY);
+	else
+		bpf_map_delete_elem(&scope_flow_map, &k);
+	return in;
+}
+
+/* The filter's verdict first (pp_filter_matched()), then the cgroup's. */
 SEC("pktpath_cls")
 int pp_cls_ingress(struct __sk_buff *ctx)
 {
-	return pp_classify(ctx, pp_filter_matched(), PP_PROBE_TC_INGRESS, true);
+	bool match = pp_filter_matched();
+
+	return pp_classify(ctx, match && pp_cgroup_match(ctx, false), PP_PROBE_TC_INGRESS, true);
 }
 
 SEC("pktpath_cls")
 int pp_cls_egress(struct __sk_buff *ctx)
 {
-	return pp_classify(ctx, pp_filter_matched(), PP_PROBE_TC_EGRESS, true);
+	bool match = pp_filter_matched();
+
+	return pp_classify(ctx, match && pp_cgroup_match(ctx, true), PP_PROBE_TC_EGRESS, true);
 }
 
 /* For kernels without atomic fetch (pp_next_id()): the loader loads these instead. */
 SEC("pktpath_cls")
 int pp_cls_ingress_nofetch(struct __sk_buff *ctx)
 {
-	return pp_classify(ctx, pp_filter_matched(), PP_PROBE_TC_INGRESS, false);
+	bool match = pp_filter_matched();
+
+	return pp_classify(ctx, match && pp_cgroup_match(ctx, false), PP_PROBE_TC_INGRESS, false);
 }
 
 SEC("pktpath_cls")
 int pp_cls_egress_nofetch(struct __sk_buff *ctx)
 {
-	return pp_classify(ctx, pp_filter_matched(), PP_PROBE_TC_EGRESS, false);
+	bool match = pp_filter_matched();
+
+	return pp_classify(ctx, match && pp_cgroup_match(ctx, true), PP_PROBE_TC_EGRESS, false);
 }

@@ -122,6 +122,18 @@ struct {
 	__type(value, struct pp_reply_val);
 } reply_map SEC(".maps");
 
+/*
+ * --cgroup/--pid: the conversations whose packets a socket of the scope
+ * sent, keyed as their replies come in (bpf/classifier.bpf.c). LRU: the
+ * idle ones go first. One entry a CPU (the least) without a cgroup scope.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 8192);
+	__type(key, struct pp_reply_key);
+	__type(value, __u8);
+} scope_flow_map SEC(".maps");
+
 /* Every record, in one ring so that a packet's records stay in order. */
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);

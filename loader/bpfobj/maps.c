@@ -15,6 +15,8 @@ static int size_maps(struct maps *s, const struct pp_maps_opts *o)
 		err = bpf_map__set_max_entries(s->maps.head_map, o->max_packets);
 	if (!err && o->ring_size)
 		err = bpf_map__set_max_entries(s->maps.path_map, o->ring_size);
+	if (!err && !o->scope_flows)
+		err = bpf_map__set_max_entries(s->maps.scope_flow_map, 1);
 	if (!err && o->stacks)
 		err = bpf_map__set_max_entries(s->maps.stack_map, o->stacks);
 	return err;

@@ -7,6 +7,7 @@
 #ifndef PP_MAPS_H
 #define PP_MAPS_H
 
+#include <stdbool.h>
 #include <linux/types.h>
 
 struct maps;
@@ -16,6 +17,7 @@ struct pp_maps_opts {
 	__u32 max_packets; /* skb_map and head_map entries, 0 = default */
 	__u32 ring_size;   /* path_map bytes, 0 = default */
 	__u32 stacks;	   /* stack_map entries (--stack), 0 = 1: none kept */
+	bool scope_flows;  /* a cgroup scope: scope_flow_map full size, else 1 entry */
 };
 
 /* Each fd is that of the map of its name. */

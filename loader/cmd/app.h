@@ -15,6 +15,7 @@
 #include <sys/utsname.h>
 #include "cmd/cli.h"
 #include "filter/classifier.h"
+#include "kernel/cgroup_scope.h"
 #include "output/drop_places.h"
 #include "output/exports.h"
 #include "output/output.h"
@@ -54,7 +55,8 @@ struct pp_app {
 	struct pp_scope_ns scope_ns[PP_SCOPE_MAX * 2];
 	size_t nscope;
 	struct pp_scope scope;
-	struct pp_follow follow; /* interfaces that come and go, if following */
+	struct pp_cgroup_scope cgroup; /* --cgroup, --pid; id 0: none */
+	struct pp_follow follow;       /* interfaces that come and go, if following */
 	bool following;
 	bool no_tcx;	     /* PKTPATH_NO_TCX */
 	struct pp_maps maps; /* shared by the classifier, the probes and the loop */

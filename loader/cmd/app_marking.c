@@ -9,6 +9,7 @@
 #include "cmd/app.h"
 #include "names/netns_names.h"
 #include "names/netns_scope.h"
+#include "kernel/cgroup_scope.h"
 #include "probes/attacher.h"
 #include "tc/tc_attach.h"
 #include "base/log.h"
@@ -24,6 +25,12 @@ int pp_app_marking_scope(struct pp_app *a)
 {
 	int n = a->env.nnetns + a->env.ncontainers;
 
+	if ((a->env.cgroup || a->env.pid) &&
+	    pp_cgroup_scope_resolve(&a->cgroup, a->env.cgroup, a->env.pid, a->err, sizeof(a->err)))
+		return pp_app_usage_error("%s", a->err);
+	if (a->cgroup.id)
+		pp_debug("cgroup scope: id %llu, level %u\n", (unsigned long long)a->cgroup.id,
+			 a->cgroup.level);
 	if (!n)
 		return 0;
 	if (n > PP_SCOPE_MAX)
@@ -51,11 +58,14 @@ int pp_app_marking_prepare(struct pp_app *a)
 {
 	struct pp_maps_opts sizes = {.max_packets = a->env.max_packets,
 				     .ring_size = a->env.ring_size,
-				     .stacks = a->env.nstacks ? PP_STACK_ENTRIES : 0};
+				     .stacks = a->env.nstacks ? PP_STACK_ENTRIES : 0,
+				     .scope_flows = a->cgroup.id != 0};
 	struct pp_cls_opts o = {.expr = a->env.filter,
 				.maps = &a->maps,
 				.xlate_flags = a->env.no_inner ? 0 : PP_XLATE_INNER,
-				.no_fetch = !a->facts.fetch};
+				.no_fetch = !a->facts.fetch,
+				.cgroup_id = a->cgroup.id,
+				.cgroup_level = a->cgroup.level};
 	double t0 = pp_app_now_ms();
 	int ret;
 
@@ -107,11 +117,12 @@ int pp_app_marking_attach(struct pp_app *a)
 /*
  * Locally sent packets are marked where IP sends them (ip_output), so
  * their path starts at the socket side, not at TC, with the filter's IP
- * part (pp_attacher_marks()).
+ * part (pp_attacher_marks()). Not in a cgroup scope: the classifier alone
+ * asks the skb's socket for its cgroup.
  */
 void pp_app_marking_probes(struct pp_app *a)
 {
-	if (!pp_attacher_marks(a->attacher))
+	if (!pp_attacher_marks(a->attacher) || a->cgroup.id)
 		return;
 	if (pp_filter_build_l3(&a->l3, a->env.filter, a->err, sizeof(a->err))) {
 		pp_warn("packets this host sends are marked at TC only: %s\n", a->err);

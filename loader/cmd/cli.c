@@ -357,6 +357,12 @@ static int check_conflicts(const struct parse *p)
 		return bad(p, "--detail wants short or full: \"%s\"", env->detail);
 	if (env->detail && env->funcs)
 		return bad(p, "%s", "--detail and --funcs both choose the probe list: one of them");
+	if (env->cgroup && env->pid)
+		return bad(p, "%s", "--cgroup and --pid both name the cgroup: one of them");
+	if ((env->cgroup || env->pid) && env->action != PP_ACT_TRACE)
+		return bad(p, "%s",
+			   "--cgroup and --pid are for tracing: not with --test-pcap, "
+			   "--list-probes or --check");
 	if (env->action == PP_ACT_LIST_PROBES && (env->count || env->duration))
 		return bad(p, "%s",
 			   "--list-probes attaches nothing: -c and --duration do not apply");
@@ -391,12 +397,13 @@ static int check_agent(const struct parse *p)
 			env->max_rate = PP_AGENT_RATE;
 		return 0;
 	}
-	if (env->max_rate || env->nnetns || env->ncontainers || env->nifaces || env->funcs ||
-	    env->detail || env->nprobes || env->probe_regex || env->all_skb_funcs ||
-	    env->send_calls || env->backend != PP_BACKEND_AUTO)
+	if (env->max_rate || env->nnetns || env->ncontainers || env->cgroup || env->pid ||
+	    env->nifaces || env->funcs || env->detail || env->nprobes || env->probe_regex ||
+	    env->all_skb_funcs || env->send_calls || env->backend != PP_BACKEND_AUTO)
 		return bad(p, "%s",
 			   "--agent without a filter attaches one program, at skb:kfree_skb: "
-			   "--max-rate, -i, --netns, --container, --backend and the probe list's "
+			   "--max-rate, -i, --netns, --container, --cgroup, --pid, --backend and "
+			   "the probe list's "
 			   "options are for paths (give a filter)");
 	return 0;
 }

@@ -54,6 +54,9 @@ struct pp_env {
 	int nnetns;
 	const char *containers[16]; /* --container: the scope's containers */
 	int ncontainers;
+	const char
+		*cgroup;  /* --cgroup: the cgroup v2 directory whose sockets' packets are marked */
+	unsigned int pid; /* --pid: that of process PID; 0: none */
 	const char *host_name; /* --host-name: JSON's host.name; NULL: gethostname() */
 	bool all_skb_funcs;    /* --all-skb-funcs */
 	bool send_calls;       /* --send-calls: the syscall tracepoints */

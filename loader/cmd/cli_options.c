@@ -48,6 +48,15 @@ const struct pp_cli_opt pp_cli_opts[] = {
 	 .help = "as --netns, the namespace of container CTR (a\n"
 		 "name, an id of 12 or more hex digits, or a pod's\n"
 		 "name; podman, docker, containerd, CRI-O)"},
+	{"cgroup", 0, "DIR", PP_OPT_STR, AT(cgroup),
+	 .help = "a scope: mark only packets that sockets of the\n"
+		 "cgroup v2 directory DIR (or of one below it) send\n"
+		 "or are sent, as the filter matches them; the\n"
+		 "marks are at TC, so a path starts there"},
+	{"pid", 0, "PID", PP_OPT_UINT, AT(pid), .min = 1, .max = 4194304,
+	 .bad = "--pid wants a process id: \"%s\"",
+	 .help = "as --cgroup, the cgroup v2 of process PID (not the\n"
+		 "root cgroup: that is every process's)"},
 	{"host-name", 0, "NAME", PP_OPT_STR, AT(host_name),
 	 .help = "the host name in --json lines (host.name) for\n"
 		 "pktpath report; default: this host's name"},

@@ -103,8 +103,8 @@ static int with_verdict(const struct pp_filter *f, struct bpf_insn **out, size_t
  * The classifier's C code reads the verdict in r0 before anything else
  * touches r0 (pp_filter_matched() in bpf/classifier.bpf.c): a compiler
  * that put something there first would make every verdict wrong, so this
- * is checked on the compiled code. Register moves into other registers
- * may come first.
+ * is checked on the compiled code. Moves of registers or constants into
+ * other registers may come first.
  */
 static bool reads_verdict_first(const struct bpf_program *prog)
 {
@@ -112,9 +112,10 @@ static bool reads_verdict_first(const struct bpf_program *prog)
 	size_t n = bpf_program__insn_cnt(prog);
 
 	for (size_t i = 0; i < n; i++) {
-		if (v[i].code != (BPF_ALU64 | BPF_MOV | BPF_X) || v[i].dst_reg == BPF_REG_0)
+		if ((v[i].code & ~BPF_X) != (BPF_ALU64 | BPF_MOV | BPF_K) ||
+		    v[i].dst_reg == BPF_REG_0)
 			return false;
-		if (v[i].src_reg == BPF_REG_0)
+		if (v[i].code == (BPF_ALU64 | BPF_MOV | BPF_X) && v[i].src_reg == BPF_REG_0)
 			return true;
 	}
 	return false;
@@ -195,8 +196,11 @@ static int cls_load(struct pp_cls *c, const struct pp_cls_opts *o, unsigned int 
 		goto fail;
 	}
 	c->skel = classifier__open();
-	if (c->skel)
+	if (c->skel) {
 		choose_pair(c, o->no_fetch);
+		c->skel->rodata->pp_scope_cgid = o->cgroup_id;
+		c->skel->rodata->pp_scope_cglevel = o->cgroup_level;
+	}
 	ret = c->skel ? use_maps(c, o->maps) : -errno;
 	if (!ret)
 		ret = load_watched(c);

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -21,4 +22,34 @@ int pp_cgroup2_root(const char *mounts, const char *prefix, char *buf, size_t le
 		line = next ? next + 1 : NULL;
 	}
 	return -ENOENT;
+}
+
+int pp_cgroup2_of_proc(const char *text, char *buf, size_t len)
+{
+	const char *line = text;
+
+	while (line && *line) {
+		const char *end = strchrnul(line, '\n');
+
+		if (!strncmp(line, "0::", 3)) {
+			size_t n = (size_t)(end - line) - 3;
+
+			if (n >= len)
+				return -ENAMETOOLONG;
+			memcpy(buf, line + 3, n);
+			buf[n] = 0;
+			return 0;
+		}
+		line = *end ? end + 1 : NULL;
+	}
+	return -ENOENT;
+}
+
+unsigned int pp_cgroup2_level(const char *path)
+{
+	unsigned int level = 0;
+
+	for (const char *c = path; *c; c++)
+		level += *c != '/' && (c == path || c[-1] == '/');
+	return level;
 }

@@ -46,6 +46,32 @@ START_TEST(test_none)
 }
 END_TEST
 
+/* /proc/PID/cgroup on a hybrid host: the v2 line is "0::". */
+START_TEST(test_of_proc)
+{
+	const char *t = "9:name=systemd:/\n4:memory:/a/b\n0::/pp/x.scope\n";
+	char buf[16];
+
+	ck_assert_int_eq(pp_cgroup2_of_proc(t, buf, sizeof(buf)), 0);
+	ck_assert_str_eq(buf, "/pp/x.scope");
+	ck_assert_int_eq(pp_cgroup2_of_proc("0::/", buf, sizeof(buf)), 0);
+	ck_assert_str_eq(buf, "/");
+	ck_assert_int_eq(pp_cgroup2_of_proc("4:memory:/a\n", buf, sizeof(buf)), -ENOENT);
+	ck_assert_int_eq(pp_cgroup2_of_proc("0::/a/much/longer/path\n", buf, sizeof(buf)),
+			 -ENAMETOOLONG);
+}
+END_TEST
+
+START_TEST(test_level)
+{
+	ck_assert_uint_eq(pp_cgroup2_level("/"), 0);
+	ck_assert_uint_eq(pp_cgroup2_level(""), 0);
+	ck_assert_uint_eq(pp_cgroup2_level("/a"), 1);
+	ck_assert_uint_eq(pp_cgroup2_level("/system.slice/nginx.service"), 2);
+	ck_assert_uint_eq(pp_cgroup2_level("a//b/"), 2);
+}
+END_TEST
+
 Suite *cgroup2_suite(void)
 {
 	Suite *s = suite_create("cgroup2");
@@ -54,6 +80,8 @@ Suite *cgroup2_suite(void)
 	tcase_add_test(tc, test_hybrid);
 	tcase_add_test(tc, test_unified);
 	tcase_add_test(tc, test_none);
+	tcase_add_test(tc, test_of_proc);
+	tcase_add_test(tc, test_level);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# A scope by program (--cgroup, --pid): in namespace a, two programs talk
+# to b's servers (a UDP echo and python's http.server), the same way: a
+# UDP client of 5 datagrams and a curl of 200 KB each. One runs in a
+# cgroup v2 the test makes (in a cgroup below the one pktpath is given),
+# the other outside. pktpath runs in a, filter "udp or tcp", --cgroup
+# given as the cgroup's path from the root (found through "ip netns
+# exec"'s fresh /sys).
+# - Every packet printed is the scoped program's: its ports, sent or
+#   replied to (a UDP reply, curl's segments and the server's): as many
+#   as tcpdump on a-eth0 counts for those ports, and none of the other's.
+# - --pid of a process of that cgroup scopes the same way.
+# - Bad input is exit 2 with nothing attached: a cgroup that does not
+#   exist, a v1 directory, a gone pid, a process of the root cgroup.
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$(dirname "$0")/lib.sh"
+pp_begin curl python3 tcpdump
+
+root=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
+[ -n "$root" ] || pp_skip "no cgroup v2 hierarchy mounted"
+cg=pktpath-e2e-$$
+mkdir -p "$root/$cg/client"
+SRV=198.18.1.2
+# The test's sleeps (in the cgroup, in the root cgroup) go, then the cgroups.
+sleeps=()
+# shellcheck disable=SC2317 # invoked through pp_defer
+cg_down() {
+	kill "${sleeps[@]}" 2>/dev/null
+	wait "${sleeps[@]}" 2>/dev/null
+	rmdir "$root/$cg/client" "$root/$cg"
+}
+pp_defer cg_down
+
+# Bad input: exit 2, the kernel as before.
+before=$PP_TMP/before.txt
+pp_state_snapshot "$before"
+refused() { pp_run_refused "$before" "" "$@"; }
+refused "--cgroup /nosuch-$$: no such cgroup v2 directory" --cgroup "/nosuch-$$" udp
+refused "no such cgroup v2 directory" --cgroup /proc udp
+gone=$(sh -c 'echo $$')
+refused "--pid $gone: no such process" --pid "$gone" udp
+sleep 60 &
+rootproc=$!
+sleeps+=("$rootproc")
+echo "$rootproc" >"$root/cgroup.procs"
+refused "the root cgroup, which every process shares" --pid "$rootproc" udp
+refused "one of them" --pid "$rootproc" --cgroup "/$cg" udp
+
+# b's servers.
+mkdir -p "$PP_TMP/www"
+head -c 204800 /dev/urandom >"$PP_TMP/www/blob"
+pp_bg web "$PP_NS_B" python3 -m http.server 8000 --bind "$SRV" --directory "$PP_TMP/www"
+cat >"$PP_TMP/echo.py" <<'EOF'
+import socket
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind(("0.0.0.0", 7000))
+while True:
+    d, a = s.recvfrom(2048)
+    s.sendto(d, a)
+EOF
+cat >"$PP_TMP/client.py" <<'EOF'
+import socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.settimeout(2)
+s.bind(("0.0.0.0", int(sys.argv[1])))
+for i in range(5):
+    s.sendto(b"x" * 32, (sys.argv[2], 7000))
+    s.recvfrom(2048)
+EOF
+pp_bg echo "$PP_NS_B" python3 "$PP_TMP/echo.py"
+for ((i = 0; i < 100; i++)); do
+	pp_in "$PP_NS_B" ss -Hltn 'sport = :8000' | grep -q . && break
+	sleep 0.1
+done
+
+# talk UDP_PORT TCP_PORT [DIR]: the two clients from those local ports, in
+# namespace a; in cgroup DIR if given (the process moves there, then runs them).
+talk() {
+	local run=(ip netns exec "$PP_NS_A")
+	# shellcheck disable=SC2016 # the inner shell's words
+	[ -z "${3:-}" ] || run=(sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$3" "${run[@]}")
+	"${run[@]}" python3 "$PP_TMP/client.py" "$1" "$SRV" ||
+		pp_fail "the UDP client from port $1 failed"
+	"${run[@]}" curl -s -o /dev/null --local-port "$2" "http://$SRV:8000/blob" ||
+		pp_fail "curl from port $2 failed"
+}
+
+# traced NAME ARGS...: pktpath ARGS while the scoped programs (ports 5001,
+# 40001) and the others (5002, 40002) talk, tcpdump beside it; then every
+# packet printed is of 5001 or 40001, and they are tcpdump's count.
+traced() {
+	local name=$1 out n want
+	shift
+	pp_bg dump "$PP_NS_A" tcpdump -n -i a-eth0 -w "$PP_TMP/$name.pcap" \
+		'port 5001 or port 40001'
+	pp_wait_line dump 'listening on' 10
+	pp_pktpath_start "$name" "$PP_NS_A" --json --backend tracepoint --packet-timeout 5 \
+		"$@" --filter "udp or tcp"
+	talk 5001 40001 "$root/$cg/client"
+	talk 5002 40002
+	pp_pktpath_settle "$name" 30
+	pp_pktpath_stop "$name" INT
+	pp_expect_eq "$name: exit status" "$PP_RC" 0
+	pp_stop dump INT
+	out=$(pp_out "$name")
+	pp_expect_json_lines "$out" "$name output"
+	pp_expect_none "$name: a packet not of the scoped programs" "$out" '
+		packets[] | select([.pkt.sport, .pkt.dport] | any(. == 5001 or . == 40001) | not)
+		| "\(pkt_str) marked at \(.marked_at.ifname)"'
+	n=$(pp_jq "$out" '[packets[] | select(.pkt.sport == 5001 or .pkt.dport == 5001)] | length')
+	pp_expect_eq "$name: UDP packets of the scoped client (5 sent, 5 replies)" "$n" 10
+	n=$(pp_jq "$out" '[packets[] | select(.pkt.sport == 40001 or .pkt.dport == 40001)] | length')
+	want=$(tcpdump -n -r "$PP_TMP/$name.pcap" 'tcp port 40001' 2>/dev/null | wc -l)
+	pp_log "$name: curl's connection: pktpath $n packets, tcpdump $want"
+	[ "$want" -gt 10 ] || pp_fail "$name: tcpdump saw $want packets of curl's connection"
+	pp_expect_eq "$name: packets of curl's connection, as tcpdump counts them" "$n" "$want"
+}
+
+traced bycgroup -v --cgroup "/$cg"
+pp_expect_grep "bycgroup: the scope in -v" "$(pp_err bycgroup)" 'cgroup scope: id [0-9]+, level [1-9]'
+
+sleep 300 &
+member=$!
+sleeps+=("$member")
+echo "$member" >"$root/$cg/client/cgroup.procs"
+traced bypid --pid "$member"
+pp_expect_state "$before" "after the scoped runs"
+pp_pass
