@@ -19,6 +19,7 @@
 #include "base/log.h"
 
 volatile sig_atomic_t pp_app_stop;
+volatile sig_atomic_t pp_app_command_pid;
 
 /* CLOCK_MONOTONIC in ms, for the -v timings of attach and detach. */
 double pp_app_now_ms(void)
@@ -29,9 +30,20 @@ double pp_app_now_ms(void)
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
+/*
+ * While -- COMMAND runs, the first Ctrl-C is the command's (the terminal
+ * sent it both): its end ends the run. SIGTERM goes on to it.
+ */
 static void on_signal(int sig)
 {
-	(void)sig;
+	pid_t cmd = (pid_t)pp_app_command_pid;
+
+	if (cmd && sig == SIGINT) {
+		pp_app_command_pid = 0;
+		return;
+	}
+	if (cmd && sig == SIGTERM)
+		kill(cmd, SIGTERM);
 	pp_app_stop = 1;
 }
 
@@ -93,6 +105,7 @@ void pp_app_free(struct pp_app *a)
 	pp_tc_script_done(&a->script);
 	pp_exports_discard(&a->exports);
 	pp_app_attach_destroy(a);
+	pp_command_free(&a->command);
 	pp_app_agent_free(a);
 	pp_cls_destroy(&a->cls);
 	pp_maps_destroy(&a->maps);

@@ -16,6 +16,7 @@
 #include "cmd/cli.h"
 #include "filter/classifier.h"
 #include "kernel/cgroup_scope.h"
+#include "cmd/command.h"
 #include "output/drop_places.h"
 #include "output/exports.h"
 #include "output/output.h"
@@ -55,7 +56,8 @@ struct pp_app {
 	struct pp_scope_ns scope_ns[PP_SCOPE_MAX * 2];
 	size_t nscope;
 	struct pp_scope scope;
-	struct pp_cgroup_scope cgroup; /* --cgroup, --pid; id 0: none */
+	struct pp_cgroup_scope cgroup; /* --cgroup, --pid, -- COMMAND's; id 0: none */
+	struct pp_command command;     /* -- COMMAND */
 	struct pp_follow follow;       /* interfaces that come and go, if following */
 	bool following;
 	bool no_tcx;	     /* PKTPATH_NO_TCX */
@@ -92,6 +94,8 @@ struct pp_app {
 
 /* Set by Ctrl-C, SIGTERM, SIGHUP (once caught) and a closed stdout: the run ends. */
 extern volatile sig_atomic_t pp_app_stop;
+/* The pid of -- COMMAND while it runs and has had no Ctrl-C; 0 otherwise. */
+extern volatile sig_atomic_t pp_app_command_pid;
 
 /* app.c */
 /* CLOCK_MONOTONIC in ms, for the -v timings of attach and detach. */

@@ -5,6 +5,7 @@
  * the ready line, the ring loop; and at the end the probes detached.
  */
 #include <stdio.h>
+#include <string.h>
 #include <linux/capability.h>
 #include "cmd/app.h"
 #include "kernel/privs.h"
@@ -65,6 +66,9 @@ static int drop_privileges(struct pp_app *a)
 	/* Removing them means entering their namespaces again (setns(2)). */
 	if (scope_clsact)
 		keep |= 1ULL << CAP_SYS_ADMIN;
+	/* Removing -- COMMAND's cgroup: the cgroup root's directory is read-only (0555). */
+	if (a->env.command)
+		keep |= 1ULL << CAP_DAC_OVERRIDE;
 	return pp_app_drop_privileges(a, keep);
 }
 
@@ -147,8 +151,26 @@ static int new_attacher(struct pp_app *a)
 	return 0;
 }
 
+/*
+ * -- COMMAND: pktpath's exit status is the command's, once the run went
+ * well; a command that still runs (pktpath stopped first) leaves RET.
+ */
+static int command_status(struct pp_app *a, int ret)
+{
+	int status;
+
+	if (!a->env.command || ret != PP_EXIT_OK)
+		return ret;
+	status = pp_command_exit_status(&a->command);
+	if (status < 0)
+		pp_warn("-- %s: still running (pid %d)\n", a->env.command[0], (int)a->command.pid);
+	return status < 0 ? ret : status;
+}
+
 int pp_app_attach_run(struct pp_app *a)
 {
+	int ret;
+
 	if (new_attacher(a))
 		return PP_EXIT_FAIL;
 	pp_app_signals_catch();
@@ -164,6 +186,12 @@ int pp_app_attach_run(struct pp_app *a)
 		pp_warn("%s\n", a->err);
 		return PP_EXIT_FAIL;
 	}
+	/* Forked while pktpath may still exec and write its cgroup's files. */
+	ret = a->env.command ? pp_command_fork(&a->command) : 0;
+	if (ret) {
+		pp_warn("-- %s: cannot start it: %s\n", a->env.command[0], strerror(-ret));
+		return PP_EXIT_FAIL;
+	}
 	if (drop_privileges(a) || pp_app_metrics_start(a))
 		return PP_EXIT_FAIL;
 	print_ready(a);
@@ -171,7 +199,11 @@ int pp_app_attach_run(struct pp_app *a)
 		pp_warn("%s\n", a->err);
 		return PP_EXIT_FAIL;
 	}
-	return pp_app_trace(a);
+	if (a->env.command) {
+		pp_app_command_pid = a->command.pid;
+		pp_command_go(&a->command);
+	}
+	return command_status(a, pp_app_trace(a));
 }
 
 /* -v: the time of pp_attacher_destroy(): every link destroyed, every fd and the object closed. */

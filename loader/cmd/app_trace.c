@@ -129,6 +129,15 @@ static void agent_tick(void *ctx, __u64 now)
 	pp_app_agent_read(ctx, now);
 }
 
+static bool command_ended(void *ctx)
+{
+	bool ended = pp_command_ended(ctx);
+
+	if (ended)
+		pp_app_command_pid = 0;
+	return ended;
+}
+
 int pp_app_trace(struct pp_app *a)
 {
 	struct pp_out out = {.f = stdout,
@@ -151,7 +160,9 @@ int pp_app_trace(struct pp_app *a)
 				   .interfaces = a->tc.n,
 				   .max_rate = a->env.max_rate,
 				   .tick = a->env.agent ? agent_tick : NULL,
-				   .tick_ctx = a};
+				   .tick_ctx = a,
+				   .ended = a->env.command ? command_ended : NULL,
+				   .ended_ctx = &a->command};
 	int ret;
 
 	a->names = calloc(a->list.n, sizeof(*a->names));

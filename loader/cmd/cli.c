@@ -357,6 +357,17 @@ static int check_conflicts(const struct parse *p)
 		return bad(p, "--detail wants short or full: \"%s\"", env->detail);
 	if (env->detail && env->funcs)
 		return bad(p, "%s", "--detail and --funcs both choose the probe list: one of them");
+	if (env->command && !env->command[0])
+		return bad(p, "%s",
+			   "-- wants a command after it: pktpath [OPTIONS] -- COMMAND [ARGS]");
+	if (env->command && (env->cgroup || env->pid || env->tc_script || env->agent))
+		return bad(p, "%s",
+			   "-- COMMAND traces the command's own cgroup: not with --cgroup, --pid, "
+			   "--tc-script or --agent");
+	if (env->command && env->action != PP_ACT_TRACE)
+		return bad(p, "%s",
+			   "-- COMMAND is for tracing: not with --test-pcap, --list-probes or "
+			   "--check");
 	if (env->cgroup && env->pid)
 		return bad(p, "%s", "--cgroup and --pid both name the cgroup: one of them");
 	if ((env->cgroup || env->pid) && env->action != PP_ACT_TRACE)
@@ -454,9 +465,8 @@ static const struct pp_cli_opt *row_of(const struct parse *p, int opt)
 /*
  * Options and commands, up to the first other word: the filter, from
  * ARGV[optind] on. More options may follow a command; a second command is
- * a second mode (an error unless the same). "--" ends the options, and a
- * word after it is never a command: "pktpath -- check" filters on host
- * "check".
+ * a second mode (an error unless the same). "--" and what follows it are
+ * not here: the command to run (command_split()).
  */
 static int parse_args(struct parse *p, int argc, char **argv, const char *shorts,
 		      const struct option *longs)
@@ -562,6 +572,21 @@ static int take_filter(struct parse *p, int argc, char **argv)
 	return env->filter ? 0 : bad(p, "%s", "out of memory");
 }
 
+/*
+ * "--" and what follows: the command to run (-- COMMAND [ARGS]), NULL-ended
+ * as ARGV is. The words before it are parsed: returns their count.
+ */
+static int command_split(struct pp_env *env, int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--")) {
+			env->command = argv + i + 1;
+			return i;
+		}
+	}
+	return argc;
+}
+
 /* pktpath's options, commands and filter. */
 static int parse_main(struct parse *p, int argc, char **argv, const char *shorts,
 		      const struct option *longs)
@@ -613,7 +638,7 @@ int pp_cli_parse(struct pp_env *env, int argc, char **argv, FILE *err)
 	if (env->report)
 		ret = parse_report(&p, argc - 1, argv + 1, shorts, longs);
 	else
-		ret = parse_main(&p, argc, argv, shorts, longs);
+		ret = parse_main(&p, command_split(env, argc, argv), argv, shorts, longs);
 	free(longs);
 	free(shorts);
 	return ret;

@@ -292,7 +292,7 @@ static void usage_verbs(FILE *f)
 
 void pp_cli_usage(FILE *f)
 {
-	fputs("Usage: pktpath [OPTIONS] [--filter EXPR | EXPR...]\n"
+	fputs("Usage: pktpath [OPTIONS] [--filter EXPR | EXPR...] [-- COMMAND [ARGS]]\n"
 	      "       pktpath [OPTIONS] check | probes | filter test FILE [OPTIONS] [EXPR...]\n"
 	      "       pktpath report FILE [OPTIONS]   (saved --json output, no root: --help)\n"
 	      "Show the path of matching packets through the kernel: every function and\n"
@@ -312,6 +312,7 @@ void pp_cli_usage(FILE *f)
 	      "  pktpath --backend tracepoint --duration 5 udp\n"
 	      "  pktpath --pcapng paths.pcapng --perfetto paths.json -c 100 icmp\n"
 	      "  pktpath --summary --interval 10 'udp and dst 198.18.1.2'\n"
+	      "  pktpath tcp -- curl -s http://198.18.1.2/\n"
 	      "  pktpath --agent --metrics 9464\n"
 	      "  pktpath --metrics 9464 --backend tracepoint udp\n"
 	      "  pktpath probes --probe-regex '^tcp_v4_'\n"
@@ -320,7 +321,8 @@ void pp_cli_usage(FILE *f)
 	      "\n"
 	      "Exit status: 0 done, 1 failure while tracing, 2 bad usage or a filter past the\n"
 	      "verifier's limits (nothing attached). Ctrl-C or SIGTERM before the first\n"
-	      "attach ends pktpath at once (status 130 or 143), after it detaches (0).\n",
+	      "attach ends pktpath at once (status 130 or 143), after it detaches (0).\n"
+	      "With -- COMMAND: the command's status (128+N if signal N ended it).\n",
 	      f);
 }
 

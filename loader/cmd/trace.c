@@ -491,6 +491,9 @@ static int loop(struct trace *t, struct ring_buffer *rb, volatile sig_atomic_t *
 	int n;
 
 	while (!*stop && !t->done) {
+		if (t->cfg->ended && t->cfg->ended(t->cfg->ended_ctx) &&
+		    (!end || end > t->now + timeout))
+			end = t->now + timeout;
 		n = wait_records(t, rb, end);
 		if (n < 0 && n != -EINTR)
 			return n;

@@ -26,6 +26,12 @@ struct pp_trace_cfg {
 	void (*tick)(void *ctx, __u64 now);
 	void *tick_ctx;
 	void *also_ctx;
+	/*
+	 * -- COMMAND: true once it has ended; the run then ends a packet
+	 * timeout later (its last packets' ends, the replies to them). NULL: none.
+	 */
+	bool (*ended)(void *ctx);
+	void *ended_ctx;
 };
 
 /* Returns 0 when done (count, duration or *STOP), -errno on failure. */

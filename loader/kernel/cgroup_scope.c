@@ -72,7 +72,10 @@ static int cgroup_id(int fd, __u64 *id)
 	return 0;
 }
 
-/* The level of directory FD: the directories above it on its cgroup2 mount. */
+/*
+ * The level of directory FD: the directories above it on its cgroup2
+ * mount (a detached mount's root is its own "..").
+ */
 static unsigned int level_of(int fd)
 {
 	unsigned int level = 0;
@@ -86,8 +89,10 @@ static unsigned int level_of(int fd)
 
 		close(cur);
 		cur = parent;
-		if (cur < 0 || fstat(cur, &up) || up.st_dev != st.st_dev || !is_cgroup2(cur))
+		if (cur < 0 || fstat(cur, &up) || up.st_dev != st.st_dev ||
+		    up.st_ino == st.st_ino || !is_cgroup2(cur))
 			break;
+		st = up;
 		level++;
 	}
 out:
@@ -158,6 +163,12 @@ static int open_pid(unsigned int pid, unsigned int *level, char *err, size_t err
 			 strerror(-ret));
 	*level = pp_cgroup2_level(rel);
 	return ret;
+}
+
+int pp_cgroup_scope_of_dir(struct pp_cgroup_scope *s, int fd)
+{
+	s->level = level_of(fd);
+	return cgroup_id(fd, &s->id);
 }
 
 int pp_cgroup_scope_resolve(struct pp_cgroup_scope *s, const char *path, unsigned int pid,

@@ -27,4 +27,7 @@ int pp_cgroup2_open_root(void);
 int pp_cgroup_scope_resolve(struct pp_cgroup_scope *s, const char *path, unsigned int pid,
 			    char *err, size_t errlen);
 
+/* The cgroup of open cgroup v2 directory FD, into S: 0 or -errno. */
+int pp_cgroup_scope_of_dir(struct pp_cgroup_scope *s, int fd);
+
 #endif /* PP_CGROUP_SCOPE_H */

@@ -12,6 +12,9 @@
 #   replied to (a UDP reply, curl's segments and the server's): as many
 #   as tcpdump on a-eth0 counts for those ports, and none of the other's.
 # - --pid of a process of that cgroup scopes the same way.
+# - -- COMMAND: a shell running both clients, in a cgroup pktpath makes:
+#   the same, the run ends with the command, with its exit status (0, and
+#   curl's 7), and its cgroup is removed.
 # - Bad input is exit 2 with nothing attached: a cgroup that does not
 #   exist, a v1 directory, a gone pid, a process of the root cgroup.
 # shellcheck source-path=SCRIPTDIR source=lib.sh
@@ -75,44 +78,62 @@ for ((i = 0; i < 100; i++)); do
 	sleep 0.1
 done
 
-# talk UDP_PORT TCP_PORT [DIR]: the two clients from those local ports, in
-# namespace a; in cgroup DIR if given (the process moves there, then runs them).
+# Each run's scoped programs use local ports of their own (UP, TP): a
+# connection from the same port as the run before may meet its TIME_WAIT.
+UP=5001 TP=40001
+next_ports() { UP=$((UP + 10)) TP=$((TP + 10)); }
+
+# talk [DIR]: the two clients in namespace a: in cgroup DIR from ports UP
+# and TP (the process moves there, then runs them), else from any port.
 talk() {
-	local run=(ip netns exec "$PP_NS_A")
+	local run=(ip netns exec "$PP_NS_A") up=0 tp=()
 	# shellcheck disable=SC2016 # the inner shell's words
-	[ -z "${3:-}" ] || run=(sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$3" "${run[@]}")
-	"${run[@]}" python3 "$PP_TMP/client.py" "$1" "$SRV" ||
-		pp_fail "the UDP client from port $1 failed"
-	"${run[@]}" curl -s -o /dev/null --local-port "$2" "http://$SRV:8000/blob" ||
-		pp_fail "curl from port $2 failed"
+	[ -z "${1:-}" ] || run=(sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$1" "${run[@]}")
+	[ -z "${1:-}" ] || up=$UP tp=(--local-port "$TP")
+	"${run[@]}" python3 "$PP_TMP/client.py" "$up" "$SRV" ||
+		pp_fail "the UDP client from port $up failed"
+	"${run[@]}" curl -s -o /dev/null "${tp[@]}" "http://$SRV:8000/blob" ||
+		pp_fail "curl ${tp[*]} failed"
 }
 
-# traced NAME ARGS...: pktpath ARGS while the scoped programs (ports 5001,
-# 40001) and the others (5002, 40002) talk, tcpdump beside it; then every
-# packet printed is of 5001 or 40001, and they are tcpdump's count.
-traced() {
-	local name=$1 out n want
-	shift
-	pp_bg dump "$PP_NS_A" tcpdump -n -i a-eth0 -w "$PP_TMP/$name.pcap" \
-		'port 5001 or port 40001'
+# dump NAME: tcpdump on a-eth0 for the scoped programs' ports, into NAME.pcap.
+dump() {
+	pp_bg dump "$PP_NS_A" tcpdump -n -i a-eth0 -w "$PP_TMP/$1.pcap" "port $UP or port $TP"
 	pp_wait_line dump 'listening on' 10
+}
+
+# traced NAME ARGS...: pktpath ARGS while the scoped programs (ports UP,
+# TP) and the others talk, tcpdump beside it; then
+# check_scoped.
+traced() {
+	local name=$1
+	shift
+	dump "$name"
 	pp_pktpath_start "$name" "$PP_NS_A" --json --backend tracepoint --packet-timeout 5 \
 		"$@" --filter "udp or tcp"
-	talk 5001 40001 "$root/$cg/client"
-	talk 5002 40002
+	talk "$root/$cg/client"
+	talk
 	pp_pktpath_settle "$name" 30
 	pp_pktpath_stop "$name" INT
 	pp_expect_eq "$name: exit status" "$PP_RC" 0
 	pp_stop dump INT
+	check_scoped "$name"
+}
+
+# check_scoped NAME: every packet run NAME printed is of ports UP or TP,
+# and they are tcpdump's count (NAME.pcap).
+check_scoped() {
+	local name=$1 out n want
 	out=$(pp_out "$name")
 	pp_expect_json_lines "$out" "$name output"
+	# shellcheck disable=SC2016 # jq program
 	pp_expect_none "$name: a packet not of the scoped programs" "$out" '
-		packets[] | select([.pkt.sport, .pkt.dport] | any(. == 5001 or . == 40001) | not)
-		| "\(pkt_str) marked at \(.marked_at.ifname)"'
-	n=$(pp_jq "$out" '[packets[] | select(.pkt.sport == 5001 or .pkt.dport == 5001)] | length')
+		packets[] | select([.pkt.sport, .pkt.dport] | any(. == $up or . == $tp) | not)
+		| "\(pkt_str) marked at \(.marked_at.ifname)"' --argjson up "$UP" --argjson tp "$TP"
+	n=$(pp_jq "$out" "[packets[] | select(.pkt.sport == $UP or .pkt.dport == $UP)] | length")
 	pp_expect_eq "$name: UDP packets of the scoped client (5 sent, 5 replies)" "$n" 10
-	n=$(pp_jq "$out" '[packets[] | select(.pkt.sport == 40001 or .pkt.dport == 40001)] | length')
-	want=$(tcpdump -n -r "$PP_TMP/$name.pcap" 'tcp port 40001' 2>/dev/null | wc -l)
+	n=$(pp_jq "$out" "[packets[] | select(.pkt.sport == $TP or .pkt.dport == $TP)] | length")
+	want=$(tcpdump -n -r "$PP_TMP/$name.pcap" "tcp port $TP" 2>/dev/null | wc -l)
 	pp_log "$name: curl's connection: pktpath $n packets, tcpdump $want"
 	[ "$want" -gt 10 ] || pp_fail "$name: tcpdump saw $want packets of curl's connection"
 	pp_expect_eq "$name: packets of curl's connection, as tcpdump counts them" "$n" "$want"
@@ -125,6 +146,31 @@ sleep 300 &
 member=$!
 sleeps+=("$member")
 echo "$member" >"$root/$cg/client/cgroup.procs"
+next_ports
 traced bypid --pid "$member"
+
+# -- COMMAND: a shell that runs the UDP client, waits for the other
+# programs to have talked, then runs curl: both its children are traced,
+# the run ends with it, and its cgroup goes.
+next_ports
+dump command
+go=$PP_TMP/others.done
+pp_pktpath_start command "$PP_NS_A" --json --backend tracepoint --packet-timeout 2 \
+	--filter "udp or tcp" -- sh -c "python3 $PP_TMP/client.py $UP $SRV &&
+		while [ ! -e $go ]; do sleep 0.1; done &&
+		curl -s -o /dev/null --local-port $TP http://$SRV:8000/blob"
+cmdcg=$root/pktpath-${PP_PIDS[command]}
+[ -d "$cmdcg" ] || pp_fail "no cgroup $cmdcg while the command runs"
+talk
+touch "$go"
+pp_pktpath_wait command 30
+pp_expect_eq "command: exit status (the command's)" "$PP_RC" 0
+pp_stop dump INT
+check_scoped command
+[ ! -d "$cmdcg" ] || pp_fail "the command's cgroup is left: $cmdcg"
+rc=0
+pp_in "$PP_NS_A" "$PKTPATH" --backend tracepoint tcp -- curl -s "http://$SRV:9/" >/dev/null 2>"$PP_TMP/refused7.err" || rc=$?
+pp_expect_eq "-- curl to a closed port: pktpath's exit status (curl's 7)" "$rc" 7
+refused "-- nosuch-$$: no such command to run" -- "nosuch-$$"
 pp_expect_state "$before" "after the scoped runs"
 pp_pass

@@ -208,7 +208,7 @@ static void parse_ok(struct pp_env *env, char **argv)
 	ck_assert_msg(parse(env, argv, msg, sizeof(msg)) == 0, "%s: %s", argv[1], msg);
 }
 
-/* The commands are the mode options; "--" or a word before makes them filter words. */
+/* The commands are the mode options; a word before makes them filter words. */
 START_TEST(test_verbs)
 {
 	char *check[] = {"pktpath", "-v", "check", NULL};
@@ -219,7 +219,6 @@ START_TEST(test_verbs)
 	char *after[] = {"pktpath", "-c", "3", "icmp", "check", NULL};
 	char *again[] = {"pktpath", "check", "--check", "check", NULL};
 	char *help[] = {"pktpath", "probes", "--help", "check", NULL};
-	char *ended[] = {"pktpath", "check", "--", "probes", NULL};
 	struct pp_env env;
 
 	parse_ok(&env, check);
@@ -239,7 +238,8 @@ START_TEST(test_verbs)
 	pp_env_free(&env);
 	parse_ok(&env, dashes);
 	ck_assert_int_eq(env.action, PP_ACT_TRACE);
-	ck_assert_str_eq(env.filter, "check");
+	ck_assert_str_eq(env.filter, "");
+	ck_assert_str_eq(env.command[0], "check");
 	pp_env_free(&env);
 	parse_ok(&env, host);
 	ck_assert_int_eq(env.action, PP_ACT_TRACE);
@@ -256,9 +256,35 @@ START_TEST(test_verbs)
 	parse_ok(&env, help);
 	ck_assert_int_eq(env.action, PP_ACT_HELP);
 	pp_env_free(&env);
-	parse_ok(&env, ended);
-	ck_assert_int_eq(env.action, PP_ACT_CHECK);
-	ck_assert_str_eq(env.filter, "probes");
+}
+END_TEST
+
+/* "--" ends pktpath's words: the rest is the command to run, as given. */
+START_TEST(test_command)
+{
+	char *run[] = {"pktpath", "-c", "3", "udp", "--", "curl", "-s", "--", "x", NULL};
+	char *none[] = {"pktpath", "udp", "--", NULL};
+	char *pid[] = {"pktpath", "--pid", "5", "--", "curl", NULL};
+	char *check[] = {"pktpath", "check", "--", "probes", NULL};
+	char msg[256] = "";
+	struct pp_env env;
+
+	parse_ok(&env, run);
+	ck_assert_str_eq(env.filter, "udp");
+	ck_assert_uint_eq(env.count, 3);
+	ck_assert_str_eq(env.command[0], "curl");
+	ck_assert_str_eq(env.command[2], "--");
+	ck_assert_str_eq(env.command[3], "x");
+	ck_assert_ptr_null(env.command[4]);
+	pp_env_free(&env);
+	ck_assert_int_eq(parse(&env, none, msg, sizeof(msg)), 2);
+	ck_assert_ptr_nonnull(strstr(msg, "-- wants a command"));
+	pp_env_free(&env);
+	ck_assert_int_eq(parse(&env, pid, msg, sizeof(msg)), 2);
+	ck_assert_ptr_nonnull(strstr(msg, "not with --cgroup, --pid"));
+	pp_env_free(&env);
+	ck_assert_int_eq(parse(&env, check, msg, sizeof(msg)), 2);
+	ck_assert_ptr_nonnull(strstr(msg, "-- COMMAND is for tracing"));
 	pp_env_free(&env);
 }
 END_TEST
@@ -268,7 +294,7 @@ START_TEST(test_filters_not_verbs)
 {
 	char *a[] = {"pktpath", "host", "1.2.3.4", NULL};
 	char *b[] = {"pktpath", "icmp", NULL};
-	char *c[] = {"pktpath", "-i", "eth0", "--", "tcp", "port", "443", NULL};
+	char *c[] = {"pktpath", "-i", "eth0", "tcp", "port", "443", NULL};
 	char *d[] = {"pktpath", "not", "udp", NULL};
 	char **all[] = {a, b, c, d};
 	const char *want[] = {"host 1.2.3.4", "icmp", "tcp port 443", "not udp"};
@@ -899,6 +925,7 @@ Suite *cli_suite(void)
 	tcase_add_test(tc, test_agent_options);
 	tcase_add_test(tc, test_verbs);
 	tcase_add_test(tc, test_filters_not_verbs);
+	tcase_add_test(tc, test_command);
 	tcase_add_test(tc, test_verb_conflicts);
 	tcase_add_test(tc, test_rows_parse);
 	tcase_add_test(tc, test_list_limit);
