@@ -28,8 +28,8 @@ int pp_app_marking_scope(struct pp_app *a)
 	if ((a->env.cgroup || a->env.pid) &&
 	    pp_cgroup_scope_resolve(&a->cgroup, a->env.cgroup, a->env.pid, a->err, sizeof(a->err)))
 		return pp_app_usage_error("%s", a->err);
-	if (a->env.command &&
-	    pp_command_prepare(&a->command, a->env.command, &a->cgroup, a->err, sizeof(a->err)))
+	if (a->env.command && pp_command_prepare(&a->command, a->env.command, a->env.user,
+						 &a->cgroup, a->err, sizeof(a->err)))
 		return pp_app_usage_error("%s", a->err);
 	if (a->cgroup.id)
 		pp_debug("cgroup scope: id %llu, level %u\n", (unsigned long long)a->cgroup.id,

@@ -357,6 +357,8 @@ static int check_conflicts(const struct parse *p)
 		return bad(p, "--detail wants short or full: \"%s\"", env->detail);
 	if (env->detail && env->funcs)
 		return bad(p, "%s", "--detail and --funcs both choose the probe list: one of them");
+	if (env->user && !env->command)
+		return bad(p, "%s", "-u goes with -- COMMAND: the user the command runs as");
 	if (env->command && !env->command[0])
 		return bad(p, "%s",
 			   "-- wants a command after it: pktpath [OPTIONS] -- COMMAND [ARGS]");

@@ -58,6 +58,7 @@ struct pp_env {
 		*cgroup;  /* --cgroup: the cgroup v2 directory whose sockets' packets are marked */
 	unsigned int pid; /* --pid: that of process PID; 0: none */
 	char **command;	  /* -- COMMAND [ARGS]: run it, trace its packets; NULL: none */
+	const char *user; /* -u: the command's user; NULL: pktpath's */
 	const char *host_name; /* --host-name: JSON's host.name; NULL: gethostname() */
 	bool all_skb_funcs;    /* --all-skb-funcs */
 	bool send_calls;       /* --send-calls: the syscall tracepoints */

@@ -57,6 +57,9 @@ const struct pp_cli_opt pp_cli_opts[] = {
 	 .bad = "--pid wants a process id: \"%s\"",
 	 .help = "as --cgroup, the cgroup v2 of process PID (not the\n"
 		 "root cgroup: that is every process's)"},
+	{"user", 'u', "USER", PP_OPT_STR, AT(user),
+	 .help = "run -- COMMAND as USER (a name or uid) and that\n"
+		 "user's groups; default: pktpath's user"},
 	{"host-name", 0, "NAME", PP_OPT_STR, AT(host_name),
 	 .help = "the host name in --json lines (host.name) for\n"
 		 "pktpath report; default: this host's name"},

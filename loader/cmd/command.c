@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
 #include <errno.h>
+#include <grp.h>
+#include <pwd.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
@@ -35,12 +37,33 @@ static bool runnable(const char *name)
 	return false;
 }
 
-int pp_command_prepare(struct pp_command *c, char *const *argv, struct pp_cgroup_scope *s,
-		       char *err, size_t errlen)
+/* -u USER: a name or a uid, into C. */
+static int find_user(struct pp_command *c, const char *user, char *err, size_t errlen)
+{
+	char *end;
+	unsigned long uid = strtoul(user, &end, 10);
+	struct passwd *pw = getpwnam(user);
+
+	if (!pw && *user && !*end)
+		pw = getpwuid((uid_t)uid);
+	if (!pw) {
+		snprintf(err, errlen, "-u %s: no such user", user);
+		return -ENOENT;
+	}
+	c->uid = pw->pw_uid;
+	c->gid = pw->pw_gid;
+	snprintf(c->user, sizeof(c->user), "%s", pw->pw_name);
+	return 0;
+}
+
+int pp_command_prepare(struct pp_command *c, char *const *argv, const char *user,
+		       struct pp_cgroup_scope *s, char *err, size_t errlen)
 {
 	int ret;
 
 	*c = (struct pp_command){.argv = argv, .root_fd = -1, .cg_fd = -1, .go_fd = -1};
+	if (user && find_user(c, user, err, errlen))
+		return -ENOENT;
 	if (!runnable(argv[0])) {
 		snprintf(err, errlen, "-- %s: no such command to run", argv[0]);
 		return -ENOENT;
@@ -91,6 +114,10 @@ static void child(struct pp_command *c, int go)
 	}
 	if (read(go, &byte, 1) != 1)
 		_exit(126);
+	if (c->user[0] && (initgroups(c->user, c->gid) || setgid(c->gid) || setuid(c->uid))) {
+		fprintf(stderr, "pktpath: -u %s: %s\n", c->user, strerror(errno));
+		_exit(126);
+	}
 	close_from_3();
 	execvp(c->argv[0], c->argv);
 	fprintf(stderr, "pktpath: -- %s: %s\n", c->argv[0], strerror(errno));

@@ -14,22 +14,25 @@
 
 struct pp_command {
 	char *const *argv; /* NULL: no command */
-	int root_fd;	   /* the cgroup v2 root, -1: none */
-	int cg_fd;	   /* the command's cgroup, -1: none */
-	char name[64];	   /* its directory under the root */
-	pid_t pid;	   /* 0: not started */
-	int go_fd;	   /* the pipe's end that lets it exec, -1: closed */
-	int status;	   /* its wait status, once ended */
+	uid_t uid;	   /* -u: the user it runs as, with GID and that user's groups */
+	gid_t gid;
+	char user[64]; /* "": pktpath's */
+	int root_fd;   /* the cgroup v2 root, -1: none */
+	int cg_fd;     /* the command's cgroup, -1: none */
+	char name[64]; /* its directory under the root */
+	pid_t pid;     /* 0: not started */
+	int go_fd;     /* the pipe's end that lets it exec, -1: closed */
+	int status;    /* its wait status, once ended */
 	bool ended;
 };
 
 /*
- * ARGV[0] can be run (a path, or a name found in PATH), and its cgroup is
- * made under the root, into S: 0, or -errno with the reason in ERR (bad
- * input: exit 2, nothing attached).
+ * ARGV[0] can be run (a path, or a name found in PATH), USER (NULL:
+ * pktpath's) exists, and its cgroup is made under the root, into S: 0, or
+ * -errno with the reason in ERR (bad input: exit 2, nothing attached).
  */
-int pp_command_prepare(struct pp_command *c, char *const *argv, struct pp_cgroup_scope *s,
-		       char *err, size_t errlen);
+int pp_command_prepare(struct pp_command *c, char *const *argv, const char *user,
+		       struct pp_cgroup_scope *s, char *err, size_t errlen);
 
 /* Fork the command into its cgroup, held until pp_command_go(): 0 or -errno. */
 int pp_command_fork(struct pp_command *c);

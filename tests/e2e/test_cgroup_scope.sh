@@ -14,7 +14,7 @@
 # - --pid of a process of that cgroup scopes the same way.
 # - -- COMMAND: a shell running both clients, in a cgroup pktpath makes:
 #   the same, the run ends with the command, with its exit status (0, and
-#   curl's 7), and its cgroup is removed.
+#   curl's 7), and its cgroup is removed; with -u, as that user.
 # - Bad input is exit 2 with nothing attached: a cgroup that does not
 #   exist, a v1 directory, a gone pid, a process of the root cgroup.
 # shellcheck source-path=SCRIPTDIR source=lib.sh
@@ -172,5 +172,13 @@ rc=0
 pp_in "$PP_NS_A" "$PKTPATH" --backend tracepoint tcp -- curl -s "http://$SRV:9/" >/dev/null 2>"$PP_TMP/refused7.err" || rc=$?
 pp_expect_eq "-- curl to a closed port: pktpath's exit status (curl's 7)" "$rc" 7
 refused "-- nosuch-$$: no such command to run" -- "nosuch-$$"
+refused "-u nosuch-$$: no such user" -u "nosuch-$$" -- true
+# -u: the command as that user, traced as before.
+pp_in "$PP_NS_A" "$PKTPATH" --json --backend tracepoint -u nobody icmp -- \
+	sh -c "id -u; ping -n -c 2 -i 0.2 $SRV >/dev/null" >"$PP_TMP/user.out" 2>"$PP_TMP/user.err" ||
+	pp_fail "-u nobody -- ping: $(pp_brief 2 "$PP_TMP/user.err")"
+grep -qx "$(id -u nobody)" "$PP_TMP/user.out" || pp_fail "-u nobody: the command's id -u is not nobody's"
+n=$(grep '^{' "$PP_TMP/user.out" | pp_jq /dev/stdin '[packets[] | select(.pkt.proto == "icmp")] | length')
+pp_expect_eq "-u nobody -- ping: its requests and replies" "$n" 4
 pp_expect_state "$before" "after the scoped runs"
 pp_pass

@@ -266,6 +266,7 @@ START_TEST(test_command)
 	char *none[] = {"pktpath", "udp", "--", NULL};
 	char *pid[] = {"pktpath", "--pid", "5", "--", "curl", NULL};
 	char *check[] = {"pktpath", "check", "--", "probes", NULL};
+	char *user[] = {"pktpath", "-u", "nobody", "udp", NULL};
 	char msg[256] = "";
 	struct pp_env env;
 
@@ -285,6 +286,9 @@ START_TEST(test_command)
 	pp_env_free(&env);
 	ck_assert_int_eq(parse(&env, check, msg, sizeof(msg)), 2);
 	ck_assert_ptr_nonnull(strstr(msg, "-- COMMAND is for tracing"));
+	pp_env_free(&env);
+	ck_assert_int_eq(parse(&env, user, msg, sizeof(msg)), 2);
+	ck_assert_ptr_nonnull(strstr(msg, "-u goes with -- COMMAND"));
 	pp_env_free(&env);
 }
 END_TEST
