@@ -9,6 +9,7 @@
  *   cls_bench [ROUNDS [REPEAT]]
  *   cls_bench --inner [ROUNDS [REPEAT]]
  *   cls_bench --busy [ROUNDS [REPEAT]]
+ *   cls_bench --scope [ROUNDS [REPEAT]]
  *
  * --inner: each filter without and with the inner view (PP_XLATE_INNER,
  * pktpath's default), on that frame and on the same frame inside a VXLAN
@@ -235,12 +236,70 @@ static int busy_main(int rounds, int repeat)
 	return 0;
 }
 
+/*
+ * --scope: what a cgroup scope (--cgroup, --pid, -- COMMAND) adds: "icmp"
+ * (no match) and "udp" (a match) on the frame, without a scope and with
+ * one the frame is not in (the test run's skb has no socket), on both
+ * hooks. On egress every packet pays the socket's cgroup and a lookup of
+ * its conversation; on ingress a packet the filter matched pays the
+ * lookup. "udp" without a scope tracks the packet: not comparable, not run.
+ */
+static const struct scope_case {
+	const char *expr;
+	__u64 cgroup_id;
+} scope_cases[] = {{"icmp", 0}, {"icmp", 12345}, {"udp", 12345}};
+#define NSCOPE (sizeof(scope_cases) / sizeof(scope_cases[0]))
+
+static int scope_main(int rounds, int repeat)
+{
+	static __u32 ns[NSCOPE][2][MAX_ROUNDS];
+	struct pp_cls cls[NSCOPE];
+	int err = 0;
+
+	for (size_t k = 0; k < NSCOPE && !err; k++) {
+		struct pp_cls_opts o = {.expr = scope_cases[k].expr,
+					.cgroup_id = scope_cases[k].cgroup_id,
+					.cgroup_level = 1};
+		char msg[512];
+
+		err = pp_cls_load(&cls[k], &o, msg, sizeof(msg));
+		if (err)
+			fprintf(stderr, "cls_bench: %s\n", msg);
+	}
+	if (err)
+		return 1;
+	for (int r = 0; r < rounds && !err; r++)
+		for (size_t k = 0; k < NSCOPE && !err; k++)
+			for (int e = 0; e < 2 && !err; e++) {
+				LIBBPF_OPTS(bpf_test_run_opts, t, .data_in = frame,
+					    .data_size_in = sizeof(frame), .repeat = repeat);
+
+				err = bpf_prog_test_run_opts(pp_cls_prog_fd(&cls[k], e), &t)
+					      ? -errno
+					      : 0;
+				ns[k][e][r] = t.duration;
+			}
+	if (err) {
+		fprintf(stderr, "cls_bench: test run: %s\n", strerror(-err));
+		return 1;
+	}
+	printf("| filter | scope | ingress ns/packet | egress ns/packet |\n|---|---|---|---|\n");
+	for (size_t k = 0; k < NSCOPE; k++) {
+		printf("| `%s` | %s | %u | %u |\n", scope_cases[k].expr,
+		       scope_cases[k].cgroup_id ? "a cgroup (the frame not in it)" : "none",
+		       median(ns[k][0], rounds), median(ns[k][1], rounds));
+		pp_cls_destroy(&cls[k]);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct sock_filter ret0 = {BPF_RET | BPF_K, 0, 0, 0};
 	bool inner = argc > 1 && !strcmp(argv[1], "--inner");
 	bool busy = argc > 1 && !strcmp(argv[1], "--busy");
-	int a = inner || busy ? 2 : 1;
+	bool scope = argc > 1 && !strcmp(argv[1], "--scope");
+	int a = inner || busy || scope ? 2 : 1;
 	int rounds = argc > a ? atoi(argv[a]) : 9,
 	    repeat = argc > a + 1 ? atoi(argv[a + 1]) : 1000000;
 	__u32 ns[NFILTERS + 1][MAX_ROUNDS], floor_ns;
@@ -253,6 +312,8 @@ int main(int argc, char **argv)
 		return inner_main(rounds, repeat);
 	if (busy)
 		return busy_main(rounds, repeat);
+	if (scope)
+		return scope_main(rounds, repeat);
 	for (size_t f = 0; f < NFILTERS && !err; f++)
 		err = load(&cls[f], filters[f], NULL);
 	if (err || load(&cls[NFILTERS], NULL, &ret0))

@@ -37,6 +37,7 @@ smoke() {
 		exit 77
 	fi
 	"$BIN/cls_bench" 1 10000
+	"$BIN/cls_bench" --scope 1 10000
 	"$BIN/rec_bench" 1 0.2
 	bench/filter_scale.sh --smoke
 	SMOKE_WORK=$(mktemp -d)

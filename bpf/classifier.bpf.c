@@ -452,33 +452,49 @@ static __always_inline bool pp_scope_flow_key(struct __sk_buff *ctx, bool egress
 }
 
 /*
- * A packet the filter matched is in the cgroup scope: on egress, sent by a
- * socket of the cgroup or of one below it (the skb's socket; a request
- * socket counts as its listener's), and its conversation's replies are
- * noted; on ingress, such a reply. A TC program cannot ask a socket it
- * looks up for its cgroup (bpf_sk_cgroup_id() is cgroup_skb's), so an
- * inbound conversation joins at the scope's first answer: a server's
- * SYN-ACK. A conversation that leaves by a socket outside (a port reused)
- * is forgotten.
+ * Egress: CTX is sent by a socket of the cgroup scope, or of a cgroup below
+ * it (the skb's socket; a request socket counts as its listener's). Its
+ * conversation's reply tuple is noted whatever the filter says (a filter
+ * may match the replies alone); one that leaves by a socket outside (a port
+ * reused by another program) is forgotten. A lookup a packet, an update or
+ * a delete when that changes.
  */
-static __always_inline bool pp_cgroup_match(struct __sk_buff *ctx, bool egress)
+static __always_inline bool pp_scope_sent(struct __sk_buff *ctx)
 {
+	bool in = bpf_skb_ancestor_cgroup_id(ctx, pp_scope_cglevel) == pp_scope_cgid;
 	struct pp_reply_key k = {};
 	__u8 one = 1;
-	bool in;
+	bool known;
 
-	if (!pp_scope_cgid)
-		return true;
-	if (!pp_scope_flow_key(ctx, egress, &k))
-		return egress && bpf_skb_ancestor_cgroup_id(ctx, pp_scope_cglevel) == pp_scope_cgid;
-	if (!egress)
-		return bpf_map_lookup_elem(&scope_flow_map, &k) != NULL;
-	in = bpf_skb_ancestor_cgroup_id(ctx, pp_scope_cglevel) == pp_scope_cgid;
-	if (in)
+	if (!pp_scope_flow_key(ctx, true, &k))
+		return in;
+	known = bpf_map_lookup_elem(&scope_flow_map, &k) != NULL;
+	if (in && !known)
 		bpf_map_update_elem(&scope_flow_map, &k, &one, BPF_ANY);
-	else
+	else if (!in && known)
 		bpf_map_delete_elem(&scope_flow_map, &k);
 	return in;
+}
+
+/*
+ * MATCH (the filter's verdict) in the cgroup scope: on egress, sent by its
+ * sockets (pp_scope_sent(), tested for every packet); on ingress, a reply
+ * of a noted conversation, tested for what the filter matched. A TC
+ * program cannot ask a socket it looks up for its cgroup
+ * (bpf_sk_cgroup_id() is cgroup_skb's), so an inbound connection joins at
+ * the scope's first answer: a server's SYN-ACK. Forwarded packets, which
+ * no local socket sends, are outside.
+ */
+static __always_inline bool pp_cgroup_match(struct __sk_buff *ctx, bool egress, bool match)
+{
+	struct pp_reply_key k = {};
+
+	if (!pp_scope_cgid)
+		return match;
+	if (egress)
+		return pp_scope_sent(ctx) && match;
+	return match && pp_scope_flow_key(ctx, false, &k) &&
+	       bpf_map_lookup_elem(&scope_flow_map, &k) != NULL;
 }
 
 /* The filter's verdict first (pp_filter_matched()), then the cgroup's. */
@@ -487,7 +503,7 @@ int pp_cls_ingress(struct __sk_buff *ctx)
 {
 	bool match = pp_filter_matched();
 
-	return pp_classify(ctx, match && pp_cgroup_match(ctx, false), PP_PROBE_TC_INGRESS, true);
+	return pp_classify(ctx, pp_cgroup_match(ctx, false, match), PP_PROBE_TC_INGRESS, true);
 }
 
 SEC("pktpath_cls")
@@ -495,7 +511,7 @@ int pp_cls_egress(struct __sk_buff *ctx)
 {
 	bool match = pp_filter_matched();
 
-	return pp_classify(ctx, match && pp_cgroup_match(ctx, true), PP_PROBE_TC_EGRESS, true);
+	return pp_classify(ctx, pp_cgroup_match(ctx, true, match), PP_PROBE_TC_EGRESS, true);
 }
 
 /* For kernels without atomic fetch (pp_next_id()): the loader loads these instead. */
@@ -504,7 +520,7 @@ int pp_cls_ingress_nofetch(struct __sk_buff *ctx)
 {
 	bool match = pp_filter_matched();
 
-	return pp_classify(ctx, match && pp_cgroup_match(ctx, false), PP_PROBE_TC_INGRESS, false);
+	return pp_classify(ctx, pp_cgroup_match(ctx, false, match), PP_PROBE_TC_INGRESS, false);
 }
 
 SEC("pktpath_cls")
@@ -512,5 +528,5 @@ int pp_cls_egress_nofetch(struct __sk_buff *ctx)
 {
 	bool match = pp_filter_matched();
 
-	return pp_classify(ctx, match && pp_cgroup_match(ctx, true), PP_PROBE_TC_EGRESS, false);
+	return pp_classify(ctx, pp_cgroup_match(ctx, true, match), PP_PROBE_TC_EGRESS, false);
 }

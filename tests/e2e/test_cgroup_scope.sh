@@ -14,7 +14,8 @@
 # - --pid of a process of that cgroup scopes the same way.
 # - -- COMMAND: a shell running both clients, in a cgroup pktpath makes:
 #   the same, the run ends with the command, with its exit status (0, and
-#   curl's 7), and its cgroup is removed; with -u, as that user.
+#   curl's 7), and its cgroup is removed; with -u, as that user; with a
+#   filter that matches the replies alone, its replies.
 # - Bad input is exit 2 with nothing attached: a cgroup that does not
 #   exist, a v1 directory, a gone pid, a process of the root cgroup.
 # shellcheck source-path=SCRIPTDIR source=lib.sh
@@ -180,5 +181,14 @@ pp_in "$PP_NS_A" "$PKTPATH" --json --backend tracepoint -u nobody icmp -- \
 grep -qx "$(id -u nobody)" "$PP_TMP/user.out" || pp_fail "-u nobody: the command's id -u is not nobody's"
 n=$(grep '^{' "$PP_TMP/user.out" | pp_jq /dev/stdin '[packets[] | select(.pkt.proto == "icmp")] | length')
 pp_expect_eq "-u nobody -- ping: its requests and replies" "$n" 4
+# A filter that matches the replies alone: the conversations are noted from
+# every packet the command sends, whatever the filter says of them.
+pp_in "$PP_NS_A" "$PKTPATH" --json --backend tracepoint "udp and src port 7000" -- \
+	python3 "$PP_TMP/client.py" 0 "$SRV" >"$PP_TMP/replies.out" 2>"$PP_TMP/replies.err" ||
+	pp_fail "-- client.py: $(pp_brief 2 "$PP_TMP/replies.err")"
+n=$(pp_jq "$PP_TMP/replies.out" '[packets[] | select(.pkt.sport == 7000)] | length')
+pp_expect_eq "'src port 7000' -- client.py: its 5 replies" "$n" 5
+n=$(pp_jq "$PP_TMP/replies.out" 'packets | length')
+pp_expect_eq "'src port 7000' -- client.py: packets in all" "$n" 5
 pp_expect_state "$before" "after the scoped runs"
 pp_pass
