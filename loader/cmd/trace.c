@@ -484,16 +484,30 @@ static __u64 timeout_ns(const struct pp_trace_cfg *cfg)
 	return (__u64)(cfg->packet_timeout * 1e9);
 }
 
+/*
+ * -- COMMAND ended at ENDED (0: not yet): the run is over once nothing is
+ * open or in flight after a quiet poll's time (the last replies may still
+ * be on their way in), or a packet timeout after it.
+ */
+static bool command_done(struct trace *t, __u64 ended, __u64 timeout)
+{
+	if (!ended)
+		return false;
+	if (t->now >= ended + timeout)
+		return true;
+	return t->now >= ended + PP_POLL_IDLE_MS * 1000000ULL &&
+	       !__atomic_load_n(&t->state->inflight, __ATOMIC_RELAXED) && !pp_paths_open(t->paths);
+}
+
 static int loop(struct trace *t, struct ring_buffer *rb, volatile sig_atomic_t *stop)
 {
-	__u64 start = now_ns(), timeout = timeout_ns(t->cfg);
+	__u64 start = now_ns(), timeout = timeout_ns(t->cfg), ended = 0;
 	__u64 end = t->cfg->duration > 0 ? start + (__u64)(t->cfg->duration * 1e9) : 0;
 	int n;
 
 	while (!*stop && !t->done) {
-		if (t->cfg->ended && t->cfg->ended(t->cfg->ended_ctx) &&
-		    (!end || end > t->now + timeout))
-			end = t->now + timeout;
+		if (!ended && t->cfg->ended && t->cfg->ended(t->cfg->ended_ctx))
+			ended = t->now;
 		n = wait_records(t, rb, end);
 		if (n < 0 && n != -EINTR)
 			return n;
@@ -506,7 +520,7 @@ static int loop(struct trace *t, struct ring_buffer *rb, volatile sig_atomic_t *
 		clear_reply_ts(t);
 		clear_waiting(t);
 		fflush(t->cfg->out->f);
-		if (end && t->now >= end)
+		if ((end && t->now >= end) || command_done(t, ended, timeout))
 			break;
 	}
 	return 0;

@@ -27,8 +27,9 @@ struct pp_trace_cfg {
 	void *tick_ctx;
 	void *also_ctx;
 	/*
-	 * -- COMMAND: true once it has ended; the run then ends a packet
-	 * timeout later (its last packets' ends, the replies to them). NULL: none.
+	 * -- COMMAND: true once it has ended; the run then ends when nothing
+	 * is open or in flight, after a quiet poll, or a packet timeout
+	 * later (trace.c, command_done()). NULL: none.
 	 */
 	bool (*ended)(void *ctx);
 	void *ended_ctx;

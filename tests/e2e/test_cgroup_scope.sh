@@ -99,8 +99,18 @@ talk() {
 
 # dump NAME: tcpdump on a-eth0 for the scoped programs' ports, into NAME.pcap.
 dump() {
-	pp_bg dump "$PP_NS_A" tcpdump -n -i a-eth0 -w "$PP_TMP/$1.pcap" "port $UP or port $TP"
+	pp_bg dump "$PP_NS_A" tcpdump -U -n -i a-eth0 -w "$PP_TMP/$1.pcap" "port $UP or port $TP"
 	pp_wait_line dump 'listening on' 10
+}
+
+# dump_stop NAME: tcpdump stopped once it has written as many packets as
+# run NAME printed of those ports (bounded), so that none is lost in its ring.
+dump_stop() {
+	local n
+	n=$(pp_jq "$(pp_out "$1")" "[packets[] | select([.pkt.sport, .pkt.dport]
+		| any(. == $UP or . == $TP))] | length")
+	pp_wait_pcap "$PP_TMP/$1.pcap" "$n"
+	pp_stop dump INT
 }
 
 # traced NAME ARGS...: pktpath ARGS while the scoped programs (ports UP,
@@ -117,7 +127,7 @@ traced() {
 	pp_pktpath_settle "$name" 30
 	pp_pktpath_stop "$name" INT
 	pp_expect_eq "$name: exit status" "$PP_RC" 0
-	pp_stop dump INT
+	dump_stop "$name"
 	check_scoped "$name"
 }
 
@@ -166,7 +176,7 @@ talk
 touch "$go"
 pp_pktpath_wait command 30
 pp_expect_eq "command: exit status (the command's)" "$PP_RC" 0
-pp_stop dump INT
+dump_stop command
 check_scoped command
 [ ! -d "$cmdcg" ] || pp_fail "the command's cgroup is left: $cmdcg"
 rc=0

@@ -699,6 +699,45 @@ chk_tcp_nat() {
 # ping-reply: each reply is consumed, by ping reading its raw socket's clone
 # (busybox ping as root uses a raw ICMP socket); the original goes on to
 # icmp_rcv, where no ICMP datagram socket wants it.
+# command: the command's own ping (one echo id): 3 requests, marked at TC
+# egress (a cgroup scope marks there, not at ip_output), and 3 replies;
+# none of the other ping's, which got its replies; pktpath's exit status is
+# ping's (0), not a stop's.
+chk_command() {
+	local ids n r bad
+	[ "$(kv stopped_by)" = "" ] || {
+		echo "pktpath did not end with the command: stopped by $(kv stopped_by)"
+		return 1
+	}
+	[ "$(rc)" = 0 ] || {
+		echo "exit status $(rc), expected ping's 0 ($(first_err))"
+		return 1
+	}
+	[ "$(kv other_received)" -ge 1 ] 2>/dev/null || {
+		echo "the other ping got no reply ('$(kv other_received)')"
+		return 1
+	}
+	ids=$(allp '[.[].pkt.icmp_id] | unique | length')
+	[ "$ids" = 1 ] || {
+		echo "packets of $ids echo ids, expected the command's one: $(allp '[.[] | brief] | join("; ")')"
+		return 1
+	}
+	n=$(allp 'map(select(.pkt.icmp_type == 8)) | length')
+	r=$(allp 'map(select(.pkt.icmp_type == 0)) | length')
+	[ "$n.$r" = 3.3 ] || {
+		echo "$n requests and $r replies, expected 3 and 3"
+		return 1
+	}
+	bad=$(first_bad '.pkt.icmp_type == 8 and .marked_at.dir != "egress"' \
+		'"\(brief) marked at \(.marked_at | tostring)"')
+	[ -z "$bad" ] || {
+		echo "a request not marked at TC egress: $bad"
+		return 1
+	}
+	echo "3 requests marked at TC egress, 3 replies, one echo id; the other ping's" \
+		"$(kv other_received) replies not shown"
+}
+
 chk_ping_reply() {
 	local n printed bad
 	life_common "$1" || return 1

@@ -36,7 +36,7 @@ SCENARIOS=${VM_SCENARIOS:-"icmp-veth forward nft-drop udp-closed list-probes cle
 case ${VM_LABEL:-} in
 *-rt | *-cloud) [ -n "${VM_SCENARIOS:-}" ] || SCENARIOS="icmp-veth nft-drop cleanup check agent" ;;
 *) [ -n "${VM_SCENARIOS:-}" ] ||
-	SCENARIOS="$SCENARIOS tcp-forward tcp-nat tcp-read ping-reply udp-send gso bridge-flood nft-postrouting" ;;
+	SCENARIOS="$SCENARIOS tcp-forward tcp-nat tcp-read ping-reply udp-send gso bridge-flood nft-postrouting command" ;;
 esac
 # A VM that runs the scenarios on auto alone (VM_BACKENDS: the quick tier
 # of scripts/vm-test.sh, the test command's, and the rt and cloud flavours
@@ -597,6 +597,22 @@ scn_ping_reply() {
 		sleep 2
 	fi
 	pp_wait 0
+}
+
+# -- COMMAND: pktpath runs busybox ping in a cgroup of its own, traced in
+# a, while another ping (outside it) runs beside; pktpath ends with it.
+scn_command() {
+	local other
+	topo_pair
+	if pp_start a "$1" --json icmp -- ping -c 3 -i 0.2 -W 5 "$B"; then
+		ip netns exec a ping -c 6 -i 0.2 -W 5 "$B" >/tmp/pp.other 2>&1 &
+		other=$!
+		pp_wait 30
+		wait "$other"
+		kv other_received "$(sed -n 's/.* \([0-9]*\) packets received.*/\1/p' /tmp/pp.other)"
+	else
+		pp_wait 0
+	fi
 }
 
 # A bridge pp-br in r with ports pb1..pb3, each a veth to host h1..h3.
