@@ -187,6 +187,12 @@ int pp_app_attach_run(struct pp_app *a)
 		return PP_EXIT_FAIL;
 	}
 	/* Forked while pktpath may still exec and write its cgroup's files. */
+	/*
+	 * The command writes to pktpath's stdout too: each line of ours goes
+	 * out in one write (up to 1 MiB), never cut by one of its.
+	 */
+	if (a->env.command)
+		setvbuf(stdout, NULL, _IOLBF, 1 << 20);
 	ret = a->env.command ? pp_command_fork(&a->command) : 0;
 	if (ret) {
 		pp_warn("-- %s: cannot start it: %s\n", a->env.command[0], strerror(-ret));
