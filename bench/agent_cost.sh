@@ -32,6 +32,8 @@ COUNT=${COUNT:-400000}
 DATA=${DATA:-bench/data/agent_cost.jsonl}
 NS_C=pp-agent-$$-c NS_S=pp-agent-$$-s
 ADDR=127.0.0.1:19466
+# shellcheck source=bench/veth_pair.sh
+. bench/veth_pair.sh
 MODE=measure
 case ${1:-} in
 --smoke) MODE=smoke ROUNDS=1 COUNT=50000 DATA=/dev/null ;;
@@ -80,20 +82,11 @@ cleanup() {
 	[ -z "$AGENT_PID" ] || kill -INT "$AGENT_PID" 2>/dev/null || true
 	wait 2>/dev/null || true
 	[ -z "${STATS_WAS:-}" ] || sysctl -q -w kernel.bpf_stats_enabled="$STATS_WAS"
-	ip netns delete "$NS_C" 2>/dev/null || true
-	ip netns delete "$NS_S" 2>/dev/null || true
+	pair_down "$NS_C" "$NS_S"
 }
 trap cleanup EXIT
 
-ip netns add "$NS_C"
-ip netns add "$NS_S"
-ip -n "$NS_C" link add veth-c type veth peer name veth-s netns "$NS_S"
-ip -n "$NS_C" addr add 198.18.0.1/24 dev veth-c
-ip -n "$NS_S" addr add 198.18.0.2/24 dev veth-s
-ip -n "$NS_C" link set veth-c up
-ip -n "$NS_S" link set veth-s up
-ip -n "$NS_C" link set lo up
-ip -n "$NS_S" link set lo up
+pair_up "$NS_C" "$NS_S"
 ip netns exec "$NS_S" nft -f - <<'NFT'
 table ip pp_agent_cost {
 	chain input {
@@ -102,8 +95,6 @@ table ip pp_agent_cost {
 	}
 }
 NFT
-# The first datagram would wait for ARP: resolve it once, before any round.
-ip netns exec "$NS_C" ping -q -c 1 -W 2 198.18.0.2 >/dev/null
 
 nft_count() {
 	ip netns exec "$NS_S" nft -j list table ip pp_agent_cost |

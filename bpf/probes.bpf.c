@@ -230,115 +230,20 @@ PP_FEXIT_RET(3)
 
 /*
  * The slab's tracepoints fire for every object of every cache on the host;
- * only the sk_buff caches' concern pktpath. Their kmem_cache pointers are
- * not exported (kallsyms has no data symbols on most kernels, BTF no global
- * variables), so they are learned from the first frees: an skb the skb
- * tracepoints see freed is, on the same CPU and right after, the object
- * that kfree_skbmem() hands to kmem_cache_free() with its cache: the head
- * cache for an skb of no fclone pair, the fclone cache (the pair's object
- * starts at its first skb) otherwise; the loader makes such frees at start
- * (loader/probes/slab_learn.c). The slab programs test the in-flight gate
- * first, as the hop programs do; past it, once both caches are known, they
- * go on only for these caches' objects. pp_kmem_hooks is set by the
- * loader: the slab programs are attached (the tracepoint backend).
+ * only the sk_buff caches' concern pktpath. The loader learns their
+ * kmem_cache pointers before this object loads (bpf/slab_learn.bpf.c) and
+ * sets them here; it attaches these programs only if both are known, and
+ * the _any ones below otherwise. The slab programs test the in-flight gate
+ * first, as the hop programs do; past it, they go on only for these
+ * caches' objects.
  */
-const volatile bool pp_kmem_hooks = false;
-__u64 pp_skb_cache = 0;
-__u64 pp_fclone_cache = 0;
-/* Both caches known: one load for the programs that test it on every hit. */
-bool pp_caches_set = false;
+const volatile __u64 pp_skb_cache = 0;
+const volatile __u64 pp_fclone_cache = 0;
 
-/*
- * Per CPU, the object the skb tracepoint just saw freed there, and whether
- * it is an fclone pair's. In this object's own data: every map of it is the
- * loader's, shared.
- */
-#define PP_LEARN_CPUS 256
-__u64 pp_learn_obj[PP_LEARN_CPUS] = {};
-__u8 pp_learn_fclone[PP_LEARN_CPUS] = {};
-
-/* This CPU's slot; PP_LEARN_CPUS past the last (such a CPU learns nothing). */
-static __always_inline __u32 pp_learn_slot(void)
-{
-	__u32 cpu = bpf_get_smp_processor_id();
-
-	return cpu < PP_LEARN_CPUS ? cpu : PP_LEARN_CPUS;
-}
-
-/*
- * SLOT, known to be below PP_LEARN_CPUS, as an index the verifier can bound:
- * clang indexes with the copy of the CPU number it made before the check,
- * whose bound Linux 6.1's verifier does not learn ("unbounded memory
- * access"); the barrier keeps clang from dropping the mask it proved useless.
- */
-static __always_inline __u32 pp_learn_index(__u32 slot)
-{
-	barrier_var(slot);
-	return slot & (PP_LEARN_CPUS - 1);
-}
-
-static __always_inline bool pp_caches_known(void)
-{
-	return READ_ONCE(pp_caches_set);
-}
-
-/*
- * At the skb free tracepoints (tp_btf: SKB is BTF-typed, its fields direct
- * loads), while a cache is unknown: remember SKB's object, if its cache is
- * the unknown one. A host with no TCP may never free an fclone pair: then
- * only the pairs, never seen, would go further than the first two loads.
- */
-static __always_inline void pp_learn_skb(__u64 skb)
-{
-	struct sk_buff *s = (struct sk_buff *)skb;
-	__u32 l;
-	__u8 fclone;
-
-	if (!pp_kmem_hooks || !skb || pp_caches_known())
-		return;
-	fclone = (__u8)BPF_CORE_READ_BITFIELD(s, fclone);
-	if (fclone == SKB_FCLONE_UNAVAILABLE ? READ_ONCE(pp_skb_cache) : READ_ONCE(pp_fclone_cache))
-		return;
-	l = pp_learn_slot();
-	if (l >= PP_LEARN_CPUS)
-		return;
-	l = pp_learn_index(l);
-	pp_learn_fclone[l] = fclone != SKB_FCLONE_UNAVAILABLE;
-	/* The second skb of a pair lives right after the first, where the object starts. */
-	if (fclone == SKB_FCLONE_CLONE)
-		skb -= bpf_core_type_size(struct sk_buff);
-	pp_learn_obj[l] = skb;
-}
-
-/* At kmem_cache_free, while a cache is unknown: OBJ freed from cache S. */
-static __always_inline void pp_learn_cache(__u64 obj, __u64 s)
-{
-	__u32 l = pp_learn_slot();
-
-	if (l >= PP_LEARN_CPUS || !obj)
-		return;
-	l = pp_learn_index(l);
-	if (pp_learn_obj[l] != obj)
-		return;
-	if (pp_learn_fclone[l])
-		pp_fclone_cache = s;
-	else
-		pp_skb_cache = s;
-	pp_learn_obj[l] = 0;
-	if (READ_ONCE(pp_skb_cache) && READ_ONCE(pp_fclone_cache))
-		pp_caches_set = true;
-}
-
-/*
- * While packets are in flight, the slab programs' test of an object's
- * cache: false for any cache but the skb caches, once they are known;
- * until then, every object is looked at.
- */
+/* While packets are in flight, the slab programs' test of an object's cache. */
 static __always_inline bool pp_skb_slab(__u64 s)
 {
-	if (s == READ_ONCE(pp_skb_cache) || s == READ_ONCE(pp_fclone_cache))
-		return true;
-	return !pp_caches_known();
+	return s == pp_skb_cache || s == pp_fclone_cache;
 }
 
 /*
@@ -385,9 +290,8 @@ static __always_inline __u32 pp_read_at(__u64 at)
  * so loads written before the gate's would run for every free of the host
  * (3 ns a free above an empty program, bench/host_cost.sh).
  */
-static __always_inline bool pp_idle_free(__u64 skb)
+static __always_inline bool pp_idle_free(void)
 {
-	pp_learn_skb(skb);
 	return !pp_busy(pp_state());
 }
 
@@ -420,14 +324,14 @@ static __noinline int pp_consumed(__u64 *ctx)
 SEC("tp_btf/consume_skb")
 int pp_tp_consume(__u64 *ctx)
 {
-	return pp_idle_free(ctx[0]) ? 0 : pp_consumed(ctx);
+	return pp_idle_free() ? 0 : pp_consumed(ctx);
 }
 
 /* consume_skb(skb, location): Linux 6.3 and later. */
 SEC("tp_btf/consume_skb")
 int pp_tp_consume_at(__u64 *ctx)
 {
-	return pp_idle_free(ctx[0]) ? 0 : pp_consumed_at(ctx);
+	return pp_idle_free() ? 0 : pp_consumed_at(ctx);
 }
 
 /*
@@ -459,7 +363,7 @@ int pp_cg_ingress(struct __sk_buff *ctx)
 
 	if (!pp_busy(st))
 		return 1;
-	skb = bpf_cast_to_kern_ctx(ctx);
+	skb = (struct sk_buff *)pp_untrusted(bpf_cast_to_kern_ctx(ctx), struct sk_buff);
 	pp_queue_note(st, ctx, skb, skb->sk);
 	return 1;
 }
@@ -549,13 +453,13 @@ static __noinline int pp_kfreed_noreason(__u64 *ctx)
 SEC("tp_btf/kfree_skb")
 int pp_tp_kfree(__u64 *ctx)
 {
-	return pp_idle_free(ctx[0]) ? 0 : pp_kfreed(ctx);
+	return pp_idle_free() ? 0 : pp_kfreed(ctx);
 }
 
 SEC("tp_btf/kfree_skb")
 int pp_tp_kfree_noreason(__u64 *ctx)
 {
-	return pp_idle_free(ctx[0]) ? 0 : pp_kfreed_noreason(ctx);
+	return pp_idle_free() ? 0 : pp_kfreed_noreason(ctx);
 }
 
 /*
@@ -599,8 +503,6 @@ int pp_tp_kmem_free(struct bpf_raw_tracepoint_args *ctx)
 {
 	__u64 skb = ctx->args[1], cache = ctx->args[2];
 
-	if (!pp_caches_known())
-		pp_learn_cache(skb, cache);
 	/* The gate first: nothing in flight is every hit's case, and the hop programs' test. */
 	if (!pp_busy(pp_state()))
 		return 0;

@@ -225,13 +225,15 @@ static __always_inline __u32 pp_dataref(struct sk_buff *skb, __u64 head, const e
  * or addresses): the IPv4 ID (IPv6: the payload length), the protocol, and
  * 4 bytes from the transport header's 5th (TCP: the sequence number; ICMP
  * echo: id and sequence; UDP: the length only, as NAT rewrites its
- * checksum), relative to the network header, as a copy has header offsets
- * of its own. A copy shares the buffer, so it reads the same; a buffer
- * freed and reused holds another packet. 0: not readable.
+ * checksum), of the network header at NH bytes into the buffer at HEAD. A
+ * copy shares the buffer, so it reads the same there, wherever its own
+ * headers begin (a tunnel's encapsulation pushes new ones in front, its
+ * decapsulation pulls them: the bytes stay); a buffer freed and reused
+ * holds another packet. 0: not readable.
  */
-static __always_inline __u64 pp_fingerprint(struct sk_buff *skb, __u64 head, const enum pp_via via)
+static __always_inline __u64 pp_fingerprint(__u64 head, __u16 nh)
 {
-	__u16 nh = PP_READ(via, skb, network_header), id = 0;
+	__u16 id = 0;
 	__u8 ip[10] = {};
 	__u32 th, l4 = 0;
 	__u8 proto;
@@ -255,7 +257,8 @@ static __always_inline void pp_head_note(__u64 head, __u64 id, struct sk_buff *s
 
 	if (!head)
 		return;
-	hv.fp = pp_fingerprint(skb, head, via);
+	hv.nh = PP_READ(via, skb, network_header);
+	hv.fp = pp_fingerprint(head, hv.nh);
 	hv.holders = 1;
 	bpf_map_update_elem(&head_map, &head, &hv, BPF_ANY);
 }
@@ -265,8 +268,7 @@ static __always_inline void pp_head_note(__u64 head, __u64 id, struct sk_buff *s
  * tracked holder leaves the entry orphaned if SHARED (an skb not seen yet
  * still holds the data: a raw socket's or a tap's clone), else deletes it.
  */
-static __always_inline void pp_head_drop(struct pp_state *st, __u64 head, bool shared,
-					 struct sk_buff *skb, const enum pp_via via)
+static __always_inline void pp_head_drop(struct pp_state *st, __u64 head, bool shared)
 {
 	struct pp_head_val *hv = bpf_map_lookup_elem(&head_map, &head);
 
@@ -284,7 +286,7 @@ static __always_inline void pp_head_drop(struct pp_state *st, __u64 head, bool s
 	if (!hv->orphan)
 		__sync_fetch_and_add(&st->orphans, 1);
 	hv->orphan = 1;
-	hv->fp = pp_fingerprint(skb, head, via);
+	hv->fp = pp_fingerprint(head, hv->nh);
 	hv->ts = bpf_ktime_get_ns();
 }
 
@@ -300,7 +302,7 @@ static __always_inline void pp_head_follow(struct pp_state *st, struct pp_skb_va
 	if (head == old)
 		return;
 	v->head = head;
-	pp_head_drop(st, old, false, (struct sk_buff *)skb, via);
+	pp_head_drop(st, old, false);
 	pp_head_note(head, v->id, (struct sk_buff *)skb, via);
 }
 
@@ -313,7 +315,7 @@ static __always_inline bool pp_head_release(struct pp_state *st, struct pp_skb_v
 {
 	bool shared = data && pp_dataref((struct sk_buff *)skb, v->head, via) > 1;
 
-	pp_head_drop(st, v->head, shared, (struct sk_buff *)skb, via);
+	pp_head_drop(st, v->head, shared);
 	return shared;
 }
 
@@ -415,7 +417,7 @@ static __always_inline void pp_forget_reused(struct pp_state *st, struct pp_skb_
 					     const enum pp_via via)
 {
 	pp_queue_merged(st, v);
-	pp_head_drop(st, v->head, false, (struct sk_buff *)skb, via);
+	pp_head_drop(st, v->head, false);
 	pp_forget(st, skb);
 }
 
@@ -667,7 +669,7 @@ static __always_inline struct pp_skb_val *pp_join_copy(struct pp_state *st, __u6
 	if (!pp_cloned((struct sk_buff *)skb, via) ||
 	    (!hv->orphan && pp_dataref((struct sk_buff *)skb, head, via) < 2))
 		return NULL;
-	fp = pp_fingerprint((struct sk_buff *)skb, head, via);
+	fp = pp_fingerprint(head, hv->nh);
 	if (hv->fp && fp && hv->fp != fp)
 		return NULL;
 	parent = hv->skb;
@@ -824,7 +826,7 @@ static __always_inline int pp_end(struct pp_state *st, __u64 skb, __u32 probe, _
 	}
 	/* A queued TCP segment freed unread, no drop said why: its data goes on. */
 	if (probe == PP_PROBE_KMEM_FREE && pp_queue_merged(st, v)) {
-		pp_head_drop(st, v->head, false, (struct sk_buff *)skb, via);
+		pp_head_drop(st, v->head, false);
 		pp_forget(st, skb);
 		return 0;
 	}
@@ -954,7 +956,7 @@ static __always_inline void pp_read_end(struct pp_state *st, struct pp_read_slot
 	/* Its ring slot, walked after this, must not end it again. */
 	pp_queue_clear(v, s->skb);
 	/* Read: its data is the reader's; nothing still to come shares it. */
-	pp_head_drop(st, v->head, false, (struct sk_buff *)s->skb, PP_VIA_KPROBE);
+	pp_head_drop(st, v->head, false);
 	pp_forget(st, s->skb);
 }
 
@@ -1222,7 +1224,7 @@ static __always_inline int pp_queue_read(struct pp_state *st, struct pp_queue_sl
 	own = v && !s->merged;
 	pp_queue_end(st, s, own ? v->lost : 0, own && (v->flags & PP_SKB_GAP) ? PP_HOP_GAP : 0, sk);
 	if (v && !s->merged) {
-		pp_head_drop(st, v->head, false, (struct sk_buff *)s->skb, PP_VIA_KPROBE);
+		pp_head_drop(st, v->head, false);
 		pp_forget(st, s->skb);
 	}
 	return 1;
@@ -1291,6 +1293,7 @@ static __always_inline int pp_on_recv_done(struct sock *sk, int ret, int flags)
 	/* A merged segment has no skb in flight: its slot waits for this call. */
 	if (!sk || !st || !(pp_busy(st) || READ_ONCE(st->waiting)))
 		return 0;
+	sk = (struct sock *)pp_untrusted(sk, struct sock);
 	tid = bpf_get_current_pid_tgid();
 	r = bpf_map_lookup_elem(&read_map, &tid);
 	if (r && r->n)
@@ -1472,7 +1475,7 @@ static __noinline __attribute__((unused)) int pp_on_hop(void *ctx, __u64 skb, __
 /* tp_btf and fentry programs: SKB is a BTF pointer. */
 static __noinline __attribute__((unused)) int pp_on_btf_hop(void *ctx, __u64 skb, __u64 cookie)
 {
-	return pp_record_hop(ctx, skb, cookie, PP_VIA_BTF);
+	return pp_record_hop(ctx, pp_untrusted(skb, struct sk_buff), cookie, PP_VIA_BTF);
 }
 
 /* What a copying function's return joins to the packet of the skb it was given. */
@@ -1572,6 +1575,8 @@ static __always_inline int pp_on_free(__u64 skb, __u32 probe, __u32 fate, __u32 
 	st = pp_state();
 	if (!pp_busy(st))
 		return 0;
+	if (via == PP_VIA_BTF)
+		skb = pp_untrusted(skb, struct sk_buff);
 	if (pp_out_of_scope((struct sk_buff *)skb, via))
 		return pp_leave_scope(st, skb, probe, via);
 	return pp_end(st, skb, probe, fate, reason, location, caller, flags, true, via);

@@ -30,6 +30,28 @@ enum pp_via {
 };
 
 /*
+ * bpf_rdonly_cast() (Linux 6.2+, a register move once verified): the loader
+ * sets pp_rdonly_cast where the kernel has it.
+ */
+extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym __weak;
+const volatile bool pp_rdonly_cast = false;
+
+/*
+ * P, a tp_btf or fentry argument of struct TYPE, as an untrusted pointer.
+ * The kernel hands those programs trusted pointers; since Linux 6.4 the
+ * verifier, at every load of a pointer member through one, looks up the
+ * struct's "__safe_trusted" annotations by name (btf_nested_type_is_trusted()),
+ * each a walk over all of vmlinux's types, per load and per state it
+ * explores: most of the programs' load time (a tracepoint copy of the hop
+ * program took 24 ms on the 6.18 host, 3.9 ms so). An untrusted pointer's
+ * loads are the same PROBE_MEM loads at run time; the cast costs nothing
+ * there. Past the in-flight gate only: an untracked hit does not reach it.
+ */
+#define pp_untrusted(p, type)                                                                      \
+	(pp_rdonly_cast ? (__u64)bpf_rdonly_cast((void *)(p), bpf_core_type_id_kernel(type))       \
+			: (__u64)(p))
+
+/*
  * SRC->FIELD, one pointer step (FIELD may name a member of a member). Both
  * are CO-RE relocated: vmlinux.h marks its structs preserve_access_index.
  */

@@ -369,7 +369,13 @@ struct pp_head_val {
 	__u64 ts;      /* when that was; entries older than orphan_ns are stale */
 	__u64 fp;      /* the data's fingerprint (pp_fingerprint()), 0 if unknown */
 	__u32 holders; /* tracked skbs holding this head */
-	__u32 orphan;  /* none does, but an skb not seen yet still holds the data */
+	__u16 orphan;  /* none does, but an skb not seen yet still holds the data */
+	/*
+	 * Where in the data fp was read (a network header's offset from head): a
+	 * copy's bytes are compared there, wherever its own headers begin (a
+	 * tunnel's push or pull moves them, not the bytes).
+	 */
+	__u16 nh;
 };
 
 /* copy_map's key: a thread in a call of a copying function (PP_COOKIE_COPIES). */
@@ -622,6 +628,7 @@ PP_ABI_AT(pp_head_val, ts, 16);
 PP_ABI_AT(pp_head_val, fp, 24);
 PP_ABI_AT(pp_head_val, holders, 32);
 PP_ABI_AT(pp_head_val, orphan, 36);
+PP_ABI_AT(pp_head_val, nh, 38);
 
 PP_ABI_SIZE(pp_copy_key, 16);
 PP_ABI_AT(pp_copy_key, tid, 0);

@@ -8,7 +8,7 @@ PKGS=(
 	build-essential cmake pkg-config clang llvm clang-format
 	libbpf-dev bpftool libelf-dev zlib1g-dev libpcap-dev libmnl-dev libjson-c-dev
 	libmicrohttpd-dev
-	check shellcheck iproute2 iputils-ping nftables iperf3 bpftrace
+	check shellcheck iproute2 iputils-ping iputils-arping nftables iperf3 bpftrace
 	tcpdump tshark libcap2-bin util-linux jq ethtool
 	qemu-system-x86 busybox-static cpio xz-utils kmod
 	# scripts/gen-vmlinux.sh: a Debian kernel image's payload (readelf: binutils)

@@ -117,6 +117,7 @@ void pp_app_free(struct pp_app *a)
 	btf__free(a->btf);
 	free(a->names);
 	pp_netns_cache_free(a->netns);
+	pp_hook_reader_stop(&a->hooks.reader);
 	pp_ns_told_free(&a->told);
 	pp_env_free(&a->env);
 }

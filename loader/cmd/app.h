@@ -13,6 +13,7 @@
 
 #include <signal.h>
 #include <sys/utsname.h>
+#include "cmd/hook_cache.h"
 #include "cmd/cli.h"
 #include "filter/classifier.h"
 #include "kernel/cgroup_scope.h"
@@ -75,6 +76,7 @@ struct pp_app {
 	enum pp_backend backend;
 	struct pp_netns_cache *netns; /* namespaces by name */
 	struct pp_ns_told told;	      /* the namespaces the text has described */
+	struct pp_hook_cache hooks;   /* the programs at a TC or XDP drop's hook */
 	double start_ms;	      /* main() entered */
 	double start_real;	      /* the same, seconds since the epoch */
 	char host[256];		      /* JSON's host.name */

@@ -5,29 +5,106 @@
  * and the filter's IP part for the packets this host sends.
  */
 #include <errno.h>
+#include <limits.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include "cmd/app.h"
 #include "names/netns_names.h"
 #include "names/netns_scope.h"
+#include "names/ctr_host.h"
 #include "kernel/cgroup_scope.h"
+#include "kernel/unit_cgroup.h"
 #include "probes/attacher.h"
 #include "tc/tc_attach.h"
 #include "base/log.h"
 
 #define PP_STACK_ENTRIES 4096 /* distinct stacks kept with --stack: 1 MiB */
 
+/* --unit: its cgroup's path from the cgroup v2 root, into BUF; or -errno with a->err said. */
+static int unit_cgroup(struct pp_app *a, char *buf, size_t len)
+{
+	int root = pp_cgroup2_open_root(), ret;
+
+	if (root < 0) {
+		snprintf(a->err, sizeof(a->err), "--unit %s: no cgroup v2 hierarchy: %s",
+			 a->env.unit, strerror(-root));
+		return root;
+	}
+	ret = pp_unit_cgroup(root, a->env.unit, buf, len, a->err, sizeof(a->err));
+	close(root);
+	return ret;
+}
+
+/* --cgroup, --unit, --pid or its PID: the scope's cgroup; or a usage error. */
+static int cgroup_scope(struct pp_app *a, unsigned int pid)
+{
+	char unit[PATH_MAX];
+	const char *path = a->env.cgroup;
+
+	if (a->env.unit) {
+		if (unit_cgroup(a, unit, sizeof(unit)))
+			return pp_app_usage_error("%s", a->err);
+		pp_debug("--unit %s: cgroup %s\n", a->env.unit, unit);
+		path = unit;
+	}
+	if (pp_cgroup_scope_resolve(&a->cgroup, path, pid, a->err, sizeof(a->err)))
+		return pp_app_usage_error("%s", a->err);
+	return 0;
+}
+
 /*
- * --netns and --container: each argument's namespace, before anything is
- * made or attached. The names come from the cache's first scan, which then
- * serves the output too.
+ * --container CTR of a container on the host's network (podman run
+ * --network host), which no namespace of the cache names: no namespace of
+ * its own tells its packets, so the scope is its cgroup, that of its first
+ * process, alone (a scope is one cgroup, or namespaces). *PID: that
+ * process; left 0 if CTR has a namespace of its own or names nothing (the
+ * namespaces' resolution then says so).
+ */
+static int host_container(struct pp_app *a, const char *ctr, unsigned int *pid)
+{
+	__u32 ino;
+	struct pp_ctr c;
+	int p;
+
+	if (pp_netns_cache_find(a->netns, ctr, &ino, 1))
+		return 0;
+	p = pp_ctr_host_pid("", ctr, &c);
+	if (!p)
+		return 0;
+	if (a->env.nnetns + a->env.ncontainers > 1 || a->env.cgroup || a->env.unit || a->env.pid ||
+	    a->env.command)
+		return pp_app_usage_error(
+			"--container %s is on the host's network: its scope is its cgroup, alone "
+			"(not with --netns, another --container, --cgroup, --unit, --pid or "
+			"-- COMMAND)",
+			ctr);
+	pp_debug("--container %s: %s %.12s on the host's network: the cgroup of its pid %d\n", ctr,
+		 pp_rt_name(c.rt), c.id, p);
+	*pid = (unsigned int)p;
+	return 0;
+}
+
+/*
+ * The scope, before anything is made or attached: --cgroup, --unit, --pid,
+ * a container's on the host's network or -- COMMAND's cgroup; --netns and
+ * --container's namespaces, whose names come from the cache's first scan,
+ * which then serves the output too.
  */
 int pp_app_marking_scope(struct pp_app *a)
 {
 	int n = a->env.nnetns + a->env.ncontainers;
+	unsigned int pid = a->env.pid;
 
-	if ((a->env.cgroup || a->env.pid) &&
-	    pp_cgroup_scope_resolve(&a->cgroup, a->env.cgroup, a->env.pid, a->err, sizeof(a->err)))
-		return pp_app_usage_error("%s", a->err);
+	if (n)
+		a->netns = pp_netns_cache_new("/");
+	for (int i = 0; i < a->env.ncontainers; i++)
+		if (host_container(a, a->env.containers[i], &pid))
+			return PP_EXIT_USAGE;
+	if (pid != a->env.pid)
+		n = 0;
+	if ((a->env.cgroup || a->env.unit || pid) && cgroup_scope(a, pid))
+		return PP_EXIT_USAGE;
 	if (a->env.command && pp_command_prepare(&a->command, a->env.command, a->env.user,
 						 &a->cgroup, a->err, sizeof(a->err)))
 		return pp_app_usage_error("%s", a->err);
@@ -43,7 +120,6 @@ int pp_app_marking_scope(struct pp_app *a)
 		return pp_app_usage_error(
 			"--tc-script and --netns/--container: the scripts attach in "
 			"pktpath's own namespace only");
-	a->netns = pp_netns_cache_new("/");
 	for (int i = 0; i < n; i++) {
 		bool ctr = i >= a->env.nnetns;
 		const char *arg = ctr ? a->env.containers[i - a->env.nnetns] : a->env.netns[i];

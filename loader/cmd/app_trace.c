@@ -159,6 +159,7 @@ int pp_app_trace(struct pp_app *a)
 				   .probes = pp_attacher_attached(a->attacher),
 				   .interfaces = a->tc.n,
 				   .max_rate = a->env.max_rate,
+				   .cpu_budget = a->env.cpu_budget / 100,
 				   .tick = a->env.agent ? agent_tick : NULL,
 				   .tick_ctx = a,
 				   .ended = a->env.command ? command_ended : NULL,
@@ -173,6 +174,8 @@ int pp_app_trace(struct pp_app *a)
 	out.probe_names = a->names;
 	pp_app_out_names(a, &out);
 	out.if_arg = &netns;
+	out.hook_progs = pp_hook_cache_get;
+	out.hook_arg = &a->hooks;
 	/* --json --snaplen: what `pktpath report` needs for the exports, the same clocks. */
 	out.head_bytes = out.ops->machine ? a->env.snaplen : 0;
 	out.real_off = a->exports.clock.off;

@@ -362,19 +362,19 @@ static int check_conflicts(const struct parse *p)
 	if (env->command && !env->command[0])
 		return bad(p, "%s",
 			   "-- wants a command after it: pktpath [OPTIONS] -- COMMAND [ARGS]");
-	if (env->command && (env->cgroup || env->pid || env->tc_script || env->agent))
+	if (env->command && (env->cgroup || env->unit || env->pid || env->tc_script || env->agent))
 		return bad(p, "%s",
-			   "-- COMMAND traces the command's own cgroup: not with --cgroup, --pid, "
-			   "--tc-script or --agent");
+			   "-- COMMAND traces the command's own cgroup: not with --cgroup, --unit, "
+			   "--pid, --tc-script or --agent");
 	if (env->command && env->action != PP_ACT_TRACE)
 		return bad(p, "%s",
 			   "-- COMMAND is for tracing: not with --test-pcap, --list-probes or "
 			   "--check");
-	if (env->cgroup && env->pid)
-		return bad(p, "%s", "--cgroup and --pid both name the cgroup: one of them");
-	if ((env->cgroup || env->pid) && env->action != PP_ACT_TRACE)
+	if (!!env->cgroup + !!env->unit + !!env->pid > 1)
+		return bad(p, "%s", "--cgroup, --unit and --pid each name the cgroup: one of them");
+	if ((env->cgroup || env->unit || env->pid) && env->action != PP_ACT_TRACE)
 		return bad(p, "%s",
-			   "--cgroup and --pid are for tracing: not with --test-pcap, "
+			   "--cgroup, --unit and --pid are for tracing: not with --test-pcap, "
 			   "--list-probes or --check");
 	if (env->action == PP_ACT_LIST_PROBES && (env->count || env->duration))
 		return bad(p, "%s",
@@ -406,18 +406,19 @@ static int check_agent(const struct parse *p)
 		return bad(p, "%s",
 			   "--agent with a filter follows paths for --metrics: give --metrics");
 	if (env->filter[0]) {
-		if (!env->max_rate)
+		if (!env->max_rate && !env->cpu_budget)
 			env->max_rate = PP_AGENT_RATE;
 		return 0;
 	}
-	if (env->max_rate || env->nnetns || env->ncontainers || env->cgroup || env->pid ||
-	    env->nifaces || env->funcs || env->detail || env->nprobes || env->probe_regex ||
-	    env->all_skb_funcs || env->send_calls || env->backend != PP_BACKEND_AUTO)
+	if (env->max_rate || env->cpu_budget || env->nnetns || env->ncontainers || env->cgroup ||
+	    env->unit || env->pid || env->nifaces || env->funcs || env->detail || env->nprobes ||
+	    env->probe_regex || env->all_skb_funcs || env->send_calls ||
+	    env->backend != PP_BACKEND_AUTO)
 		return bad(p, "%s",
 			   "--agent without a filter attaches one program, at skb:kfree_skb: "
-			   "--max-rate, -i, --netns, --container, --cgroup, --pid, --backend and "
-			   "the probe list's "
-			   "options are for paths (give a filter)");
+			   "--max-rate, --cpu-budget, -i, --netns, --container, --cgroup, --unit, "
+			   "--pid, "
+			   "--backend and the probe list's options are for paths (give a filter)");
 	return 0;
 }
 

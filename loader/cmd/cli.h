@@ -56,6 +56,7 @@ struct pp_env {
 	int ncontainers;
 	const char
 		*cgroup;  /* --cgroup: the cgroup v2 directory whose sockets' packets are marked */
+	const char *unit; /* --unit: a systemd unit, its cgroup as --cgroup */
 	unsigned int pid; /* --pid: that of process PID; 0: none */
 	char **command;	  /* -- COMMAND [ARGS]: run it, trace its packets; NULL: none */
 	const char *user; /* -u: the command's user; NULL: pktpath's */
@@ -73,6 +74,7 @@ struct pp_env {
 	double packet_timeout;	     /* seconds */
 	unsigned int max_packets;    /* skb_map entries */
 	unsigned long long max_rate; /* --max-rate: new paths a second at most, 0: all */
+	double cpu_budget;	     /* --cpu-budget: percent of one CPU, 0: none */
 	unsigned int ring_size;	     /* bytes */
 	const char *test_pcap;
 	const char *tc_script; /* --tc-script DIR */

@@ -47,12 +47,18 @@ const struct pp_cli_opt pp_cli_opts[] = {
 	 .bad = "more than 16 --container options",
 	 .help = "as --netns, the namespace of container CTR (a\n"
 		 "name, an id of 12 or more hex digits, or a pod's\n"
-		 "name; podman, docker, containerd, CRI-O)"},
+		 "name; podman, docker, containerd, CRI-O); for a\n"
+		 "container on the host's network, as --pid of its\n"
+		 "first process: its cgroup"},
 	{"cgroup", 0, "DIR", PP_OPT_STR, AT(cgroup),
 	 .help = "a scope: mark only packets that sockets of the\n"
 		 "cgroup v2 directory DIR (or of one below it) send\n"
 		 "or are sent, as the filter matches them; the\n"
 		 "marks are at TC, so a path starts there"},
+	{"unit", 0, "UNIT", PP_OPT_STR, AT(unit),
+	 .help = "as --cgroup, the cgroup of systemd unit UNIT\n"
+		 "(nginx, nginx.service, user@1000.service): the\n"
+		 "one cgroup v2 directory of that name"},
 	{"pid", 0, "PID", PP_OPT_UINT, AT(pid), .min = 1, .max = 4194304,
 	 .bad = "--pid wants a process id: \"%s\"",
 	 .help = "as --cgroup, the cgroup v2 of process PID (not the\n"
@@ -155,6 +161,12 @@ const struct pp_cli_opt pp_cli_opts[] = {
 	 .help = "follow about N new packets a second at most: past\n"
 		 "it, 1 matching packet in K, K set 4 times a second\n"
 		 "(said at exit, pktpath_sample_period with --metrics)"},
+	{"cpu-budget", 0, "PCT", PP_OPT_SECONDS, AT(cpu_budget), .min = 0.01, .max = 100,
+	 .bad = "--cpu-budget wants a percent of one CPU, 0.01 to 100: \"%s\"",
+	 .help = "follow only as many new packets a second as keep\n"
+		 "pktpath's own CPU time within PCT% of one CPU,\n"
+		 "measured each second (at most --max-rate, if given;\n"
+		 "pktpath_path_rate_limit with --metrics)"},
 	{"max-packets", 0, "N", PP_OPT_UINT, AT(max_packets), .min = 1, .max = 1 << 22,
 	 .bad = "--max-packets wants 1 to 4194304: \"%s\"",
 	 .help = "packets tracked at once (default 16384)"},

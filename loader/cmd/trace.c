@@ -14,6 +14,7 @@
 #include "output/output_summary.h"
 #include "paths/path.h"
 #include "cmd/trace.h"
+#include "paths/budget.h"
 #include "paths/sampler.h"
 #include "base/log.h"
 
@@ -33,7 +34,8 @@ struct trace {
 	struct pp_summary *paths_sum; /* --summary, else NULL */
 	__u64 start, next_report;     /* --interval */
 	struct pp_state *state;	      /* mmap()ed state_map */
-	struct pp_sampler sampler;    /* --max-rate */
+	struct pp_sampler sampler;    /* --max-rate, --cpu-budget */
+	struct pp_budget budget;      /* --cpu-budget */
 	int skb_map_fd, end_lost_fd, head_map_fd;
 	__u64 swept;  /* when head_map was last swept */
 	__u64 health; /* when the metrics last had the health figures */
@@ -43,13 +45,24 @@ struct trace {
 	bool done;
 };
 
-static __u64 now_ns(void)
+static __u64 clock_ns(clockid_t id)
 {
 	struct timespec ts;
 
-	/* bpf_ktime_get_ns() is CLOCK_MONOTONIC. */
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(id, &ts);
 	return (__u64)ts.tv_sec * 1000000000ULL + (__u64)ts.tv_nsec;
+}
+
+/* bpf_ktime_get_ns() is CLOCK_MONOTONIC. */
+static __u64 now_ns(void)
+{
+	return clock_ns(CLOCK_MONOTONIC);
+}
+
+/* Paths sampled: --max-rate or --cpu-budget. */
+static bool sampling(const struct pp_trace_cfg *cfg)
+{
+	return cfg->max_rate || cfg->cpu_budget > 0;
 }
 
 static size_t pp_packet_live_skbs(const struct pp_packet *p)
@@ -273,7 +286,7 @@ static void finish(struct trace *t, const struct pp_maps *maps)
 		report_summary(t, true);
 	t->totals.lost = t->state->ring_lost;
 	t->totals.map_full = t->state->map_full;
-	t->totals.sample_period = t->cfg->max_rate ? t->sampler.max_period : 0;
+	t->totals.sample_period = sampling(t->cfg) ? t->sampler.max_period : 0;
 	t->cfg->out->ops->totals(t->cfg->out, &t->totals);
 	fflush(t->cfg->out->f);
 	report_lost(maps, t->cfg);
@@ -303,6 +316,26 @@ static void lost_probes(const struct trace *t, struct pp_mhealth *h)
 		snprintf(h->lost[h->nlost++].probe, PP_METRICS_LABEL, "%s",
 			 pp_out_probe_name(o, i, buf, sizeof(buf)));
 	}
+}
+
+/*
+ * --cpu-budget: once a second, the paths a second pktpath's CPU time allows:
+ * its threads' (the reader's, the metrics server's), and its programs'
+ * estimated from the records they made.
+ */
+static void budget(struct trace *t)
+{
+	struct pp_paths_stats st;
+	__u64 rate;
+
+	if (t->cfg->cpu_budget <= 0)
+		return;
+	pp_paths_stats(t->paths, &st);
+	rate = pp_budget_tick(&t->budget,
+			      clock_ns(CLOCK_PROCESS_CPUTIME_ID) + st.records * PP_BUDGET_PROG_NS,
+			      __atomic_load_n(&t->state->marked, __ATOMIC_RELAXED), t->now);
+	if (rate)
+		pp_sampler_set_rate(&t->sampler, rate);
 }
 
 /* --max-rate: N and the share of paths for the next quarter second. */
@@ -337,7 +370,8 @@ static void report_health(struct trace *t)
 	h.bad = st.bad;
 	h.probes = t->cfg->probes;
 	h.interfaces = t->cfg->interfaces;
-	h.sample_period = t->cfg->max_rate ? t->sampler.period : 1;
+	h.sample_period = sampling(t->cfg) ? t->sampler.period : 1;
+	h.rate_limit = sampling(t->cfg) ? t->sampler.rate : 0;
 	lost_probes(t, &h);
 	if (t->cfg->tick)
 		t->cfg->tick(t->cfg->tick_ctx, t->now);
@@ -513,6 +547,7 @@ static int loop(struct trace *t, struct ring_buffer *rb, volatile sig_atomic_t *
 			return n;
 		pp_paths_expire(t->paths, t->now, timeout);
 		maybe_report(t);
+		budget(t);
 		sample(t);
 		report_health(t);
 		sweep_heads(t);
@@ -524,6 +559,25 @@ static int loop(struct trace *t, struct ring_buffer *rb, volatile sig_atomic_t *
 			break;
 	}
 	return 0;
+}
+
+/*
+ * --max-rate is the rate, or under --cpu-budget its ceiling (none if not
+ * given); the budget starts at PP_BUDGET_START paths a second.
+ */
+static void start_sampling(struct trace *t)
+{
+	const struct pp_trace_cfg *cfg = t->cfg;
+	__u64 ceiling = cfg->max_rate ? cfg->max_rate : PP_BUDGET_CEILING;
+
+	pp_sampler_init(&t->sampler, cfg->max_rate, t->now);
+	if (cfg->cpu_budget > 0) {
+		pp_budget_init(&t->budget, cfg->cpu_budget, ceiling,
+			       clock_ns(CLOCK_PROCESS_CPUTIME_ID), t->now);
+		pp_sampler_set_rate(&t->sampler, t->budget.rate);
+	}
+	t->state->sample_left = (__s64)t->sampler.share;
+	t->state->sample_period = sampling(cfg) ? 1 : 0;
 }
 
 int pp_trace_run(const struct pp_maps *maps, const struct pp_trace_cfg *cfg,
@@ -543,9 +597,7 @@ int pp_trace_run(const struct pp_maps *maps, const struct pp_trace_cfg *cfg,
 		return -errno;
 	/* Copies may join a packet for as long as it may stay open. */
 	t.state->orphan_ns = timeout_ns(cfg);
-	pp_sampler_init(&t.sampler, cfg->max_rate, t.now);
-	t.state->sample_left = (__s64)t.sampler.share;
-	t.state->sample_period = cfg->max_rate ? 1 : 0;
+	start_sampling(&t);
 	t.paths = pp_paths_new(emit, &t);
 	if (t.paths) {
 		pp_paths_set_hold(t.paths, still_queued);

@@ -21,6 +21,7 @@ struct pp_trace_cfg {
 	struct pp_metrics *metrics; /* --metrics: every packet counted there, NULL: none */
 	size_t probes, interfaces;  /* attached at start, for the metrics */
 	unsigned long long max_rate; /* --max-rate: new paths a second at most, 0: all */
+	double cpu_budget;	     /* --cpu-budget: share of one CPU (0.05: 5%), 0: none */
 	pp_emit_fn also; /* every packet printed goes here too (the exports), NULL: none */
 	/* --metrics: called with the health figures, about once a second (--agent's reads). */
 	void (*tick)(void *ctx, __u64 now);

@@ -268,3 +268,30 @@ void pp_ctr_each_netns(const char *root, each_cb *cb, void *arg)
 	if (d)
 		closedir(d);
 }
+
+bool pp_ctr_matches(const struct pp_ctr *c, const char *name)
+{
+	size_t len = strlen(name);
+
+	if (!strcmp(name, c->name) || !strcmp(name, c->pod))
+		return name[0] != 0;
+	return len >= PP_CTR_SHORT_ID && !strncmp(name, c->id, len);
+}
+
+int pp_pid_ctr(const char *root, int pid, struct pp_ctr *c)
+{
+	char path[PP_PATH_MAX], text[4096], id[PP_CTR_ID_LEN + 1];
+	enum pp_rt rt;
+	size_t len;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/proc/%d/cgroup", root, pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -ENOENT;
+	len = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	text[len] = 0;
+	rt = pp_cgroup_ctr(text, id);
+	return rt == PP_RT_NONE ? -ENOENT : pp_ctr_meta(root, rt, id, c);
+}

@@ -30,6 +30,19 @@ struct pp_ctr {
 int pp_ctr_meta(const char *root, enum pp_rt rt, const char *id, struct pp_ctr *c);
 
 /*
+ * NAME names container C: its name, its pod's, or a prefix of its id of
+ * PP_CTR_SHORT_ID or more hex digits.
+ */
+#define PP_CTR_SHORT_ID 12
+bool pp_ctr_matches(const struct pp_ctr *c, const char *name);
+
+/*
+ * The container of process PID under ROOT, from its /proc/PID/cgroup and
+ * its runtime's files, into *C: 0, or -ENOENT when it is in none.
+ */
+int pp_pid_ctr(const char *root, int pid, struct pp_ctr *c);
+
+/*
  * Each container whose runtime files name its network namespace by a file
  * (podman's and CRI-O's /run/netns/..., docker's SandboxKey, a containerd
  * sandbox's /var/run/netns/...): CB(runtime, id, path, ARG). Stat'ing such a

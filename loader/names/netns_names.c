@@ -23,7 +23,6 @@
 
 #define PP_NAMES_MIN_SLOTS 64
 #define PP_NAMES_PATH	   512
-#define PP_SHORT_ID	   12
 
 struct entry {
 	struct pp_ns_name n;
@@ -113,12 +112,12 @@ static __u32 ns_link_inode(const char *link)
 	return *end == ']' && v <= 0xffffffffUL ? (__u32)v : 0;
 }
 
-static __u32 pid_netns(const struct pp_netns_cache *n, int pid)
+__u32 pp_pid_netns(const char *root, int pid)
 {
 	char path[PP_NAMES_PATH], link[64];
 	ssize_t len;
 
-	snprintf(path, sizeof(path), "%s/proc/%d/ns/net", n->root, pid);
+	snprintf(path, sizeof(path), "%s/proc/%d/ns/net", root, pid);
 	len = readlink(path, link, sizeof(link) - 1);
 	if (len <= 0)
 		return 0;
@@ -165,7 +164,7 @@ static void label(struct entry *e)
 	else if (e->n.has_ctr && c->name[0])
 		snprintf(e->n.name, sizeof(e->n.name), "%s", c->name);
 	else if (e->n.has_ctr)
-		snprintf(e->n.name, sizeof(e->n.name), "%.*s", PP_SHORT_ID, c->id);
+		snprintf(e->n.name, sizeof(e->n.name), "%.*s", PP_CTR_SHORT_ID, c->id);
 	else
 		snprintf(e->n.name, sizeof(e->n.name), "%s", e->n.netns);
 	e->known = e->n.name[0] != 0;
@@ -197,21 +196,9 @@ static void scan_run_netns(struct pp_netns_cache *n, __u64 now)
 /* The container of process PID, into E if it is one (a sandbox only if E has none). */
 static void pid_ctr(struct pp_netns_cache *n, struct entry *e, int pid)
 {
-	char path[PP_NAMES_PATH], text[4096], id[PP_CTR_ID_LEN + 1];
 	struct pp_ctr c;
-	enum pp_rt rt;
-	size_t len;
-	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/proc/%d/cgroup", n->root, pid);
-	f = fopen(path, "r");
-	if (!f)
-		return;
-	len = fread(text, 1, sizeof(text) - 1, f);
-	fclose(f);
-	text[len] = 0;
-	rt = pp_cgroup_ctr(text, id);
-	if (rt == PP_RT_NONE || pp_ctr_meta(n->root, rt, id, &c))
+	if (pp_pid_ctr(n->root, pid, &c))
 		return;
 	e->n.ctr = c;
 	e->n.has_ctr = true;
@@ -259,7 +246,7 @@ static void scan_proc(struct pp_netns_cache *n, __u64 now)
 	dp = opendir(dir);
 	while (dp && (d = readdir(dp))) {
 		int pid = atoi(d->d_name);
-		__u32 ino = pid > 0 ? pid_netns(n, pid) : 0;
+		__u32 ino = pid > 0 ? pp_pid_netns(n->root, pid) : 0;
 		struct entry *e;
 
 		if (!ino || ino == n->host_ino || ino == PP_NET_INIT_INO)
@@ -290,7 +277,7 @@ static void mark_host(struct pp_netns_cache *n, __u32 ino, __u64 now)
 
 static void scan(struct pp_netns_cache *n, __u64 now)
 {
-	n->host_ino = pid_netns(n, 1);
+	n->host_ino = pp_pid_netns(n->root, 1);
 	mark_host(n, n->host_ino, now);
 	mark_host(n, PP_NET_INIT_INO, now);
 	struct spec_walk sw = {.n = n, .now = now};
@@ -339,7 +326,7 @@ static bool still_true(const struct pp_netns_cache *n, const struct entry *e)
 	if (e->n.has_ctr && e->path[0])
 		return !stat(e->path, &st) && (__u32)st.st_ino == e->n.inode;
 	if (e->n.has_ctr || (e->pid && !e->n.netns[0]))
-		return pid_netns(n, e->pid) == e->n.inode;
+		return pp_pid_netns(n->root, e->pid) == e->n.inode;
 	return netns_file_inode(n, e->n.netns) == e->n.inode;
 }
 
@@ -390,16 +377,9 @@ const struct pp_ns_name *pp_netns_cache_get(struct pp_netns_cache *n, __u32 inod
 
 static bool matches(const struct entry *e, const char *name)
 {
-	const struct pp_ctr *c = &e->n.ctr;
-	size_t len = strlen(name);
-
 	if (!strcmp(name, e->n.name) || !strcmp(name, e->n.netns))
 		return true;
-	if (!e->n.has_ctr)
-		return false;
-	if (!strcmp(name, c->name) || !strcmp(name, c->pod))
-		return true;
-	return len >= PP_SHORT_ID && !strncmp(name, c->id, len);
+	return e->n.has_ctr && pp_ctr_matches(&e->n.ctr, name);
 }
 
 size_t pp_netns_cache_find(struct pp_netns_cache *n, const char *name, __u32 *inodes, size_t max)

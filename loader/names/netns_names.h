@@ -60,4 +60,7 @@ __u64 pp_netns_cache_scans(const struct pp_netns_cache *n);
  */
 size_t pp_netns_cache_find(struct pp_netns_cache *n, const char *name, __u32 *inodes, size_t max);
 
+/* The inode of process PID's network namespace under ROOT; 0 if unknown. */
+__u32 pp_pid_netns(const char *root, int pid);
+
 #endif /* PP_NETNS_NAMES_H */

@@ -9,6 +9,7 @@
 #include <string.h>
 #include "base/compat.h"
 #include "output/drop_hint.h"
+#include "tc/hook_progs.h"
 #include "base/fmt.h"
 
 struct hint_ctx {
@@ -334,6 +335,8 @@ static const struct hint_row rows[] = {
 	 NULL},
 	{"TC_RECLASSIFY_LOOP", NULL, "TC on {dev} reclassified it too many times", NULL},
 	{"XDP", NULL, "an XDP program on {dev} dropped it", NULL},
+	{"NOT_SPECIFIED", "do_xdp_generic",
+	 "an XDP program on {dev} (generic mode) dropped it (XDP_DROP or XDP_ABORTED)", NULL},
 	{"CPU_BACKLOG", NULL, "the CPU's receive backlog was full (net.core.netdev_max_backlog)",
 	 NULL},
 	{"DEV_READY", NULL, "{dev} was down or not ready to send", NULL},
@@ -444,6 +447,19 @@ static void put_evidence(struct pp_sbuf *f, const struct pp_drop_facts *d)
 	pp_sb_lit(f, ")");
 }
 
+/* "; BPF programs there now: ...": the suspects of a TC or XDP drop. */
+static void put_hook_progs(struct pp_sbuf *f, const struct pp_drop_facts *d)
+{
+	if (!d->hook_progs)
+		return;
+	if (!d->hook_progs[0]) {
+		pp_sb_lit(f, "; no BPF program there now but pktpath's");
+		return;
+	}
+	pp_sb_lit(f, "; BPF programs there now: ");
+	pp_sb_str(f, d->hook_progs);
+}
+
 size_t pp_drop_hint(const struct pp_drop_facts *d, char *buf, size_t len)
 {
 	struct pp_sbuf f = {.buf = buf, .len = len};
@@ -460,6 +476,7 @@ size_t pp_drop_hint(const struct pp_drop_facts *d, char *buf, size_t len)
 		pp_sb_lit(&f, "the kernel gives no reason, and this place drops for more than one");
 	else
 		pp_sb_lit(&f, "no explanation known to pktpath for this reason");
+	put_hook_progs(&f, d);
 	pp_sb_lit(&f, " ");
 	put_evidence(&f, d);
 	return f.pos;
@@ -528,12 +545,35 @@ static void out_facts(const struct pp_out *o, const struct pp_hop *end, struct p
 		d->out_dev = o->if_name(end->netns, end->out_ifindex, name, o->if_arg);
 }
 
+/* The hook whose programs may have dropped it (hook_progs.h), or -1. */
+static int drop_hook(const struct pp_drop_facts *d)
+{
+	if (d->reason && !strcmp(d->reason, "TC_INGRESS"))
+		return PP_HOOK_TC_INGRESS;
+	if (d->reason && !strcmp(d->reason, "TC_EGRESS"))
+		return PP_HOOK_TC_EGRESS;
+	if ((d->reason && !strcmp(d->reason, "XDP")) || same_func(d->func, "do_xdp_generic"))
+		return PP_HOOK_XDP;
+	return -1;
+}
+
+/* A TC or XDP drop's suspects, into BUF, through O's hook_progs. */
+static void hook_facts(const struct pp_out *o, const struct pp_hop *end, struct pp_drop_facts *d,
+		       char *buf, size_t len)
+{
+	int hook = drop_hook(d);
+
+	if (hook >= 0 && end->ifindex && o->hook_progs &&
+	    o->hook_progs(end->netns, end->ifindex, hook, buf, len, o->hook_arg) >= 0)
+		d->hook_progs = buf;
+}
+
 size_t pp_out_drop_hint(const struct pp_out *o, const struct pp_packet *p, char *buf, size_t len)
 {
 	const struct pp_hop *end = drop_end(p);
 	struct pp_drop_facts d = {.reason_code = p->reason, .location = p->location};
 	struct pp_pkt_summary s;
-	char dev[PP_IFNAMSIZ + 16], ns[16], out_dev[PP_IFNAMSIZ + 1];
+	char dev[PP_IFNAMSIZ + 16], ns[16], out_dev[PP_IFNAMSIZ + 1], progs[256];
 
 	if (o->reason_name)
 		d.reason = o->reason_name(p->reason, o->reason_arg);
@@ -553,6 +593,7 @@ size_t pp_out_drop_hint(const struct pp_out *o, const struct pp_packet *p, char 
 		d.on_mark_dev = p->mark && p->mark->hop.ifindex == end->ifindex &&
 				p->mark->hop.netns == end->netns;
 		out_facts(o, end, &d, out_dev);
+		hook_facts(o, end, &d, progs, sizeof(progs));
 	}
 	icmp_facts(o, p, end, &d);
 	return pp_drop_hint(&d, buf, len);

@@ -41,6 +41,11 @@ struct pp_drop_facts {
 	__u32 out_mtu;
 	__u32 out_ifindex;
 	const char *out_dev;
+	/*
+	 * A TC or XDP drop: the BPF programs at that hook now, other than
+	 * pktpath's ("NAME (id N, tcx), ..."); "": none; NULL: not known.
+	 */
+	const char *hook_progs;
 };
 
 /*

@@ -83,6 +83,7 @@ struct pp_mhealth {
 	size_t probes;	       /* probe points attached */
 	size_t interfaces;     /* interfaces the classifier is on */
 	__u64 sample_period;   /* 1 in N followed now (--max-rate); 0: none (--agent) */
+	__u64 rate_limit;      /* new paths a second allowed now; 0: no limit */
 	struct pp_mlost *lost; /* per probe, only those that lost any */
 	size_t nlost;
 };

@@ -233,6 +233,11 @@ static void health(FILE *f, const struct snap *s)
 	      "1 matching packet in this many is followed now (--max-rate): the path "
 	      "metrics times it estimate them all; 1: every one; 0: none (--agent).",
 	      (double)h->sample_period);
+	if (h->rate_limit)
+		gauge(f, "pktpath_path_rate_limit",
+		      "New paths a second followed at most now: --max-rate, or what "
+		      "--cpu-budget allows at the CPU time a path costs.",
+		      (double)h->rate_limit);
 	counter(f, "pktpath_metrics_series_evicted_total",
 		"Paths and drop places whose series went: --metrics-idle seconds without "
 		"a packet, or a busier one took the place.",

@@ -37,6 +37,14 @@ struct pp_out {
 	const char *(*if_name)(__u32 netns, __u32 ifindex, char *buf, void *arg);
 	void *if_arg;
 	/*
+	 * The BPF programs other than pktpath's at HOOK (enum pp_hook,
+	 * tc/hook_progs.h) of interface IFINDEX of the namespace with inode
+	 * NETNS, now: "NAME (id N, VIA)", comma-separated, into BUF[LEN]; its
+	 * length (0: none), or -1 if they cannot be listed.
+	 */
+	int (*hook_progs)(__u32 netns, __u32 ifindex, int hook, char *buf, size_t len, void *arg);
+	void *hook_arg;
+	/*
 	 * --json --snaplen N: each packet line also carries up to N bytes of
 	 * the mark ("head"), for `pktpath report`'s pcapng. 0: none.
 	 */

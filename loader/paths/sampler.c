@@ -4,13 +4,16 @@
 
 void pp_sampler_init(struct pp_sampler *s, __u64 rate, __u64 now)
 {
+	*s = (struct pp_sampler){.period = 1, .max_period = 1, .last_ns = now};
+	pp_sampler_set_rate(s, rate);
+}
+
+void pp_sampler_set_rate(struct pp_sampler *s, __u64 rate)
+{
 	double share = ceil((double)rate * (double)PP_SAMPLE_TICK_NS / 1e9);
 
-	*s = (struct pp_sampler){.rate = rate,
-				 .share = share < 1 ? 1 : (__u64)share,
-				 .period = 1,
-				 .max_period = 1,
-				 .last_ns = now};
+	s->rate = rate;
+	s->share = share < 1 ? 1 : (__u64)share;
 }
 
 __u64 pp_sampler_tick(struct pp_sampler *s, __u64 marked, __s64 left, __u64 now)

@@ -30,6 +30,9 @@ struct pp_sampler {
 /* RATE paths a second at most (0: off), from NOW (ns). */
 void pp_sampler_init(struct pp_sampler *s, __u64 rate, __u64 now);
 
+/* RATE paths a second from the next tick on (--cpu-budget's). */
+void pp_sampler_set_rate(struct pp_sampler *s, __u64 rate);
+
 /*
  * MARKED: the packets marked since the start, LEFT: the share not taken
  * (below 0 if CPUs raced past it), at NOW (ns). Returns N for the next

@@ -11,6 +11,7 @@
 #include "pktpath.h"
 #include "probes/attach.h"
 #include "probes/end_points.h"
+#include "probes/link_release.h"
 #include "kernel/kfeatures.h"
 #include "probes/life_points.h"
 #include "probes/plan.h"
@@ -187,17 +188,17 @@ static struct bpf_program *kmark(const struct pp_probes *p)
 
 /*
  * The slab's tracepoints, where no function probe sees frees: those that
- * pass the cache (pp_tp_kmem_*, which learn the skb caches), else those
+ * pass the cache, once both skb caches are known (pp_tp_kmem_*), else those
  * that look at every object (pp_tp_kmem_*_any).
  */
 static bool kmem_hooks(const struct pp_probes *p, enum pp_backend backend)
 {
-	return pp_backends[backend].slab_frees && !p->set->no_slab;
+	return pp_backends[backend].slab_frees && p->skb_cache && p->fclone_cache;
 }
 
 static bool kmem_any_hooks(const struct pp_probes *p, enum pp_backend backend)
 {
-	return pp_backends[backend].slab_frees && p->set->no_slab;
+	return pp_backends[backend].slab_frees && !kmem_hooks(p, backend);
 }
 
 /* The reassembly hook's program for BACKEND (end_points.h), if it is attached. */
@@ -639,6 +640,8 @@ static int open_load(struct pp_probes *p, const struct pp_maps *maps, struct pp_
 	int err;
 
 	p->no_loop = p->set->no_loop;
+	if (pp_backends[backend].slab_frees && !p->set->no_slab)
+		pp_slab_learn(&p->skb_cache, &p->fclone_cache);
 	err = pp_splice_register();
 	if (err)
 		return err;
@@ -657,7 +660,8 @@ static int open_load(struct pp_probes *p, const struct pp_maps *maps, struct pp_
 	p->skel->rodata->pp_gso_hi = p->set->gso_hi;
 	p->skel->rodata->pp_nf_lo = p->set->nf_lo;
 	p->skel->rodata->pp_nf_hi = p->set->nf_hi;
-	p->skel->rodata->pp_kmem_hooks = kmem_hooks(p, backend);
+	p->skel->rodata->pp_skb_cache = p->skb_cache;
+	p->skel->rodata->pp_fclone_cache = p->fclone_cache;
 	p->skel->rodata->pp_fclone_note = kmem_any_hooks(p, backend);
 	set_no_cookie(p, l, backend);
 	p->skel->rodata->pp_sock_rfree = p->set->sock_rfree;
@@ -674,6 +678,7 @@ static int open_load(struct pp_probes *p, const struct pp_maps *maps, struct pp_
 		p->skel->rodata->pp_read_hi[i] = p->set->read_hi[i];
 	}
 	p->skel->rodata->pp_reasm_hook = reasm_prog(p, backend) != NULL;
+	p->skel->rodata->pp_rdonly_cast = p->set->rdonly_cast;
 	err = pp_maps_share(maps, p->skel->obj);
 	if (!err)
 		err = choose_programs(p, l, backend);
@@ -710,15 +715,12 @@ int pp_probes_attach(struct pp_probes *p, struct pp_probe_list *l, char *err, si
 		ret = attach_reasm(p, backend);
 	if (ret)
 		snprintf(err, errlen, "cannot attach the probes: %s", strerror(-ret));
-	else
-		pp_slab_learn(p);
 	return ret;
 }
 
 void pp_probes_destroy(struct pp_probes *p)
 {
-	for (size_t i = 0; i < p->nlinks; i++)
-		bpf_link__destroy(p->links[i]);
+	pp_links_destroy(p->links, p->nlinks);
 	for (size_t i = 0; i < p->nfds; i++)
 		close(p->fds[i]);
 	free(p->links);

@@ -26,6 +26,7 @@ struct pp_probes {
 	bool no_loop;
 	__u32 copies[PP_COPY_POINTS]; /* probe indexes of the copy points planned */
 	int ncopies;
+	__u64 skb_cache, fclone_cache; /* the sk_buff caches, learned (slab_learn.h), or 0 */
 };
 
 /* Probe points to attach besides the two free tracepoints that every run has. */

@@ -141,6 +141,7 @@ void pp_attacher_prepare(struct pp_attacher *at, const struct btf *btf,
 	s->no_loop = !k->loop;
 	s->no_reasons = !k->reasons;
 	s->no_slab = !k->slab;
+	s->rdonly_cast = btf__find_by_name_kind(btf, "bpf_rdonly_cast", BTF_KIND_FUNC) > 0;
 }
 
 bool pp_attacher_marks(const struct pp_attacher *at)

@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The slab programs (bpf/probes.bpf.c, pp_tp_kmem_*), while packets are in
- * flight, look at objects of the two sk_buff caches only, once both are
- * known.
- * Those caches are learned from the first frees the skb tracepoints see
- * (pp_learn_skb()): the head cache from any packet's free, the fclone cache
- * only from a TCP skb's. On a host with no TCP the fclone cache stays
- * unknown: every kmem_cache_free of the host then goes through the
- * learning's test of its object, and while packets are in flight every
- * slab operation looks its object up (docs/PERFORMANCE.md).
+ * flight, look at objects of the two sk_buff caches only. Those caches are
+ * learned before the probes load, by a small object of their own
+ * (bpf/slab_learn.bpf.c) from frees it sees, and given to the probes as
+ * constants: the free tracepoints, which fire for every skb of the host,
+ * learn nothing (a test there cost 20 ns a free, docs/PERFORMANCE.md). The
+ * head cache is learned from any packet's free, the fclone cache only from
+ * a TCP skb's, which a host with no TCP may never free.
  *
  * So pktpath makes those frees itself, once, where nothing else sees them:
  * a child process in a network namespace of its own connects to a closed
@@ -31,17 +30,16 @@
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <arpa/inet.h>
-#include "probes/attach.h"
-#include "probes.skel.h"
+#include "slab_learn.skel.h"
 #include "probes/slab_learn.h"
 #include "base/log.h"
 
 /* Connects tried: the learning needs the RST on the CPU of the SYN's free. */
 #define PP_LEARN_TRIES 4
 
-static bool caches_known(const struct probes *s)
+static bool caches_known(const struct slab_learn *s)
 {
-	return s->bss->pp_caches_set;
+	return s->bss->pp_skb_cache && s->bss->pp_fclone_cache;
 }
 
 /* In the child's new namespace: its loopback up. */
@@ -80,7 +78,7 @@ static void connect_refused(void)
  * The child: system calls only (the loader may have threads). It reads the
  * caches through the skeleton's .bss, mapped shared with its parent.
  */
-static void child(const struct probes *s)
+static void child(const struct slab_learn *s)
 {
 	cpu_set_t one;
 	int cpu = sched_getcpu();
@@ -98,18 +96,15 @@ static void child(const struct probes *s)
 	_exit(0);
 }
 
-bool pp_slab_learn(const struct pp_probes *p)
+/* Fork the child that makes the frees S learns from, and wait for it. */
+static void make_frees(const struct slab_learn *s)
 {
-	const struct probes *s = p->skel;
 	int status = 0;
-	pid_t pid;
+	pid_t pid = fork();
 
-	if (!s->rodata->pp_kmem_hooks || !s->bss || caches_known(s))
-		return s->bss && caches_known(s);
-	pid = fork();
 	if (pid < 0) {
 		pp_debug("sk_buff caches: cannot fork to learn them: %s\n", strerror(errno));
-		return false;
+		return;
 	}
 	if (!pid)
 		child(s);
@@ -117,8 +112,24 @@ bool pp_slab_learn(const struct pp_probes *p)
 		;
 	if (!WIFEXITED(status) || WEXITSTATUS(status))
 		pp_debug("sk_buff caches: no network namespace of our own to learn them in\n");
+}
+
+bool pp_slab_learn(__u64 *skb_cache, __u64 *fclone_cache)
+{
+	struct slab_learn *s = slab_learn__open_and_load();
+
+	*skb_cache = *fclone_cache = 0;
+	if (!s || slab_learn__attach(s)) {
+		pp_debug("sk_buff caches: cannot load what learns them: %s\n", strerror(errno));
+		slab_learn__destroy(s);
+		return false;
+	}
+	make_frees(s);
+	*skb_cache = s->bss->pp_skb_cache;
+	*fclone_cache = s->bss->pp_fclone_cache;
 	pp_debug("sk_buff caches: %s\n", caches_known(s) ? "both known"
-							 : "the fclone cache unknown (learned "
-							   "from the first TCP skb freed)");
-	return caches_known(s);
+							 : "not both known: the slab programs look "
+							   "at every object");
+	slab_learn__destroy(s);
+	return *skb_cache && *fclone_cache;
 }

@@ -1,19 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The slab programs' two sk_buff caches, learned at start: one TCP connect
- * to a closed port in a network namespace of pktpath's own (slab_learn.c).
+ * The slab programs' two sk_buff caches, learned before the probes load: one
+ * TCP connect to a closed port in a network namespace of pktpath's own.
  */
 #ifndef PP_SLAB_LEARN_H
 #define PP_SLAB_LEARN_H
 
 #include <stdbool.h>
-
-struct pp_probes;
+#include <linux/types.h>
 
 /*
- * Where P's slab programs are attached and a cache is still unknown, make
- * the frees they learn from. True if both caches are known after it.
+ * Learn the sk_buff head and fclone caches into SKB_CACHE and FCLONE_CACHE
+ * (0 where unknown): true if both are known.
  */
-bool pp_slab_learn(const struct pp_probes *p);
+bool pp_slab_learn(__u64 *skb_cache, __u64 *fclone_cache);
 
 #endif /* PP_SLAB_LEARN_H */

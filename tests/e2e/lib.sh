@@ -233,16 +233,20 @@ pp_pktpath_start() {
 	pp_wait_line "$name" '^pktpath: ready' "$PP_READY_TIMEOUT"
 }
 
+# pp_root_bg NAME CMD...: as pp_bg, in the root namespace.
+pp_root_bg() {
+	local name=$1
+	shift
+	env --default-signal=INT,QUIT "$@" </dev/null >"$(pp_out "$name")" 2>"$(pp_err "$name")" &
+	PP_PIDS[$name]=$!
+	pp_defer _pp_reap "$name"
+}
+
 # pp_root_start NAME ARGS...: pktpath in the root namespace (pp_pktpath_start
 # runs it inside a named one), until its ready line.
 pp_root_start() {
-	local name=$1
-	shift
-	env --default-signal=INT,QUIT "$PKTPATH" "$@" \
-		</dev/null >"$(pp_out "$name")" 2>"$(pp_err "$name")" &
-	PP_PIDS[$name]=$!
-	pp_defer _pp_reap "$name"
-	pp_wait_line "$name" '^pktpath: ready' "$PP_READY_TIMEOUT"
+	pp_root_bg "$1" "$PKTPATH" "${@:2}"
+	pp_wait_line "$1" '^pktpath: ready' "$PP_READY_TIMEOUT"
 }
 
 # pp_state_field NAME FIELD: FIELD of pktpath run NAME's state_map (struct

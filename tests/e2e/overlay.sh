@@ -14,7 +14,8 @@
 # tcpdump watches the underlay and both pods. Each request is one path
 # from node1's pod veth, through its encapsulation on u1, to its end in
 # pod2; each reply is marked on u1 by its inner headers and ends in pod1.
-# The counts equal tcpdump's; --test-pcap on the underlay's capture
+# The counts equal tcpdump's, and each request has tcpdump's copy on u1
+# joined; --test-pcap on the underlay's capture
 # matches every frame by its inner headers, none with --no-inner.
 # A kernel without the tunnel's driver is a SKIP that says so.
 # shellcheck source-path=SCRIPTDIR source=lib.sh
@@ -151,6 +152,13 @@ ov_check_counts() {
 	pp_expect_eq "pktpath: echo requests (tcpdump in pod1: $p1)" "$got" "$p1"
 	got=$(pp_jq "$out" '[packets[] | select((.pkt.inner // .pkt).icmp_type == 0)] | length')
 	pp_expect_eq "pktpath: echo replies (tcpdump in pod2: $p2)" "$got" "$p2"
+	# tcpdump on u1 clones each request as it leaves, encapsulated: a copy
+	# of the packet, first seen at its free, its bytes where the request's
+	# were though the headers in front are new.
+	got=$(pp_jq "$out" '[packets[] | select(.pkt.icmp_type == 8)
+		| select([.skbs[]? | select(.tap)] | length == 1)] | length')
+	pp_expect_eq "pktpath: requests with tcpdump's copy on u1 (tcpdump in pod1: $p1)" \
+		"$got" "$p1"
 }
 
 # ov_check_paths KIND: each request from node1's pod veth, encapsulated on

@@ -4,20 +4,29 @@
 # Run the end-to-end tests: every tests/e2e/test_*.sh, or the ones named on
 # the command line (as "forward_path" or "test_forward_path.sh").
 #
-# stdout: one "PASS name", "FAIL name: why" or "SKIP name: why" per test,
-# then "N passed, N failed, N skipped" alone on the last line. The exit
+# stdout: one "PASS name (N s)", "FAIL name (N s): why" or "SKIP name: why"
+# per test (N: its seconds, so that a slow one is seen), then "N passed,
+# N failed, N skipped" alone on the last line. The exit
 # status is 1 if any test failed (or none ran), 77 if every test skipped
 # (a test exits 77 when it lacks root or what it needs), else 0.
 # stderr: the tail of each failed test's log, and where the logs are.
 #
 # Environment: PKTPATH (the binary under test), PP_E2E_TIMEOUT (seconds per
 # test, default 600: a net for hangs, not a speed limit), PP_E2E_LOGDIR
-# (default $BUILD_DIR/e2e-logs, with BUILD_DIR defaulting to build).
+# (default $BUILD_DIR/e2e-logs, with BUILD_DIR defaulting to build),
+# PP_KERNEL_LOCK (default /tmp/pp-kernel.lock).
+#
+# Each test holds PP_KERNEL_LOCK while it runs: a test compares the kernel's
+# BPF programs, links and TC filters with what they were at its start, so
+# a pktpath or benchmark started beside it by hand fails it. Take the same
+# lock for such work (flock /tmp/pp-kernel.lock CMD): it then runs between
+# two tests.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 timeout_s=${PP_E2E_TIMEOUT:-600}
+lock=${PP_KERNEL_LOCK:-/tmp/pp-kernel.lock}
 # Logs go into the build directory (BUILD_DIR, as scripts/test.sh sets it).
 build=${BUILD_DIR:-build}
 [[ $build == /* ]] || build=$root/$build
@@ -80,14 +89,15 @@ for t in "${tests[@]}"; do
 	rm -rf "$work"
 	mkdir -p "$work"
 	rc=0
+	start=$SECONDS
 	# On time-out, timeout signals its own process group (the test and
 	# what it started, never run.sh): SIGTERM, on which the test's trap
 	# removes its namespaces, then SIGKILL 15 s later if anything lingers.
-	PP_E2E_WORKDIR=$work/files timeout -k 15 "$timeout_s" bash "$t" \
+	PP_E2E_WORKDIR=$work/files flock "$lock" timeout -k 15 "$timeout_s" bash "$t" \
 		</dev/null >"$work/stdout" 2>"$work/stderr" || rc=$?
 	case $rc in
 	0)
-		echo "PASS $name"
+		echo "PASS $name ($((SECONDS - start)) s)"
 		passed=$((passed + 1))
 		;;
 	77)
@@ -95,7 +105,7 @@ for t in "${tests[@]}"; do
 		skipped=$((skipped + 1))
 		;;
 	*)
-		echo "FAIL $name: $(reason "$work/stdout" "$rc")"
+		echo "FAIL $name ($((SECONDS - start)) s): $(reason "$work/stdout" "$rc")"
 		failed=$((failed + 1))
 		{
 			echo "---- $name: last lines of $work/stderr"

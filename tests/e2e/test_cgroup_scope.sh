@@ -11,20 +11,23 @@
 # - Every packet printed is the scoped program's: its ports, sent or
 #   replied to (a UDP reply, curl's segments and the server's): as many
 #   as tcpdump on a-eth0 counts for those ports, and none of the other's.
-# - --pid of a process of that cgroup scopes the same way.
+# - --pid of a process of that cgroup scopes the same way, and so does
+#   --unit with the cgroup's name (a slice's, as systemd names them).
 # - -- COMMAND: a shell running both clients, in a cgroup pktpath makes:
 #   the same, the run ends with the command, with its exit status (0, and
 #   curl's 7), and its cgroup is removed; with -u, as that user; with a
 #   filter that matches the replies alone, its replies.
 # - Bad input is exit 2 with nothing attached: a cgroup that does not
-#   exist, a v1 directory, a gone pid, a process of the root cgroup.
+#   exist, a v1 directory, a gone pid, a process of the root cgroup, a
+#   unit that runs nowhere.
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
 pp_begin curl python3 tcpdump
 
 root=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
 [ -n "$root" ] || pp_skip "no cgroup v2 hierarchy mounted"
-cg=pktpath-e2e-$$
+# Named as systemd names a slice, for --unit.
+cg=pktpath-e2e-$$.slice
 mkdir -p "$root/$cg/client"
 SRV=198.18.1.2
 # The test's sleeps (in the cgroup, in the root cgroup) go, then the cgroups.
@@ -51,6 +54,7 @@ sleeps+=("$rootproc")
 echo "$rootproc" >"$root/cgroup.procs"
 refused "the root cgroup, which every process shares" --pid "$rootproc" udp
 refused "one of them" --pid "$rootproc" --cgroup "/$cg" udp
+refused "--unit nosuch-$$: no cgroup named nosuch-$$.service" --unit "nosuch-$$" udp
 
 # b's servers.
 mkdir -p "$PP_TMP/www"
@@ -159,6 +163,9 @@ sleeps+=("$member")
 echo "$member" >"$root/$cg/client/cgroup.procs"
 next_ports
 traced bypid --pid "$member"
+next_ports
+traced byunit -v --unit "$cg"
+pp_expect_grep "byunit: the unit's cgroup in -v" "$(pp_err byunit)" "--unit $cg: cgroup /$cg\$"
 
 # -- COMMAND: a shell that runs the UDP client, waits for the other
 # programs to have talked, then runs curl: both its children are traced,

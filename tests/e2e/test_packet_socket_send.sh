@@ -8,7 +8,7 @@
 # receiver frees it still owned by an AF_PACKET socket. Its end is the
 # packet's, never a tap's copy. a sends to r over their veth, with no
 # capture anywhere:
-#   - busybox arping: 3 ARP requests, each answered by r's kernel
+#   - arping (busybox's or iputils'): 3 ARP requests, each answered by r's kernel
 #     (arping's own count of replies) and consumed there;
 #   - tests/e2e/raw_send.c from a packet socket: UDP to a closed port of r
 #     (dropped, NO_SOCKET, against r's Udp NoPorts), ICMP echo requests
@@ -26,7 +26,14 @@
 pp_begin tcpdump busybox
 raw=""
 pp_test_tool raw raw_send
-busybox --list | grep -qx arping || pp_skip "busybox has no arping"
+# arping: busybox's, else iputils' (Debian's busybox-static has none); both
+# send from a packet socket (SOCK_DGRAM) and print "Received N response(s)".
+arping=(arping)
+if busybox --list | grep -qx arping; then
+	arping=(busybox arping)
+elif ! command -v arping >/dev/null; then
+	pp_skip "no arping (busybox's or iputils-arping)"
+fi
 
 # No traffic but the test's: no IPv6, permanent neighbours (ARP requests are
 # the test's own), so the kernel's counters move by what is sent.
@@ -86,7 +93,7 @@ rx() { ppr_link_stats "$PP_NS_R" r-eth0 | cut -d' ' -f1; }
 # ARP requests from arping's packet socket (SOCK_DGRAM, bound to ETH_P_ARP),
 # answered by r's kernel: arping counts the replies.
 rx0=$(rx)
-trace arp 'arp[6:2] = 1' 3 busybox arping -c 3 -w 5 -I a-eth0 198.18.0.254
+trace arp 'arp[6:2] = 1' 3 "${arping[@]}" -c 3 -w 5 -I a-eth0 198.18.0.254
 replies=$(sed -n 's/^Received \([0-9]*\) respon.*/\1/p' "$PP_TMP/arp.send")
 pp_expect_eq "arping: responses from r's kernel" "$replies" 3
 pp_expect_eq "r-eth0: frames received" "$(($(rx) - rx0))" 3

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The slab programs learn both sk_buff caches at start (issue 24), also on a
-# host where no TCP runs: until the fclone cache is known, every slab
-# operation of the host goes past their first test. pktpath makes the frees
-# they learn from in a network namespace of its own
+# Both sk_buff caches are learned before the probes load (issue 24), also on
+# a host where no TCP runs: the slab programs compare each object's cache
+# with them, and without both they would look at every object of the host.
+# pktpath makes the frees it learns from in a network namespace of its own
 # (loader/probes/slab_learn.c). Checked from outside: the caches in the
-# probe object's .bss, read through the maps pktpath's fds hold, are both
-# set once it is ready; the namespace it runs in saw no TCP connect or
+# probe object's .rodata, read through the maps pktpath's fds hold, are
+# both set once it is ready; the namespace it runs in saw no TCP connect or
 # reset (/proc/net/snmp), and a "tcp" filter there printed no packet.
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -20,19 +20,18 @@ tcp_counters() {
 		else print $c["ActiveOpens"], $c["OutRsts"] }' /proc/net/snmp
 }
 
-# caches NAME: the 16 bytes of pp_skb_cache and pp_fclone_cache, as two
-# hex words (0 when unknown), from run NAME's probes.bss.
+# caches NAME: pp_skb_cache and pp_fclone_cache (0 when unknown), from run
+# NAME's probes.rodata as bpftool formats it with the object's BTF (jq's
+# numbers: enough to tell 0 from an address).
 caches() {
 	local id
 	while read -r id; do
-		[ "$(bpftool -j map show id "$id" | jq -r .name)" = probes.bss ] || continue
-		bpftool -j map dump id "$id" | jq -r '.[0].value[0:16] | map(ltrimstr("0x"))
-			| [(.[0:8] | reverse | join("")), (.[8:16] | reverse | join(""))]
-			| map(ltrimstr("0000000000000000") | if . == "" then "0" else . end)
-			| join(" ")'
+		[ "$(bpftool -j map show id "$id" | jq -r .name)" = probes.rodata ] || continue
+		bpftool -j map dump id "$id" | jq -r '[.[0].formatted.value[".rodata"][]] | add
+			| "\(.pp_skb_cache // 0) \(.pp_fclone_cache // 0)"'
 		return 0
 	done < <(awk '/^map_id:/ { print $2 }' "/proc/${PP_PIDS[$1]}/fdinfo/"* 2>/dev/null)
-	pp_fail "$1: no probes.bss among the fds of pid ${PP_PIDS[$1]}"
+	pp_fail "$1: no probes.rodata among the fds of pid ${PP_PIDS[$1]}"
 }
 
 before=$(tcp_counters "$PP_NS_A")

@@ -479,6 +479,26 @@ static void close_pkt(struct fzm *m, struct fzm_pkt *k, bool timed, __u64 at)
 	m->nopen--;
 }
 
+/*
+ * The mark as the user sees it: a VLAN tag the kernel held in metadata goes
+ * back on the wire frame, after the two MAC addresses, the frame cut at
+ * PP_HDR_BYTES.
+ */
+static void wear_tag(struct pp_mark *m)
+{
+	__u8 frame[PP_HDR_BYTES + 4];
+	const __u32 macs = 12;
+
+	if (!m->vlan || m->cap_len < macs)
+		return;
+	memcpy(frame, m->data, macs);
+	for (int i = 0; i < 4; i++)
+		frame[macs + i] = (__u8)(m->vlan >> (24 - 8 * i));
+	memcpy(frame + macs + 4, m->data + macs, m->cap_len - macs);
+	m->cap_len = m->cap_len + 4 > PP_HDR_BYTES ? PP_HDR_BYTES : m->cap_len + 4;
+	memcpy(m->data, frame, m->cap_len);
+}
+
 int fzm_add(struct fzm *m, const void *rec, size_t size, __u64 now)
 {
 	struct fzm_pkt *k;
@@ -504,6 +524,7 @@ int fzm_add(struct fzm *m, const void *rec, size_t size, __u64 now)
 	m->st.records++;
 	if (h.type == PP_REC_MARK && !k->has_mark) {
 		memcpy(&k->mark, rec, size);
+		wear_tag(&k->mark);
 		k->has_mark = true;
 	}
 	if (h.type == PP_REC_END && !nlive(k) && !k->awaited)

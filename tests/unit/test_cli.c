@@ -282,7 +282,7 @@ START_TEST(test_command)
 	ck_assert_ptr_nonnull(strstr(msg, "-- wants a command"));
 	pp_env_free(&env);
 	ck_assert_int_eq(parse(&env, pid, msg, sizeof(msg)), 2);
-	ck_assert_ptr_nonnull(strstr(msg, "not with --cgroup, --pid"));
+	ck_assert_ptr_nonnull(strstr(msg, "not with --cgroup, --unit, --pid"));
 	pp_env_free(&env);
 	ck_assert_int_eq(parse(&env, check, msg, sizeof(msg)), 2);
 	ck_assert_ptr_nonnull(strstr(msg, "-- COMMAND is for tracing"));

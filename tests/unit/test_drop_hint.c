@@ -279,6 +279,27 @@ START_TEST(test_func_rows)
 }
 END_TEST
 
+/* TC and XDP drops: the programs at that hook now, as given, or that there are none. */
+START_TEST(test_hook_progs)
+{
+	struct pp_drop_facts d = {.reason = "TC_INGRESS",
+				  .func = "__netif_receive_skb_core",
+				  .dev = "eth0",
+				  .hook_progs = "cil_from_netdev (id 812, tcx)"};
+
+	ck_assert_str_eq(hint(&d),
+			 "a TC filter or action on eth0 ingress dropped it (TC_ACT_SHOT); "
+			 "BPF programs there now: cil_from_netdev (id 812, tcx) (TC_INGRESS "
+			 "at __netif_receive_skb_core on eth0)");
+	d.hook_progs = "";
+	ck_assert_ptr_nonnull(strstr(hint(&d), "; no BPF program there now but pktpath's ("));
+	d = (struct pp_drop_facts){
+		.reason = "NOT_SPECIFIED", .func = "do_xdp_generic", .dev = "v0"};
+	ck_assert_str_eq(hint(&d), "an XDP program on v0 (generic mode) dropped it (XDP_DROP or "
+				   "XDP_ABORTED) (NOT_SPECIFIED at do_xdp_generic on v0)");
+}
+END_TEST
+
 /* Unknown reasons: the name (or number) and place, never a guess. */
 START_TEST(test_unknown)
 {
@@ -346,6 +367,7 @@ Suite *drop_hint_suite(void)
 	tcase_add_test(tc, test_func_rows);
 	tcase_add_test(tc, test_too_big);
 	tcase_add_test(tc, test_otherhost);
+	tcase_add_test(tc, test_hook_progs);
 	tcase_add_test(tc, test_unknown);
 	tcase_add_test(tc, test_every_row);
 	tcase_add_test(tc, test_short_buffer);

@@ -17,6 +17,7 @@
 #include "names/ctr_meta.h"
 #include "names/netns_names.h"
 #include "names/netns_scope.h"
+#include "names/ctr_host.h"
 
 #define DATA PP_SOURCE_DIR "/tests/unit/data/names"
 
@@ -270,6 +271,25 @@ START_TEST(test_scope_resolve)
 }
 END_TEST
 
+/* A container on the host's network: found by its processes there, the lowest pid. */
+START_TEST(test_host_container)
+{
+	struct pp_ctr c;
+
+	add_proc(520, 1000, "docker-v1-cgroupfs.txt");
+	add_proc(510, PP_NET_INIT_INO, "docker-v2-systemd.txt");
+	ck_assert_int_eq(pp_ctr_host_pid(host, "web", &c), 510);
+	ck_assert_int_eq(c.rt, PP_RT_DOCKER);
+	ck_assert_str_eq(c.name, "web");
+	ck_assert_int_eq(pp_ctr_host_pid(host, DOCKER_ID, &c), 510);
+	/* ppn-web has a namespace of its own (pid 200's), nginx too (400's). */
+	ck_assert_int_eq(pp_ctr_host_pid(host, "ppn-web", &c), 0);
+	ck_assert_int_eq(pp_ctr_host_pid(host, "nginx", &c), 0);
+	ck_assert_int_eq(pp_ctr_host_pid(host, "nope", &c), 0);
+	ck_assert_int_eq(pp_ctr_host_pid(host, "", &c), 0);
+}
+END_TEST
+
 START_TEST(test_cache_miss_rate)
 {
 	struct pp_netns_cache *n = pp_netns_cache_new(host);
@@ -349,6 +369,7 @@ Suite *names_suite(void)
 	tcase_add_checked_fixture(cache, host_setup, host_teardown);
 	tcase_add_test(cache, test_cache_names);
 	tcase_add_test(cache, test_scope_resolve);
+	tcase_add_test(cache, test_host_container);
 	tcase_add_test(cache, test_cache_miss_rate);
 	tcase_add_test(cache, test_cache_reused_inode);
 	tcase_add_test(cache, test_cache_many);

@@ -495,20 +495,22 @@ allp() { packets | jq -rs "$LIFE_JQ . as \$all | $1"; }
 # first_bad COND WHAT: WHAT of the first packet for which COND holds, or "".
 first_bad() { allp "map(select($1)) | first // empty | $2"; }
 
-# life_common BACKEND: what every packet-life scenario demands: a clean exit
-# on SIGINT with a summary, no loss claimed (the ring is far from full), and
+# life_common BACKEND [self]: what every packet-life scenario demands: a
+# clean exit on SIGINT (with "self": by itself) with a summary, no loss claimed (the ring is far from full), and
 # on the kprobe, kprobe-multi and fentry backends every packet and every one
 # of its skbs seen to its end. The tracepoint backend has no probe on the
 # frees that fire no tracepoint (__kfree_skb, kfree_skbmem, the deferred and
 # NAPI frees, see loader/probes/end_points.c): there "unseen" is allowed.
 # Sets SUMMARY.
 life_common() {
-	local r bad
+	local r bad stop=SIGINT
 	r=$(rc)
-	if [ "$r" != 0 ] || [ "$(kv stopped_by)" != SIGINT ] ||
+	# "self": pktpath was to end by itself (-- COMMAND), not stopped.
+	[ "${2:-}" != self ] || stop=
+	if [ "$r" != 0 ] || [ "$(kv stopped_by)" != "$stop" ] ||
 		grep -q '^stopped_by SIGKILL' "$BLK/kv"; then
 		# The last stderr line: the fatal error, not the skipped-probes notice.
-		echo "pktpath rc=$r, stopped by '$(kv stopped_by)' (SIGINT expected):" \
+		echo "pktpath rc=$r, stopped by '$(kv stopped_by)' ('${stop:-none}' expected):" \
 			"$(tail -n 1 "$BLK/err")"
 		return 1
 	fi
@@ -698,57 +700,29 @@ chk_tcp_nat() {
 
 # ping-reply: each reply is consumed, by ping reading its raw socket's clone
 # (busybox ping as root uses a raw ICMP socket); the original goes on to
-# icmp_rcv, where no ICMP datagram socket wants it.
-# command: the command's own ping (one echo id): 3 requests, marked at TC
-# egress (a cgroup scope marks there, not at ip_output), and 3 replies;
-# none of the other ping's, which got its replies; pktpath's exit status is
-# ping's (0), not a stop's.
-chk_command() {
-	local ids n r bad
-	[ "$(kv stopped_by)" = "" ] || {
-		echo "pktpath did not end with the command: stopped by $(kv stopped_by)"
-		return 1
-	}
-	[ "$(rc)" = 0 ] || {
-		echo "exit status $(rc), expected ping's 0 ($(first_err))"
+# icmp_rcv, where no ICMP datagram socket wants it. Under -- COMMAND: the
+# command's ping alone (one echo id), none of the other ping's, which got its
+# replies; pktpath ends by itself with ping's exit status (0).
+chk_ping_reply() {
+	local n printed ids bad
+	life_common "$1" self || return 1
+	n=$(kv ping_received)
+	[ "$n" -ge 1 ] 2>/dev/null || {
+		echo "ping got no reply ('$n')"
 		return 1
 	}
 	[ "$(kv other_received)" -ge 1 ] 2>/dev/null || {
 		echo "the other ping got no reply ('$(kv other_received)')"
 		return 1
 	}
-	ids=$(allp '[.[].pkt.icmp_id] | unique | length')
-	[ "$ids" = 1 ] || {
-		echo "packets of $ids echo ids, expected the command's one: $(allp '[.[] | brief] | join("; ")')"
-		return 1
-	}
-	n=$(allp 'map(select(.pkt.icmp_type == 8)) | length')
-	r=$(allp 'map(select(.pkt.icmp_type == 0)) | length')
-	[ "$n.$r" = 3.3 ] || {
-		echo "$n requests and $r replies, expected 3 and 3"
-		return 1
-	}
-	bad=$(first_bad '.pkt.icmp_type == 8 and .marked_at.dir != "egress"' \
-		'"\(brief) marked at \(.marked_at | tostring)"')
-	[ -z "$bad" ] || {
-		echo "a request not marked at TC egress: $bad"
-		return 1
-	}
-	echo "3 requests marked at TC egress, 3 replies, one echo id; the other ping's" \
-		"$(kv other_received) replies not shown"
-}
-
-chk_ping_reply() {
-	local n printed bad
-	life_common "$1" || return 1
-	n=$(kv ping_received)
-	[ "$n" -ge 1 ] 2>/dev/null || {
-		echo "ping got no reply ('$n')"
-		return 1
-	}
 	printed=$(allp length)
 	[ "$printed" = "$n" ] || {
-		echo "printed $printed replies, ping received $n"
+		echo "printed $printed replies, the command's ping received $n"
+		return 1
+	}
+	ids=$(allp '[.[].pkt.icmp_id] | unique | length')
+	[ "$ids" = 1 ] || {
+		echo "replies of $ids echo ids, expected the command's one: $(allp '[.[] | brief] | join("; ")')"
 		return 1
 	}
 	bad=$(first_bad '.fate.kind != "consumed"' '"\(brief): \(.fate | tojson)"')
@@ -766,7 +740,8 @@ chk_ping_reply() {
 		echo "a reply without a copy of the original read by ping: $bad"
 		return 1
 	}
-	echo "$printed replies consumed by ping's copy; originals:" \
+	echo "$printed replies consumed by ping's copy, one echo id (the other ping's" \
+		"$(kv other_received) not shown); originals:" \
 		"$(allp 'map(.skbs[0].fate | "\(.kind) \(.reason // "")") | unique | join(", ")')"
 }
 
