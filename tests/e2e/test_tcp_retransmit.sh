@@ -107,6 +107,11 @@ pp_expect_none "a packet crossing a router ingress twice" "$out" '
 printed_a=$(pp_jq "$out" '[packets[] | select(.marked_at.ifname == "r-eth0")] | length')
 printed_b=$(pp_jq "$out" '[packets[] | select(.marked_at.ifname == "r-eth1")] | length')
 printed_drops=$(pp_jq "$out" '[packets[] | select(.fate.reason == "NETFILTER_DROP")] | length')
+# Said before the count below, so that a failing run shows the packet.
+pp_expect_none "a packet from b that neither reached a nor was dropped by the rule" "$out" '
+	packets[] | select(.marked_at.ifname == "r-eth1" and .fate.reason != "NETFILTER_DROP")
+	| select(all(.hops[]; .netns != '"$ns_a"'))
+	| "packet \(.id) (\(.fate | tojson)): \(path_str)"'
 pp_expect_eq "packets from a printed ($from_a forwarded)" "$printed_a" "$from_a"
 pp_expect_eq "packets from b printed ($from_b forwarded, $dropped dropped)" \
 	"$printed_b" "$((from_b + dropped))"
