@@ -331,6 +331,14 @@ static __always_inline bool pp_cloned(struct sk_buff *skb, const enum pp_via via
 	return BPF_CORE_READ_BITFIELD_PROBED(skb, cloned);
 }
 
+/* SKB's place in an fclone pair: SKB_FCLONE_UNAVAILABLE (none), _ORIG, _CLONE. */
+static __always_inline __u8 pp_fclone(struct sk_buff *skb, const enum pp_via via)
+{
+	if (via == PP_VIA_BTF)
+		return BPF_CORE_READ_BITFIELD(skb, fclone);
+	return BPF_CORE_READ_BITFIELD_PROBED(skb, fclone);
+}
+
 /* Forget an skb_map entry; whoever deletes it (here or the loader) drops the count. */
 static __always_inline void pp_forget(struct pp_state *st, __u64 skb)
 {
@@ -643,6 +651,13 @@ static __always_inline void pp_inherit_mark(struct pp_skb_val *v, __u64 parent)
 	v->flags |= pv->flags & PP_SKB_REPLY;
 }
 
+/* HEAD's entry HV gives no more copies: an orphaned one goes (a live one stays its holders'). */
+static __always_inline void pp_head_over(struct pp_state *st, __u64 head, struct pp_head_val *hv)
+{
+	if (hv->orphan && bpf_map_delete_elem(&head_map, &head) == 0)
+		__sync_fetch_and_sub(&st->orphans, 1);
+}
+
 /*
  * An skb not tracked: if it shares a tracked packet's data, it is a copy of
  * that packet (skb_clone(): TCP's transmit clones, taps, raw sockets,
@@ -662,13 +677,23 @@ static __always_inline struct pp_skb_val *pp_join_copy(struct pp_state *st, __u6
 	if (!hv)
 		return NULL;
 	if (bpf_ktime_get_ns() - hv->ts > READ_ONCE(st->orphan_ns)) {
-		if (hv->orphan && bpf_map_delete_elem(&head_map, &head) == 0)
-			__sync_fetch_and_sub(&st->orphans, 1);
+		pp_head_over(st, head, hv);
 		return NULL;
 	}
 	if (!pp_cloned((struct sk_buff *)skb, via) ||
 	    (!hv->orphan && pp_dataref((struct sk_buff *)skb, head, via) < 2))
 		return NULL;
+	/*
+	 * An fclone pair's first skb is TCP's own segment, kept until it is
+	 * acknowledged; what TCP sends is a clone of it. Met again, it is sent
+	 * again (a retransmission: a packet of its own, which the classifier
+	 * marks) or freed once acknowledged: never a copy, and the earlier
+	 * packet's data has no copy left to give (an orphaned entry goes).
+	 */
+	if (pp_fclone((struct sk_buff *)skb, via) == SKB_FCLONE_ORIG) {
+		pp_head_over(st, head, hv);
+		return NULL;
+	}
 	fp = pp_fingerprint(head, hv->nh);
 	if (hv->fp && fp && hv->fp != fp)
 		return NULL;
@@ -1379,10 +1404,7 @@ const volatile bool pp_fclone_note = false;
 static __always_inline void pp_note_fclone(struct pp_skb_val *v, struct sk_buff *skb,
 					   const enum pp_via via)
 {
-	__u8 fclone = via == PP_VIA_BTF ? BPF_CORE_READ_BITFIELD(skb, fclone)
-					: BPF_CORE_READ_BITFIELD_PROBED(skb, fclone);
-
-	if (fclone == SKB_FCLONE_CLONE)
+	if (pp_fclone(skb, via) == SKB_FCLONE_CLONE)
 		v->flags |= PP_SKB_FCLONE2;
 	else
 		v->flags &= ~PP_SKB_FCLONE2;

@@ -156,8 +156,9 @@ TRIAL_SUITES=()
 # probes attach; the overlay scenarios, vxlan and geneve (their xmit and
 # rcv functions are kp_func.list entries), ipip and ip_gre (gretap).
 # virtio_pci and virtio_console first: the results channel (init.sh).
+# nft_numgen: gso's loss, every GSO_LOSS_EVERY-th data segment dropped.
 # nft_counter: a module of its own in 5.10 (built into nf_tables since 5.13 or so).
-MODULES=(virtio_pci virtio_console veth sch_ingress cls_bpf crc32c_generic nf_tables nft_counter nf_nat nft_chain_nat nft_nat bridge vxlan geneve ipip ip_gre)
+MODULES=(virtio_pci virtio_console veth sch_ingress cls_bpf crc32c_generic nf_tables nft_counter nf_nat nft_chain_nat nft_nat nft_numgen bridge vxlan geneve ipip ip_gre)
 # iproute2 (busybox ip has no netns or veth), nft, and bpftool for the
 # cleanup checks: dynamic, so copied with their libraries.
 TOOLS=(/usr/sbin/ip /usr/sbin/tc /usr/sbin/nft /usr/sbin/bpftool)

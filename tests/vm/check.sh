@@ -486,6 +486,8 @@ def brief: "#\(.id) \(.pkt.src // "?"):\(.pkt.sport // "")>\(.pkt.dst // "?"):\(
   + " \(.pkt.tcp_flags // .pkt.icmp_seq // "") \(.fate.kind)"
   + (if .seen_last then " last at \(.seen_last.func)" else "" end)
   + " skbs [\([.skbs[]? | "\(.skb) \(.fate.kind)"] | join(", "))]";
+# The skbs of a packet with their own ends: skbs[], or else the packet as one.
+def own_skbs: .skbs // [{skb: .hops[0].skb, fate: .fate}];
 def path: [.hops[] | "\(.func)\(if .ifname then "@" + .ifname else "" end)"] | join(" ");
 def tc_ifnames: [.hops[] | select(.func | startswith("tc:")) | .ifname] | unique;
 def fates: group_by(.fate.kind) | map("\(.[0].fate.kind) \(length)") | join(", ");
@@ -798,7 +800,7 @@ chk_bridge_flood() {
 # __skb_gso_segment: fewer packets than segments. The tracepoint backend sees
 # no segmenting: each segment is a packet of its own, marked at r.
 chk_gso() {
-	local segs printed bad
+	local segs printed bad lost
 	life_common "$1" || return 1
 	[ "$(kv no_tso)" != fail ] || {
 		echo "could not turn TSO off on veth-a"
@@ -817,10 +819,20 @@ chk_gso() {
 	}
 	# shellcheck disable=SC2016 # jq variables, not shell ones
 	bad=$(first_bad '. as $p | [.hops[] | select(.func == "tc:ingress") | .skb] | unique
-		| any(.[]; . as $s | any($p.hops[]; .skb == $s and .func == "tc:egress"
-			and .ifname == "veth-rc") | not)' '"\(brief): path \(path)"')
+		| any(.[]; . as $s | (any($p.hops[]; .skb == $s and .func == "tc:egress"
+			and .ifname == "veth-rc") or any($p | own_skbs[]; .skb == $s
+			and .fate.kind == "dropped")) | not)' '"\(brief): path \(path)"')
 	[ -z "$bad" ] || {
-		echo "a segment not forwarded out of veth-rc: $bad"
+		echo "a segment neither forwarded out of veth-rc nor dropped: $bad"
+		return 1
+	}
+	# r's loss rule: each segment it dropped ends dropped there, once (before
+	# drop reasons, in nf_hook_slow); TCP sent it again, a packet of its
+	# own, counted above among the segments.
+	lost=$(allp '[.[] | own_skbs[] | select(.fate | .kind == "dropped" and
+		(.reason == "NETFILTER_DROP" or (.reason == null and .func == "nf_hook_slow")))] | length')
+	{ [ "$(kv lost_segments)" -ge 1 ] 2>/dev/null && [ "$lost" = "$(kv lost_segments)" ]; } || {
+		echo "$lost segments printed as dropped, r's loss rule dropped '$(kv lost_segments)'"
 		return 1
 	}
 	printed=$(allp length)
@@ -829,12 +841,21 @@ chk_gso() {
 			echo "printed $printed packets for $segs segments"
 			return 1
 		}
-		echo "$segs segments, each its own packet; $(allp fates)"
+		echo "$segs segments ($lost lost), each its own packet; $(allp fates)"
 		return 0
 	fi
 	bad=$(allp 'map(select(any(.skbs[]?; .func == "__skb_gso_segment"))) | length')
 	[ "$bad" -ge 1 ] 2>/dev/null || {
 		echo "no packet with segments joined at __skb_gso_segment: $(allp fates)"
+		return 1
+	}
+	# TCP keeps each segment it sends until acknowledged and sends a clone:
+	# neither the kept skb (sent again, or freed at the ACK) nor a clone of
+	# it sent again is a copy of the packet sent before.
+	bad=$(allp '[.[] | .skbs[]? | select(.from and .func != "__skb_gso_segment") | .func]
+		| group_by(.) | map("\(length) at \(.[0])") | join(", ")')
+	[ -z "$bad" ] || {
+		echo "copies that GSO did not make: $bad"
 		return 1
 	}
 	# Each segment has its own end (TCP may drop one: TCP_INVALID_SEQUENCE
@@ -845,7 +866,7 @@ chk_gso() {
 		echo "a segmented packet whose original did not end segmented: $bad"
 		return 1
 	}
-	echo "$segs segments in $printed packets, $(allp 'map(select(any(.skbs[]?;
+	echo "$segs segments ($lost lost) in $printed packets, $(allp 'map(select(any(.skbs[]?;
 		.func == "__skb_gso_segment"))) | length') cut by GSO; $(allp fates)"
 }
 

@@ -557,11 +557,24 @@ scn_tcp_read() {
 # the kprobe backends mark each large skb in a at ip_output, and its
 # segments join it where __skb_gso_segment() returns them; the tracepoint
 # backend marks each segment at r's TC hooks. The data direction only.
+# r's forward hook drops every GSO_LOSS_EVERY-th segment from a: TCP sends
+# those again from the skb it kept, each a packet of its own.
+GSO_LOSS_EVERY=40
 scn_gso() {
 	topo_forward
 	ip netns exec a vmhelper no-tso veth-a || kv no_tso fail
+	ip netns exec r nft -f - <<-EOF || kv loss_rule fail
+		table ip pp_loss {
+			chain drops {
+				type filter hook forward priority 0;
+				ip saddr $A tcp dport $TCP_PORT numgen inc mod $GSO_LOSS_EVERY == 20 counter drop
+			}
+		}
+	EOF
 	TCP_PP_ARGS=--all-netns tcp_traced "$1" "$C" "$TCP_PORT" "tcp dst port $TCP_PORT" \
 		"tcp dport $TCP_PORT"
+	kv lost_segments "$(ip netns exec r nft list table ip pp_loss |
+		sed -n 's/.*counter packets \([0-9]*\) .*/\1/p')"
 }
 
 # udp-send: UDP_SENDS datagrams, each sent by its own vmhelper's sendto()
