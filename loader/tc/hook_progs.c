@@ -45,20 +45,19 @@ struct query {
 };
 
 /* Program ID, unless it is pktpath's classifier. */
-static void add(struct query *q, __u32 id, const char *name, const char *via)
+static void add(struct query *q, __u32 id, const char *via)
 {
 	struct pp_hook_prog *p = q->n < q->max ? &q->out[q->n] : NULL;
 	struct bpf_prog_info info = {0};
 	__u32 len = sizeof(info);
+	const char *name = NULL;
 	int fd;
 
-	if (!name) {
-		fd = bpf_prog_get_fd_by_id(id);
-		if (fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &len))
-			name = (const char *)info.name;
-		if (fd >= 0)
-			close(fd);
-	}
+	fd = bpf_prog_get_fd_by_id(id);
+	if (fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &len))
+		name = (const char *)info.name;
+	if (fd >= 0)
+		close(fd);
 	if (name && !strncmp(name, PP_CLS_PREFIX, strlen(PP_CLS_PREFIX)))
 		return;
 	q->n++;
@@ -79,7 +78,7 @@ static void tcx(struct query *q)
 	if (bpf_prog_query_opts(q->ifindex, type, &o))
 		return;
 	for (__u32 i = 0; i < o.prog_cnt && i < PP_TCX_MAX; i++)
-		add(q, ids[i], NULL, "tcx");
+		add(q, ids[i], "tcx");
 }
 
 static void clsact_one(const struct pp_tc_filter *f, void *arg)
@@ -87,7 +86,7 @@ static void clsact_one(const struct pp_tc_filter *f, void *arg)
 	struct query *q = arg;
 
 	if (f->id)
-		add(q, f->id, NULL, "clsact");
+		add(q, f->id, "clsact");
 }
 
 static void xdp(struct query *q)
@@ -99,11 +98,11 @@ static void xdp(struct query *q)
 		return;
 	}
 	if (o.skb_prog_id)
-		add(q, o.skb_prog_id, NULL, "xdp generic");
+		add(q, o.skb_prog_id, "xdp generic");
 	if (o.drv_prog_id)
-		add(q, o.drv_prog_id, NULL, "xdp native");
+		add(q, o.drv_prog_id, "xdp native");
 	if (o.hw_prog_id)
-		add(q, o.hw_prog_id, NULL, "xdp offload");
+		add(q, o.hw_prog_id, "xdp offload");
 }
 
 static void run(struct query *q)
