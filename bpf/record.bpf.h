@@ -258,6 +258,7 @@ static __always_inline void pp_head_note(__u64 head, __u64 id, struct sk_buff *s
 	if (!head)
 		return;
 	hv.nh = PP_READ(via, skb, network_header);
+	hv.tail = PP_READ(via, skb, tail);
 	hv.fp = pp_fingerprint(head, hv.nh);
 	hv.holders = 1;
 	bpf_map_update_elem(&head_map, &head, &hv, BPF_ANY);
@@ -651,6 +652,21 @@ static __always_inline void pp_inherit_mark(struct pp_skb_val *v, __u64 parent)
 	v->flags |= pv->flags & PP_SKB_REPLY;
 }
 
+/*
+ * HV's data gains a tracked holder, a copy that joined. An orphaned entry
+ * has none: its last holder's count went when it was freed (pp_head_drop()).
+ */
+static __always_inline void pp_head_hold(struct pp_state *st, struct pp_head_val *hv)
+{
+	if (!hv->orphan) {
+		__sync_fetch_and_add(&hv->holders, 1);
+		return;
+	}
+	hv->orphan = 0;
+	hv->holders = 1;
+	__sync_fetch_and_sub(&st->orphans, 1);
+}
+
 /* HEAD's entry HV gives no more copies: an orphaned one goes (a live one stays its holders'). */
 static __always_inline void pp_head_over(struct pp_state *st, __u64 head, struct pp_head_val *hv)
 {
@@ -694,8 +710,14 @@ static __always_inline struct pp_skb_val *pp_join_copy(struct pp_state *st, __u6
 		pp_head_over(st, head, hv);
 		return NULL;
 	}
+	/*
+	 * The same bytes at the same place are no proof on their own: a buffer
+	 * freed unseen and taken by a packet whose headers start further in
+	 * (TCP reserves more headroom than an ICMP reply) still holds the old
+	 * packet's headers in its headroom. A copy also ends where it does.
+	 */
 	fp = pp_fingerprint(head, hv->nh);
-	if (hv->fp && fp && hv->fp != fp)
+	if ((hv->fp && fp && hv->fp != fp) || hv->tail != PP_READ(via, (struct sk_buff *)skb, tail))
 		return NULL;
 	parent = hv->skb;
 	if (pp_track_as(st, skb, hv->id, head, hook))
@@ -706,10 +728,7 @@ static __always_inline struct pp_skb_val *pp_join_copy(struct pp_state *st, __u6
 		v->flags |= PP_SKB_SEND_LOOKED | PP_SKB_COPY;
 		pp_inherit_mark(v, parent);
 	}
-	__sync_fetch_and_add(&hv->holders, 1);
-	if (hv->orphan)
-		__sync_fetch_and_sub(&st->orphans, 1);
-	hv->orphan = 0;
+	pp_head_hold(st, hv);
 	hv->ts = bpf_ktime_get_ns();
 	v = pp_skb_entry(skb);
 	if (v)
@@ -1532,7 +1551,7 @@ static __always_inline void pp_copy_join(struct pp_state *st, struct pp_copy_ctx
 	v->tuple = c->tuple;
 	hv = head ? bpf_map_lookup_elem(&head_map, &head) : NULL;
 	if (hv && hv->id == c->id)
-		__sync_fetch_and_add(&hv->holders, 1);
+		pp_head_hold(st, hv);
 	else
 		pp_head_note(head, c->id, made, PP_VIA_KPROBE);
 	pp_emit_hop(st, v, PP_REC_COPY, c->probe, made, c->parent, 0, PP_VIA_KPROBE);

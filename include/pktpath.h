@@ -376,6 +376,14 @@ struct pp_head_val {
 	 * tunnel's push or pull moves them, not the bytes).
 	 */
 	__u16 nh;
+	/*
+	 * The end of the linear data (skb->tail, an offset from head) when noted.
+	 * A clone shares it, whatever headers were pushed or pulled since; a new
+	 * packet in a freed buffer that is used again has its own, and its
+	 * headroom may still hold the old packet's bytes where fp was read.
+	 */
+	__u32 tail;
+	__u32 pad;
 };
 
 /* copy_map's key: a thread in a call of a copying function (PP_COOKIE_COPIES). */
@@ -621,7 +629,7 @@ PP_ABI_SIZE(pp_full_val, 24);
 PP_ABI_AT(pp_full_val, ts, 0);
 PP_ABI_AT(pp_full_val, tc_hook, 8);
 
-PP_ABI_SIZE(pp_head_val, 40);
+PP_ABI_SIZE(pp_head_val, 48);
 PP_ABI_AT(pp_head_val, id, 0);
 PP_ABI_AT(pp_head_val, skb, 8);
 PP_ABI_AT(pp_head_val, ts, 16);
@@ -629,6 +637,8 @@ PP_ABI_AT(pp_head_val, fp, 24);
 PP_ABI_AT(pp_head_val, holders, 32);
 PP_ABI_AT(pp_head_val, orphan, 36);
 PP_ABI_AT(pp_head_val, nh, 38);
+PP_ABI_AT(pp_head_val, tail, 40);
+PP_ABI_AT(pp_head_val, pad, 44);
 
 PP_ABI_SIZE(pp_copy_key, 16);
 PP_ABI_AT(pp_copy_key, tid, 0);
