@@ -358,6 +358,15 @@ lost_json() {
 			| {(.[0]): (.[1] | tonumber)}) | add // {}'
 }
 
+# late_count ERRFILE: the records pktpath said came after their packet was
+# printed: its count line if it printed one, else the records it named.
+late_count() {
+	local n
+	n=$(sed -n 's/^pktpath: \([0-9]*\) records came after their packet was printed.*/\1/p' "$1")
+	[ -n "$n" ] || n=$(grep -c '^pktpath: packet [0-9]*: its .* after the packet was printed' "$1" || true)
+	echo "${n:-0}"
+}
+
 # proc_cpu PID: its CPU seconds (user + system) and its voluntary context
 # switches (for a loader: how often it went to sleep waiting for records).
 proc_cpu() {
@@ -434,7 +443,7 @@ hit_run() {
 
 # traffic_run ROUND CONFIG: UDP packets/s and TCP Gbit/s under CONFIG.
 traffic_run() {
-	local r=$1 cfg=$2 tag="traffic-$1-$2" u lost='{}'
+	local r=$1 cfg=$2 tag="traffic-$1-$2" u lost='{}' late=null
 	log "traffic round $r: $cfg"
 	start_tracer "$cfg" "$tag"
 	start_ping
@@ -443,15 +452,18 @@ traffic_run() {
 	stop_ping
 	if [ -n "$TRACER" ]; then
 		stop_tool "$TRACER" "$cfg"
-		[[ $cfg != pp-* ]] || lost=$(lost_json "$WORK/$tag.err")
+		if [[ $cfg == pp-* ]]; then
+			lost=$(lost_json "$WORK/$tag.err")
+			late=$(late_count "$WORK/$tag.err")
+		fi
 	fi
 	u=$(udp_fields "$WORK/$tag-udp.json")
 	record "$(jq -n -c --argjson r "$r" --arg c "$cfg" --arg u "$u" --argjson lost "$lost" \
-		--slurpfile tcp "$WORK/$tag-tcp.json" '
+		--argjson late "$late" --slurpfile tcp "$WORK/$tag-tcp.json" '
 		($u | split("\t") | map(tonumber)) as $v
 		| {phase: "traffic", round: $r, config: $c, udp_sent_pps: $v[0], udp_pps: $v[1],
 		   tcp_gbps: ($tcp[0].end.sum_received.bits_per_second / 1e9),
-		   lost: ([$lost[]] | add // 0)}')"
+		   lost: ([$lost[]] | add // 0), late: $late}')"
 }
 
 # loss_run ROUND CASE: case (c) at CASE's rate, every record tallied. CASE

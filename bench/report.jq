@@ -168,8 +168,8 @@ def hits_per_s($rows): [$rows[] | .cnt / .secs] | median;
 "configuration; configurations in turn within each round. \"x none\" is the",
 "median of each round's ratio to no tracing in the same round (min..max).",
 "",
-"| configuration | UDP kpackets/s | x none | UDP sent kpackets/s | TCP Gbit/s | x none | records lost |",
-"|---|---|---|---|---|---|---|",
+"| configuration | UDP kpackets/s | x none | UDP sent kpackets/s | TCP Gbit/s | x none | records lost | records after their packet was printed, most in a round |",
+"|---|---|---|---|---|---|---|---|",
 (["none", "floor", "floor-all", "agent", "pp-a", "pp-b", "pp-c", "pp-m", "bpftrace"][] as $c
 	| [$tr[] | select(.config == $c)] as $x
 	| select($x | length > 0)
@@ -179,6 +179,8 @@ def hits_per_s($rows): [$rows[] | .cnt / .secs] | median;
 	+ "\([$x[].tcp_gbps] | median | fixed(2)) | "
 	+ "\([$x[] | ratio(.tcp_gbps; $none["\(.round)"].tcp_gbps)] | spread(3)) | "
 	+ (if $c | startswith("pp-") then "\([$x[].lost] | median | fixed(0))" else "-" end)
+	+ (if $c | startswith("pp-") and all($x[]; .late != null)
+		then " | \([$x[].late] | max | fixed(0))" else " | -" end)
 	+ " |"),
 "",
 (if any($tr[]; .config == "floor-all") then
