@@ -2,30 +2,36 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The cost guard (issue 36): what pktpath costs traffic it does not track
-# must not quietly grow. As root, after a build (not yet in the bench layer:
-# CONTRIBUTING.md, Tests, says why). It fails when the 64-byte UDP flood
-# with pktpath matching none of it (netbench.sh's pp-a, GUARD_ROUNDS rounds
-# beside no tracing, alternating) runs more than GUARD_POINTS (0.05) below the ratio to no
-# tracing that docs/PERFORMANCE.md records for case (a) (its Targets table).
+# must not quietly grow. As root, after a build; the bench layer of the test
+# command runs it (bench/run.sh --smoke). It fails when either bound is
+# passed:
 #
-# It also prints, per hook pktpath attaches (the tracepoint backend, nothing
-# tracked), what its program costs a hit beside an empty program and the gate
-# twin on the same hook (bench/host_cost.sh's per-hit rounds, GUARD_ROUNDS,
-# over the sendto, tcp and tmpfs workloads; medians of the rows where each
-# ran at least 2000 times). Those are not judged yet: issue 36's bound (10
-# ns above the empty program) does not hold today (15 to 60 ns on this VM,
-# the gate twin alone 5 to 35, 2026-12-02).
+# - per hook pktpath attaches (the tracepoint backend, nothing tracked):
+#   its program more than GUARD_NS (15) ns a hit above an empty program on
+#   the same hook in the same run (bench/host_cost.sh's per-hit rounds,
+#   GUARD_ROUNDS of them, over the sendto, tcp and tmpfs workloads; the
+#   median over the rows where each ran at least 2000 times of pktpath's ns
+#   minus the empty program's). The gate twin's figure is printed beside
+#   them: the least a program that knows whether anything is tracked costs,
+#   one load of a map value that is often out of the cache when the hook
+#   fires, up to 9 ns here (docs/PERFORMANCE.md, "The cost guard"); issue
+#   36's 10 ns would fail on that load alone some days, not on a change.
+# - the 64-byte UDP flood with pktpath matching none of it (netbench.sh's
+#   pp-a, GUARD_ROUNDS rounds beside no tracing, alternating): more than
+#   GUARD_POINTS (0.05) below the ratio to no tracing that
+#   docs/PERFORMANCE.md records for case (a) (its Targets table).
 #
-# These machines are shared and noisy: a flood judgement that fails is
-# measured again, once, with as many rounds more, and made on all of them.
+# These machines are shared and noisy: a judgement that fails is measured
+# again, once, with as many rounds more, and made on all of them.
 #
-# Environment: BUILD_DIR (build), GUARD_ROUNDS (3), GUARD_POINTS (0.05),
-# GUARD_DOC (docs/PERFORMANCE.md).
+# Environment: BUILD_DIR (build), GUARD_ROUNDS (3), GUARD_NS (15),
+# GUARD_POINTS (0.05), GUARD_DOC (docs/PERFORMANCE.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR=${BUILD_DIR:-build}
 export BUILD_DIR
 GUARD_ROUNDS=${GUARD_ROUNDS:-3}
+GUARD_NS=${GUARD_NS:-15}
 GUARD_POINTS=${GUARD_POINTS:-0.05}
 GUARD_DOC=${GUARD_DOC:-docs/PERFORMANCE.md}
 TMP=$(mktemp -d)
@@ -41,20 +47,28 @@ hits() {
 	cat "$TMP/h.jsonl" >>"$TMP/hits.jsonl"
 }
 
-# hooks: "HOOK: pktpath P ns, gate G, empty E (N rows)" of every hook,
-# worst above empty first, each the median of its rows.
-hooks() {
-	jq -s -r 'def median: sort | .[length / 2 | floor];
+# hook_rows: per hook, {hook, n, pp, gate, empty, d}: the medians of its
+# rows' ns per hit, and d of pktpath's minus the empty program's; worst first.
+hook_rows() {
+	jq -s -c 'def median: sort | .[length / 2 | floor];
 		def r: . * 10 | round / 10;
 		[.[] | select(.phase == "hit" and .empty != null and .gate != null
 			and .pp.ns != null and .empty.ns != null and .gate.ns != null
 			and .pp.hits >= 2000 and .empty.hits >= 2000)]
-		| group_by(.hook) | map({hook: .[0].hook, n: length, pp: (map(.pp.ns) | median),
-			gate: (map(.gate.ns) | median), empty: (map(.empty.ns) | median),
-			d: (map(.pp.ns - .empty.ns) | median)})
-		| sort_by(-.d)[]
-		| "\(.hook): pktpath \(.pp | r) ns, gate \(.gate | r), empty \(.empty | r) (\(.n) rows)"' \
-		"$TMP/hits.jsonl"
+		| group_by(.hook) | map({hook: .[0].hook, n: length, pp: (map(.pp.ns) | median | r),
+			gate: (map(.gate.ns) | median | r), empty: (map(.empty.ns) | median | r),
+			d: (map(.pp.ns - .empty.ns) | median | r)})
+		| sort_by(-.d)[]' "$TMP/hits.jsonl"
+}
+
+# hooks_over: the hooks more than GUARD_NS above empty, on one line.
+hooks_over() {
+	hook_rows | jq -r --argjson max "$GUARD_NS" 'select(.d > $max) | .hook' | paste -s -d ' '
+}
+
+hooks_print() {
+	hook_rows | jq -r '"guard: \(.hook): pktpath \(.d) ns a hit above an empty program"
+		+ " (pktpath \(.pp), gate twin \(.gate), empty \(.empty); \(.n) rows)"'
 }
 
 # floods N: N more rounds of the flood, none and pp-a, into TMP/flood.jsonl.
@@ -87,7 +101,28 @@ doc_ratio() {
 		head -n 1
 }
 
-main() {
+# judge_hooks: measured, and again if a hook is over the bound.
+judge_hooks() {
+	local over
+	hits "$GUARD_ROUNDS"
+	over=$(hooks_over)
+	if [ -n "$over" ]; then
+		echo "guard: above empty by more than $GUARD_NS ns: $over; measuring again" >&2
+		hits "$GUARD_ROUNDS"
+		over=$(hooks_over)
+	fi
+	hooks_print
+	[ -n "$(hook_rows)" ] || {
+		echo "guard: FAIL: no hook's per-hit figures (bench/host_cost.sh gave no rows)"
+		return 1
+	}
+	if [ -n "$over" ]; then
+		echo "guard: FAIL: more than $GUARD_NS ns a hit above an empty program: $over"
+		return 1
+	fi
+}
+
+judge_flood() {
 	local doc ratio min
 	doc=$(doc_ratio)
 	[ -n "$doc" ] || {
@@ -95,10 +130,6 @@ main() {
 		return 1
 	}
 	min=$(jq -n "$doc - $GUARD_POINTS")
-	: >"$TMP/hits.jsonl"
-	: >"$TMP/flood.jsonl"
-	hits "$GUARD_ROUNDS"
-	hooks | sed 's/^/guard: per hit, not judged: /'
 	floods "$GUARD_ROUNDS"
 	ratio=$(flood_ratio)
 	if jq -n -e "$ratio < $min" >/dev/null; then
@@ -112,6 +143,15 @@ main() {
 		echo "guard: FAIL: the flood ratio fell more than $GUARD_POINTS below the docs' $doc"
 		return 1
 	fi
+}
+
+main() {
+	local rc=0
+	: >"$TMP/hits.jsonl"
+	: >"$TMP/flood.jsonl"
+	judge_hooks || rc=1
+	judge_flood || rc=1
+	return "$rc"
 }
 
 main

@@ -5,9 +5,10 @@
 #   bench/run.sh            every benchmark (about 30 minutes), writes the doc
 #   bench/run.sh --smoke    each one once, briefly (under a minute), writes
 #                           nothing: the test command uses it to prove they
-#                           still run, never to judge a timing; it fails only
-#                           if a tool fails; without root it is a skip
-#                           (exit 77)
+#                           still run; it fails if a tool fails, and then runs
+#                           the cost guard (bench/guard.sh, about a minute),
+#                           the one timing it judges; without root it is a
+#                           skip (exit 77)
 #   bench/run.sh --report   writes the doc again from the last full run's
 #                           results (BENCH_WORK), measuring nothing
 #
@@ -46,6 +47,7 @@ smoke() {
 	N=20 OUT_DIR=$SMOKE_WORK/send bench/send_latency.sh >/dev/null
 	bench/host_cost.sh --smoke
 	bench/agent_cost.sh --smoke
+	bench/guard.sh
 }
 
 # callgrind's instructions for one formatting stage: the functions with the
