@@ -250,6 +250,9 @@ static __always_inline __u64 pp_reply_of(struct pp_state *st, struct __sk_buff *
 	return r->id;
 }
 
+/* Beside an inode (pp_hop.sock_ino): its conversation is new. Inodes are 32-bit, from 1. */
+#define PP_SOCK_FRESH (1ULL << 32)
+
 /*
  * A record with the packet's leading bytes: a new packet's MARK (REPLY_TO:
  * the packet it is a reply to, pp_reply_of(); 0: it matched), or the
@@ -257,8 +260,11 @@ static __always_inline __u64 pp_reply_of(struct pp_state *st, struct __sk_buff *
  */
 static __always_inline void pp_emit_bytes(struct pp_state *st, struct pp_skb_val *v,
 					  struct __sk_buff *ctx, __u64 id, __u32 probe,
-					  const __u32 type, __u64 reply_to)
+					  const __u32 type, __u64 reply_to, __u64 sock_ino)
 {
+	/* A scope's new conversation: its process is looked for at once, while it runs. */
+	const bool wake = sock_ino & PP_SOCK_FRESH;
+
 	struct pp_mark *m = bpf_ringbuf_reserve(&path_map, sizeof(*m), 0);
 	__u64 n = ctx->len; /* 64-bit: no zero-extended copy for clang to check instead */
 
@@ -282,13 +288,16 @@ static __always_inline void pp_emit_bytes(struct pp_state *st, struct pp_skb_val
 			n = 0;
 	}
 	m->cap_len = n;
+	m->hop.sock_ino = (__u32)sock_ino;
 	if (reply_to) {
 		m->hop.flags |= PP_HOP_REPLY;
 		m->hop.location = reply_to;
 	}
 	/* The tag's bytes stay out of data[]: user space puts them back. */
 	m->vlan = ctx->vlan_present ? bpf_ntohs(ctx->vlan_proto) << 16 | ctx->vlan_tci : 0;
-	if (type == PP_REC_MARK)
+	if (wake)
+		bpf_ringbuf_submit(m, BPF_RB_FORCE_WAKEUP);
+	else if (type == PP_REC_MARK)
 		pp_submit_mark(st, m);
 	else
 		pp_submit(st, m);
@@ -323,7 +332,7 @@ static __always_inline void pp_tc_hop(struct pp_state *st, struct pp_skb_val *v,
 	pp_head_follow(st, v, (__u64)ctx, PP_VIA_TC);
 	pp_frag_seen(st, ctx, (__u64)ctx, v->id);
 	if (now && now != v->tuple) {
-		pp_emit_bytes(st, v, ctx, v->id, probe, PP_REC_HOP_BYTES, 0);
+		pp_emit_bytes(st, v, ctx, v->id, probe, PP_REC_HOP_BYTES, 0, 0);
 		if (probe == PP_PROBE_TC_EGRESS)
 			pp_reply_note(st, v, ctx, hook);
 	} else
@@ -361,7 +370,7 @@ static __always_inline __u32 pp_hook_id(struct __sk_buff *ctx, __u32 probe)
  * of that: its replies may come after it ended, see pp_reply_open()).
  */
 static __always_inline int pp_classify(struct __sk_buff *ctx, bool match, __u32 probe,
-				       const bool fetch)
+				       const bool fetch, __u64 sock_ino)
 {
 	__u64 skb = (__u64)ctx, id, reply_to = 0, open = 0; /* skb: its struct sk_buff's address */
 	struct pp_state *st = pp_state();
@@ -415,7 +424,7 @@ static __always_inline int pp_classify(struct __sk_buff *ctx, bool match, __u32 
 		if (reply_to)
 			v->flags |= PP_SKB_REPLY;
 	}
-	pp_emit_bytes(st, NULL, ctx, id, probe, PP_REC_MARK, reply_to);
+	pp_emit_bytes(st, NULL, ctx, id, probe, PP_REC_MARK, reply_to, sock_ino);
 	return TC_ACT_UNSPEC;
 }
 
@@ -426,6 +435,27 @@ static __always_inline int pp_classify(struct __sk_buff *ctx, bool match, __u32 
  */
 const volatile __u64 pp_scope_cgid = 0;
 const volatile __u32 pp_scope_cglevel = 0;
+
+#define PP_TCP_TIME_WAIT    6 /* include/net/tcp_states.h */
+#define PP_TCP_NEW_SYN_RECV 12
+
+/*
+ * The inode of the socket that sends CTX, as /proc/PID/fd names it
+ * (socket:[N]): the loader finds its process there. 0: no socket, or a
+ * request or time-wait socket, which has no file.
+ */
+static __always_inline __u32 pp_sock_ino(struct __sk_buff *ctx)
+{
+	struct sock *sk = BPF_CORE_READ((struct sk_buff *)(__u64)ctx, sk);
+	__u8 state;
+
+	if (!sk)
+		return 0;
+	state = BPF_CORE_READ(sk, __sk_common.skc_state);
+	if (state == PP_TCP_TIME_WAIT || state == PP_TCP_NEW_SYN_RECV)
+		return 0;
+	return BPF_CORE_READ(sk, sk_socket, file, f_inode, i_ino);
+}
 
 /*
  * The reply direction of the conversation CTX belongs to, as
@@ -453,48 +483,62 @@ static __always_inline bool pp_scope_flow_key(struct __sk_buff *ctx, bool egress
 
 /*
  * Egress: CTX is sent by a socket of the cgroup scope, or of a cgroup below
- * it (the skb's socket; a request socket counts as its listener's). Its
- * conversation's reply tuple is noted whatever the filter says (a filter
- * may match the replies alone); one that leaves by a socket outside (a port
- * reused by another program) is forgotten. A lookup a packet, an update or
- * a delete when that changes.
+ * it (the skb's socket; a request socket counts as its listener's); its
+ * socket's inode into INO, with PP_SOCK_FRESH for a new conversation. Its
+ * conversation's reply tuple is noted with that inode whatever the filter
+ * says (a filter may match the replies alone); one that leaves by a socket
+ * outside (a port reused by another program) is forgotten. A lookup a
+ * packet, an update or a delete when that changes.
  */
-static __always_inline bool pp_scope_sent(struct __sk_buff *ctx)
+static __always_inline bool pp_scope_sent(struct __sk_buff *ctx, __u64 *ino)
 {
 	bool in = bpf_skb_ancestor_cgroup_id(ctx, pp_scope_cglevel) == pp_scope_cgid;
 	struct pp_reply_key k = {};
-	__u8 one = 1;
-	bool known;
+	__u32 *known, v;
 
+	if (in)
+		*ino = pp_sock_ino(ctx);
 	if (!pp_scope_flow_key(ctx, true, &k))
 		return in;
-	known = bpf_map_lookup_elem(&scope_flow_map, &k) != NULL;
-	if (in && !known)
-		bpf_map_update_elem(&scope_flow_map, &k, &one, BPF_ANY);
-	else if (!in && known)
+	known = bpf_map_lookup_elem(&scope_flow_map, &k);
+	if (in && (!known || *known != *ino)) {
+		v = *ino;
+		bpf_map_update_elem(&scope_flow_map, &k, &v, BPF_ANY);
+		if (*ino)
+			*ino |= PP_SOCK_FRESH;
+	} else if (!in && known) {
 		bpf_map_delete_elem(&scope_flow_map, &k);
+	}
 	return in;
 }
 
 /*
  * MATCH (the filter's verdict) in the cgroup scope: on egress, sent by its
  * sockets (pp_scope_sent(), tested for every packet); on ingress, a reply
- * of a noted conversation, tested for what the filter matched. A TC
- * program cannot ask a socket it looks up for its cgroup
+ * of a noted conversation, tested for what the filter matched. INO: the
+ * inode of the scope's socket that sent it or whose conversation it
+ * answers. A TC program cannot ask a socket it looks up for its cgroup
  * (bpf_sk_cgroup_id() is cgroup_skb's), so an inbound connection joins at
  * the scope's first answer: a server's SYN-ACK. Forwarded packets, which
  * no local socket sends, are outside.
  */
-static __always_inline bool pp_cgroup_match(struct __sk_buff *ctx, bool egress, bool match)
+static __always_inline bool pp_cgroup_match(struct __sk_buff *ctx, bool egress, bool match,
+					    __u64 *ino)
 {
 	struct pp_reply_key k = {};
+	__u32 *flow;
 
 	if (!pp_scope_cgid)
 		return match;
 	if (egress)
-		return pp_scope_sent(ctx) && match;
-	return match && pp_scope_flow_key(ctx, false, &k) &&
-	       bpf_map_lookup_elem(&scope_flow_map, &k) != NULL;
+		return pp_scope_sent(ctx, ino) && match;
+	if (!match || !pp_scope_flow_key(ctx, false, &k))
+		return false;
+	flow = bpf_map_lookup_elem(&scope_flow_map, &k);
+	if (!flow)
+		return false;
+	*ino = *flow;
+	return true;
 }
 
 /* The filter's verdict first (pp_filter_matched()), then the cgroup's. */
@@ -502,16 +546,20 @@ SEC("pktpath_cls")
 int pp_cls_ingress(struct __sk_buff *ctx)
 {
 	bool match = pp_filter_matched();
+	__u64 ino = 0;
 
-	return pp_classify(ctx, pp_cgroup_match(ctx, false, match), PP_PROBE_TC_INGRESS, true);
+	match = pp_cgroup_match(ctx, false, match, &ino);
+	return pp_classify(ctx, match, PP_PROBE_TC_INGRESS, true, ino);
 }
 
 SEC("pktpath_cls")
 int pp_cls_egress(struct __sk_buff *ctx)
 {
 	bool match = pp_filter_matched();
+	__u64 ino = 0;
 
-	return pp_classify(ctx, pp_cgroup_match(ctx, true, match), PP_PROBE_TC_EGRESS, true);
+	match = pp_cgroup_match(ctx, true, match, &ino);
+	return pp_classify(ctx, match, PP_PROBE_TC_EGRESS, true, ino);
 }
 
 /* For kernels without atomic fetch (pp_next_id()): the loader loads these instead. */
@@ -519,14 +567,18 @@ SEC("pktpath_cls")
 int pp_cls_ingress_nofetch(struct __sk_buff *ctx)
 {
 	bool match = pp_filter_matched();
+	__u64 ino = 0;
 
-	return pp_classify(ctx, pp_cgroup_match(ctx, false, match), PP_PROBE_TC_INGRESS, false);
+	match = pp_cgroup_match(ctx, false, match, &ino);
+	return pp_classify(ctx, match, PP_PROBE_TC_INGRESS, false, ino);
 }
 
 SEC("pktpath_cls")
 int pp_cls_egress_nofetch(struct __sk_buff *ctx)
 {
 	bool match = pp_filter_matched();
+	__u64 ino = 0;
 
-	return pp_classify(ctx, pp_cgroup_match(ctx, true, match), PP_PROBE_TC_EGRESS, false);
+	match = pp_cgroup_match(ctx, true, match, &ino);
+	return pp_classify(ctx, match, PP_PROBE_TC_EGRESS, false, ino);
 }

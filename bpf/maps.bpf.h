@@ -131,7 +131,7 @@ struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, 8192);
 	__type(key, struct pp_reply_key);
-	__type(value, __u8);
+	__type(value, __u32); /* the inode of the scope's socket (pp_sock_ino()), 0: unknown */
 } scope_flow_map SEC(".maps");
 
 /* Every record, in one ring so that a packet's records stay in order. */

@@ -58,7 +58,7 @@ static __always_inline void pp_fill_hop(struct pp_hop *h, __u32 type, __u32 prob
 	h->caller = 0;
 	h->out_ifindex = 0;
 	h->out_mtu = 0;
-	h->pad = 0;
+	h->sock_ino = 0;
 	pp_ifname(h->ifname, dev, via);
 	if (task)
 		bpf_get_current_comm(h->comm, sizeof(h->comm));

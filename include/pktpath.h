@@ -205,7 +205,12 @@ struct pp_hop {
 	char ifname[PP_IFNAMSIZ];
 	char comm[PP_COMMLEN];
 	__u32 out_mtu;
-	__u32 pad;
+	/*
+	 * MARK in a cgroup scope: the inode of the scope's socket that sent the
+	 * packet, or whose conversation it answers (/proc/PID/fd: socket:[N]);
+	 * 0: none, or not known.
+	 */
+	__u32 sock_ino;
 };
 
 /* The first record of a packet: its mark hop and its leading bytes. */
@@ -589,7 +594,7 @@ PP_ABI_AT(pp_hop, out_ifindex, 84);
 PP_ABI_AT(pp_hop, ifname, 88);
 PP_ABI_AT(pp_hop, comm, 104);
 PP_ABI_AT(pp_hop, out_mtu, 120);
-PP_ABI_AT(pp_hop, pad, 124);
+PP_ABI_AT(pp_hop, sock_ino, 124);
 
 PP_ABI_SIZE(pp_mark, 128 + 8 + PP_HDR_BYTES);
 PP_ABI_AT(pp_mark, hop, 0);

@@ -69,6 +69,14 @@ static int drop_privileges(struct pp_app *a)
 	/* Removing -- COMMAND's cgroup: the cgroup root's directory is read-only (0555). */
 	if (a->env.command)
 		keep |= 1ULL << CAP_DAC_OVERRIDE;
+	/*
+	 * A cgroup scope names the process of each packet's socket from the
+	 * fds in /proc/PID/fd (names/sock_owner.h): reading another process's
+	 * needs it where that one has capabilities pktpath no longer has (the
+	 * seccomp filter still refuses ptrace(2) and writes to other processes).
+	 */
+	if (a->cgroup.id)
+		keep |= 1ULL << CAP_SYS_PTRACE;
 	return pp_app_drop_privileges(a, keep);
 }
 

@@ -54,7 +54,9 @@ const struct pp_cli_opt pp_cli_opts[] = {
 	 .help = "a scope: mark only packets that sockets of the\n"
 		 "cgroup v2 directory DIR (or of one below it) send\n"
 		 "or are sent, as the filter matches them; the\n"
-		 "marks are at TC, so a path starts there"},
+		 "marks are at TC, so a path starts there. Each\n"
+		 "packet names the process of its socket where\n"
+		 "found (\"sent by curl (pid N)\")"},
 	{"unit", 0, "UNIT", PP_OPT_STR, AT(unit),
 	 .help = "as --cgroup, the cgroup of systemd unit UNIT\n"
 		 "(nginx, nginx.service, user@1000.service): the\n"

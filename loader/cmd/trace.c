@@ -17,6 +17,7 @@
 #include "paths/budget.h"
 #include "paths/sampler.h"
 #include "base/log.h"
+#include "names/sock_owner.h"
 
 /*
  * Records come without a wakeup (pp_wake_flags() in bpf/record.bpf.h),
@@ -41,7 +42,8 @@ struct trace {
 	__u64 health; /* when the metrics last had the health figures */
 	int lost_fd;
 	__u64 now;
-	__u64 late_named; /* late records named on stderr so far */
+	__u64 late_named;	       /* late records named on stderr so far */
+	struct pp_sock_owners *owners; /* the processes of a cgroup scope's sockets */
 	bool done;
 };
 
@@ -146,10 +148,22 @@ static bool prints_packets(const struct pp_trace_cfg *cfg)
 	return !cfg->summary;
 }
 
+/*
+ * The process that holds the socket a scoped mark names (pp_hop.sock_ino),
+ * into O: asked at the mark, while a short-lived sender still runs, and
+ * again when the packet is printed.
+ */
+static bool sock_owner(struct trace *t, const struct pp_mark *m, struct pp_sock_owner *o)
+{
+	return m && m->hop.sock_ino && t->owners &&
+	       pp_sock_owner(t->owners, m->hop.sock_ino, now_ns() / 1000000, o);
+}
+
 static void emit(const struct pp_packet *pkt, void *ctx)
 {
 	struct pp_packet copy = *pkt, *p = &copy;
 	struct trace *t = ctx;
+	struct pp_sock_owner o;
 
 	if (pp_packet_live_skbs(p)) {
 		forget_skbs(t, p);
@@ -157,6 +171,10 @@ static void emit(const struct pp_packet *pkt, void *ctx)
 	}
 	if (t->done)
 		return;
+	if (sock_owner(t, p->mark, &o)) {
+		p->owner_pid = o.pid;
+		memcpy(p->owner_comm, o.comm, sizeof(p->owner_comm));
+	}
 	if (t->paths_sum)
 		pp_summary_add(t->paths_sum, p);
 	if (t->cfg->metrics)
@@ -208,6 +226,10 @@ static void on_late(__u64 id, const struct pp_hop *h, __u64 ago_ns, void *ctx)
 static int on_record(void *ctx, void *data, size_t size)
 {
 	struct trace *t = ctx;
+	struct pp_sock_owner o;
+
+	if (size >= sizeof(struct pp_mark) && ((struct pp_hop *)data)->type == PP_REC_MARK)
+		sock_owner(t, data, &o);
 
 	pp_paths_add(t->paths, data, size, t->now);
 	return t->done ? 1 : 0; /* stop consuming once -c is reached */
@@ -599,6 +621,7 @@ int pp_trace_run(const struct pp_maps *maps, const struct pp_trace_cfg *cfg,
 	t.state->orphan_ns = timeout_ns(cfg);
 	start_sampling(&t);
 	t.paths = pp_paths_new(emit, &t);
+	t.owners = pp_sock_owners_new("/proc");
 	if (t.paths) {
 		pp_paths_set_hold(t.paths, still_queued);
 		pp_paths_set_grace(t.paths, PP_END_GRACE_NS);
@@ -626,6 +649,7 @@ int pp_trace_run(const struct pp_maps *maps, const struct pp_trace_cfg *cfg,
 cleanup:
 	ring_buffer__free(rb);
 	pp_paths_free(t.paths);
+	pp_sock_owners_free(t.owners);
 	pp_summary_free(t.paths_sum);
 	munmap(t.state, (size_t)page);
 	return err;

@@ -350,6 +350,21 @@ static void json_marked_at(const struct pp_out *out, struct jobj *top, const str
 		     SIZE_MAX);
 	if (h->flags & PP_HOP_REPLY)
 		jnum(&o, K("reply_to"), h->location);
+	if (h->sock_ino)
+		jnum(&o, K("socket_inode"), h->sock_ino);
+	jclose(&o);
+}
+
+/* "process":{...}: the process that held a scoped packet's socket, if known. */
+static void json_process(struct jobj *top, const struct pp_packet *p)
+{
+	struct jobj o;
+
+	if (!p->owner_pid)
+		return;
+	o = jopen(top, K("process"));
+	jnum(&o, K("pid"), p->owner_pid);
+	jarr(&o, K("comm"), p->owner_comm, sizeof(p->owner_comm));
 	jclose(&o);
 }
 
@@ -674,6 +689,7 @@ void pp_out_json(const struct pp_out *o, const struct pp_packet *p)
 	if (p->mark) {
 		json_pkt(&top, p->mark);
 		json_marked_at(o, &top, &p->mark->hop);
+		json_process(&top, p);
 	}
 	json_hops(o, &top, p);
 	json_fate(o, &top, p);

@@ -222,6 +222,30 @@ static size_t header_start(const struct pp_out *o, const struct pp_packet *p, ch
 	return f.pos < len ? f.pos : len - 1;
 }
 
+/*
+ * "sent by COMM (pid N)", or "for COMM (pid N)" for a reply: the process
+ * that held a scoped packet's socket, if known; returns its length (0: none).
+ */
+static size_t owner_str(const struct pp_packet *p, char *buf, size_t len)
+{
+	char comm[sizeof(p->owner_comm)];
+	size_t n = strnlen(p->owner_comm, sizeof(p->owner_comm) - 1);
+	int w;
+
+	if (!p->owner_pid || !p->mark)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = p->owner_comm[i];
+
+		comm[i] = c < 0x20 || c >= 0x7f ? '?' : (char)c;
+	}
+	comm[n] = '\0';
+	w = snprintf(buf, len, "%s %s (pid %u)",
+		     p->mark->hop.probe == PP_PROBE_TC_INGRESS ? "for" : "sent by", comm,
+		     p->owner_pid);
+	return w < 0 ? 0 : (size_t)w < len ? (size_t)w : len - 1;
+}
+
 /* A space, or a new indented line if LEN more bytes would pass the line's end. */
 static size_t text_sep(struct pp_wbuf *w, size_t col, size_t len)
 {
@@ -239,8 +263,8 @@ static size_t text_sep(struct pp_wbuf *w, size_t col, size_t len)
  */
 static void text_header(const struct pp_out *o, struct pp_wbuf *w, const struct pp_packet *p)
 {
-	char start[64], sum[384], at[96];
-	size_t col = header_start(o, p, start, sizeof(start)), n, at_len;
+	char start[64], sum[384], at[96], owner[64];
+	size_t col = header_start(o, p, start, sizeof(start)), n, at_len, owner_len;
 
 	pp_wb_write(w, start, col);
 	if (!p->mark) {
@@ -252,8 +276,13 @@ static void text_header(const struct pp_out *o, struct pp_wbuf *w, const struct 
 	at_len = marked_at(o, &p->mark->hop, at, sizeof(at));
 	col = text_sep(w, col, n) + n;
 	pp_wb_write(w, sum, n);
-	text_sep(w, col, at_len);
+	col = text_sep(w, col, at_len) + at_len;
 	pp_wb_write(w, at, at_len);
+	owner_len = owner_str(p, owner, sizeof(owner));
+	if (owner_len) {
+		text_sep(w, col, owner_len);
+		pp_wb_write(w, owner, owner_len);
+	}
 	pp_wb_putc(w, '\n');
 }
 

@@ -129,6 +129,12 @@ struct pp_packet {
 	const struct pp_hop_bytes *bytes; /* in arrival order */
 	size_t nbytes;
 	bool by_tap; /* every skb was a tap's copy: the fate is theirs */
+	/*
+	 * A cgroup scope's mark: the process that held its socket (the sender,
+	 * or the one a reply is for), set by the trace loop; pid 0: not known.
+	 */
+	__u32 owner_pid;
+	char owner_comm[16];
 };
 
 /* The bytes that hop H of P carried, NULL if it carried none. */

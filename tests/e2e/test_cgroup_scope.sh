@@ -69,13 +69,14 @@ while True:
     s.sendto(d, a)
 EOF
 cat >"$PP_TMP/client.py" <<'EOF'
-import socket, sys
+import socket, sys, time
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 s.settimeout(2)
 s.bind(("0.0.0.0", int(sys.argv[1])))
 for i in range(5):
     s.sendto(b"x" * 32, (sys.argv[2], 7000))
     s.recvfrom(2048)
+    time.sleep(float(sys.argv[3]) if len(sys.argv) > 3 else 0)
 EOF
 pp_bg echo "$PP_NS_B" python3 "$PP_TMP/echo.py"
 for ((i = 0; i < 100; i++)); do
@@ -95,7 +96,7 @@ talk() {
 	# shellcheck disable=SC2016 # the inner shell's words
 	[ -z "${1:-}" ] || run=(sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$1" "${run[@]}")
 	[ -z "${1:-}" ] || up=$UP tp=(--local-port "$TP")
-	"${run[@]}" python3 "$PP_TMP/client.py" "$up" "$SRV" ||
+	"${run[@]}" python3 "$PP_TMP/client.py" "$up" "$SRV" 0.1 ||
 		pp_fail "the UDP client from port $up failed"
 	"${run[@]}" curl -s -o /dev/null "${tp[@]}" "http://$SRV:8000/blob" ||
 		pp_fail "curl ${tp[*]} failed"
@@ -152,6 +153,27 @@ check_scoped() {
 	pp_log "$name: curl's connection: pktpath $n packets, tcpdump $want"
 	[ "$want" -gt 10 ] || pp_fail "$name: tcpdump saw $want packets of curl's connection"
 	pp_expect_eq "$name: packets of curl's connection, as tcpdump counts them" "$n" "$want"
+	check_process "$name"
+}
+
+# check_process NAME: the process named by each packet of run NAME that
+# names one is the program of its ports (python3, curl); the UDP client,
+# which lives half a second, is named by each of its packets, sent and
+# replies. curl may end before pktpath has found its socket's process (a
+# 200 KB download over veth takes a few ms): it is named when found.
+check_process() {
+	local out n
+	out=$(pp_out "$1")
+	n=$(pp_jq "$out" "[packets[] | select(.pkt.sport == $UP or .pkt.dport == $UP)
+		| select(.process.comm == \"python3\" and .process.pid > 1)] | length")
+	pp_expect_eq "$1: UDP client packets that name python3 and its pid" "$n" 10
+	# shellcheck disable=SC2016 # jq program
+	pp_expect_none "$1: a packet named with another program's process" "$out" '
+		packets[] | select(.process) | select(.process.comm != (if .pkt.sport == $up
+			or .pkt.dport == $up then "python3" else "curl" end))
+		| "\(pkt_str): process \(.process)"' --argjson up "$UP"
+	pp_log "$1: packets naming their process: $(pp_jq "$out" '[packets[] | select(.process)]
+		| "\(length), \([.[] | .process.comm] | unique | join(" "))"')"
 }
 
 traced bycgroup -v --cgroup "/$cg"
@@ -174,7 +196,7 @@ next_ports
 dump command
 go=$PP_TMP/others.done
 pp_pktpath_start command "$PP_NS_A" --json --backend tracepoint --packet-timeout 2 \
-	--filter "udp or tcp" -- sh -c "python3 $PP_TMP/client.py $UP $SRV &&
+	--filter "udp or tcp" -- sh -c "python3 $PP_TMP/client.py $UP $SRV 0.1 &&
 		while [ ! -e $go ]; do sleep 0.1; done &&
 		curl -s -o /dev/null --local-port $TP http://$SRV:8000/blob"
 cmdcg=$root/pktpath-${PP_PIDS[command]}

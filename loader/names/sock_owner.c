@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Which process holds a socket: see sock_owner.h. */
+#include "names/sock_owner.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/grow.h"
+
+/* The most sockets kept; past it, what the last scan did not see goes. */
+#define PP_SOCK_MAX    65536
+#define PP_SOCK_MISSES 64
+
+struct sock_ent {
+	__u32 ino;
+	__u32 gen; /* the scan that saw it last */
+	struct pp_sock_owner o;
+};
+
+struct sock_miss {
+	__u32 ino;
+	__u64 ms;
+};
+
+struct pp_sock_owners {
+	char proc[PATH_MAX];
+	struct sock_ent *ents;
+	size_t n, cap;
+	__u32 gen;
+	__u64 window_ms; /* when the budget's second began */
+	__u64 spent_us;	 /* the scans' time in it */
+	struct sock_miss miss[PP_SOCK_MISSES];
+	size_t next_miss;
+};
+
+struct pp_sock_owners *pp_sock_owners_new(const char *proc)
+{
+	struct pp_sock_owners *s = calloc(1, sizeof(*s));
+
+	if (s)
+		snprintf(s->proc, sizeof(s->proc), "%s", proc);
+	return s;
+}
+
+void pp_sock_owners_free(struct pp_sock_owners *s)
+{
+	if (!s)
+		return;
+	free(s->ents);
+	free(s);
+}
+
+int pp_sock_link_ino(const char *link, __u32 *ino)
+{
+	unsigned long v;
+	char *end;
+
+	if (strncmp(link, "socket:[", 8) != 0)
+		return -1;
+	v = strtoul(link + 8, &end, 10);
+	if (end == link + 8 || strcmp(end, "]") != 0 || v > UINT32_MAX)
+		return -1;
+	*ino = (__u32)v;
+	return 0;
+}
+
+static int add(struct pp_sock_owners *s, __u32 ino, const struct pp_sock_owner *o)
+{
+	if (pp_grow(&s->ents, &s->cap, s->n + 1, sizeof(*s->ents), 256, PP_SOCK_MAX * 2))
+		return -1;
+	s->ents[s->n++] = (struct sock_ent){.ino = ino, .gen = s->gen, .o = *o};
+	return 0;
+}
+
+/* /proc/PID's comm into O (its pid set); false if it is gone. */
+static bool read_comm(int pidfd, struct pp_sock_owner *o)
+{
+	int fd = openat(pidfd, "comm", O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return false;
+	n = read(fd, o->comm, sizeof(o->comm) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	o->comm[n] = '\0';
+	o->comm[strcspn(o->comm, "\n")] = '\0';
+	return true;
+}
+
+/* The sockets process PID (its /proc directory open as PIDFD) holds. */
+static void scan_pid(struct pp_sock_owners *s, int pidfd, __u32 pid)
+{
+	struct pp_sock_owner o = {.pid = pid};
+	int fdfd = openat(pidfd, "fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	struct dirent *e;
+	char link[64];
+	DIR *d;
+
+	if (fdfd < 0)
+		return;
+	d = fdopendir(fdfd);
+	if (!d) {
+		close(fdfd);
+		return;
+	}
+	while ((e = readdir(d))) {
+		ssize_t n = readlinkat(fdfd, e->d_name, link, sizeof(link) - 1);
+		__u32 ino;
+
+		if (n <= 0)
+			continue;
+		link[n] = '\0';
+		if (pp_sock_link_ino(link, &ino) || (!o.comm[0] && !read_comm(pidfd, &o)))
+			continue;
+		if (add(s, ino, &o))
+			break;
+	}
+	closedir(d);
+}
+
+static int by_ino(const void *a, const void *b)
+{
+	const struct sock_ent *x = a, *y = b;
+
+	if (x->ino != y->ino)
+		return x->ino < y->ino ? -1 : 1;
+	if (x->gen != y->gen) /* the newest scan first */
+		return x->gen > y->gen ? -1 : 1;
+	return x->o.pid < y->o.pid ? -1 : x->o.pid > y->o.pid;
+}
+
+/* Sorted by inode, one entry each (the newest scan's lowest pid); past PP_SOCK_MAX, only the newest
+ * scan's. */
+static void settle(struct pp_sock_owners *s)
+{
+	size_t k = 0;
+
+	qsort(s->ents, s->n, sizeof(*s->ents), by_ino);
+	for (size_t i = 0; i < s->n; i++) {
+		if (k && s->ents[k - 1].ino == s->ents[i].ino)
+			continue;
+		s->ents[k++] = s->ents[i];
+	}
+	s->n = k;
+	if (s->n <= PP_SOCK_MAX)
+		return;
+	k = 0;
+	for (size_t i = 0; i < s->n; i++)
+		if (s->ents[i].gen == s->gen)
+			s->ents[k++] = s->ents[i];
+	s->n = k;
+}
+
+static void scan(struct pp_sock_owners *s)
+{
+	int procfd = open(s->proc, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	struct dirent *e;
+	DIR *d;
+
+	s->gen++;
+	if (procfd < 0)
+		return;
+	d = fdopendir(procfd);
+	if (!d) {
+		close(procfd);
+		return;
+	}
+	while ((e = readdir(d))) {
+		char *end;
+		unsigned long pid = strtoul(e->d_name, &end, 10);
+		int pidfd;
+
+		if (*end || end == e->d_name || pid > UINT32_MAX)
+			continue;
+		pidfd = openat(procfd, e->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (pidfd < 0)
+			continue;
+		scan_pid(s, pidfd, (__u32)pid);
+		close(pidfd);
+	}
+	closedir(d);
+	settle(s);
+}
+
+static const struct sock_ent *find(const struct pp_sock_owners *s, __u32 ino)
+{
+	size_t lo = 0, hi = s->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->ents[mid].ino == ino)
+			return &s->ents[mid];
+		if (s->ents[mid].ino < ino)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* Whether INO missed a scan less than PP_SOCK_MISS_MS ago. */
+static bool missed(const struct pp_sock_owners *s, __u32 ino, __u64 now_ms)
+{
+	for (size_t i = 0; i < PP_SOCK_MISSES; i++)
+		if (s->miss[i].ino == ino && now_ms - s->miss[i].ms < PP_SOCK_MISS_MS)
+			return true;
+	return false;
+}
+
+static __u64 mono_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (__u64)ts.tv_sec * 1000000 + (__u64)ts.tv_nsec / 1000;
+}
+
+/* Whether a scan now keeps the last second's within PP_SOCK_SCAN_BUDGET_MS. */
+static bool scan_allowed(struct pp_sock_owners *s, __u64 now_ms)
+{
+	if (now_ms - s->window_ms >= 1000) {
+		s->window_ms = now_ms;
+		s->spent_us = 0;
+	}
+	return s->spent_us < PP_SOCK_SCAN_BUDGET_MS * 1000;
+}
+
+bool pp_sock_owner(struct pp_sock_owners *s, __u32 ino, __u64 now_ms, struct pp_sock_owner *o)
+{
+	const struct sock_ent *e = ino ? find(s, ino) : NULL;
+	__u64 t0;
+
+	if (!e && ino && !missed(s, ino, now_ms) && scan_allowed(s, now_ms)) {
+		t0 = mono_us();
+		scan(s);
+		s->spent_us += mono_us() - t0;
+		e = find(s, ino);
+		if (!e) {
+			s->miss[s->next_miss] = (struct sock_miss){.ino = ino, .ms = now_ms};
+			s->next_miss = (s->next_miss + 1) % PP_SOCK_MISSES;
+		}
+	}
+	if (e)
+		*o = e->o;
+	return e != NULL;
+}
