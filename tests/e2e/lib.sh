@@ -394,6 +394,20 @@ pp_pktpath_stop() {
 	pp_stop "$@"
 }
 
+# pp_pktpath_done NAME: pktpath run NAME (--json) settled, every packet
+# closed (60 s at most), and stopped with SIGINT: its exit status 0, its
+# output whole JSON lines, its summary in PP_SUMMARY, no record lost.
+pp_pktpath_done() {
+	local out
+	out=$(pp_out "$1")
+	pp_pktpath_settle "$1" 60
+	pp_pktpath_stop "$1" INT
+	pp_expect_eq "pktpath's exit status" "$PP_RC" 0
+	pp_expect_json_lines "$out" "pktpath's output"
+	pp_expect_summary "$out"
+	pp_expect_eq "records lost" "$(jq -r .lost <<<"$PP_SUMMARY")" 0
+}
+
 # pp_pktpath_wait NAME SECONDS: wait for pktpath to exit by itself (-c N,
 # --duration); still running after SECONDS is a failure. Status in PP_RC.
 pp_pktpath_wait() {

@@ -39,12 +39,7 @@ pp_stop server INT
 got=$(jq -r '.end.sum_sent.packets' "$PP_TMP/iperf.json")
 pp_expect_eq "datagrams iperf3's client sent" "$got" "$count"
 # Every packet closes (freed, or timed out after 1 s) before SIGINT.
-pp_pktpath_settle tracer 60
-pp_pktpath_stop tracer INT
-pp_expect_eq "pktpath's exit status" "$PP_RC" 0
-pp_expect_json_lines "$out" "pktpath's output"
-pp_expect_summary "$out"
-pp_expect_eq "records lost" "$(jq -r .lost <<<"$PP_SUMMARY")" 0
+pp_pktpath_done tracer
 
 # shellcheck disable=SC2016 # jq programs
 pp_expect_none "two datagrams filed as one packet" "$out" '
