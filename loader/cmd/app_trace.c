@@ -53,6 +53,9 @@ void pp_app_out_names(struct pp_app *a, struct pp_out *out)
 	out->reason_arg = a->facts.reasons ? a->reasons : NULL;
 	out->sym_name = sym_name;
 	out->sym_arg = a->ksyms;
+	/* The programs at a TC or XDP drop's hook: the hint, the summary, the metrics. */
+	out->hook_progs = pp_hook_cache_get;
+	out->hook_arg = &a->hooks;
 	name_netns(a, out);
 }
 
@@ -174,8 +177,6 @@ int pp_app_trace(struct pp_app *a)
 	out.probe_names = a->names;
 	pp_app_out_names(a, &out);
 	out.if_arg = &netns;
-	out.hook_progs = pp_hook_cache_get;
-	out.hook_arg = &a->hooks;
 	/* --json --snaplen: what `pktpath report` needs for the exports, the same clocks. */
 	out.head_bytes = out.ops->machine ? a->env.snaplen : 0;
 	out.real_off = a->exports.clock.off;

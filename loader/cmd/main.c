@@ -90,11 +90,11 @@ static int run(struct pp_app *a)
 		break;
 	}
 	ret = check_caps();
-	if (!ret && a->env.agent && !a->env.filter[0])
-		return run_agent(a);
 	/* Before anything is opened or loaded: it holds none of it (hook_progs.h). */
 	if (!ret && a->env.action == PP_ACT_TRACE && pp_hook_reader_start(&a->hooks.reader))
 		pp_debug("no reader of the programs at TC and XDP hooks: drops there name none\n");
+	if (!ret && a->env.agent && !a->env.filter[0])
+		return run_agent(a);
 	if (!ret && a->env.action == PP_ACT_TRACE)
 		ret = pp_app_marking_scope(a);
 	if (!ret && a->env.action == PP_ACT_TRACE)

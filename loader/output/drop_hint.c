@@ -546,25 +546,41 @@ static void out_facts(const struct pp_out *o, const struct pp_hop *end, struct p
 }
 
 /* The hook whose programs may have dropped it (hook_progs.h), or -1. */
-static int drop_hook(const struct pp_drop_facts *d)
+static int drop_hook(const char *reason, const char *func)
 {
-	if (d->reason && !strcmp(d->reason, "TC_INGRESS"))
+	if (reason && !strcmp(reason, "TC_INGRESS"))
 		return PP_HOOK_TC_INGRESS;
-	if (d->reason && !strcmp(d->reason, "TC_EGRESS"))
+	if (reason && !strcmp(reason, "TC_EGRESS"))
 		return PP_HOOK_TC_EGRESS;
-	if ((d->reason && !strcmp(d->reason, "XDP")) || same_func(d->func, "do_xdp_generic"))
+	if ((reason && !strcmp(reason, "XDP")) || same_func(func, "do_xdp_generic"))
 		return PP_HOOK_XDP;
 	return -1;
+}
+
+/* The suspects of a drop at HOOK (-1: none) on IFINDEX of NETNS, through O's hook_progs. */
+static int hook_suspects(const struct pp_out *o, int hook, __u32 netns, __u32 ifindex, char *buf,
+			 size_t len)
+{
+	if (hook < 0 || !ifindex || !o->hook_progs)
+		return -1;
+	return o->hook_progs(netns, ifindex, hook, buf, len, o->hook_arg);
+}
+
+int pp_out_drop_programs(const struct pp_out *o, __u32 reason, __u64 location, __u32 netns,
+			 __u32 ifindex, char *buf, size_t len)
+{
+	const char *rname = o->reason_name ? o->reason_name(reason, o->reason_arg) : NULL;
+	const char *func = location && o->sym_name ? o->sym_name(location, o->sym_arg) : NULL;
+
+	return hook_suspects(o, drop_hook(rname, func), netns, ifindex, buf, len);
 }
 
 /* A TC or XDP drop's suspects, into BUF, through O's hook_progs. */
 static void hook_facts(const struct pp_out *o, const struct pp_hop *end, struct pp_drop_facts *d,
 		       char *buf, size_t len)
 {
-	int hook = drop_hook(d);
-
-	if (hook >= 0 && end->ifindex && o->hook_progs &&
-	    o->hook_progs(end->netns, end->ifindex, hook, buf, len, o->hook_arg) >= 0)
+	if (hook_suspects(o, drop_hook(d->reason, d->func), end->netns, end->ifindex, buf, len) >=
+	    0)
 		d->hook_progs = buf;
 }
 

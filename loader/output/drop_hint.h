@@ -61,6 +61,16 @@ size_t pp_drop_hint(const struct pp_drop_facts *f, char *buf, size_t len);
 size_t pp_out_drop_hint(const struct pp_out *o, const struct pp_packet *p, char *buf, size_t len);
 
 /*
+ * A drop at a TC or XDP hook (REASON and the dropping function LOCATION
+ * say which, on interface IFINDEX of namespace NETNS): the BPF programs
+ * attached there now, the suspects ("NAME (id N, VIA), ..."; "" if none
+ * but pktpath's), into BUF; their length, or -1 if the drop was at no
+ * such hook or the hook cannot be read.
+ */
+int pp_out_drop_programs(const struct pp_out *o, __u32 reason, __u64 location, __u32 netns,
+			 __u32 ifindex, char *buf, size_t len);
+
+/*
  * The I-th reason the table explains (a name may repeat), NULL past the
  * last; *func: the function it must be dropped at, or NULL for any.
  */

@@ -162,6 +162,15 @@ static void label(char *dst, const char *s)
 	snprintf(dst, PP_METRICS_LABEL, "%s", s ? s : "");
 }
 
+/* A TC or XDP drop's programs (pp_out_drop_programs()) into D: "" if none, or another drop. */
+static void drop_programs(const struct pp_out *o, __u32 reason, __u64 location, __u32 netns,
+			 __u32 ifindex, struct pp_mdrop *d)
+{
+	if (pp_out_drop_programs(o, reason, location, netns, ifindex, d->programs,
+				 sizeof(d->programs)) < 0)
+		d->programs[0] = '\0';
+}
+
 /* The labels of P's drop, named as the packet blocks name them. */
 static void drop_labels(const struct pp_out *o, const struct pp_packet *p, struct pp_mdrop *d)
 {
@@ -181,9 +190,10 @@ static void drop_labels(const struct pp_out *o, const struct pp_packet *p, struc
 	snprintf(d->hook, sizeof(d->hook), "%s%s%s", hook && family ? family : "",
 		 hook && family ? " " : "", hook ? hook : "");
 	label(d->netns, end && end->netns ? pp_out_netns(o, end->netns, buf, sizeof(buf)) : NULL);
-	if (end)
-		snprintf(d->device, sizeof(d->device), "%.*s", (int)sizeof(end->ifname),
-			 end->ifname);
+	if (!end)
+		return;
+	snprintf(d->device, sizeof(d->device), "%.*s", (int)sizeof(end->ifname), end->ifname);
+	drop_programs(o, p->reason, p->location, end->netns, end->ifindex, d);
 }
 
 static __u64 drop_id(const struct pp_mdrop *d)
@@ -191,7 +201,7 @@ static __u64 drop_id(const struct pp_mdrop *d)
 	__u64 h = FNV_OFF;
 
 	h = fnv(fnv(h, d->reason), d->function);
-	return fnv(fnv(fnv(h, d->hook), d->netns), d->device);
+	return fnv(fnv(fnv(fnv(h, d->hook), d->netns), d->device), d->programs);
 }
 
 static void add_drop(struct pp_metrics *m, const struct pp_mdrop *d, __u64 n, __u64 now)
@@ -245,6 +255,7 @@ void pp_metrics_drop_place(const struct pp_out *o, const struct pp_drop_key *k, 
 	label(d->function, func);
 	label(d->netns, k->netns ? pp_out_netns(o, k->netns, buf, sizeof(buf)) : NULL);
 	snprintf(d->device, sizeof(d->device), "%.*s", (int)sizeof(k->ifname), k->ifname);
+	drop_programs(o, k->reason, k->location, k->netns, k->ifindex, d);
 	d->h.id = drop_id(d);
 }
 

@@ -65,6 +65,8 @@ struct pp_mdrop {
 	char hook[PP_METRICS_LABEL];
 	char netns[PP_METRICS_LABEL];
 	char device[PP_METRICS_LABEL];
+	/* At a TC or XDP hook: its BPF programs then (pp_out_drop_programs()), else "". */
+	char programs[PP_METRICS_LABEL * 2];
 };
 
 /* One probe point's records lost to a full ring buffer. */

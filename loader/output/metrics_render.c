@@ -135,14 +135,15 @@ static void drops(FILE *f, const struct snap *s)
 		pp_metrics_sample(f, n,
 				  (const char *const[]){"reason", d->reason, "function",
 							d->function, "hook", d->hook, "netns",
-							d->netns, "device", d->device, NULL},
+							d->netns, "device", d->device,
+							"bpf_programs", d->programs, NULL},
 				  (double)d->h.count);
 	}
 	if (s->other_drops)
 		pp_metrics_sample(f, n,
 				  (const char *const[]){"reason", "other", "function", "other",
 							"hook", "other", "netns", "other", "device",
-							"other", NULL},
+							"other", "bpf_programs", "other", NULL},
 				  (double)s->other_drops);
 }
 

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include "base/compat.h"
 #include "base/fmt.h"
+#include "output/drop_hint.h"
 #include "output/metrics.h"
 #include "output/output_summary.h"
 #include "output/path_line.h"
@@ -130,6 +131,22 @@ static void text_step(const struct pp_out *o, const struct pp_sum_path *e, size_
 	fputc('\n', o->f);
 }
 
+/*
+ * Under a drop at a TC or XDP hook, the BPF programs attached there now:
+ * the suspects (pp_out_drop_programs()).
+ */
+static void text_drop_programs(const struct pp_out *o, const struct pp_sum_drop *d)
+{
+	char progs[512];
+	int n = pp_out_drop_programs(o, d->reason, d->location, d->netns, d->ifindex, progs,
+				     sizeof(progs));
+
+	if (n > 0)
+		fprintf(o->f, "%19s BPF programs there now: %s\n", "", progs);
+	else if (n == 0)
+		fprintf(o->f, "%19s no BPF program there now but pktpath's\n", "");
+}
+
 /* Its --metrics path label: probe points and fate kind, so coarser than E. */
 static void path_id(const struct pp_out *o, const struct pp_sum_path *e, char *buf, size_t len)
 {
@@ -180,6 +197,7 @@ static void text_drops(const struct pp_out *o, const struct pp_summary *s)
 			where_str(o, v[i]->location, lb, sizeof(lb)),
 			pp_out_netns(o, v[i]->netns, ns, sizeof(ns)),
 			v[i]->ifname[0] ? v[i]->ifname : "-");
+		text_drop_programs(o, v[i]);
 	}
 	if (s->other_drops)
 		fprintf(o->f, "%10llu %5.1f%%  other places (more than %zu)\n",
@@ -377,6 +395,7 @@ static void json_drop(const struct pp_out *o, struct jw *arr, const struct pp_su
 		      const struct pp_sum_drop *d)
 {
 	struct jw j = jopen(arr, NULL, '{');
+	char progs[512];
 
 	jnum(&j, "count", d->count);
 	json_share(&j, d->count, s->packets);
@@ -388,6 +407,9 @@ static void json_drop(const struct pp_out *o, struct jw *arr, const struct pp_su
 		jstr(&j, "ifname", d->ifname, sizeof(d->ifname));
 	if (d->ifindex)
 		jnum(&j, "ifindex", d->ifindex);
+	if (pp_out_drop_programs(o, d->reason, d->location, d->netns, d->ifindex, progs,
+				 sizeof(progs)) >= 0)
+		jstr(&j, "bpf_programs", progs, sizeof(progs));
 	jclose(&j, '}');
 }
 

@@ -9,10 +9,12 @@
 # hooks, and the router is another namespace to look into. Each dropped
 # datagram's hint names the program at that hook by its name, id and
 # attachment, as the kernel lists them (the ids bpf_dropper printed);
-# the datagram that went through is not dropped there.
+# the datagram that went through is not dropped there. Then the same
+# datagrams again, under --summary and an agent with --metrics: their drop
+# places name the programs (2 drops each in the agent's counters).
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
-pp_begin
+pp_begin curl
 
 dropper="" udp_sendto=""
 pp_test_tool dropper bpf_dropper
@@ -56,4 +58,25 @@ named 7003 "e2e_tcx_drop (id $tcx_id, tcx)"
 pp_expect_none "a datagram to 7004 dropped in the router" "$out" '
 	packets[] | select(.pkt.dport == 7004 and .fate.kind == "dropped"
 		and (.fate.hint | test("netns [^)]*-r\\)"))) | "\(pkt_str): \(.fate | tojson)"'
+
+# Drops by program: the summary's drop places (--summary) and the agent's
+# counters (--agent --metrics, in the root namespace) name the programs.
+addr=127.0.0.1:$((20000 + $$ % 20000))
+pp_pktpath_start summary "$PP_NS_A" --summary --backend tracepoint --filter "udp and dst 198.18.1.2"
+pp_root_start agent --agent --metrics "$addr"
+for port in 7001 7002 7003 7004; do
+	pp_in "$PP_NS_A" "$udp_sendto" 198.18.1.2 "$port" 2
+done
+pp_pktpath_settle summary 20
+pp_pktpath_stop summary INT
+curl -sf "http://$addr/metrics" >"$PP_TMP/metrics.txt" || pp_fail "no metrics from the agent"
+pp_stop agent INT
+for prog in "e2e_tc_drop (id $tc_id, clsact)" "e2e_xdp_drop (id $xdp_id, xdp generic)" \
+	"e2e_tcx_drop (id $tcx_id, tcx)"; do
+	n=$(grep -cF "BPF programs there now: $prog" "$(pp_out summary)" || true)
+	pp_expect_eq "summary drop places naming $prog" "$n" 1
+	n=$(awk -v p="bpf_programs=\"$prog\"" '/^pktpath_drops_total\{/ && index($0, p) { s += $NF }
+		END { print s + 0 }' "$PP_TMP/metrics.txt")
+	pp_expect_eq "the agent's drops counted for $prog" "$n" 2
+done
 pp_pass

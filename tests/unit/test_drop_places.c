@@ -124,9 +124,10 @@ START_TEST(test_metrics)
 	t = pp_metrics_render(m, NULL, &len);
 	ck_assert_ptr_nonnull(strstr(t, "pktpath_drops_total{reason=\"NETFILTER_DROP\","
 					"function=\"nf_hook_slow\",hook=\"\",netns=\"7\","
-					"device=\"eth0\"} 100023\n"));
+					"device=\"eth0\",bpf_programs=\"\"} 100023\n"));
 	ck_assert_ptr_nonnull(strstr(t, "pktpath_drops_total{reason=\"other\",function=\"other\","
-					"hook=\"other\",netns=\"other\",device=\"other\"} 6\n"));
+					"hook=\"other\",netns=\"other\",device=\"other\","
+					"bpf_programs=\"other\"} 6\n"));
 	free(t);
 	pp_metrics_free(m);
 }

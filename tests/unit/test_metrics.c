@@ -103,7 +103,8 @@ START_TEST(test_counts_and_labels)
 	/* The place as the packet blocks name it; the device's quote and backslash escaped. */
 	ck_assert_ptr_nonnull(strstr(t, "pktpath_drops_total{reason=\"NETFILTER_DROP\","
 					"function=\"nf_hook_slow\",hook=\"ipv4 forward\","
-					"netns=\"4026532001\",device=\"we\\\"ird\\\\\"} 2\n"));
+					"netns=\"4026532001\",device=\"we\\\"ird\\\\\","
+					"bpf_programs=\"\"} 2\n"));
 	ck_assert_ptr_nonnull(strstr(t, "steps=\"tp:net:netif_receive_skb > tp:net:net_dev_queue"
 					" > tp:skb:consume_skb\",fate=\"consumed\"} 1\n"));
 	/* 4 us: not in the 2.5 us bucket, in the 5 us one, cumulative after. */
@@ -220,7 +221,7 @@ START_TEST(test_cardinality_bound_drops)
 	ck_assert_uint_eq(m->paths.top.n, TOP);
 	ck_assert_uint_eq(m->drops.top.n, TOP);
 	ck_assert_ptr_nonnull(strstr(t, "pktpath_path_packets_total{path=\"other\"} 9900\n"));
-	ck_assert_ptr_nonnull(strstr(t, "device=\"other\"} 9900\n"));
+	ck_assert_ptr_nonnull(strstr(t, "device=\"other\",bpf_programs=\"other\"} 9900\n"));
 	ck_assert_ptr_nonnull(strstr(t, "pktpath_packets_total{fate=\"dropped\"} 10000\n"));
 	free(t);
 	pp_metrics_free(m);
