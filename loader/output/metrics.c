@@ -164,7 +164,7 @@ static void label(char *dst, const char *s)
 
 /* A TC or XDP drop's programs (pp_out_drop_programs()) into D: "" if none, or another drop. */
 static void drop_programs(const struct pp_out *o, __u32 reason, __u64 location, __u32 netns,
-			 __u32 ifindex, struct pp_mdrop *d)
+			  __u32 ifindex, struct pp_mdrop *d)
 {
 	if (pp_out_drop_programs(o, reason, location, netns, ifindex, d->programs,
 				 sizeof(d->programs)) < 0)
