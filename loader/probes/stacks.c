@@ -8,10 +8,13 @@
 /*
  * "function+0x1b", or the address where kallsyms does not say. Returns
  * whether the frame is BPF's own, above the probed function: the program,
- * or fentry's trampoline. bpf_get_stackid() skips those by count, but
- * 5.10's fentry leaves its trampoline on top, an address kallsyms has no
- * name for there: it reads as the symbol before it, at an offset no
- * function has (seen: "ipgre_fini+0x1e9b4d", "bpf_prog_..._pp_cls_egress+0x200eb6").
+ * fentry's trampoline, or the tracepoint's call into BPF. bpf_get_stackid()
+ * skips those by count, but 5.10's fentry leaves its trampoline on top, an
+ * address kallsyms has no name for there: it reads as the symbol before it,
+ * at an offset no function has (seen: "ipgre_fini+0x1e9b4d",
+ * "bpf_prog_..._pp_cls_egress+0x200eb6"); and a kernel that calls its
+ * tracepoints' functions through __traceiter_NAME (no static calls) has
+ * that frame more (seen on a 6.18 build: "__traceiter_net_dev_queue+0x29").
  */
 static bool name_frame(const struct pp_ksyms *k, __u64 ip, char *buf)
 {
@@ -24,7 +27,8 @@ static bool name_frame(const struct pp_ksyms *k, __u64 ip, char *buf)
 	}
 	snprintf(buf, PP_FRAME_NAME, "%s+0x%llx", sym, (unsigned long long)off);
 	return !strncmp(sym, "bpf_prog_", 9) || !strncmp(sym, "bpf_trampoline_", 15) ||
-	       off >= PP_FRAME_FAR;
+	       !strncmp(sym, "__traceiter_", 12) || !strncmp(sym, "__bpf_trace_", 12) ||
+	       !strncmp(sym, "bpf_trace_run", 13) || off >= PP_FRAME_FAR;
 }
 
 size_t pp_stacks_frames(__u32 id, const char **frames, size_t max, void *arg)
