@@ -484,29 +484,24 @@ static __always_inline bool pp_scope_flow_key(struct __sk_buff *ctx, bool egress
 /*
  * Egress: CTX is sent by a socket of the cgroup scope, or of a cgroup below
  * it (the skb's socket; a request socket counts as its listener's); its
- * socket's inode into INO if MATCH (the filter's verdict) or the conversation
- * is new, with PP_SOCK_FRESH for a new one. Its conversation's reply tuple
- * is noted with that inode whatever the filter says (a filter may match the
- * replies alone); one that leaves by a socket outside (a port reused by
- * another program) is forgotten. A lookup a packet, an update or a delete
- * when that changes.
+ * socket's inode into INO, with PP_SOCK_FRESH for a new conversation. Its
+ * conversation's reply tuple is noted with that inode whatever the filter
+ * says (a filter may match the replies alone); one that leaves by a socket
+ * outside (a port reused by another program) is forgotten. A lookup a
+ * packet, an update or a delete when that changes.
  */
-static __always_inline bool pp_scope_sent(struct __sk_buff *ctx, bool match, __u64 *ino)
+static __always_inline bool pp_scope_sent(struct __sk_buff *ctx, __u64 *ino)
 {
 	bool in = bpf_skb_ancestor_cgroup_id(ctx, pp_scope_cglevel) == pp_scope_cgid;
 	struct pp_reply_key k = {};
 	__u32 *known, v;
 
-	if (!pp_scope_flow_key(ctx, true, &k)) {
-		if (in && match)
-			*ino = pp_sock_ino(ctx);
-		return in;
-	}
-	known = bpf_map_lookup_elem(&scope_flow_map, &k);
-	/* The socket's inode, four reads: for a mark, or a conversation not noted yet. */
-	if (in && (match || !known))
+	if (in)
 		*ino = pp_sock_ino(ctx);
-	if (in && (!known || (match && *known != *ino))) {
+	if (!pp_scope_flow_key(ctx, true, &k))
+		return in;
+	known = bpf_map_lookup_elem(&scope_flow_map, &k);
+	if (in && (!known || *known != *ino)) {
 		v = *ino;
 		bpf_map_update_elem(&scope_flow_map, &k, &v, BPF_ANY);
 		if (*ino)
@@ -536,7 +531,7 @@ static __always_inline bool pp_cgroup_match(struct __sk_buff *ctx, bool egress, 
 	if (!pp_scope_cgid)
 		return match;
 	if (egress)
-		return pp_scope_sent(ctx, match, ino) && match;
+		return pp_scope_sent(ctx, ino) && match;
 	if (!match || !pp_scope_flow_key(ctx, false, &k))
 		return false;
 	flow = bpf_map_lookup_elem(&scope_flow_map, &k);
