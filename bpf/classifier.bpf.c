@@ -254,6 +254,29 @@ static __always_inline __u64 pp_reply_of(struct pp_state *st, struct __sk_buff *
 #define PP_SOCK_FRESH (1ULL << 32)
 
 /*
+ * The process that made the socket of a scoped MARK (SOCK_INO set: in a
+ * cgroup scope), as pp_sock_create() kept it; zero if it did not (its
+ * socket is older than pktpath, or the kernel could not run it).
+ */
+static __always_inline void pp_mark_maker(struct __sk_buff *ctx, struct pp_mark *m, __u64 sock_ino)
+{
+	struct bpf_sock *sk = (__u32)sock_ino ? ctx->sk : NULL;
+	struct pp_sock_maker *o;
+
+	m->pad = 0;
+	if (sk)
+		sk = bpf_sk_fullsock(sk);
+	o = sk ? bpf_sk_storage_get(&sock_maker_map, sk, 0, 0) : NULL;
+	if (!o) {
+		m->maker_pid = 0;
+		m->maker_comm[0] = 0;
+		return;
+	}
+	m->maker_pid = o->pid;
+	__builtin_memcpy(m->maker_comm, o->comm, sizeof(m->maker_comm));
+}
+
+/*
  * A record with the packet's leading bytes: a new packet's MARK (REPLY_TO:
  * the packet it is a reply to, pp_reply_of(); 0: it matched), or the
  * HOP_BYTES of a tracked one whose headers changed (V: its entry).
@@ -289,6 +312,7 @@ static __always_inline void pp_emit_bytes(struct pp_state *st, struct pp_skb_val
 	}
 	m->cap_len = n;
 	m->hop.sock_ino = (__u32)sock_ino;
+	pp_mark_maker(ctx, m, sock_ino);
 	if (reply_to) {
 		m->hop.flags |= PP_HOP_REPLY;
 		m->hop.location = reply_to;
@@ -487,7 +511,8 @@ static __always_inline bool pp_scope_flow_key(struct __sk_buff *ctx, bool egress
  * socket's inode into INO, with PP_SOCK_FRESH for a new conversation. Its
  * conversation's reply tuple is noted with that inode whatever the filter
  * says (a filter may match the replies alone); one that leaves by a socket
- * outside (a port reused by another program) is forgotten. A lookup a
+ * outside (a port reused by another program) is forgotten. A socket with
+ * no file (time-wait) keeps the conversation's inode. A lookup a
  * packet, an update or a delete when that changes.
  */
 static __always_inline bool pp_scope_sent(struct __sk_buff *ctx, __u64 *ino)
@@ -501,6 +526,9 @@ static __always_inline bool pp_scope_sent(struct __sk_buff *ctx, __u64 *ino)
 	if (!pp_scope_flow_key(ctx, true, &k))
 		return in;
 	known = bpf_map_lookup_elem(&scope_flow_map, &k);
+	/* A time-wait socket's last ACK: the conversation's socket, now closed. */
+	if (in && !*ino && known)
+		*ino = *known;
 	if (in && (!known || *known != *ino)) {
 		v = *ino;
 		bpf_map_update_elem(&scope_flow_map, &k, &v, BPF_ANY);
@@ -539,6 +567,24 @@ static __always_inline bool pp_cgroup_match(struct __sk_buff *ctx, bool egress, 
 		return false;
 	*ino = *flow;
 	return true;
+}
+
+/*
+ * A socket made in the cgroup scope (the loader attaches this to the
+ * scope's cgroup alone: no other socket(2) runs it): its maker kept with
+ * it for pp_mark_maker(). 1: the socket is made, as it would be without.
+ */
+SEC("cgroup/sock_create")
+int pp_sock_create(struct bpf_sock *ctx)
+{
+	struct pp_sock_maker *o =
+		bpf_sk_storage_get(&sock_maker_map, ctx, 0, BPF_SK_STORAGE_GET_F_CREATE);
+
+	if (o) {
+		o->pid = bpf_get_current_pid_tgid() >> 32;
+		bpf_get_current_comm(o->comm, sizeof(o->comm));
+	}
+	return 1;
 }
 
 /* The filter's verdict first (pp_filter_matched()), then the cgroup's. */

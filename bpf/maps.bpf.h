@@ -134,6 +134,24 @@ struct {
 	__type(value, __u32); /* the inode of the scope's socket (pp_sock_ino()), 0: unknown */
 } scope_flow_map SEC(".maps");
 
+/*
+ * A cgroup scope's sockets: the process that made each (socket(2)'s
+ * caller, pp_sock_create()), which the classifier copies into their marks:
+ * TC may not ask for the current task, and a sender that exits within
+ * milliseconds is gone from /proc before the loader looks.
+ */
+struct pp_sock_maker {
+	__u32 pid; /* tgid */
+	char comm[PP_COMMLEN];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_SK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct pp_sock_maker);
+} sock_maker_map SEC(".maps");
+
 /* Every record, in one ring so that a packet's records stay in order. */
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);

@@ -223,6 +223,13 @@ struct pp_mark {
 	 * frame's, as __netif_receive_skb_core() untags before TC.
 	 */
 	__u32 vlan;
+	/*
+	 * In a cgroup scope, on egress: the process that made the packet's
+	 * socket (its tgid and comm; 0: not known), kept since its socket(2).
+	 */
+	__u32 maker_pid;
+	char maker_comm[PP_COMMLEN];
+	__u32 pad;
 	__u8 data[PP_HDR_BYTES]; /* from the Ethernet header on */
 };
 
@@ -596,11 +603,14 @@ PP_ABI_AT(pp_hop, comm, 104);
 PP_ABI_AT(pp_hop, out_mtu, 120);
 PP_ABI_AT(pp_hop, sock_ino, 124);
 
-PP_ABI_SIZE(pp_mark, 128 + 8 + PP_HDR_BYTES);
+PP_ABI_SIZE(pp_mark, 128 + 32 + PP_HDR_BYTES);
 PP_ABI_AT(pp_mark, hop, 0);
 PP_ABI_AT(pp_mark, cap_len, 128);
 PP_ABI_AT(pp_mark, vlan, 132);
-PP_ABI_AT(pp_mark, data, 136);
+PP_ABI_AT(pp_mark, maker_pid, 136);
+PP_ABI_AT(pp_mark, maker_comm, 140);
+PP_ABI_AT(pp_mark, pad, 156);
+PP_ABI_AT(pp_mark, data, 160);
 
 PP_ABI_SIZE(pp_skb_val, 88);
 PP_ABI_AT(pp_skb_val, id, 0);

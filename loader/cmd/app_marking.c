@@ -181,9 +181,27 @@ int pp_app_marking_prepare(struct pp_app *a)
 	return 0;
 }
 
+/*
+ * A cgroup scope's sockets keep their makers, so that a packet of one that
+ * exits before the loader reads /proc (curl) still names its process.
+ */
+static void keep_makers(struct pp_app *a)
+{
+	int ret = a->cgroup.id ? pp_cls_attach_maker(&a->cls, a->cgroup.id) : 1;
+
+	if (ret == 0)
+		pp_debug("this kernel keeps no socket's maker for pktpath (cgroup sock "
+			 "programs: 6.1): a process gone before /proc is read is not named\n");
+	else if (ret < 0)
+		pp_warn("cannot keep the makers of the scope's sockets: %s: a process gone "
+			"before /proc is read is not named\n",
+			strerror(-ret));
+}
+
 /* The classifier on the interfaces, or the scripts that put it there. */
 int pp_app_marking_attach(struct pp_app *a)
 {
+	keep_makers(a);
 	if (a->env.tc_script)
 		return pp_tc_script_write(&a->script, &a->cls, &a->maps, &a->tc, a->err,
 					  sizeof(a->err));

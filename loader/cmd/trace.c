@@ -159,6 +159,22 @@ static bool sock_owner(struct trace *t, const struct pp_mark *m, struct pp_sock_
 	       pp_sock_owner(t->owners, m->hop.sock_ino, now_ns() / 1000000, o);
 }
 
+/*
+ * At a scoped mark: its socket's holder, looked for while a short-lived
+ * sender still runs; if no scan finds it, the process that made the
+ * socket, as the kernel kept it (pp_mark.maker_pid).
+ */
+static void sock_owner_learn(struct trace *t, const struct pp_mark *m)
+{
+	struct pp_sock_owner o = {.pid = m->maker_pid};
+
+	if (sock_owner(t, m, &o) || !o.pid)
+		return;
+	memcpy(o.comm, m->maker_comm, sizeof(m->maker_comm));
+	o.comm[sizeof(o.comm) - 1] = '\0';
+	pp_sock_owner_note(t->owners, m->hop.sock_ino, &o);
+}
+
 static void emit(const struct pp_packet *pkt, void *ctx)
 {
 	struct pp_packet copy = *pkt, *p = &copy;
@@ -226,10 +242,9 @@ static void on_late(__u64 id, const struct pp_hop *h, __u64 ago_ns, void *ctx)
 static int on_record(void *ctx, void *data, size_t size)
 {
 	struct trace *t = ctx;
-	struct pp_sock_owner o;
 
 	if (size >= sizeof(struct pp_mark) && ((struct pp_hop *)data)->type == PP_REC_MARK)
-		sock_owner(t, data, &o);
+		sock_owner_learn(t, data);
 
 	pp_paths_add(t->paths, data, size, t->now);
 	return t->done ? 1 : 0; /* stop consuming once -c is reached */

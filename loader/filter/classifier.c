@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <bpf/btf.h>
@@ -18,6 +19,7 @@
 #include "classifier.skel.h"
 #include "bpfobj/maps.h"
 #include "bpfobj/splice.h"
+#include "kernel/cgroup_scope.h"
 
 /*
  * The verifier's limits, found in its log (which libbpf prints as a warning
@@ -157,6 +159,21 @@ static void choose_pair(struct pp_cls *c, bool no_fetch)
 	bpf_program__set_autoload(s->progs.pp_cls_egress_nofetch, no_fetch);
 }
 
+/*
+ * pp_sock_create() asks for the current task and keeps it in the socket's
+ * storage: cgroup sock programs may from 6.1 on, not before.
+ */
+static bool maker_helpers(void)
+{
+	static const enum bpf_func_id need[] = {BPF_FUNC_get_current_pid_tgid,
+						BPF_FUNC_get_current_comm, BPF_FUNC_sk_storage_get};
+
+	for (size_t i = 0; i < sizeof(need) / sizeof(need[0]); i++)
+		if (libbpf_probe_bpf_helper(BPF_PROG_TYPE_CGROUP_SOCK, need[i], NULL) != 1)
+			return false;
+	return true;
+}
+
 /* The maps given, or (a classifier run alone) its own. */
 static int use_maps(struct pp_cls *c, const struct pp_maps *maps)
 {
@@ -200,6 +217,8 @@ static int cls_load(struct pp_cls *c, const struct pp_cls_opts *o, unsigned int 
 		choose_pair(c, o->no_fetch);
 		c->skel->rodata->pp_scope_cgid = o->cgroup_id;
 		c->skel->rodata->pp_scope_cglevel = o->cgroup_level;
+		bpf_program__set_autoload(c->skel->progs.pp_sock_create,
+					  o->cgroup_id && maker_helpers());
 	}
 	ret = c->skel ? use_maps(c, o->maps) : -errno;
 	if (!ret)
@@ -240,8 +259,25 @@ int pp_cls_load(struct pp_cls *c, const struct pp_cls_opts *o, char *err, size_t
 	return ret;
 }
 
+int pp_cls_attach_maker(struct pp_cls *c, __u64 cgroup_id)
+{
+	struct bpf_program *prog = c->skel->progs.pp_sock_create;
+	int fd;
+
+	if (!bpf_program__autoload(prog))
+		return 0;
+	fd = pp_cgroup_open_id(cgroup_id);
+	if (fd < 0)
+		return fd;
+	c->maker = bpf_program__attach_cgroup(prog, fd);
+	close(fd);
+	return c->maker ? 1 : -errno;
+}
+
 void pp_cls_destroy(struct pp_cls *c)
 {
+	bpf_link__destroy(c->maker);
+	c->maker = NULL;
 	classifier__destroy(c->skel);
 	c->skel = NULL;
 	pp_maps_destroy(&c->own);

@@ -13,6 +13,7 @@
 struct classifier;
 
 struct bpf_program;
+struct bpf_link;
 
 struct pp_cls {
 	struct classifier *skel;
@@ -23,6 +24,7 @@ struct pp_cls {
 	struct pp_maps own;	    /* made for a classifier that was given none */
 	/* PP_XLATE_INNER was asked for, but only the filter without it fit. */
 	bool outer_only;
+	struct bpf_link *maker; /* pp_sock_create on the cgroup scope; NULL: none */
 };
 
 struct pp_cls_opts {
@@ -44,6 +46,14 @@ struct pp_cls_opts {
  */
 int pp_cls_load(struct pp_cls *c, const struct pp_cls_opts *o, char *err, size_t errlen);
 void pp_cls_destroy(struct pp_cls *c);
+
+/*
+ * In a cgroup scope (pp_cls_opts.cgroup_id), keep the maker of each socket
+ * made from now on in the scope (bpf/classifier.bpf.c pp_sock_create()):
+ * 1 if attached, 0 if this kernel cannot (its marks then name no maker),
+ * or -errno.
+ */
+int pp_cls_attach_maker(struct pp_cls *c, __u64 cgroup_id);
 int pp_cls_prog_fd(const struct pp_cls *c, int egress);
 
 /*

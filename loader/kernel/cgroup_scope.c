@@ -72,6 +72,26 @@ static int cgroup_id(int fd, __u64 *id)
 	return 0;
 }
 
+/* include/linux/exportfs.h: a kernfs node's handle, its id. */
+#define PP_FILEID_KERNFS 0xfe
+
+int pp_cgroup_open_id(__u64 id)
+{
+	struct {
+		struct file_handle fh;
+		__u64 id;
+	} h = {.fh = {.handle_bytes = sizeof(__u64), .handle_type = PP_FILEID_KERNFS}, .id = id};
+	int root = pp_cgroup2_open_root(), fd;
+
+	if (root < 0)
+		return root;
+	fd = open_by_handle_at(root, &h.fh, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		fd = -errno;
+	close(root);
+	return fd;
+}
+
 /*
  * The level of directory FD: the directories above it on its cgroup2
  * mount (a detached mount's root is its own "..").

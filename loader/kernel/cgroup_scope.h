@@ -27,6 +27,9 @@ int pp_cgroup2_open_root(void);
 int pp_cgroup_scope_resolve(struct pp_cgroup_scope *s, const char *path, unsigned int pid,
 			    char *err, size_t errlen);
 
+/* The directory of the cgroup of id ID, open (O_CLOEXEC), or -errno. */
+int pp_cgroup_open_id(__u64 id);
+
 /* The cgroup of open cgroup v2 directory FD, into S: 0 or -errno. */
 int pp_cgroup_scope_of_dir(struct pp_cgroup_scope *s, int fd);
 

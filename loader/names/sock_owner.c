@@ -253,3 +253,10 @@ bool pp_sock_owner(struct pp_sock_owners *s, __u32 ino, __u64 now_ms, struct pp_
 		*o = e->o;
 	return e != NULL;
 }
+
+void pp_sock_owner_note(struct pp_sock_owners *s, __u32 ino, const struct pp_sock_owner *o)
+{
+	if (!ino || find(s, ino) || add(s, ino, o))
+		return;
+	settle(s);
+}

@@ -39,6 +39,12 @@ void pp_sock_owners_free(struct pp_sock_owners *s);
  */
 bool pp_sock_owner(struct pp_sock_owners *s, __u32 ino, __u64 now_ms, struct pp_sock_owner *o);
 
+/*
+ * O holds the socket of inode INO, as the kernel told at its making (a
+ * process that may be gone before a scan), unless a scan found its holder.
+ */
+void pp_sock_owner_note(struct pp_sock_owners *s, __u32 ino, const struct pp_sock_owner *o);
+
 /* "socket:[N]" (a /proc/PID/fd link) into INO: 0, or -1 if it is another file. */
 int pp_sock_link_ino(const char *link, __u32 *ino);
 
