@@ -7,8 +7,9 @@
  * than PP_SOCK_SCAN_BUDGET_MS in all, so that the loader's time on them
  * stays within 5% of a CPU however many sockets come; an inode one scan
  * did not find waits PP_SOCK_MISS_MS for the next try. A process that has
- * exited is known only if a scan saw it first: the loader asks at the
- * packet's mark, which wakes it. A socket that several processes hold
+ * exited is known only if a scan saw it first (the loader asks at the
+ * packet's mark, which wakes it) or the kernel told its socket's maker
+ * (pp_sock_owner_note()). A socket that several processes hold
  * (after fork) is the lowest pid's. BPF-free; PROC lets the unit tests
  * play a host of their own.
  */

@@ -116,6 +116,31 @@ START_TEST(test_owners)
 }
 END_TEST
 
+/* A maker the kernel told is kept for a socket no scan finds, never over a scan's holder. */
+START_TEST(test_noted_makers)
+{
+	struct pp_sock_owners *s = pp_sock_owners_new(proc);
+	const struct pp_sock_owner gone = {.pid = 999, .comm = "gone"};
+	struct pp_sock_owner o = {0};
+
+	ck_assert_ptr_nonnull(s);
+	ck_assert(!pp_sock_owner(s, 9000, 1000, &o));
+	pp_sock_owner_note(s, 9000, &gone);
+	ck_assert(pp_sock_owner(s, 9000, 1001, &o));
+	ck_assert_uint_eq(o.pid, 999);
+	ck_assert_str_eq(o.comm, "gone");
+	/* 4242 is held by 123 (a scan says so): a maker noted after does not replace it. */
+	ck_assert(pp_sock_owner(s, 4242, 1002, &o));
+	pp_sock_owner_note(s, 4242, &gone);
+	ck_assert(pp_sock_owner(s, 4242, 1003, &o));
+	ck_assert_uint_eq(o.pid, 123);
+	/* Inode 0 is no socket's. */
+	pp_sock_owner_note(s, 0, &gone);
+	ck_assert(!pp_sock_owner(s, 0, 1004, &o));
+	pp_sock_owners_free(s);
+}
+END_TEST
+
 Suite *sock_owner_suite(void)
 {
 	Suite *s = suite_create("sock_owner");
@@ -124,6 +149,7 @@ Suite *sock_owner_suite(void)
 	tcase_add_checked_fixture(tc, proc_setup, proc_teardown);
 	tcase_add_test(tc, test_link_ino);
 	tcase_add_test(tc, test_owners);
+	tcase_add_test(tc, test_noted_makers);
 	suite_add_tcase(s, tc);
 	return s;
 }
