@@ -704,7 +704,7 @@ chk_tcp_nat() {
 # (busybox ping as root uses a raw ICMP socket); the original goes on to
 # icmp_rcv, where no ICMP datagram socket wants it. Under -- COMMAND: the
 # command's ping alone (one echo id), none of the other ping's, which got its
-# replies; pktpath ends by itself with ping's exit status (0).
+# replies, each naming ping; pktpath ends by itself with ping's exit status (0).
 chk_ping_reply() {
 	local n printed ids bad
 	life_common "$1" self || return 1
@@ -730,6 +730,11 @@ chk_ping_reply() {
 	bad=$(first_bad '.fate.kind != "consumed"' '"\(brief): \(.fate | tojson)"')
 	[ -z "$bad" ] || {
 		echo "a reply not consumed: $bad"
+		return 1
+	}
+	bad=$(first_bad '.process.comm != "ping"' '"\(brief): process \(.process | tojson)"')
+	[ -z "$bad" ] || {
+		echo "a reply that does not name ping: $bad"
 		return 1
 	}
 	# shellcheck disable=SC2016 # jq variables, not shell ones
