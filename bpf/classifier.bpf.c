@@ -146,6 +146,44 @@ static __always_inline __u32 pp_reply_src(const struct pp_reply_key *k)
 	return (__u32)(h >> 32) | 1;
 }
 
+/*
+ * --cgroup/--pid: the cgroup v2 (its id, and its level below the root)
+ * whose sockets' packets are marked, set by the loader. 0: no such scope,
+ * and the verifier drops the test as dead code.
+ */
+const volatile __u64 pp_scope_cgid = 0;
+const volatile __u32 pp_scope_cglevel = 0;
+
+/*
+ * The socket the kernel would hand received CTX to (a listener for a SYN),
+ * of tuple K (pp_reply_key_of(), ingress), in its device's namespace,
+ * referenced (bpf_sk_release()); NULL: none, or not TCP or UDP.
+ */
+static __always_inline struct bpf_sock *pp_scope_sock(struct __sk_buff *ctx,
+						      const struct pp_reply_key *k)
+{
+	struct bpf_sock_tuple t = {};
+	__u32 len = sizeof(t.ipv4);
+
+	if (k->family == 4) {
+		t.ipv4.saddr = k->saddr[0];
+		t.ipv4.daddr = k->daddr[0];
+		t.ipv4.sport = k->sport;
+		t.ipv4.dport = k->dport;
+	} else {
+		__builtin_memcpy(t.ipv6.saddr, k->saddr, sizeof(t.ipv6.saddr));
+		__builtin_memcpy(t.ipv6.daddr, k->daddr, sizeof(t.ipv6.daddr));
+		t.ipv6.sport = k->sport;
+		t.ipv6.dport = k->dport;
+		len = sizeof(t.ipv6);
+	}
+	if (k->proto == 6)
+		return bpf_sk_lookup_tcp(ctx, &t, len, BPF_F_CURRENT_NETNS, 0);
+	if (k->proto == 17)
+		return bpf_sk_lookup_udp(ctx, &t, len, BPF_F_CURRENT_NETNS, 0);
+	return NULL;
+}
+
 /* Marked ctx's pp_skb_val.mark_src: 0 if no reply could be told by its tuple. */
 static __always_inline __u32 pp_mark_src(struct __sk_buff *ctx)
 {
@@ -254,24 +292,64 @@ static __always_inline __u64 pp_reply_of(struct pp_state *st, struct __sk_buff *
 #define PP_SOCK_FRESH (1ULL << 32)
 
 /*
- * The process that made the socket of a scoped MARK (SOCK_INO set: in a
- * cgroup scope), as pp_sock_create() kept it; zero if it did not (its
- * socket is older than pktpath, or the kernel could not run it).
+ * The reply direction of the conversation CTX belongs to, as
+ * scope_flow_map keys it (no device: a reply may come in by another).
  */
-static __always_inline void pp_mark_maker(struct __sk_buff *ctx, struct pp_mark *m, __u64 sock_ino)
+static __always_inline bool pp_scope_flow_key(struct __sk_buff *ctx, bool egress,
+					      struct pp_reply_key *r)
 {
-	struct bpf_sock *sk = (__u32)sock_ino ? ctx->sk : NULL;
-	struct pp_sock_maker *o;
+	struct pp_reply_key k = {};
+
+	if (!pp_reply_key_of(ctx, 0, &k))
+		return false;
+	if (!egress) {
+		*r = k;
+		return true;
+	}
+	__builtin_memcpy(r->saddr, k.daddr, sizeof(r->saddr));
+	__builtin_memcpy(r->daddr, k.saddr, sizeof(r->daddr));
+	r->sport = k.dport;
+	r->dport = k.sport;
+	r->proto = k.proto;
+	r->family = k.family;
+	return true;
+}
+
+/*
+ * The process that made the socket of a MARK in a cgroup scope (sent by
+ * it, or on ingress, for the socket the kernel would hand it to), as the
+ * socket's storage keeps it (pp_sock_create(), or the loader for a socket
+ * older than pktpath); zero if not known.
+ */
+static __always_inline void pp_mark_maker(struct __sk_buff *ctx, struct pp_mark *m)
+{
+	struct pp_sock_maker *o = NULL;
+	const bool egress = m->hop.probe == PP_PROBE_TC_EGRESS;
+	struct pp_reply_key k = {};
+	struct bpf_sock *sk;
 
 	m->pad = 0;
-	if (sk)
-		sk = bpf_sk_fullsock(sk);
-	o = sk ? bpf_sk_storage_get(&sock_maker_map, sk, 0, 0) : NULL;
-	if (!o) {
-		m->maker_pid = 0;
-		m->maker_comm[0] = 0;
+	m->maker_pid = 0;
+	m->maker_comm[0] = 0;
+	if (!pp_scope_cgid)
 		return;
+	if (egress) {
+		sk = ctx->sk;
+		if (sk)
+			sk = bpf_sk_fullsock(sk);
+		if (sk)
+			o = bpf_sk_storage_get(&sock_maker_map, sk, 0, 0);
 	}
+	/* A SYN-ACK's request socket has no storage: its listener's, looked up. */
+	if (!o && pp_scope_flow_key(ctx, egress, &k)) {
+		sk = pp_scope_sock(ctx, &k);
+		if (sk) {
+			o = bpf_sk_storage_get(&sock_maker_map, sk, 0, 0);
+			bpf_sk_release(sk);
+		}
+	}
+	if (!o)
+		return;
 	m->maker_pid = o->pid;
 	__builtin_memcpy(m->maker_comm, o->comm, sizeof(m->maker_comm));
 }
@@ -312,7 +390,10 @@ static __always_inline void pp_emit_bytes(struct pp_state *st, struct pp_skb_val
 	}
 	m->cap_len = n;
 	m->hop.sock_ino = (__u32)sock_ino;
-	pp_mark_maker(ctx, m, sock_ino);
+	if (type == PP_REC_MARK)
+		pp_mark_maker(ctx, m);
+	else
+		m->maker_pid = 0;
 	if (reply_to) {
 		m->hop.flags |= PP_HOP_REPLY;
 		m->hop.location = reply_to;
@@ -452,14 +533,6 @@ static __always_inline int pp_classify(struct __sk_buff *ctx, bool match, __u32 
 	return TC_ACT_UNSPEC;
 }
 
-/*
- * --cgroup/--pid: the cgroup v2 (its id, and its level below the root)
- * whose sockets' packets are marked, set by the loader. 0: no such scope,
- * and the verifier drops the test as dead code.
- */
-const volatile __u64 pp_scope_cgid = 0;
-const volatile __u32 pp_scope_cglevel = 0;
-
 #define PP_TCP_TIME_WAIT    6 /* include/net/tcp_states.h */
 #define PP_TCP_NEW_SYN_RECV 12
 
@@ -481,28 +554,12 @@ static __always_inline __u32 pp_sock_ino(struct __sk_buff *ctx)
 	return BPF_CORE_READ(sk, sk_socket, file, f_inode, i_ino);
 }
 
-/*
- * The reply direction of the conversation CTX belongs to, as
- * scope_flow_map keys it (no device: a reply may come in by another).
- */
-static __always_inline bool pp_scope_flow_key(struct __sk_buff *ctx, bool egress,
-					      struct pp_reply_key *r)
+/* Whether CTX is sent by a time-wait socket (a closed connection's last ACK). */
+static __always_inline bool pp_sock_time_wait(struct __sk_buff *ctx)
 {
-	struct pp_reply_key k = {};
+	struct sock *sk = BPF_CORE_READ((struct sk_buff *)(__u64)ctx, sk);
 
-	if (!pp_reply_key_of(ctx, 0, &k))
-		return false;
-	if (!egress) {
-		*r = k;
-		return true;
-	}
-	__builtin_memcpy(r->saddr, k.daddr, sizeof(r->saddr));
-	__builtin_memcpy(r->daddr, k.saddr, sizeof(r->daddr));
-	r->sport = k.dport;
-	r->dport = k.sport;
-	r->proto = k.proto;
-	r->family = k.family;
-	return true;
+	return sk && BPF_CORE_READ(sk, __sk_common.skc_state) == PP_TCP_TIME_WAIT;
 }
 
 /*
@@ -511,9 +568,9 @@ static __always_inline bool pp_scope_flow_key(struct __sk_buff *ctx, bool egress
  * socket's inode into INO, with PP_SOCK_FRESH for a new conversation. Its
  * conversation's reply tuple is noted with that inode whatever the filter
  * says (a filter may match the replies alone); one that leaves by a socket
- * outside (a port reused by another program) is forgotten. A socket with
- * no file (time-wait) keeps the conversation's inode. A lookup a
- * packet, an update or a delete when that changes.
+ * outside (a port reused by another program) is forgotten, unless it is
+ * the conversation's own time-wait socket. A lookup a packet, an update or
+ * a delete when that changes.
  */
 static __always_inline bool pp_scope_sent(struct __sk_buff *ctx, __u64 *ino)
 {
@@ -526,7 +583,12 @@ static __always_inline bool pp_scope_sent(struct __sk_buff *ctx, __u64 *ino)
 	if (!pp_scope_flow_key(ctx, true, &k))
 		return in;
 	known = bpf_map_lookup_elem(&scope_flow_map, &k);
-	/* A time-wait socket's last ACK: the conversation's socket, now closed. */
+	/*
+	 * A time-wait socket has no cgroup and no file: the last ACK of a
+	 * conversation noted is its socket's, now closed.
+	 */
+	if (!in && known && pp_sock_time_wait(ctx))
+		in = true;
 	if (in && !*ino && known)
 		*ino = *known;
 	if (in && (!known || *known != *ino)) {
@@ -541,14 +603,34 @@ static __always_inline bool pp_scope_sent(struct __sk_buff *ctx, __u64 *ino)
 }
 
 /*
+ * Received CTX of tuple K, of no conversation noted: for a socket of the
+ * scope, which its storage tells (the scope's sockets have a maker there):
+ * a listener's SYN, a UDP server's datagram. A lookup (a hash or two) for
+ * what the filter matched.
+ */
+static __always_inline bool pp_scope_served(struct __sk_buff *ctx, const struct pp_reply_key *k)
+{
+	struct bpf_sock *sk = pp_scope_sock(ctx, k);
+	bool in;
+
+	if (!sk)
+		return false;
+	in = bpf_sk_storage_get(&sock_maker_map, sk, 0, 0) != NULL;
+	bpf_sk_release(sk);
+	return in;
+}
+
+/*
  * MATCH (the filter's verdict) in the cgroup scope: on egress, sent by its
  * sockets (pp_scope_sent(), tested for every packet); on ingress, a reply
- * of a noted conversation, tested for what the filter matched. INO: the
- * inode of the scope's socket that sent it or whose conversation it
- * answers. A TC program cannot ask a socket it looks up for its cgroup
- * (bpf_sk_cgroup_id() is cgroup_skb's), so an inbound connection joins at
- * the scope's first answer: a server's SYN-ACK. Forwarded packets, which
- * no local socket sends, are outside.
+ * of a noted conversation, or a packet for a socket of the scope
+ * (pp_scope_served()), tested for what the filter matched. INO: the inode
+ * of the scope's socket that sent it or whose conversation it answers
+ * (0 for a served packet before its conversation is noted: its mark names
+ * its socket's maker). A TC program cannot ask a socket it looks up for its
+ * cgroup (bpf_sk_cgroup_id() is cgroup_skb's): the scope's sockets are told
+ * by their storage. Forwarded packets, which no local socket sends, are
+ * outside.
  */
 static __always_inline bool pp_cgroup_match(struct __sk_buff *ctx, bool egress, bool match,
 					    __u64 *ino)
@@ -563,10 +645,11 @@ static __always_inline bool pp_cgroup_match(struct __sk_buff *ctx, bool egress, 
 	if (!match || !pp_scope_flow_key(ctx, false, &k))
 		return false;
 	flow = bpf_map_lookup_elem(&scope_flow_map, &k);
-	if (!flow)
-		return false;
-	*ino = *flow;
-	return true;
+	if (flow) {
+		*ino = *flow;
+		return true;
+	}
+	return pp_scope_served(ctx, &k);
 }
 
 /*

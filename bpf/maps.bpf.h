@@ -136,20 +136,18 @@ struct {
 
 /*
  * A cgroup scope's sockets: the process that made each (socket(2)'s
- * caller, pp_sock_create()), which the classifier copies into their marks:
- * TC may not ask for the current task, and a sender that exits within
- * milliseconds is gone from /proc before the loader looks.
+ * caller, pp_sock_create(); for a socket older than pktpath, a process that
+ * held it at start, from the loader). Its presence puts a socket in the
+ * scope on ingress; the classifier copies it into marks: TC may not ask
+ * for the current task, and a sender that exits within milliseconds is
+ * gone from /proc before the loader looks.
  */
-struct pp_sock_maker {
-	__u32 pid; /* tgid */
-	char comm[PP_COMMLEN];
-};
-
 struct {
 	__uint(type, BPF_MAP_TYPE_SK_STORAGE);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
+	/* CLONE: a listener's accepted sockets keep its maker. */
+	__uint(map_flags, BPF_F_NO_PREALLOC | BPF_F_CLONE);
 	__type(key, int);
-	__type(value, struct pp_sock_maker);
+	__type(value, struct pp_sock_maker); /* include/pktpath.h */
 } sock_maker_map SEC(".maps");
 
 /* Every record, in one ring so that a packet's records stay in order. */

@@ -213,6 +213,16 @@ struct pp_hop {
 	__u32 sock_ino;
 };
 
+/*
+ * sock_maker_map's value: the process that made a socket of a cgroup scope
+ * (its socket(2)'s caller), or for a socket older than pktpath, a process
+ * that held it when pktpath started.
+ */
+struct pp_sock_maker {
+	__u32 pid; /* tgid */
+	char comm[PP_COMMLEN];
+};
+
 /* The first record of a packet: its mark hop and its leading bytes. */
 struct pp_mark {
 	struct pp_hop hop; /* type PP_REC_MARK, probe PP_PROBE_TC_* */
@@ -611,6 +621,9 @@ PP_ABI_AT(pp_mark, maker_pid, 136);
 PP_ABI_AT(pp_mark, maker_comm, 140);
 PP_ABI_AT(pp_mark, pad, 156);
 PP_ABI_AT(pp_mark, data, 160);
+
+PP_ABI_SIZE(pp_sock_maker, 20);
+PP_ABI_AT(pp_sock_maker, comm, 4);
 
 PP_ABI_SIZE(pp_skb_val, 88);
 PP_ABI_AT(pp_skb_val, id, 0);

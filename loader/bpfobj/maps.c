@@ -31,6 +31,7 @@ static void keep_fds(struct pp_maps *m)
 	m->lost_map = bpf_map__fd(m->skel->maps.lost_map);
 	m->end_lost_map = bpf_map__fd(m->skel->maps.end_lost_map);
 	m->stack_map = bpf_map__fd(m->skel->maps.stack_map);
+	m->sock_maker_map = bpf_map__fd(m->skel->maps.sock_maker_map);
 }
 
 int pp_maps_create(struct pp_maps *m, const struct pp_maps_opts *o)

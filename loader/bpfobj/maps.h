@@ -24,6 +24,7 @@ struct pp_maps_opts {
 struct pp_maps {
 	struct maps *skel;
 	int skb_map, head_map, path_map, state_map, lost_map, end_lost_map, stack_map;
+	int sock_maker_map;
 };
 
 /* Create the maps: 0 or -errno, and then M holds nothing. */

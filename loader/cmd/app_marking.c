@@ -15,6 +15,7 @@
 #include "names/ctr_host.h"
 #include "kernel/cgroup_scope.h"
 #include "kernel/unit_cgroup.h"
+#include "kernel/scope_socks.h"
 #include "probes/attacher.h"
 #include "tc/tc_attach.h"
 #include "base/log.h"
@@ -182,20 +183,32 @@ int pp_app_marking_prepare(struct pp_app *a)
 }
 
 /*
- * A cgroup scope's sockets keep their makers, so that a packet of one that
- * exits before the loader reads /proc (curl) still names its process.
+ * A cgroup scope's sockets keep their makers: so that a packet of one that
+ * exits before the loader reads /proc (curl) still names its process, and
+ * so that the classifier knows the scope's sockets on ingress (a server's
+ * inbound SYN). Those made from now on by the kernel (6.1 on), those there
+ * already given their holder now.
  */
 static void keep_makers(struct pp_app *a)
 {
-	int ret = a->cgroup.id ? pp_cls_attach_maker(&a->cls, a->cgroup.id) : 1;
+	int ret;
 
+	if (!a->cgroup.id)
+		return;
+	ret = pp_cls_attach_maker(&a->cls, a->cgroup.id);
 	if (ret == 0)
 		pp_debug("this kernel keeps no socket's maker for pktpath (cgroup sock "
-			 "programs: 6.1): a process gone before /proc is read is not named\n");
+			 "programs: 6.1): a process gone before /proc is read is not named, "
+			 "and a socket made from now on is in the scope on egress only\n");
 	else if (ret < 0)
-		pp_warn("cannot keep the makers of the scope's sockets: %s: a process gone "
-			"before /proc is read is not named\n",
+		pp_warn("cannot keep the makers of the scope's sockets: %s\n", strerror(-ret));
+	ret = pp_scope_socks_fill(a->maps.sock_maker_map, a->cgroup.id);
+	if (ret < 0)
+		pp_warn("cannot name the scope's sockets to the classifier: %s: their inbound "
+			"packets join at their first answer\n",
 			strerror(-ret));
+	else
+		pp_debug("cgroup scope: %d sockets there at start\n", ret);
 }
 
 /* The classifier on the interfaces, or the scripts that put it there. */

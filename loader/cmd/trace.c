@@ -159,20 +159,28 @@ static bool sock_owner(struct trace *t, const struct pp_mark *m, struct pp_sock_
 	       pp_sock_owner(t->owners, m->hop.sock_ino, now_ns() / 1000000, o);
 }
 
+/* The process that made the socket of scoped mark M, as the kernel kept it, into O. */
+static bool mark_maker(const struct pp_mark *m, struct pp_sock_owner *o)
+{
+	if (!m || !m->maker_pid)
+		return false;
+	o->pid = m->maker_pid;
+	memcpy(o->comm, m->maker_comm, sizeof(m->maker_comm));
+	o->comm[sizeof(o->comm) - 1] = '\0';
+	return true;
+}
+
 /*
  * At a scoped mark: its socket's holder, looked for while a short-lived
- * sender still runs; if no scan finds it, the process that made the
- * socket, as the kernel kept it (pp_mark.maker_pid).
+ * sender still runs; if no scan finds it, the socket's maker, so that the
+ * replies to come (whose marks carry the inode) are named too.
  */
 static void sock_owner_learn(struct trace *t, const struct pp_mark *m)
 {
-	struct pp_sock_owner o = {.pid = m->maker_pid};
+	struct pp_sock_owner o;
 
-	if (sock_owner(t, m, &o) || !o.pid)
-		return;
-	memcpy(o.comm, m->maker_comm, sizeof(m->maker_comm));
-	o.comm[sizeof(o.comm) - 1] = '\0';
-	pp_sock_owner_note(t->owners, m->hop.sock_ino, &o);
+	if (!sock_owner(t, m, &o) && mark_maker(m, &o) && t->owners)
+		pp_sock_owner_note(t->owners, m->hop.sock_ino, &o);
 }
 
 static void emit(const struct pp_packet *pkt, void *ctx)
@@ -187,7 +195,7 @@ static void emit(const struct pp_packet *pkt, void *ctx)
 	}
 	if (t->done)
 		return;
-	if (sock_owner(t, p->mark, &o)) {
+	if (sock_owner(t, p->mark, &o) || mark_maker(p->mark, &o)) {
 		p->owner_pid = o.pid;
 		memcpy(p->owner_comm, o.comm, sizeof(p->owner_comm));
 	}

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The sockets a cgroup scope's processes hold when pktpath starts: each is
+ * given its holder as maker in sock_maker_map (include/pktpath.h), as
+ * pp_sock_create() gives the sockets made later. On ingress the classifier
+ * knows the scope's sockets by that storage: a running server's listener
+ * then takes its inbound SYNs into the scope.
+ */
+#ifndef PP_SCOPE_SOCKS_H
+#define PP_SCOPE_SOCKS_H
+
+#include <linux/types.h>
+
+/*
+ * Every socket that a process of cgroup ID (or of one below it) holds:
+ * its holder into the storage of map MAP_FD (a BPF_MAP_TYPE_SK_STORAGE
+ * whose value is struct pp_sock_maker). The number of sockets given one,
+ * or -errno. Needs CAP_SYS_PTRACE (pidfd_getfd(2)).
+ */
+int pp_scope_socks_fill(int map_fd, __u64 cgroup_id);
+
+#endif /* PP_SCOPE_SOCKS_H */
