@@ -164,7 +164,7 @@ static bool mark_maker(const struct pp_mark *m, struct pp_sock_owner *o)
 {
 	if (!m || !m->maker_pid)
 		return false;
-	o->pid = m->maker_pid;
+	*o = (struct pp_sock_owner){.pid = m->maker_pid};
 	memcpy(o->comm, m->maker_comm, sizeof(m->maker_comm));
 	o->comm[sizeof(o->comm) - 1] = '\0';
 	return true;
@@ -183,11 +183,28 @@ static void sock_owner_learn(struct trace *t, const struct pp_mark *m)
 		pp_sock_owner_note(t->owners, m->hop.sock_ino, &o);
 }
 
+/* The process of scoped packet P's socket, and where it runs, into P, if known. */
+static void packet_owner(struct trace *t, struct pp_packet *p)
+{
+	struct pp_sock_owner o;
+
+	if (!t->owners || !p->mark)
+		return;
+	if (!sock_owner(t, p->mark, &o)) {
+		if (!mark_maker(p->mark, &o))
+			return;
+		pp_sock_owner_place(t->owners, &o);
+	}
+	p->owner_pid = o.pid;
+	memcpy(p->owner_comm, o.comm, sizeof(p->owner_comm));
+	p->owner_kind = o.place_kind;
+	memcpy(p->owner_place, o.place, sizeof(p->owner_place));
+}
+
 static void emit(const struct pp_packet *pkt, void *ctx)
 {
 	struct pp_packet copy = *pkt, *p = &copy;
 	struct trace *t = ctx;
-	struct pp_sock_owner o;
 
 	if (pp_packet_live_skbs(p)) {
 		forget_skbs(t, p);
@@ -195,10 +212,7 @@ static void emit(const struct pp_packet *pkt, void *ctx)
 	}
 	if (t->done)
 		return;
-	if (sock_owner(t, p->mark, &o) || mark_maker(p->mark, &o)) {
-		p->owner_pid = o.pid;
-		memcpy(p->owner_comm, o.comm, sizeof(p->owner_comm));
-	}
+	packet_owner(t, p);
 	if (t->paths_sum)
 		pp_summary_add(t->paths_sum, p);
 	if (t->cfg->metrics)
@@ -644,7 +658,7 @@ int pp_trace_run(const struct pp_maps *maps, const struct pp_trace_cfg *cfg,
 	t.state->orphan_ns = timeout_ns(cfg);
 	start_sampling(&t);
 	t.paths = pp_paths_new(emit, &t);
-	t.owners = pp_sock_owners_new("/proc");
+	t.owners = pp_sock_owners_new("");
 	if (t.paths) {
 		pp_paths_set_hold(t.paths, still_queued);
 		pp_paths_set_grace(t.paths, PP_END_GRACE_NS);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "base/grow.h"
+#include "names/ctr_meta.h"
 
 /* The most sockets kept; past it, what the last scan did not see goes. */
 #define PP_SOCK_MAX    65536
@@ -23,12 +24,22 @@ struct sock_ent {
 	struct pp_sock_owner o;
 };
 
+/* Processes' places, read once each (a pid's slot: pid % PP_SOCK_PLACES). */
+#define PP_SOCK_PLACES 64
+
+struct place_slot {
+	__u32 pid; /* 0: empty */
+	enum pp_place kind;
+	char place[PP_SOCK_PLACELEN];
+};
+
 struct sock_miss {
 	__u32 ino;
 	__u64 ms;
 };
 
 struct pp_sock_owners {
+	char root[PATH_MAX];
 	char proc[PATH_MAX];
 	struct sock_ent *ents;
 	size_t n, cap;
@@ -37,14 +48,17 @@ struct pp_sock_owners {
 	__u64 spent_us;	 /* the scans' time in it */
 	struct sock_miss miss[PP_SOCK_MISSES];
 	size_t next_miss;
+	struct place_slot places[PP_SOCK_PLACES];
 };
 
-struct pp_sock_owners *pp_sock_owners_new(const char *proc)
+struct pp_sock_owners *pp_sock_owners_new(const char *root)
 {
 	struct pp_sock_owners *s = calloc(1, sizeof(*s));
 
-	if (s)
-		snprintf(s->proc, sizeof(s->proc), "%s", proc);
+	if (s) {
+		snprintf(s->root, sizeof(s->root), "%s", root);
+		snprintf(s->proc, sizeof(s->proc), "%s/proc", root);
+	}
 	return s;
 }
 
@@ -234,6 +248,74 @@ static bool scan_allowed(struct pp_sock_owners *s, __u64 now_ms)
 	return s->spent_us < PP_SOCK_SCAN_BUDGET_MS * 1000;
 }
 
+bool pp_cgroup_unit(const char *path, char *unit, size_t len)
+{
+	const char *best = NULL, *p = path;
+	size_t n = 0;
+
+	while (*p) {
+		size_t k;
+
+		p += strspn(p, "/");
+		k = strcspn(p, "/\n");
+		if (k > 8 && !strncmp(p + k - 8, ".service", 8)) {
+			best = p;
+			n = k;
+		}
+		p += k;
+		if (*p == '\n')
+			break;
+	}
+	if (!best || n >= len)
+		return false;
+	memcpy(unit, best, n);
+	unit[n] = '\0';
+	return true;
+}
+
+/* The cgroup v2 line's path ("0::/PATH") of process PID into BUF: false if gone. */
+static bool cgroup_path(const struct pp_sock_owners *s, __u32 pid, char *buf, size_t len)
+{
+	char path[PATH_MAX + 32], text[4096], *at;
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%u/cgroup", s->proc, pid);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	n = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	text[n] = '\0';
+	at = !strncmp(text, "0::", 3) ? text : strstr(text, "\n0::");
+	if (!at)
+		return false;
+	at += at == text ? 3 : 4;
+	snprintf(buf, len, "%.*s", (int)strcspn(at, "\n"), at);
+	return true;
+}
+
+/* O's container or unit into O->place (ctr_meta.h; else its cgroup's service). */
+static void place(const struct pp_sock_owners *s, struct pp_sock_owner *o)
+{
+	char cg[1024];
+	struct pp_ctr c;
+
+	o->place_kind = PP_PLACE_NONE;
+	o->place[0] = '\0';
+	if (!pp_pid_ctr(s->root, (int)o->pid, &c)) {
+		o->place_kind = PP_PLACE_CONTAINER;
+		if (c.name[0] || c.pod[0])
+			snprintf(o->place, sizeof(o->place), "%.*s", (int)sizeof(o->place) - 1,
+				 c.name[0] ? c.name : c.pod);
+		else
+			snprintf(o->place, sizeof(o->place), "%.12s", c.id);
+	} else if (cgroup_path(s, o->pid, cg, sizeof(cg)) &&
+		   pp_cgroup_unit(cg, o->place, sizeof(o->place))) {
+		o->place_kind = PP_PLACE_UNIT;
+	}
+}
+
 bool pp_sock_owner(struct pp_sock_owners *s, __u32 ino, __u64 now_ms, struct pp_sock_owner *o)
 {
 	const struct sock_ent *e = ino ? find(s, ino) : NULL;
@@ -249,9 +331,25 @@ bool pp_sock_owner(struct pp_sock_owners *s, __u32 ino, __u64 now_ms, struct pp_
 			s->next_miss = (s->next_miss + 1) % PP_SOCK_MISSES;
 		}
 	}
-	if (e)
-		*o = e->o;
-	return e != NULL;
+	if (!e)
+		return false;
+	*o = e->o;
+	pp_sock_owner_place(s, o);
+	return true;
+}
+
+void pp_sock_owner_place(struct pp_sock_owners *s, struct pp_sock_owner *o)
+{
+	struct place_slot *p = &s->places[o->pid % PP_SOCK_PLACES];
+
+	if (p->pid != o->pid) {
+		place(s, o);
+		*p = (struct place_slot){.pid = o->pid, .kind = o->place_kind};
+		memcpy(p->place, o->place, sizeof(p->place));
+		return;
+	}
+	o->place_kind = p->kind;
+	memcpy(o->place, p->place, sizeof(o->place));
 }
 
 void pp_sock_owner_note(struct pp_sock_owners *s, __u32 ino, const struct pp_sock_owner *o)

@@ -365,6 +365,10 @@ static void json_process(struct jobj *top, const struct pp_packet *p)
 	o = jopen(top, K("process"));
 	jnum(&o, K("pid"), p->owner_pid);
 	jarr(&o, K("comm"), p->owner_comm, sizeof(p->owner_comm));
+	if (p->owner_kind == PP_PLACE_CONTAINER)
+		jstr(&o, K("container"), p->owner_place, sizeof(p->owner_place));
+	else if (p->owner_kind == PP_PLACE_UNIT)
+		jstr(&o, K("unit"), p->owner_place, sizeof(p->owner_place));
 	jclose(&o);
 }
 

@@ -223,8 +223,9 @@ static size_t header_start(const struct pp_out *o, const struct pp_packet *p, ch
 }
 
 /*
- * "sent by COMM (pid N)", or "for COMM (pid N)" for a reply: the process
- * that held a scoped packet's socket, if known; returns its length (0: none).
+ * "sent by COMM (pid N)", or "for COMM (pid N)" for a reply, and " in
+ * container NAME" or " in unit NAME" where known: the process that held a
+ * scoped packet's socket, if known; returns its length (0: none).
  */
 static size_t owner_str(const struct pp_packet *p, char *buf, size_t len)
 {
@@ -240,9 +241,13 @@ static size_t owner_str(const struct pp_packet *p, char *buf, size_t len)
 		comm[i] = c < 0x20 || c >= 0x7f ? '?' : (char)c;
 	}
 	comm[n] = '\0';
-	w = snprintf(buf, len, "%s %s (pid %u)",
+	w = snprintf(buf, len, "%s %s (pid %u)%s%s",
 		     p->mark->hop.probe == PP_PROBE_TC_INGRESS ? "for" : "sent by", comm,
-		     p->owner_pid);
+		     p->owner_pid,
+		     p->owner_kind == PP_PLACE_CONTAINER ? " in container "
+		     : p->owner_kind == PP_PLACE_UNIT	 ? " in unit "
+							 : "",
+		     p->owner_kind ? p->owner_place : "");
 	return w < 0 ? 0 : (size_t)w < len ? (size_t)w : len - 1;
 }
 
@@ -263,7 +268,7 @@ static size_t text_sep(struct pp_wbuf *w, size_t col, size_t len)
  */
 static void text_header(const struct pp_out *o, struct pp_wbuf *w, const struct pp_packet *p)
 {
-	char start[64], sum[384], at[96], owner[64];
+	char start[64], sum[384], at[96], owner[64 + PP_SOCK_PLACELEN];
 	size_t col = header_start(o, p, start, sizeof(start)), n, at_len, owner_len;
 
 	pp_wb_write(w, start, col);

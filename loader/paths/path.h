@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <linux/types.h>
 #include "pktpath.h"
+#include "names/sock_owner.h"
 
 /*
  * An skb that carried the packet: the marked one, or a clone or copy. One
@@ -135,6 +136,9 @@ struct pp_packet {
 	 */
 	__u32 owner_pid;
 	char owner_comm[16];
+	/* Its container or systemd unit, if known (names/sock_owner.h). */
+	enum pp_place owner_kind;
+	char owner_place[PP_SOCK_PLACELEN];
 };
 
 /* The bytes that hop H of P carried, NULL if it carried none. */

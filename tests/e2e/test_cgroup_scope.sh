@@ -26,9 +26,9 @@ pp_begin curl python3 tcpdump
 
 root=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
 [ -n "$root" ] || pp_skip "no cgroup v2 hierarchy mounted"
-# Named as systemd names a slice, for --unit.
+# Named as systemd names a slice, for --unit; its clients run in a service.
 cg=pktpath-e2e-$$.slice
-mkdir -p "$root/$cg/client"
+mkdir -p "$root/$cg/client.service"
 SRV=198.18.1.2
 # The test's sleeps (in the cgroup, in the root cgroup) go, then the cgroups.
 sleeps=()
@@ -36,7 +36,7 @@ sleeps=()
 cg_down() {
 	kill "${sleeps[@]}" 2>/dev/null
 	wait "${sleeps[@]}" 2>/dev/null
-	rmdir "$root/$cg/client" "$root/$cg"
+	rmdir "$root/$cg/client.service" "$root/$cg"
 }
 pp_defer cg_down
 
@@ -127,7 +127,7 @@ traced() {
 	dump "$name"
 	pp_pktpath_start "$name" "$PP_NS_A" --json --backend tracepoint --packet-timeout 5 \
 		"$@" --filter "udp or tcp"
-	talk "$root/$cg/client"
+	talk "$root/$cg/client.service"
 	talk
 	pp_pktpath_settle "$name" 30
 	pp_pktpath_stop "$name" INT
@@ -168,6 +168,9 @@ check_process() {
 	n=$(pp_jq "$out" "[packets[] | select(.pkt.sport == $UP or .pkt.dport == $UP)
 		| select(.process.comm == \"python3\" and .process.pid > 1)] | length")
 	pp_expect_eq "$1: UDP client packets that name python3 and its pid" "$n" 10
+	[ "$1" = command ] || pp_expect_eq "$1: UDP client packets that name its unit" \
+		"$(pp_jq "$out" "[packets[] | select(.pkt.sport == $UP or .pkt.dport == $UP)
+		| select(.process.unit == \"client.service\")] | length")" 10
 	all=$(pp_jq "$out" "[packets[] | select(.pkt.sport == $TP or .pkt.dport == $TP)] | length")
 	n=$(pp_jq "$out" "[packets[] | select(.pkt.sport == $TP or .pkt.dport == $TP)
 		| select(.process.comm == \"curl\" and .process.pid > 1)] | length")
@@ -187,7 +190,7 @@ pp_expect_grep "bycgroup: the scope in -v" "$(pp_err bycgroup)" 'cgroup scope: i
 sleep 300 &
 member=$!
 sleeps+=("$member")
-echo "$member" >"$root/$cg/client/cgroup.procs"
+echo "$member" >"$root/$cg/client.service/cgroup.procs"
 next_ports
 traced bypid --pid "$member"
 next_ports

@@ -74,6 +74,9 @@ pp_expect_eq "SYNs sent to it, printed" "$(pp_jq "$out" "[packets[] | select(.pk
 	| select(.pkt.tcp_flags == \"S\")] | length")" "$syns"
 pp_expect_eq "packets of its conversations that name httpd" "$(pp_jq "$out" "[packets[]
 	| select(.process.comm == \"httpd\")] | length")" "$((sent + to))"
+pp_expect_eq "packets of its conversations that name the container" \
+	"$(pp_jq "$out" "[packets[] | select(.process.container == \"$web\")] | length")" \
+	"$((sent + to))"
 pp_expect_none "a packet of the other server" "$out" \
 	"packets[] | select(.pkt.sport == $other or .pkt.dport == $other) | pkt_str"
 pp_pass

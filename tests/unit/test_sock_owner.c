@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include "names/sock_owner.h"
 
-static char proc[64];
+static char root[64], proc[80];
 
 /* PROC/PID with COMM, and fd N -> TARGET for each "N=TARGET" of FDS. */
 static void proc_add(unsigned int pid, const char *comm, const char *const *fds)
@@ -53,8 +53,10 @@ static void proc_dir(const char *name)
 
 static void proc_setup(void)
 {
-	snprintf(proc, sizeof(proc), "/tmp/pp-sock-owner-XXXXXX");
-	ck_assert_ptr_nonnull(mkdtemp(proc));
+	snprintf(root, sizeof(root), "/tmp/pp-sock-owner-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(root));
+	snprintf(proc, sizeof(proc), "%s/proc", root);
+	ck_assert_int_eq(mkdir(proc, 0755), 0);
 	proc_add(150, "worker", (const char *const[]){"0=/dev/null", "7=socket:[4242]", NULL});
 	proc_add(123, "curl", (const char *const[]){"3=socket:[4242]", "4=socket:[77]", NULL});
 	proc_add(200, "sh", (const char *const[]){"0=pipe:[9]", "1=anon_inode:[eventfd]", NULL});
@@ -67,7 +69,7 @@ static void proc_teardown(void)
 {
 	char cmd[128];
 
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", proc);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
 	ck_assert_int_eq(system(cmd), 0);
 }
 
@@ -88,7 +90,7 @@ END_TEST
 
 START_TEST(test_owners)
 {
-	struct pp_sock_owners *s = pp_sock_owners_new(proc);
+	struct pp_sock_owners *s = pp_sock_owners_new(root);
 	struct pp_sock_owner o = {0};
 
 	ck_assert_ptr_nonnull(s);
@@ -119,7 +121,7 @@ END_TEST
 /* A maker the kernel told is kept for a socket no scan finds, never over a scan's holder. */
 START_TEST(test_noted_makers)
 {
-	struct pp_sock_owners *s = pp_sock_owners_new(proc);
+	struct pp_sock_owners *s = pp_sock_owners_new(root);
 	const struct pp_sock_owner gone = {.pid = 999, .comm = "gone"};
 	struct pp_sock_owner o = {0};
 
@@ -141,6 +143,49 @@ START_TEST(test_noted_makers)
 }
 END_TEST
 
+/* PROC/PID/cgroup with TEXT. */
+static void proc_cgroup(unsigned int pid, const char *text)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%u/cgroup", proc, pid);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* A holder's systemd service, from its cgroup v2 line; none for a session or none at all. */
+START_TEST(test_places)
+{
+	struct pp_sock_owners *s = pp_sock_owners_new(root);
+	struct pp_sock_owner o = {0};
+	char unit[32];
+
+	ck_assert(pp_cgroup_unit("/system.slice/nginx.service", unit, sizeof(unit)));
+	ck_assert_str_eq(unit, "nginx.service");
+	ck_assert(pp_cgroup_unit("/user.slice/user@0.service/app.slice/x.service/y\n", unit,
+				 sizeof(unit)));
+	ck_assert_str_eq(unit, "x.service");
+	ck_assert(!pp_cgroup_unit("/user.slice/user-0.slice/session-2.scope", unit, sizeof(unit)));
+	ck_assert(!pp_cgroup_unit("/", unit, sizeof(unit)));
+	ck_assert(!pp_cgroup_unit("/.service", unit, sizeof(unit)));
+	ck_assert(!pp_cgroup_unit("/a-very-long-name-indeed.service", unit, 8));
+
+	proc_cgroup(123, "12:pids:/x\n0::/system.slice/web.service\n");
+	ck_assert(pp_sock_owner(s, 77, 1000, &o));
+	ck_assert_int_eq(o.place_kind, PP_PLACE_UNIT);
+	ck_assert_str_eq(o.place, "web.service");
+	proc_add(210, "sh", (const char *const[]){"3=socket:[88]", NULL});
+	proc_cgroup(210, "0::/user.slice/user-0.slice/session-2.scope\n");
+	ck_assert(pp_sock_owner(s, 88, 1000 + PP_SOCK_MISS_MS, &o));
+	ck_assert_int_eq(o.place_kind, PP_PLACE_NONE);
+	ck_assert_str_eq(o.place, "");
+	pp_sock_owners_free(s);
+}
+END_TEST
+
 Suite *sock_owner_suite(void)
 {
 	Suite *s = suite_create("sock_owner");
@@ -150,6 +195,7 @@ Suite *sock_owner_suite(void)
 	tcase_add_test(tc, test_link_ino);
 	tcase_add_test(tc, test_owners);
 	tcase_add_test(tc, test_noted_makers);
+	tcase_add_test(tc, test_places);
 	suite_add_tcase(s, tc);
 	return s;
 }
