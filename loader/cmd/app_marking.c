@@ -51,6 +51,12 @@ static int cgroup_scope(struct pp_app *a, unsigned int pid)
 	}
 	if (pp_cgroup_scope_resolve(&a->cgroup, path, pid, a->err, sizeof(a->err)))
 		return pp_app_usage_error("%s", a->err);
+	if (a->env.pid_only)
+		pp_info("scope: the sockets of pid %u alone (marked as its cgroup's)\n",
+			a->env.pid);
+	else if (a->env.pid)
+		pp_info("scope: every socket of pid %u's cgroup (--pid-only: its own alone)\n",
+			a->env.pid);
 	return 0;
 }
 

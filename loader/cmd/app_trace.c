@@ -166,7 +166,8 @@ int pp_app_trace(struct pp_app *a)
 				   .tick = a->env.agent ? agent_tick : NULL,
 				   .tick_ctx = a,
 				   .ended = a->env.command ? command_ended : NULL,
-				   .ended_ctx = &a->command};
+				   .ended_ctx = &a->command,
+				   .pid_only = a->env.pid_only ? a->env.pid : 0};
 	int ret;
 
 	a->names = calloc(a->list.n, sizeof(*a->names));

@@ -370,6 +370,9 @@ static int check_conflicts(const struct parse *p)
 		return bad(p, "%s",
 			   "-- COMMAND is for tracing: not with --test-pcap, --list-probes or "
 			   "--check");
+	if (env->pid_only && !env->pid)
+		return bad(p, "%s",
+			   "--pid-only goes with --pid: the process whose sockets are kept");
 	if (!!env->cgroup + !!env->unit + !!env->pid > 1)
 		return bad(p, "%s", "--cgroup, --unit and --pid each name the cgroup: one of them");
 	if ((env->cgroup || env->unit || env->pid) && env->action != PP_ACT_TRACE)

@@ -58,6 +58,7 @@ struct pp_env {
 		*cgroup;  /* --cgroup: the cgroup v2 directory whose sockets' packets are marked */
 	const char *unit; /* --unit: a systemd unit, its cgroup as --cgroup */
 	unsigned int pid; /* --pid: that of process PID; 0: none */
+	bool pid_only;	  /* --pid-only: only PID's own sockets, not its cgroup's */
 	char **command;	  /* -- COMMAND [ARGS]: run it, trace its packets; NULL: none */
 	const char *user; /* -u: the command's user; NULL: pktpath's */
 	const char *host_name; /* --host-name: JSON's host.name; NULL: gethostname() */

@@ -65,6 +65,10 @@ const struct pp_cli_opt pp_cli_opts[] = {
 	 .bad = "--pid wants a process id: \"%s\"",
 	 .help = "as --cgroup, the cgroup v2 of process PID (not the\n"
 		 "root cgroup: that is every process's)"},
+	{"pid-only", 0, NULL, PP_OPT_FLAG, AT(pid_only),
+	 .help = "with --pid: the packets of the sockets PID holds\n"
+		 "or made alone, not its cgroup's other processes'\n"
+		 "(marked as its cgroup's, kept by pktpath)"},
 	{"user", 'u', "USER", PP_OPT_STR, AT(user),
 	 .help = "run -- COMMAND as USER (a name or uid) and that\n"
 		 "user's groups; default: pktpath's user"},

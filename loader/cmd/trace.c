@@ -18,6 +18,7 @@
 #include "paths/sampler.h"
 #include "base/log.h"
 #include "names/sock_owner.h"
+#include "names/pid_socks.h"
 
 /*
  * Records come without a wakeup (pp_wake_flags() in bpf/record.bpf.h),
@@ -42,8 +43,10 @@ struct trace {
 	__u64 health; /* when the metrics last had the health figures */
 	int lost_fd;
 	__u64 now;
-	__u64 late_named;	       /* late records named on stderr so far */
-	struct pp_sock_owners *owners; /* the processes of a cgroup scope's sockets */
+	__u64 late_named;		/* late records named on stderr so far */
+	struct pp_sock_owners *owners;	/* the processes of a cgroup scope's sockets */
+	struct pp_pid_socks *pid_socks; /* --pid-only: that process's sockets */
+	__u64 not_pid;			/* --pid-only: packets of other sockets, not shown */
 	bool done;
 };
 
@@ -183,6 +186,21 @@ static void sock_owner_learn(struct trace *t, const struct pp_mark *m)
 		pp_sock_owner_note(t->owners, m->hop.sock_ino, &o);
 }
 
+/*
+ * At a scoped mark, while its socket is still open: who holds it, and for
+ * --pid-only whether it is the process's (its maker's word, else its fds).
+ */
+static void mark_learn(struct trace *t, const struct pp_mark *m)
+{
+	sock_owner_learn(t, m);
+	if (!t->pid_socks || !m->hop.sock_ino)
+		return;
+	if (m->maker_pid == t->cfg->pid_only)
+		pp_pid_socks_note(t->pid_socks, m->hop.sock_ino);
+	else
+		pp_pid_socks_holds(t->pid_socks, m->hop.sock_ino);
+}
+
 /* The process of scoped packet P's socket, and where it runs, into P, if known. */
 static void packet_owner(struct trace *t, struct pp_packet *p)
 {
@@ -201,6 +219,17 @@ static void packet_owner(struct trace *t, struct pp_packet *p)
 	memcpy(p->owner_place, o.place, sizeof(p->owner_place));
 }
 
+/*
+ * --pid-only: P is of a socket the process holds, or made (the kernel kept
+ * its maker; a listener's accepted connections are made by it too).
+ */
+static bool of_pid(struct trace *t, const struct pp_packet *p)
+{
+	return !t->cfg->pid_only ||
+	       (p->mark && (p->mark->maker_pid == t->cfg->pid_only ||
+			    pp_pid_socks_holds(t->pid_socks, p->mark->hop.sock_ino)));
+}
+
 static void emit(const struct pp_packet *pkt, void *ctx)
 {
 	struct pp_packet copy = *pkt, *p = &copy;
@@ -212,6 +241,10 @@ static void emit(const struct pp_packet *pkt, void *ctx)
 	}
 	if (t->done)
 		return;
+	if (!of_pid(t, p)) {
+		t->not_pid++;
+		return;
+	}
 	packet_owner(t, p);
 	if (t->paths_sum)
 		pp_summary_add(t->paths_sum, p);
@@ -266,7 +299,7 @@ static int on_record(void *ctx, void *data, size_t size)
 	struct trace *t = ctx;
 
 	if (size >= sizeof(struct pp_mark) && ((struct pp_hop *)data)->type == PP_REC_MARK)
-		sock_owner_learn(t, data);
+		mark_learn(t, data);
 
 	pp_paths_add(t->paths, data, size, t->now);
 	return t->done ? 1 : 0; /* stop consuming once -c is reached */
@@ -353,6 +386,10 @@ static void finish(struct trace *t, const struct pp_maps *maps)
 	if (t->state->map_full)
 		pp_warn("%llu packets not tracked: skb_map full (--max-packets)\n",
 			(unsigned long long)t->state->map_full);
+	if (t->cfg->pid_only)
+		pp_info("--pid-only: %llu packets of other processes of pid %u's cgroup not "
+			"shown\n",
+			(unsigned long long)t->not_pid, t->cfg->pid_only);
 }
 
 #define PP_HEALTH_NS 1000000000ULL /* the metrics' health figures: every second */
@@ -659,6 +696,8 @@ int pp_trace_run(const struct pp_maps *maps, const struct pp_trace_cfg *cfg,
 	start_sampling(&t);
 	t.paths = pp_paths_new(emit, &t);
 	t.owners = pp_sock_owners_new("");
+	if (cfg->pid_only)
+		t.pid_socks = pp_pid_socks_new("", cfg->pid_only);
 	if (t.paths) {
 		pp_paths_set_hold(t.paths, still_queued);
 		pp_paths_set_grace(t.paths, PP_END_GRACE_NS);
@@ -669,7 +708,7 @@ int pp_trace_run(const struct pp_maps *maps, const struct pp_trace_cfg *cfg,
 		t.paths_sum = pp_summary_new(PP_SUM_DEF_PATHS, PP_SUM_DEF_DROPS);
 		t.next_report = t.start + (__u64)(cfg->interval * 1e9);
 	}
-	if (!t.paths || !rb || (cfg->summary && !t.paths_sum)) {
+	if (!t.paths || !rb || (cfg->summary && !t.paths_sum) || (cfg->pid_only && !t.pid_socks)) {
 		err = -ENOMEM;
 		goto cleanup;
 	}
@@ -687,6 +726,7 @@ cleanup:
 	ring_buffer__free(rb);
 	pp_paths_free(t.paths);
 	pp_sock_owners_free(t.owners);
+	pp_pid_socks_free(t.pid_socks);
 	pp_summary_free(t.paths_sum);
 	munmap(t.state, (size_t)page);
 	return err;

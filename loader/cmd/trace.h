@@ -34,6 +34,8 @@ struct pp_trace_cfg {
 	 */
 	bool (*ended)(void *ctx);
 	void *ended_ctx;
+	/* --pid-only: the packets of this process's sockets alone are kept; 0: all. */
+	unsigned int pid_only;
 };
 
 /* Returns 0 when done (count, duration or *STOP), -errno on failure. */

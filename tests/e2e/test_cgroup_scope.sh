@@ -54,6 +54,7 @@ sleeps+=("$rootproc")
 echo "$rootproc" >"$root/cgroup.procs"
 refused "the root cgroup, which every process shares" --pid "$rootproc" udp
 refused "one of them" --pid "$rootproc" --cgroup "/$cg" udp
+refused "--pid-only goes with --pid" --pid-only --cgroup "/$cg" udp
 refused "--unit nosuch-$$: no cgroup named nosuch-$$.service" --unit "nosuch-$$" udp
 
 # b's servers.

@@ -8,8 +8,10 @@
 #   packet of curl's connection is printed, its SYN first, as tcpdump counts
 #   them, and each of the 5 datagrams; each names the server's process. A
 #   server outside the scope (TCP 8002) that curl also asks: none of its.
-# - --pid of a server that was running before pktpath started (TCP 8003):
-#   its connection from a, SYN included, named after it.
+# - --pid of a server that was running before pktpath started (TCP 8003),
+#   in a cgroup with a second server (TCP 8004): the connection to each from
+#   a, SYN included, named after it; with --pid-only, the first server's
+#   alone, the second's counted at exit as tcpdump counts them.
 # shellcheck source=tests/e2e/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -107,23 +109,55 @@ cg=$root/pktpath-e2e-$$-early
 mkdir "$cg"
 # shellcheck disable=SC2317 # invoked through pp_defer
 cg_down() {
-	kill "${PP_PIDS[early]:-}" 2>/dev/null
-	wait "${PP_PIDS[early]:-}" 2>/dev/null
+	kill "${PP_PIDS[early]:-}" "${PP_PIDS[early2]:-}" 2>/dev/null
+	wait "${PP_PIDS[early]:-}" "${PP_PIDS[early2]:-}" 2>/dev/null
 	rmdir "$cg"
 }
 pp_defer cg_down
-# Moved before it enters b: "ip netns exec" hides the cgroup mounts.
+# Moved before it enters b: "ip netns exec" hides the cgroup mounts. A
+# second server in the same cgroup (TCP 8004).
 # shellcheck disable=SC2016 # the inner shell's words
-pp_root_bg early sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$cg" \
+in_cg='echo $$ >"$0/cgroup.procs" && exec "$@"'
+pp_root_bg early sh -c "$in_cg" "$cg" \
 	ip netns exec "$PP_NS_B" python3 "$PP_TMP/server.py" "$PP_TMP/www" 8003
+pp_root_bg early2 sh -c "$in_cg" "$cg" \
+	ip netns exec "$PP_NS_B" python3 "$PP_TMP/server.py" "$PP_TMP/www" 8004
 listening "$PP_NS_B" 8003
-pp_bg dump2 "$PP_NS_B" tcpdump -U -n -i b-eth0 -w "$PP_TMP/bypid.pcap" "tcp port 8003"
-pp_wait_line dump2 'listening on' 10
-pp_pktpath_start bypid "$PP_NS_B" --json --backend tracepoint --packet-timeout 2 \
-	--pid "${PP_PIDS[early]}" tcp
-pp_in "$PP_NS_A" curl -sf -o /dev/null "http://$SRV:8003/blob" || pp_fail "curl of the early server"
-pp_pktpath_done bypid
-pp_wait_pcap "$PP_TMP/bypid.pcap" 20
-pp_stop dump2 INT
+listening "$PP_NS_B" 8004
+
+# byearly NAME ARGS...: pktpath ARGS in b while a fetches from both servers.
+byearly() {
+	local name=$1
+	shift
+	pp_bg "dump-$name" "$PP_NS_B" tcpdump -U -n -i b-eth0 -w "$PP_TMP/$name.pcap" \
+		"tcp port 8003 or tcp port 8004"
+	pp_wait_line "dump-$name" 'listening on' 10
+	pp_pktpath_start "$name" "$PP_NS_B" --json --backend tracepoint --packet-timeout 2 \
+		--pid "${PP_PIDS[early]}" "$@" tcp
+	for port in 8003 8004; do
+		pp_in "$PP_NS_A" curl -sf -o /dev/null "http://$SRV:$port/blob" ||
+			pp_fail "curl of the early server on $port"
+	done
+	pp_pktpath_done "$name"
+	pp_wait_pcap "$PP_TMP/$name.pcap" 40
+	pp_stop "dump-$name" INT
+}
+
+byearly bypid
+pp_expect_grep "bypid: the scope said" "$(pp_err bypid)" \
+	"scope: every socket of pid ${PP_PIDS[early]}'s cgroup"
 conn_checks bypid 8003 python3
+conn_checks bypid 8004 python3
+
+# --pid-only: the second server's packets, marked, are not shown, and counted.
+byearly pidonly --pid-only
+pp_expect_grep "pidonly: the scope said" "$(pp_err pidonly)" \
+	"scope: the sockets of pid ${PP_PIDS[early]} alone"
+conn_checks pidonly 8003 python3
+# shellcheck disable=SC2016 # jq program
+pp_expect_none "pidonly: a packet of the other server of the cgroup" "$(pp_out pidonly)" '
+	packets[] | select(.pkt.sport == 8004 or .pkt.dport == 8004) | pkt_str'
+n=$(tcpdump -n -r "$PP_TMP/pidonly.pcap" "tcp port 8004" 2>/dev/null | wc -l)
+pp_expect_grep "pidonly: the other server's packets counted at exit" "$(pp_err pidonly)" \
+	"--pid-only: $n packets of other processes of pid ${PP_PIDS[early]}'s cgroup not shown"
 pp_pass
