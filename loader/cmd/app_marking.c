@@ -15,7 +15,7 @@
 #include "names/ctr_host.h"
 #include "kernel/cgroup_scope.h"
 #include "kernel/unit_cgroup.h"
-#include "kernel/scope_socks.h"
+#include "names/scope_socks.h"
 #include "probes/attacher.h"
 #include "tc/tc_attach.h"
 #include "base/log.h"
@@ -197,7 +197,7 @@ int pp_app_marking_prepare(struct pp_app *a)
  */
 static void keep_makers(struct pp_app *a)
 {
-	int ret;
+	int ret, fd;
 
 	if (!a->cgroup.id)
 		return;
@@ -208,13 +208,16 @@ static void keep_makers(struct pp_app *a)
 			 "and a socket made from now on is in the scope on egress only\n");
 	else if (ret < 0)
 		pp_warn("cannot keep the makers of the scope's sockets: %s\n", strerror(-ret));
-	ret = pp_scope_socks_fill(a->maps.sock_maker_map, a->cgroup.id);
-	if (ret < 0)
+	fd = pp_cgroup_open_id(a->cgroup.id);
+	if (fd < 0) {
 		pp_warn("cannot name the scope's sockets to the classifier: %s: their inbound "
 			"packets join at their first answer\n",
-			strerror(-ret));
-	else
-		pp_debug("cgroup scope: %d sockets there at start\n", ret);
+			strerror(-fd));
+		return;
+	}
+	pp_debug("cgroup scope: %d sockets there at start\n",
+		 pp_scope_socks_fill(a->maps.sock_maker_map, fd));
+	close(fd);
 }
 
 /* The classifier on the interfaces, or the scripts that put it there. */

@@ -2,7 +2,6 @@
 /* One process's sockets: see pid_socks.h. */
 #include "names/pid_socks.h"
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -25,7 +24,7 @@ struct slot {
 };
 
 struct pp_pid_socks {
-	char fd_dir[PATH_MAX];
+	char proc_dir[PATH_MAX]; /* /proc/PID */
 	size_t n;
 	struct slot slots[PP_PID_SOCKS_SLOTS];
 };
@@ -35,7 +34,7 @@ struct pp_pid_socks *pp_pid_socks_new(const char *root, __u32 pid)
 	struct pp_pid_socks *s = calloc(1, sizeof(*s));
 
 	if (s)
-		snprintf(s->fd_dir, sizeof(s->fd_dir), "%s/proc/%u/fd", root, pid);
+		snprintf(s->proc_dir, sizeof(s->proc_dir), "%s/proc/%u", root, pid);
 	return s;
 }
 
@@ -69,30 +68,22 @@ static void decide(struct pp_pid_socks *s, __u32 ino, bool held)
 	s->n++;
 }
 
+static bool held(void *arg, int fd, __u32 ino)
+{
+	(void)fd;
+	decide(arg, ino, true);
+	return true;
+}
+
 /* Every socket the process holds now: held. */
 static void scan(struct pp_pid_socks *s)
 {
-	int fd = open(s->fd_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	DIR *d = fd < 0 ? NULL : fdopendir(fd);
-	struct dirent *e;
-	char link[64];
+	int pidfd = open(s->proc_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
-	if (!d) {
-		if (fd >= 0)
-			close(fd);
+	if (pidfd < 0)
 		return;
-	}
-	while ((e = readdir(d))) {
-		ssize_t n = readlinkat(fd, e->d_name, link, sizeof(link) - 1);
-		__u32 ino;
-
-		if (n <= 0)
-			continue;
-		link[n] = '\0';
-		if (!pp_sock_link_ino(link, &ino))
-			decide(s, ino, true);
-	}
-	closedir(d);
+	pp_sock_fds(pidfd, held, s);
+	close(pidfd);
 }
 
 void pp_pid_socks_note(struct pp_pid_socks *s, __u32 ino)

@@ -92,37 +92,32 @@ static int add(struct pp_sock_owners *s, __u32 ino, const struct pp_sock_owner *
 	return 0;
 }
 
-/* /proc/PID's comm into O (its pid set); false if it is gone. */
-static bool read_comm(int pidfd, struct pp_sock_owner *o)
+bool pp_proc_comm(int pidfd, char *comm)
 {
 	int fd = openat(pidfd, "comm", O_RDONLY | O_CLOEXEC);
 	ssize_t n;
 
 	if (fd < 0)
 		return false;
-	n = read(fd, o->comm, sizeof(o->comm) - 1);
+	n = read(fd, comm, PP_SOCK_COMMLEN - 1);
 	close(fd);
 	if (n <= 0)
 		return false;
-	o->comm[n] = '\0';
-	o->comm[strcspn(o->comm, "\n")] = '\0';
+	comm[n] = '\0';
+	comm[strcspn(comm, "\n")] = '\0';
 	return true;
 }
 
-/* The sockets process PID (its /proc directory open as PIDFD) holds. */
-static void scan_pid(struct pp_sock_owners *s, int pidfd, __u32 pid)
+void pp_sock_fds(int pidfd, bool (*cb)(void *arg, int fd, __u32 ino), void *arg)
 {
-	struct pp_sock_owner o = {.pid = pid};
 	int fdfd = openat(pidfd, "fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = fdfd < 0 ? NULL : fdopendir(fdfd);
 	struct dirent *e;
 	char link[64];
-	DIR *d;
 
-	if (fdfd < 0)
-		return;
-	d = fdopendir(fdfd);
 	if (!d) {
-		close(fdfd);
+		if (fdfd >= 0)
+			close(fdfd);
 		return;
 	}
 	while ((e = readdir(d))) {
@@ -132,12 +127,35 @@ static void scan_pid(struct pp_sock_owners *s, int pidfd, __u32 pid)
 		if (n <= 0)
 			continue;
 		link[n] = '\0';
-		if (pp_sock_link_ino(link, &ino) || (!o.comm[0] && !read_comm(pidfd, &o)))
-			continue;
-		if (add(s, ino, &o))
+		if (!pp_sock_link_ino(link, &ino) && !cb(arg, atoi(e->d_name), ino))
 			break;
 	}
 	closedir(d);
+}
+
+struct scan_ctx {
+	struct pp_sock_owners *s;
+	int pidfd;
+	struct pp_sock_owner o;
+};
+
+/* One socket of the process scanned: its comm read at the first. */
+static bool scan_one(void *arg, int fd, __u32 ino)
+{
+	struct scan_ctx *c = arg;
+
+	(void)fd;
+	if (!c->o.comm[0] && !pp_proc_comm(c->pidfd, c->o.comm))
+		return false;
+	return !add(c->s, ino, &c->o);
+}
+
+/* The sockets process PID (its /proc directory open as PIDFD) holds. */
+static void scan_pid(struct pp_sock_owners *s, int pidfd, __u32 pid)
+{
+	struct scan_ctx c = {.s = s, .pidfd = pidfd, .o.pid = pid};
+
+	pp_sock_fds(pidfd, scan_one, &c);
 }
 
 static int by_ino(const void *a, const void *b)

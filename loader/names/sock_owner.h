@@ -75,4 +75,13 @@ bool pp_cgroup_unit(const char *path, char *unit, size_t len);
 /* "socket:[N]" (a /proc/PID/fd link) into INO: 0, or -1 if it is another file. */
 int pp_sock_link_ino(const char *link, __u32 *ino);
 
+/* The comm of the process whose /proc directory is open as PIDFD, into COMM (PP_SOCK_COMMLEN). */
+bool pp_proc_comm(int pidfd, char *comm);
+
+/*
+ * Each socket among the fds of the process whose /proc directory is open as
+ * PIDFD: CB(ARG, its fd number, its inode), until CB returns false.
+ */
+void pp_sock_fds(int pidfd, bool (*cb)(void *arg, int fd, __u32 ino), void *arg);
+
 #endif /* PP_SOCK_OWNER_H */

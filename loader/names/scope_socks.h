@@ -9,14 +9,12 @@
 #ifndef PP_SCOPE_SOCKS_H
 #define PP_SCOPE_SOCKS_H
 
-#include <linux/types.h>
-
 /*
- * Every socket that a process of cgroup ID (or of one below it) holds:
- * its holder into the storage of map MAP_FD (a BPF_MAP_TYPE_SK_STORAGE
- * whose value is struct pp_sock_maker). The number of sockets given one,
- * or -errno. Needs CAP_SYS_PTRACE (pidfd_getfd(2)).
+ * Every socket that a process of the cgroup open as CGROUP_FD (or of one
+ * below it) holds: its holder into the storage of map MAP_FD (a
+ * BPF_MAP_TYPE_SK_STORAGE whose value is struct pp_sock_maker). The number
+ * of sockets given one. Needs CAP_SYS_PTRACE (pidfd_getfd(2)).
  */
-int pp_scope_socks_fill(int map_fd, __u64 cgroup_id);
+int pp_scope_socks_fill(int map_fd, int cgroup_fd);
 
 #endif /* PP_SCOPE_SOCKS_H */
