@@ -14,6 +14,7 @@
 #include "names/netns_scope.h"
 #include "names/ctr_host.h"
 #include "kernel/cgroup_scope.h"
+#include "kernel/kfeatures.h"
 #include "kernel/unit_cgroup.h"
 #include "names/scope_socks.h"
 #include "probes/attacher.h"
@@ -151,7 +152,8 @@ int pp_app_marking_prepare(struct pp_app *a)
 				.xlate_flags = a->env.no_inner ? 0 : PP_XLATE_INNER,
 				.no_fetch = !a->facts.fetch,
 				.cgroup_id = a->cgroup.id,
-				.cgroup_level = a->cgroup.level};
+				.cgroup_level = a->cgroup.level,
+				.keep_makers = a->cgroup.id && pp_kfeatures_has_sock_maker()};
 	double t0 = pp_app_now_ms();
 	int ret;
 

@@ -66,8 +66,20 @@ static void report(FILE *out, const struct pp_kfacts *f)
 	row2(out, "slab tracepoints with cache", f->slab,
 	     "tracepoint backend: frees no skb tracepoint sees",
 	     "tracepoint backend: every slab object looked up while packets are in flight");
+	row2(out, "cgroup sock programs' task", f->maker,
+	     "a cgroup scope names a sender gone before /proc is read, and takes a "
+	     "server started later from its first SYN",
+	     "a cgroup scope may not name a short-lived sender; a server started after "
+	     "pktpath joins at its first answer");
 	row(out, "tracefs mounted", f->tracefs, "not needed: pktpath uses perf kprobes");
 	row(out, "bpffs mounted", f->bpffs, "not needed by pktpath");
+	/* Not this kernel's lack but pktpath's: said so that nobody looks for them. */
+	row(out, "other BPF programs' verdicts", false,
+	    "not followed into: a drop at a TC or XDP hook names the programs attached "
+	    "there, not which one decided");
+	row(out, "XDP drops before an skb", false,
+	    "not seen: a frame an XDP program drops, sends back or redirects never "
+	    "reaches pktpath's hooks (the program's own counters tell)");
 }
 
 int pp_check(FILE *out)

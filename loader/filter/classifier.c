@@ -159,21 +159,6 @@ static void choose_pair(struct pp_cls *c, bool no_fetch)
 	bpf_program__set_autoload(s->progs.pp_cls_egress_nofetch, no_fetch);
 }
 
-/*
- * pp_sock_create() asks for the current task and keeps it in the socket's
- * storage: cgroup sock programs may from 6.1 on, not before.
- */
-static bool maker_helpers(void)
-{
-	static const enum bpf_func_id need[] = {BPF_FUNC_get_current_pid_tgid,
-						BPF_FUNC_get_current_comm, BPF_FUNC_sk_storage_get};
-
-	for (size_t i = 0; i < sizeof(need) / sizeof(need[0]); i++)
-		if (libbpf_probe_bpf_helper(BPF_PROG_TYPE_CGROUP_SOCK, need[i], NULL) != 1)
-			return false;
-	return true;
-}
-
 /* The maps given, or (a classifier run alone) its own. */
 static int use_maps(struct pp_cls *c, const struct pp_maps *maps)
 {
@@ -217,8 +202,7 @@ static int cls_load(struct pp_cls *c, const struct pp_cls_opts *o, unsigned int 
 		choose_pair(c, o->no_fetch);
 		c->skel->rodata->pp_scope_cgid = o->cgroup_id;
 		c->skel->rodata->pp_scope_cglevel = o->cgroup_level;
-		bpf_program__set_autoload(c->skel->progs.pp_sock_create,
-					  o->cgroup_id && maker_helpers());
+		bpf_program__set_autoload(c->skel->progs.pp_sock_create, o->keep_makers);
 	}
 	ret = c->skel ? use_maps(c, o->maps) : -errno;
 	if (!ret)

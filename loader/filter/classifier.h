@@ -36,6 +36,8 @@ struct pp_cls_opts {
 	bool no_fetch;	 /* the kernel has no atomic fetch: the *_nofetch pair (record.bpf.h) */
 	__u64 cgroup_id; /* --cgroup/--pid: only its sockets' packets; 0: all */
 	unsigned int cgroup_level; /* that cgroup's level below the root */
+	/* Load pp_sock_create (pp_cls_attach_maker()): kfeatures' has_sock_maker. */
+	bool keep_makers;
 };
 
 /*

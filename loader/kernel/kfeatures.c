@@ -204,3 +204,14 @@ bool pp_kfeatures_has_clsact(void)
 {
 	return in_new_netns(try_clsact);
 }
+
+bool pp_kfeatures_has_sock_maker(void)
+{
+	static const enum bpf_func_id need[] = {BPF_FUNC_get_current_pid_tgid,
+						BPF_FUNC_get_current_comm, BPF_FUNC_sk_storage_get};
+
+	for (size_t i = 0; i < sizeof(need) / sizeof(need[0]); i++)
+		if (libbpf_probe_bpf_helper(BPF_PROG_TYPE_CGROUP_SOCK, need[i], NULL) != 1)
+			return false;
+	return true;
+}

@@ -21,6 +21,11 @@ bool pp_kfeatures_has_attach_cookie(void);
 bool pp_kfeatures_has_atomic_fetch(void);
 /* bpf_loop(): walking the skbs a copying function made. */
 bool pp_kfeatures_has_bpf_loop(void);
+/*
+ * A cgroup sock program may ask for the current task and keep it in the
+ * socket's storage (6.1 on): a cgroup scope's sockets keep their makers.
+ */
+bool pp_kfeatures_has_sock_maker(void);
 /* TC in a throwaway network namespace, so no real interface is touched. */
 bool pp_kfeatures_has_tcx(void);
 bool pp_kfeatures_has_clsact(void);

@@ -108,6 +108,7 @@ void pp_kfacts_check(struct pp_kfacts *k, const struct btf *btf)
 	k->kmulti = pp_kfeatures_has_kprobe_multi(PP_CHECK_FUNC);
 	k->fentry = func > 0 && pp_kfeatures_has_fentry((__u32)func);
 	k->tp_btf = tp > 0 && pp_kfeatures_has_tp_btf((__u32)tp);
+	k->maker = pp_kfeatures_has_sock_maker();
 	pp_kfacts_programs(k, btf);
 	k->tracefs = mounted("/sys/kernel/tracing", TRACEFS_MAGIC);
 	k->bpffs = mounted("/sys/fs/bpf", BPF_FS_MAGIC);

@@ -26,6 +26,7 @@ struct pp_kfacts {
 	 * atomics that fetch, bpf_loop(), slab tracepoints that pass the cache.
 	 */
 	bool fetch, loop, slab;
+	bool maker; /* pp_kfeatures_has_sock_maker() */
 	/* Functions ftrace can trace, and kernel symbols; NULL: unknown. */
 	const struct pp_names *ftrace;
 	struct pp_ksyms *ksyms;
