@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <string.h>
+#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "pktpath.h"
 #include "bpfobj/maps.h"
 #include "maps.skel.h"
 
@@ -34,6 +36,20 @@ static void keep_fds(struct pp_maps *m)
 	m->sock_maker_map = bpf_map__fd(m->skel->maps.sock_maker_map);
 }
 
+/* The state the probes read before the loader's trace loop runs. */
+static int set_state(struct pp_maps *m, const struct pp_maps_opts *o)
+{
+	struct pp_state st = {.orphan_ns = o->orphan_ns};
+	__u32 zero = 0;
+	int err;
+
+	if (!bpf_map_update_elem(m->state_map, &zero, &st, BPF_ANY))
+		return 0;
+	err = -errno;
+	pp_maps_destroy(m);
+	return err;
+}
+
 int pp_maps_create(struct pp_maps *m, const struct pp_maps_opts *o)
 {
 	int err;
@@ -50,7 +66,7 @@ int pp_maps_create(struct pp_maps *m, const struct pp_maps_opts *o)
 		return err;
 	}
 	keep_fds(m);
-	return 0;
+	return set_state(m, o);
 }
 
 int pp_maps_share(const struct pp_maps *m, struct bpf_object *obj)

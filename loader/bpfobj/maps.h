@@ -18,6 +18,11 @@ struct pp_maps_opts {
 	__u32 ring_size;   /* path_map bytes, 0 = default */
 	__u32 stacks;	   /* stack_map entries (--stack), 0 = 1: none kept */
 	bool scope_flows;  /* a cgroup scope: scope_flow_map full size, else 1 entry */
+	/*
+	 * pp_state.orphan_ns from the start (--packet-timeout): a copy may join
+	 * its packet only within it, so before it is set none joins.
+	 */
+	__u64 orphan_ns;
 };
 
 /* Each fd is that of the map of its name. */

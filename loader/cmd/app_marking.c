@@ -146,7 +146,8 @@ int pp_app_marking_prepare(struct pp_app *a)
 	struct pp_maps_opts sizes = {.max_packets = a->env.max_packets,
 				     .ring_size = a->env.ring_size,
 				     .stacks = a->env.nstacks ? PP_STACK_ENTRIES : 0,
-				     .scope_flows = a->cgroup.id != 0};
+				     .scope_flows = a->cgroup.id != 0,
+				     .orphan_ns = (__u64)(a->env.packet_timeout * 1e9)};
 	struct pp_cls_opts o = {.expr = a->env.filter,
 				.maps = &a->maps,
 				.xlate_flags = a->env.no_inner ? 0 : PP_XLATE_INNER,

@@ -691,8 +691,6 @@ int pp_trace_run(const struct pp_maps *maps, const struct pp_trace_cfg *cfg,
 	t.state = mmap(NULL, (size_t)page, PROT_READ | PROT_WRITE, MAP_SHARED, maps->state_map, 0);
 	if (t.state == MAP_FAILED)
 		return -errno;
-	/* Copies may join a packet for as long as it may stay open. */
-	t.state->orphan_ns = timeout_ns(cfg);
 	start_sampling(&t);
 	t.paths = pp_paths_new(emit, &t);
 	t.owners = pp_sock_owners_new("");
