@@ -565,23 +565,25 @@ static __always_inline bool pp_sock_time_wait(struct __sk_buff *ctx)
 /*
  * Egress: CTX is sent by a socket of the cgroup scope, or of a cgroup below
  * it (the skb's socket; a request socket counts as its listener's); its
- * socket's inode into INO, with PP_SOCK_FRESH for a new conversation. Its
+ * socket's inode into INO if MATCH (the filter's verdict) or the
+ * conversation is new, with PP_SOCK_FRESH for a new one. Its
  * conversation's reply tuple is noted with that inode whatever the filter
  * says (a filter may match the replies alone); one that leaves by a socket
  * outside (a port reused by another program) is forgotten, unless it is
  * the conversation's own time-wait socket. A lookup a packet, an update or
  * a delete when that changes.
  */
-static __always_inline bool pp_scope_sent(struct __sk_buff *ctx, __u64 *ino)
+static __always_inline bool pp_scope_sent(struct __sk_buff *ctx, bool match, __u64 *ino)
 {
 	bool in = bpf_skb_ancestor_cgroup_id(ctx, pp_scope_cglevel) == pp_scope_cgid;
 	struct pp_reply_key k = {};
 	__u32 *known, v;
 
-	if (in)
-		*ino = pp_sock_ino(ctx);
-	if (!pp_scope_flow_key(ctx, true, &k))
+	if (!pp_scope_flow_key(ctx, true, &k)) {
+		if (in && match)
+			*ino = pp_sock_ino(ctx);
 		return in;
+	}
 	known = bpf_map_lookup_elem(&scope_flow_map, &k);
 	/*
 	 * A time-wait socket has no cgroup and no file: the last ACK of a
@@ -589,9 +591,12 @@ static __always_inline bool pp_scope_sent(struct __sk_buff *ctx, __u64 *ino)
 	 */
 	if (!in && known && pp_sock_time_wait(ctx))
 		in = true;
+	/* The socket's inode, four reads: for a mark, or a conversation not noted yet. */
+	if (in && (match || !known))
+		*ino = pp_sock_ino(ctx);
 	if (in && !*ino && known)
 		*ino = *known;
-	if (in && (!known || *known != *ino)) {
+	if (in && (!known || (match && *known != *ino))) {
 		v = *ino;
 		bpf_map_update_elem(&scope_flow_map, &k, &v, BPF_ANY);
 		if (*ino)
@@ -641,7 +646,7 @@ static __always_inline bool pp_cgroup_match(struct __sk_buff *ctx, bool egress, 
 	if (!pp_scope_cgid)
 		return match;
 	if (egress)
-		return pp_scope_sent(ctx, ino) && match;
+		return pp_scope_sent(ctx, match, ino) && match;
 	if (!match || !pp_scope_flow_key(ctx, false, &k))
 		return false;
 	flow = bpf_map_lookup_elem(&scope_flow_map, &k);
