@@ -17,8 +17,7 @@
 #include "paths/budget.h"
 #include "paths/sampler.h"
 #include "base/log.h"
-#include "names/sock_owner.h"
-#include "names/pid_socks.h"
+#include "cmd/scope_owner.h"
 
 /*
  * Records come without a wakeup (pp_wake_flags() in bpf/record.bpf.h),
@@ -43,10 +42,8 @@ struct trace {
 	__u64 health; /* when the metrics last had the health figures */
 	int lost_fd;
 	__u64 now;
-	__u64 late_named;		/* late records named on stderr so far */
-	struct pp_sock_owners *owners;	/* the processes of a cgroup scope's sockets */
-	struct pp_pid_socks *pid_socks; /* --pid-only: that process's sockets */
-	__u64 not_pid;			/* --pid-only: packets of other sockets, not shown */
+	__u64 late_named;	      /* late records named on stderr so far */
+	struct pp_scope_owner *owner; /* a cgroup scope's processes */
 	bool done;
 };
 
@@ -151,85 +148,6 @@ static bool prints_packets(const struct pp_trace_cfg *cfg)
 	return !cfg->summary;
 }
 
-/*
- * The process that holds the socket a scoped mark names (pp_hop.sock_ino),
- * into O: asked at the mark, while a short-lived sender still runs, and
- * again when the packet is printed.
- */
-static bool sock_owner(struct trace *t, const struct pp_mark *m, struct pp_sock_owner *o)
-{
-	return m && m->hop.sock_ino && t->owners &&
-	       pp_sock_owner(t->owners, m->hop.sock_ino, now_ns() / 1000000, o);
-}
-
-/* The process that made the socket of scoped mark M, as the kernel kept it, into O. */
-static bool mark_maker(const struct pp_mark *m, struct pp_sock_owner *o)
-{
-	if (!m || !m->maker_pid)
-		return false;
-	*o = (struct pp_sock_owner){.pid = m->maker_pid};
-	memcpy(o->comm, m->maker_comm, sizeof(m->maker_comm));
-	o->comm[sizeof(o->comm) - 1] = '\0';
-	return true;
-}
-
-/*
- * At a scoped mark: its socket's holder, looked for while a short-lived
- * sender still runs; if no scan finds it, the socket's maker, so that the
- * replies to come (whose marks carry the inode) are named too.
- */
-static void sock_owner_learn(struct trace *t, const struct pp_mark *m)
-{
-	struct pp_sock_owner o;
-
-	if (!sock_owner(t, m, &o) && mark_maker(m, &o) && t->owners)
-		pp_sock_owner_note(t->owners, m->hop.sock_ino, &o);
-}
-
-/*
- * At a scoped mark, while its socket is still open: who holds it, and for
- * --pid-only whether it is the process's (its maker's word, else its fds).
- */
-static void mark_learn(struct trace *t, const struct pp_mark *m)
-{
-	sock_owner_learn(t, m);
-	if (!t->pid_socks || !m->hop.sock_ino)
-		return;
-	if (m->maker_pid == t->cfg->pid_only)
-		pp_pid_socks_note(t->pid_socks, m->hop.sock_ino);
-	else
-		pp_pid_socks_holds(t->pid_socks, m->hop.sock_ino);
-}
-
-/* The process of scoped packet P's socket, and where it runs, into P, if known. */
-static void packet_owner(struct trace *t, struct pp_packet *p)
-{
-	struct pp_sock_owner o;
-
-	if (!t->owners || !p->mark)
-		return;
-	if (!sock_owner(t, p->mark, &o)) {
-		if (!mark_maker(p->mark, &o))
-			return;
-		pp_sock_owner_place(t->owners, &o);
-	}
-	p->owner_pid = o.pid;
-	memcpy(p->owner_comm, o.comm, sizeof(p->owner_comm));
-	p->owner_kind = o.place_kind;
-	memcpy(p->owner_place, o.place, sizeof(p->owner_place));
-}
-
-/*
- * --pid-only: P is of a socket the process holds, or made (the kernel kept
- * its maker; a listener's accepted connections are made by it too).
- */
-static bool of_pid(struct trace *t, const struct pp_packet *p)
-{
-	return !t->cfg->pid_only ||
-	       (p->mark && (p->mark->maker_pid == t->cfg->pid_only ||
-			    pp_pid_socks_holds(t->pid_socks, p->mark->hop.sock_ino)));
-}
-
 static void emit(const struct pp_packet *pkt, void *ctx)
 {
 	struct pp_packet copy = *pkt, *p = &copy;
@@ -241,11 +159,9 @@ static void emit(const struct pp_packet *pkt, void *ctx)
 	}
 	if (t->done)
 		return;
-	if (!of_pid(t, p)) {
-		t->not_pid++;
+	if (!pp_scope_owner_keep(t->owner, p))
 		return;
-	}
-	packet_owner(t, p);
+	pp_scope_owner_name(t->owner, p, t->now / 1000000);
 	if (t->paths_sum)
 		pp_summary_add(t->paths_sum, p);
 	if (t->cfg->metrics)
@@ -299,7 +215,7 @@ static int on_record(void *ctx, void *data, size_t size)
 	struct trace *t = ctx;
 
 	if (size >= sizeof(struct pp_mark) && ((struct pp_hop *)data)->type == PP_REC_MARK)
-		mark_learn(t, data);
+		pp_scope_owner_mark(t->owner, data, t->now / 1000000);
 
 	pp_paths_add(t->paths, data, size, t->now);
 	return t->done ? 1 : 0; /* stop consuming once -c is reached */
@@ -389,7 +305,7 @@ static void finish(struct trace *t, const struct pp_maps *maps)
 	if (t->cfg->pid_only)
 		pp_info("--pid-only: %llu packets of other processes of pid %u's cgroup not "
 			"shown\n",
-			(unsigned long long)t->not_pid, t->cfg->pid_only);
+			(unsigned long long)pp_scope_owner_kept_back(t->owner), t->cfg->pid_only);
 }
 
 #define PP_HEALTH_NS 1000000000ULL /* the metrics' health figures: every second */
@@ -693,9 +609,7 @@ int pp_trace_run(const struct pp_maps *maps, const struct pp_trace_cfg *cfg,
 		return -errno;
 	start_sampling(&t);
 	t.paths = pp_paths_new(emit, &t);
-	t.owners = pp_sock_owners_new("");
-	if (cfg->pid_only)
-		t.pid_socks = pp_pid_socks_new("", cfg->pid_only);
+	t.owner = pp_scope_owner_new(cfg->pid_only);
 	if (t.paths) {
 		pp_paths_set_hold(t.paths, still_queued);
 		pp_paths_set_grace(t.paths, PP_END_GRACE_NS);
@@ -706,7 +620,7 @@ int pp_trace_run(const struct pp_maps *maps, const struct pp_trace_cfg *cfg,
 		t.paths_sum = pp_summary_new(PP_SUM_DEF_PATHS, PP_SUM_DEF_DROPS);
 		t.next_report = t.start + (__u64)(cfg->interval * 1e9);
 	}
-	if (!t.paths || !rb || (cfg->summary && !t.paths_sum) || (cfg->pid_only && !t.pid_socks)) {
+	if (!t.paths || !rb || (cfg->summary && !t.paths_sum) || !t.owner) {
 		err = -ENOMEM;
 		goto cleanup;
 	}
@@ -723,8 +637,7 @@ int pp_trace_run(const struct pp_maps *maps, const struct pp_trace_cfg *cfg,
 cleanup:
 	ring_buffer__free(rb);
 	pp_paths_free(t.paths);
-	pp_sock_owners_free(t.owners);
-	pp_pid_socks_free(t.pid_socks);
+	pp_scope_owner_free(t.owner);
 	pp_summary_free(t.paths_sum);
 	munmap(t.state, (size_t)page);
 	return err;
