@@ -200,24 +200,24 @@ int pp_app_marking_prepare(struct pp_app *a)
  */
 static void keep_makers(struct pp_app *a)
 {
-	int ret, fd;
+	int fd, ret;
 
 	if (!a->cgroup.id)
 		return;
-	ret = pp_cls_attach_maker(&a->cls, a->cgroup.id);
+	fd = pp_cgroup_open_id(a->cgroup.id);
+	if (fd < 0) {
+		pp_warn("cannot open the scope's cgroup: %s: a process gone before /proc is read "
+			"is not named, and inbound packets join at their first answer\n",
+			strerror(-fd));
+		return;
+	}
+	ret = pp_cls_attach_maker(&a->cls, fd);
 	if (ret == 0)
 		pp_debug("this kernel keeps no socket's maker for pktpath (cgroup sock "
 			 "programs: 6.1): a process gone before /proc is read is not named, "
 			 "and a socket made from now on is in the scope on egress only\n");
 	else if (ret < 0)
 		pp_warn("cannot keep the makers of the scope's sockets: %s\n", strerror(-ret));
-	fd = pp_cgroup_open_id(a->cgroup.id);
-	if (fd < 0) {
-		pp_warn("cannot name the scope's sockets to the classifier: %s: their inbound "
-			"packets join at their first answer\n",
-			strerror(-fd));
-		return;
-	}
 	pp_debug("cgroup scope: %d sockets there at start\n",
 		 pp_scope_socks_fill(a->maps.sock_maker_map, fd));
 	close(fd);

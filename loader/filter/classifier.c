@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <bpf/btf.h>
@@ -19,7 +18,6 @@
 #include "classifier.skel.h"
 #include "bpfobj/maps.h"
 #include "bpfobj/splice.h"
-#include "kernel/cgroup_scope.h"
 
 /*
  * The verifier's limits, found in its log (which libbpf prints as a warning
@@ -243,18 +241,13 @@ int pp_cls_load(struct pp_cls *c, const struct pp_cls_opts *o, char *err, size_t
 	return ret;
 }
 
-int pp_cls_attach_maker(struct pp_cls *c, __u64 cgroup_id)
+int pp_cls_attach_maker(struct pp_cls *c, int cgroup_fd)
 {
 	struct bpf_program *prog = c->skel->progs.pp_sock_create;
-	int fd;
 
 	if (!bpf_program__autoload(prog))
 		return 0;
-	fd = pp_cgroup_open_id(cgroup_id);
-	if (fd < 0)
-		return fd;
-	c->maker = bpf_program__attach_cgroup(prog, fd);
-	close(fd);
+	c->maker = bpf_program__attach_cgroup(prog, cgroup_fd);
 	return c->maker ? 1 : -errno;
 }
 

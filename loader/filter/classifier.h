@@ -50,12 +50,12 @@ int pp_cls_load(struct pp_cls *c, const struct pp_cls_opts *o, char *err, size_t
 void pp_cls_destroy(struct pp_cls *c);
 
 /*
- * In a cgroup scope (pp_cls_opts.cgroup_id), keep the maker of each socket
- * made from now on in the scope (bpf/classifier.bpf.c pp_sock_create()):
- * 1 if attached, 0 if this kernel cannot (its marks then name no maker),
- * or -errno.
+ * In a cgroup scope (pp_cls_opts.cgroup_id, open as CGROUP_FD), keep the
+ * maker of each socket made from now on in the scope (bpf/classifier.bpf.c
+ * pp_sock_create()): 1 if attached, 0 if not loaded (pp_cls_opts
+ * .keep_makers: this kernel cannot), or -errno.
  */
-int pp_cls_attach_maker(struct pp_cls *c, __u64 cgroup_id);
+int pp_cls_attach_maker(struct pp_cls *c, int cgroup_fd);
 int pp_cls_prog_fd(const struct pp_cls *c, int egress);
 
 /*
