@@ -92,7 +92,7 @@ bool pp_scope_owner_keep(struct pp_scope_owner *s, const struct pp_packet *p)
 
 void pp_scope_owner_name(struct pp_scope_owner *s, struct pp_packet *p, __u64 now_ms)
 {
-	struct pp_sock_owner o;
+	struct pp_sock_owner o, m;
 
 	if (!p->mark)
 		return;
@@ -100,6 +100,11 @@ void pp_scope_owner_name(struct pp_scope_owner *s, struct pp_packet *p, __u64 no
 		if (!maker(p->mark, &o))
 			return;
 		pp_sock_owner_place(s->owners, &o);
+	} else if (o.place_kind == PP_PLACE_NONE && maker(p->mark, &m)) {
+		/* The holder gone (a forked worker): the socket's maker runs where it was made. */
+		pp_sock_owner_place(s->owners, &m);
+		o.place_kind = m.place_kind;
+		memcpy(o.place, m.place, sizeof(o.place));
 	}
 	p->owner_pid = o.pid;
 	memcpy(p->owner_comm, o.comm, sizeof(p->owner_comm));

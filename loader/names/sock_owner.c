@@ -25,7 +25,7 @@ struct sock_ent {
 };
 
 /* Processes' places, read once each (a pid's slot: pid % PP_SOCK_PLACES). */
-#define PP_SOCK_PLACES 64
+#define PP_SOCK_PLACES 256
 
 struct place_slot {
 	__u32 pid; /* 0: empty */
