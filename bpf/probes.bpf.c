@@ -197,6 +197,20 @@ PP_KPROBES(3)
 PP_KPROBES(4)
 PP_KPROBES(5)
 
+/*
+ * Another BPF program's return on a tracked packet: fexit on a TC program
+ * (loader/probes/verdicts.c loads a copy per program, its probe index in the
+ * immediate). Its one argument, struct __sk_buff *, is the kernel's skb;
+ * ctx[1] is what it returned.
+ */
+SEC("fexit")
+int pp_verdict_tc(__u64 *ctx)
+{
+	return pp_hop_gate(ctx[0])
+		       ? pp_on_verdict(ctx[0], pp_probe_imm() & PP_COOKIE_PROBE, (__u32)ctx[1])
+		       : 0;
+}
+
 /* The returns of the copying functions (PP_COOKIE_COPIES), per backend. */
 SEC("kretprobe.multi")
 int pp_kmulti_ret(struct pt_regs *ctx)

@@ -1519,6 +1519,33 @@ static __noinline __attribute__((unused)) int pp_on_btf_hop(void *ctx, __u64 skb
 	return pp_record_hop(ctx, pp_untrusted(skb, struct sk_buff), cookie, PP_VIA_BTF);
 }
 
+/*
+ * fexit on another BPF program that judged SKB (a TC program's context is
+ * the skb itself): a hop with its verdict RET, for a packet already tracked
+ * (pktpath's classifier runs first at the hook). No copy joins here.
+ */
+static __noinline __attribute__((unused)) int pp_on_verdict(__u64 skb, __u32 probe, __u32 ret)
+{
+	struct pp_state *st = pp_state();
+	struct pp_skb_val *v;
+	struct pp_hop *h;
+
+	skb = pp_untrusted(skb, struct sk_buff);
+	v = pp_skb_entry(skb);
+	if (!v || !st)
+		return 0;
+	h = bpf_ringbuf_reserve(&path_map, sizeof(*h), 0);
+	if (!h) {
+		pp_count_lost(st, v, probe);
+		return 0;
+	}
+	pp_fill_hop(h, PP_REC_HOP, probe, v->id, (struct sk_buff *)skb, PP_VIA_BTF);
+	h->flags = PP_HOP_VERDICT;
+	h->reason = ret;
+	pp_submit(st, h);
+	return 0;
+}
+
 /* What a copying function's return joins to the packet of the skb it was given. */
 struct pp_copy_ctx {
 	__u64 id;     /* the packet */

@@ -162,6 +162,12 @@ enum pp_fate {
  * rewrite told it.
  */
 #define PP_HOP_REPLY 64U
+/*
+ * HOP: another BPF program (a TC or XDP program of the host's datapath)
+ * returned its verdict on the packet: reason holds the program's return
+ * value, the probe names the program (fexit on it, loader/probes/verdicts.h).
+ */
+#define PP_HOP_VERDICT 128U
 /* How many text ranges of af_packet's receive functions the probes know. */
 #define PP_TAP_RANGES 6
 /* How many text ranges of functions whose frees are merges the probes know (pp_merge_at()). */

@@ -160,6 +160,24 @@ int pp_splice_imm(struct bpf_insn *insns, size_t n, __s32 magic, __s32 value)
 	return found == 1 ? 0 : -EINVAL;
 }
 
+int pp_splice_load_copy(const struct bpf_program *tmpl, __s32 value, enum bpf_prog_type type,
+			const char *name, const struct bpf_prog_load_opts *o)
+{
+	size_t n = bpf_program__insn_cnt(tmpl);
+	struct bpf_insn *insns = malloc(n * sizeof(*insns));
+	int fd, err;
+
+	if (!insns)
+		return -ENOMEM;
+	memcpy(insns, bpf_program__insns(tmpl), n * sizeof(*insns));
+	err = pp_splice_imm(insns, n, (__s32)PP_PROBE_MAGIC, value);
+	fd = err ? -1 : bpf_prog_load(type, name, "GPL", insns, n, o);
+	if (fd < 0 && !err)
+		err = -errno;
+	free(insns);
+	return fd < 0 ? err : fd;
+}
+
 /* One pp_splice_load(): its edits, and the BTF info libbpf uses until it returns. */
 struct splice_run {
 	const struct pp_splice *edits;

@@ -11,10 +11,12 @@
 
 #include <stddef.h>
 #include <linux/types.h>
+#include <linux/bpf.h>
 
 struct bpf_insn;
 struct bpf_object_skeleton;
 struct bpf_prog_load_opts;
+struct bpf_program;
 
 /* A program's instructions after a splice, and the BTF info that goes with them. */
 struct pp_spliced {
@@ -47,6 +49,14 @@ int pp_splice_subprog(const struct bpf_insn *prog, size_t n, const struct bpf_pr
 
 /* The one "rX = MAGIC" of INSNS becomes "rX = VALUE"; -EINVAL unless exactly one. */
 int pp_splice_imm(struct bpf_insn *insns, size_t n, __s32 magic, __s32 value);
+
+/*
+ * Load a copy of TMPL (loaded: its instructions relocated) as TYPE, named
+ * NAME, with its PP_PROBE_MAGIC immediate set to VALUE: the copy's fd, or
+ * -errno.
+ */
+int pp_splice_load_copy(const struct bpf_program *tmpl, __s32 value, enum bpf_prog_type type,
+			const char *name, const struct bpf_prog_load_opts *o);
 
 void pp_spliced_free(struct pp_spliced *s);
 

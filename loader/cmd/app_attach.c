@@ -16,6 +16,17 @@
 #include "tc/tc_attach.h"
 #include "base/log.h"
 
+/* Which other programs' verdicts are recorded, and which cannot be. */
+static void say_verdicts(const struct pp_verdicts *vs)
+{
+	if (vs->attached)
+		pp_info("recording the verdicts of %zu TC programs of others\n", vs->attached);
+	if (vs->no_btf)
+		pp_info("%zu TC programs have no BTF: their verdicts are not recorded (-v names "
+			"them)\n",
+			vs->no_btf);
+}
+
 /*
  * -v: the time of the attacher's load and attach: open and load the probe
  * object (for fentry and tracepoints, also one program load per probe point)
@@ -30,6 +41,8 @@ static int attach_probes(struct pp_app *a)
 	ret = pp_attacher_load(a->attacher, &a->maps, &a->list, a->err, sizeof(a->err));
 	if (!ret)
 		ret = pp_attacher_attach(a->attacher, &a->list, a->err, sizeof(a->err));
+	if (!ret)
+		say_verdicts(pp_attacher_verdicts(a->attacher));
 	if (!ret)
 		pp_debug("attached %zu probes in %.1f ms (backend %s; setup %.1f ms)\n",
 			 pp_attacher_attached(a->attacher), pp_app_now_ms() - t0,

@@ -141,6 +141,24 @@ static bool command_ended(void *ctx)
 	return ended;
 }
 
+/* The probes' names by index: the list's, then the other programs' (verdicts.h). */
+static int probe_names(struct pp_app *a, struct pp_out *out)
+{
+	const struct pp_verdicts *vs = pp_attacher_verdicts(a->attacher);
+	size_t n = a->list.n + vs->n;
+
+	a->names = calloc(n, sizeof(*a->names));
+	if (!a->names)
+		return -1;
+	for (size_t i = 0; i < a->list.n; i++)
+		a->names[i] = a->list.v[i].name;
+	for (size_t i = a->list.n; i < n; i++)
+		a->names[i] = pp_verdicts_label(vs, (__u32)i);
+	out->probe_names = a->names;
+	out->nprobes = n;
+	return 0;
+}
+
 int pp_app_trace(struct pp_app *a)
 {
 	struct pp_out out = {.f = stdout,
@@ -170,12 +188,8 @@ int pp_app_trace(struct pp_app *a)
 				   .pid_only = a->env.pid_only ? a->env.pid : 0};
 	int ret;
 
-	a->names = calloc(a->list.n, sizeof(*a->names));
-	if (!a->names)
+	if (probe_names(a, &out))
 		return PP_EXIT_FAIL;
-	for (size_t i = 0; i < a->list.n; i++)
-		a->names[i] = a->list.v[i].name;
-	out.probe_names = a->names;
 	pp_app_out_names(a, &out);
 	out.if_arg = &netns;
 	/* --json --snaplen: what `pktpath report` needs for the exports, the same clocks. */

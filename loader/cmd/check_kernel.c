@@ -71,12 +71,14 @@ static void report(FILE *out, const struct pp_kfacts *f)
 	     "server started later from its first SYN",
 	     "a cgroup scope may not name a short-lived sender; a server started after "
 	     "pktpath joins at its first answer");
+	row2(out, "other BPF programs' verdicts", f->fentry,
+	     "a TC program's verdict on a tracked packet is a hop (fexit on each TC program "
+	     "with BTF; not XDP programs')",
+	     "a drop at a TC or XDP hook names the programs attached there, not which one "
+	     "decided (fexit on BPF programs would)");
 	row(out, "tracefs mounted", f->tracefs, "not needed: pktpath uses perf kprobes");
 	row(out, "bpffs mounted", f->bpffs, "not needed by pktpath");
-	/* Not this kernel's lack but pktpath's: said so that nobody looks for them. */
-	row(out, "other BPF programs' verdicts", false,
-	    "not followed into: a drop at a TC or XDP hook names the programs attached "
-	    "there, not which one decided");
+	/* Not this kernel's lack but pktpath's: said so that nobody looks for it. */
 	row(out, "XDP drops before an skb", false,
 	    "not seen: a frame an XDP program drops, sends back or redirects never "
 	    "reaches pktpath's hooks (the program's own counters tell)");

@@ -9,6 +9,7 @@
 #include <string.h>
 #include "base/compat.h"
 #include "output/drop_hint.h"
+#include "output/verdict.h"
 #include "tc/hook_progs.h"
 #include "base/fmt.h"
 
@@ -450,6 +451,12 @@ static void put_evidence(struct pp_sbuf *f, const struct pp_drop_facts *d)
 /* "; BPF programs there now: ...": the suspects of a TC or XDP drop. */
 static void put_hook_progs(struct pp_sbuf *f, const struct pp_drop_facts *d)
 {
+	if (d->judge) {
+		pp_sb_lit(f, "; BPF program ");
+		pp_sb_str(f, d->judge);
+		pp_sb_lit(f, " returned TC_ACT_SHOT");
+		return;
+	}
 	if (!d->hook_progs)
 		return;
 	if (!d->hook_progs[0]) {
@@ -584,12 +591,28 @@ static void hook_facts(const struct pp_out *o, const struct pp_hop *end, struct 
 		d->hook_progs = buf;
 }
 
+/* The program whose verdict hop on END's skb, before END, was TC_ACT_SHOT: its name, or NULL. */
+static const char *judge_of(const struct pp_out *o, const struct pp_packet *p,
+			    const struct pp_hop *end, char *buf, size_t len)
+{
+	const struct pp_hop *shot = NULL;
+	const char *name;
+
+	for (const struct pp_hop *h = p->hops; h < end; h++)
+		if ((h->flags & PP_HOP_VERDICT) && h->skb == end->skb)
+			shot = h->reason == PP_VERDICT_SHOT ? h : NULL;
+	if (!shot)
+		return NULL;
+	name = pp_out_probe_name(o, shot->probe, buf, len);
+	return strncmp(name, "bpf:", 4) ? name : name + 4;
+}
+
 size_t pp_out_drop_hint(const struct pp_out *o, const struct pp_packet *p, char *buf, size_t len)
 {
 	const struct pp_hop *end = drop_end(p);
 	struct pp_drop_facts d = {.reason_code = p->reason, .location = p->location};
 	struct pp_pkt_summary s;
-	char dev[PP_IFNAMSIZ + 16], ns[16], out_dev[PP_IFNAMSIZ + 1], progs[256];
+	char dev[PP_IFNAMSIZ + 16], ns[16], out_dev[PP_IFNAMSIZ + 1], progs[256], judge[64];
 
 	if (o->reason_name)
 		d.reason = o->reason_name(p->reason, o->reason_arg);
@@ -610,6 +633,7 @@ size_t pp_out_drop_hint(const struct pp_out *o, const struct pp_packet *p, char 
 				p->mark->hop.netns == end->netns;
 		out_facts(o, end, &d, out_dev);
 		hook_facts(o, end, &d, progs, sizeof(progs));
+		d.judge = judge_of(o, p, end, judge, sizeof(judge));
 	}
 	icmp_facts(o, p, end, &d);
 	return pp_drop_hint(&d, buf, len);

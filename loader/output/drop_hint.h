@@ -46,6 +46,8 @@ struct pp_drop_facts {
 	 * pktpath's ("NAME (id N, tcx), ..."); "": none; NULL: not known.
 	 */
 	const char *hook_progs;
+	/* The program whose TC_ACT_SHOT a verdict hop saw before the drop ("NAME#ID"), or NULL. */
+	const char *judge;
 };
 
 /*

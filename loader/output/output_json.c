@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include "output/verdict.h"
 #include "output/drop_hint.h"
 #include "base/fmt.h"
 #include "output/hop_change.h"
@@ -471,6 +472,11 @@ static void json_hop(const struct pp_out *out, struct pp_wbuf *w, const struct p
 
 	pp_wb_putc(w, '{');
 	jstr(&o, K("func"), pp_out_probe_name(out, h->probe, pname, sizeof(pname)), SIZE_MAX);
+	if (h->flags & PP_HOP_VERDICT) {
+		char word[PP_VERDICT_LEN];
+
+		jstr(&o, K("verdict"), pp_verdict_word(h->reason, word), SIZE_MAX);
+	}
 	jnum(&o, K("t_ns"), h->ts - t0);
 	if (h->netns)
 		jnum(&o, K("netns"), h->netns);

@@ -28,6 +28,7 @@
 #include "filter/tunnel.h"
 #include "output/wallclock.h"
 #include "output/path_line.h"
+#include "output/verdict.h"
 #include "output/output_summary.h"
 
 #define PP_LINE_MAX	 99 /* output lines stay under 100 columns */
@@ -438,6 +439,12 @@ static void text_hop(const struct pp_out *o, struct pp_wbuf *w, const struct pp_
 	*p++ = ' ';
 	pp_wb_done(w, p);
 	pp_wb_write(w, name, strlen(name));
+	if (h->flags & PP_HOP_VERDICT) {
+		char word[PP_VERDICT_LEN];
+
+		pp_wb_putc(w, ' ');
+		wb_str(w, pp_verdict_word(h->reason, word));
+	}
 	if (pk->nskbs > 1)
 		text_copy_tag(w, pk, h);
 	pp_wb_putc(w, '\n');

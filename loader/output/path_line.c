@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "output/path_line.h"
+#include "output/verdict.h"
 
 #define PP_NAMEBUF 32
 
@@ -127,6 +128,12 @@ static void line_hop(const struct pp_out *o, const struct pp_packet *p, const st
 	size_t k = pp_out_hop_skb(p, h);
 
 	pp_line_clean(f, pp_out_probe_name(o, h->probe, pname, sizeof(pname)), 256);
+	if (h->flags & PP_HOP_VERDICT) {
+		char word[PP_VERDICT_LEN];
+
+		pp_sb_lit(f, "=");
+		pp_sb_str(f, pp_verdict_word(h->reason, word));
+	}
 	if ((!prev || !same_dev(h, prev)) && (h->ifname[0] || h->ifindex)) {
 		pp_sb_lit(f, "@");
 		if (h->ifname[0]) {

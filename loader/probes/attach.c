@@ -302,24 +302,15 @@ static int load_copy(struct pp_probes *p, struct bpf_program *tmpl, const struct
 		     __u32 index, enum bpf_prog_type type, enum bpf_attach_type attach)
 {
 	LIBBPF_OPTS(bpf_prog_load_opts, o);
-	size_t n = bpf_program__insn_cnt(tmpl);
-	struct bpf_insn *insns = malloc(n * sizeof(*insns));
 	char name[16];
-	int fd, err;
 
-	if (!insns)
-		return -ENOMEM;
 	if (type == BPF_PROG_TYPE_TRACING) {
 		o.expected_attach_type = attach;
 		o.attach_btf_id = pr->btf_id;
 		o.attach_btf_obj_fd = pr->btf_obj_fd;
 	}
-	memcpy(insns, bpf_program__insns(tmpl), n * sizeof(*insns));
-	err = pp_splice_imm(insns, n, (__s32)PP_PROBE_MAGIC, (__s32)cookie_of(p, pr, index));
 	snprintf(name, sizeof(name), "pp_%s", pr->target);
-	fd = err ? -1 : bpf_prog_load(type, name, "GPL", insns, n, &o);
-	free(insns);
-	return fd < 0 ? (err ? err : -errno) : fd;
+	return pp_splice_load_copy(tmpl, (__s32)cookie_of(p, pr, index), type, name, &o);
 }
 
 /* Keep program FD and the fd that attaches it (ATTACHED: -errno if that failed). */
@@ -682,6 +673,8 @@ static int open_load(struct pp_probes *p, const struct pp_maps *maps, struct pp_
 	err = pp_maps_share(maps, p->skel->obj);
 	if (!err)
 		err = choose_programs(p, l, backend);
+	if (!err && p->set->verdicts && !pp_verdicts_find(&p->verdicts, (__u32)l->n))
+		err = pp_verdicts_prepare(&p->verdicts, p->skel->progs.pp_verdict_tc);
 	return err ? err : load_marking(p);
 }
 
@@ -713,6 +706,8 @@ int pp_probes_attach(struct pp_probes *p, struct pp_probe_list *l, char *err, si
 		ret = attach_returns(p, l, backend);
 	if (!ret)
 		ret = attach_reasm(p, backend);
+	if (!ret && p->verdicts.n)
+		pp_verdicts_attach(&p->verdicts, p->skel->progs.pp_verdict_tc);
 	if (ret)
 		snprintf(err, errlen, "cannot attach the probes: %s", strerror(-ret));
 	return ret;
@@ -721,6 +716,7 @@ int pp_probes_attach(struct pp_probes *p, struct pp_probe_list *l, char *err, si
 void pp_probes_destroy(struct pp_probes *p)
 {
 	pp_links_destroy(p->links, p->nlinks);
+	pp_verdicts_close(&p->verdicts);
 	for (size_t i = 0; i < p->nfds; i++)
 		close(p->fds[i]);
 	free(p->links);

@@ -8,6 +8,7 @@
 #include "probes/settings.h"
 #include "pktpath.h"
 #include "probes/probe_list.h"
+#include "probes/verdicts.h"
 
 struct probes;
 struct bpf_link;
@@ -27,6 +28,7 @@ struct pp_probes {
 	__u32 copies[PP_COPY_POINTS]; /* probe indexes of the copy points planned */
 	int ncopies;
 	__u64 skb_cache, fclone_cache; /* the sk_buff caches, learned (slab_learn.h), or 0 */
+	struct pp_verdicts verdicts;   /* set->verdicts: other programs traced (verdicts.h) */
 };
 
 /* Probe points to attach besides the two free tracepoints that every run has. */

@@ -7,6 +7,7 @@
 #include "probes/end_points.h"
 #include "probes/kfacts.h"
 #include "probes/probe_btf.h"
+#include "kernel/kfeatures.h"
 
 struct pp_attacher *pp_attacher_new(void)
 {
@@ -142,6 +143,20 @@ void pp_attacher_prepare(struct pp_attacher *at, const struct btf *btf,
 	s->no_reasons = !k->reasons;
 	s->no_slab = !k->slab;
 	s->rdonly_cast = btf__find_by_name_kind(btf, "bpf_rdonly_cast", BTF_KIND_FUNC) > 0;
+	s->verdicts = pp_attacher_verdicts_possible(btf, k);
+}
+
+bool pp_attacher_verdicts_possible(const struct btf *btf, const struct pp_kfacts *k)
+{
+	int func = btf__find_by_name_kind(btf, "consume_skb", BTF_KIND_FUNC);
+
+	/* fexit on a program takes the trampoline an fentry on a function does. */
+	return k->fentry || (func > 0 && pp_kfeatures_has_fentry((__u32)func));
+}
+
+const struct pp_verdicts *pp_attacher_verdicts(const struct pp_attacher *at)
+{
+	return &at->probes.verdicts;
 }
 
 bool pp_attacher_marks(const struct pp_attacher *at)

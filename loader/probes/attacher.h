@@ -50,6 +50,12 @@ int pp_attacher_attach(struct pp_attacher *at, struct pp_probe_list *l, char *er
 /* Probe points attached so far. */
 size_t pp_attacher_attached(const struct pp_attacher *at);
 
+/* Other TC programs whose verdicts the probes record (verdicts.h). */
+const struct pp_verdicts *pp_attacher_verdicts(const struct pp_attacher *at);
+
+/* Whether this kernel lets pktpath record other programs' verdicts (fexit on them). */
+bool pp_attacher_verdicts_possible(const struct btf *btf, const struct pp_kfacts *k);
+
 /* Detach and unload everything, free AT; NULL does nothing. */
 void pp_attacher_destroy(struct pp_attacher *at);
 

@@ -86,7 +86,8 @@ struct pp_probe_settings {
 	bool recv_done, cg_ingress;
 	/* bpf_rdonly_cast() (6.2+): tp_btf and fentry pointers untrusted (bpf/skb_read.bpf.h). */
 	bool rdonly_cast;
-	bool marks; /* probes mark sent packets (pp_plan_marks_in_probes()) */
+	bool marks;    /* probes mark sent packets (pp_plan_marks_in_probes()) */
+	bool verdicts; /* fexit on other TC programs (verdicts.h): the kernel has trampolines */
 };
 
 #endif

@@ -17,6 +17,7 @@
 #include "report/report_names.h"
 #include "names/netns_names.h"
 #include "report/report_read.h"
+#include "output/verdict.h"
 
 #define PP_NAME_MAX 512 /* a probe, reason or function name */
 
@@ -234,6 +235,20 @@ static int read_read(struct ctx *c, json_object *obj, struct pp_hop *h)
 	return ret;
 }
 
+/* "verdict": another BPF program's return (PP_HOP_VERDICT), in words or a number. */
+static int read_verdict(struct ctx *c, json_object *obj, struct pp_hop *h)
+{
+	char word[PP_VERDICT_LEN];
+	int ret = get_bytes(c, obj, "verdict", false, word, sizeof(word), false);
+
+	if (ret <= 0)
+		return ret;
+	if (pp_verdict_code(word, &h->reason))
+		return bad(c, "verdict", "is neither a TC verdict's name nor a number");
+	h->flags |= PP_HOP_VERDICT;
+	return 1;
+}
+
 static int read_hop(struct ctx *c, json_object *obj, __u64 base, struct pp_hop *h)
 {
 	__u64 t = 0;
@@ -267,6 +282,8 @@ static int read_hop(struct ctx *c, json_object *obj, __u64 base, struct pp_hop *
 		ret = read_gap(c, obj, h);
 	if (ret >= 0)
 		ret = read_read(c, obj, h);
+	if (ret >= 0)
+		ret = read_verdict(c, obj, h);
 	h->ts = base + t;
 	return ret < 0 ? ret : 0;
 }

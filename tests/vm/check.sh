@@ -1103,6 +1103,47 @@ chk_fragments_left() {
 	echo "$n datagrams, $((ca - n)) later fragments joined after the first left; $(allp fates)"
 }
 
+# ---- bpf-verdicts -----------------------------------------------------------
+
+# verdict_hops PORT LABEL VERDICT: datagrams to PORT with a hop of LABEL giving VERDICT.
+verdict_hops() {
+	allp "map(select(.pkt.dport == $1 and any(.hops[]; .func == \"$2\"
+		and .verdict == \"$3\"))) | length"
+}
+
+# Each program's drops: hops naming it with TC_ACT_SHOT, the drop's hint
+# naming it, as many as its own counter; what went through: TC_ACT_OK.
+chk_bpf_verdicts() {
+	local f port id label n want
+	life_common "$1" self || return 1
+	grep -q 'recording the verdicts of [0-9]* TC programs' "$BLK/err" || {
+		echo "pktpath did not record other programs' verdicts: $(grep -m1 -i verdict "$BLK/err")"
+		return 1
+	}
+	for f in tc tcx; do
+		id=$(kv "${f}_id")
+		[ -n "$id" ] || continue
+		port=7001
+		[ "$f" = tc ] || port=7003
+		label="bpf:vm_${f}_drop#$id"
+		want=$(kv "${f}_dropped")
+		n=$(allp "map(select(.pkt.dport == $port and .fate.kind == \"dropped\"
+			and (.fate.hint | contains(\"BPF program vm_${f}_drop#$id returned TC_ACT_SHOT\"))
+			and any(.hops[]; .func == \"$label\" and .verdict == \"TC_ACT_SHOT\"))) | length")
+		if [ "$want" != 2 ] || [ "$n" != "$want" ]; then
+			echo "$label: $n datagrams to $port dropped with its TC_ACT_SHOT named," \
+				"its own counter says '$want' (2 sent): $(allp 'map(brief + " " + path) | join("; ")')"
+			return 1
+		fi
+		n=$(verdict_hops 7004 "$label" TC_ACT_OK)
+		[ "$n" = 2 ] || {
+			echo "$label: $n of 2 datagrams to 7004 with its TC_ACT_OK: $(allp 'map(path) | join("; ")')"
+			return 1
+		}
+	done
+	allp fates
+}
+
 # ---- the VM as a whole ---------------------------------------------------------
 
 check_vm() {

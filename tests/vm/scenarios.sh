@@ -36,7 +36,7 @@ SCENARIOS=${VM_SCENARIOS:-"icmp-veth forward nft-drop udp-closed list-probes cle
 case ${VM_LABEL:-} in
 *-rt | *-cloud) [ -n "${VM_SCENARIOS:-}" ] || SCENARIOS="icmp-veth nft-drop cleanup check agent" ;;
 *) [ -n "${VM_SCENARIOS:-}" ] ||
-	SCENARIOS="$SCENARIOS tcp-forward tcp-nat tcp-read ping-reply udp-send gso bridge-flood nft-postrouting" ;;
+	SCENARIOS="$SCENARIOS tcp-forward tcp-nat tcp-read ping-reply udp-send gso bridge-flood nft-postrouting bpf-verdicts" ;;
 esac
 # A VM that runs the scenarios on auto alone (VM_BACKENDS: the quick tier
 # of scripts/vm-test.sh, the test command's, and the rt and cloud flavours
@@ -625,6 +625,47 @@ scn_ping_reply() {
 	else
 		pp_wait 0
 	fi
+}
+
+# bpf-verdicts: other BPF programs judge a's datagrams to b (bpf_dropper,
+# each with BTF and its own drop counter): one on b's clsact ingress drops
+# UDP to 7001; where the kernel has tcx, one on a's tcx egress, after
+# pktpath's classifier, drops UDP to 7003; 7004 goes through both (no
+# server: b drops it NO_SOCKET). Traced in a, two datagrams to each port.
+VERDICT_SENDS=2
+scn_bpf_verdicts() {
+	local port i pids=""
+	topo_pair
+	/usr/sbin/ip netns exec b bpf_dropper veth-b clsact-ingress 7001 vm_tc_drop \
+		2>/tmp/pp.drop.tc &
+	pids="$!"
+	if grep -qE '^tcx +yes' /tmp/boot.check; then
+		/usr/sbin/ip netns exec a bpf_dropper veth-a tcx-egress 7003 vm_tcx_drop \
+			2>/tmp/pp.drop.tcx &
+		pids="$pids $!"
+	fi
+	sleep 1
+	if pp_start a "$1" --json -c $((VERDICT_SENDS * 3)) "udp and dst $B"; then
+		for port in 7001 7003 7004; do
+			i=0
+			while [ $i -lt "$VERDICT_SENDS" ]; do
+				ip netns exec a vmhelper udp "$B" "$port" || kv send fail
+				i=$((i + 1))
+			done
+		done
+		pp_wait 30
+	else
+		pp_wait 0
+	fi
+	# shellcheck disable=SC2086 # a list of pids
+	kill -INT $pids
+	wait
+	for f in tc tcx; do
+		[ -f "/tmp/pp.drop.$f" ] || continue
+		kv "${f}_id" "$(sed -n 's/^id //p' "/tmp/pp.drop.$f")"
+		kv "${f}_dropped" "$(sed -n 's/^dropped //p' "/tmp/pp.drop.$f")"
+	done
+	rm -f /tmp/pp.drop.tc /tmp/pp.drop.tcx
 }
 
 # A bridge pp-br in r with ports pb1..pb3, each a veth to host h1..h3.
