@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* loader/output/drop_hint.c: the explanation of each drop, and its evidence, from given facts. */
 #include <check.h>
+#include <errno.h>
 #include <string.h>
+#include "output/verdict.h"
 #include "output/drop_hint.h"
 #include "suites.h"
 
@@ -300,6 +302,44 @@ START_TEST(test_hook_progs)
 }
 END_TEST
 
+/* A verdict hop saw the program that shot it: that one, not the suspects. */
+START_TEST(test_judge)
+{
+	struct pp_drop_facts d = {.reason = "TC_INGRESS",
+				  .func = "tcf_classify",
+				  .dev = "eth0",
+				  .hook_progs = "a (id 1, tcx), b (id 2, tcx)",
+				  .judge = "b#2"};
+
+	ck_assert_str_eq(hint(&d),
+			 "a TC filter or action on eth0 ingress dropped it (TC_ACT_SHOT); "
+			 "BPF program b#2 returned TC_ACT_SHOT (TC_INGRESS at "
+			 "tcf_classify on eth0)");
+}
+END_TEST
+
+/* Verdicts in the kernel's words and back; a value without a word, as a number. */
+START_TEST(test_verdict_words)
+{
+	char buf[PP_VERDICT_LEN];
+	__u32 code = 0;
+
+	ck_assert_str_eq(pp_verdict_word((__u32)-1, buf), "TC_ACT_UNSPEC");
+	ck_assert_str_eq(pp_verdict_word(2, buf), "TC_ACT_SHOT");
+	ck_assert_str_eq(pp_verdict_word(8, buf), "TC_ACT_TRAP");
+	ck_assert_str_eq(pp_verdict_word(9, buf), "9");
+	ck_assert_str_eq(pp_verdict_word((__u32)-7, buf), "-7");
+	ck_assert_int_eq(pp_verdict_code("TC_ACT_UNSPEC", &code), 0);
+	ck_assert_uint_eq(code, (__u32)-1);
+	ck_assert_int_eq(pp_verdict_code("TC_ACT_REDIRECT", &code), 0);
+	ck_assert_uint_eq(code, 7);
+	ck_assert_int_eq(pp_verdict_code("-7", &code), 0);
+	ck_assert_uint_eq(code, (__u32)-7);
+	ck_assert_int_eq(pp_verdict_code("XDP_DROP", &code), -EINVAL);
+	ck_assert_int_eq(pp_verdict_code("", &code), -EINVAL);
+}
+END_TEST
+
 /* Unknown reasons: the name (or number) and place, never a guess. */
 START_TEST(test_unknown)
 {
@@ -368,6 +408,8 @@ Suite *drop_hint_suite(void)
 	tcase_add_test(tc, test_too_big);
 	tcase_add_test(tc, test_otherhost);
 	tcase_add_test(tc, test_hook_progs);
+	tcase_add_test(tc, test_judge);
+	tcase_add_test(tc, test_verdict_words);
 	tcase_add_test(tc, test_unknown);
 	tcase_add_test(tc, test_every_row);
 	tcase_add_test(tc, test_short_buffer);
