@@ -417,15 +417,24 @@ prefetch() {
 
 # ---- binaries -----------------------------------------------------------------
 
-build_vmhelper() {
-	VMHELPER=$VMDIR/vmhelper
-	if [ ! -x "$VMHELPER" ] || [ tests/vm/vmhelper.c -nt "$VMHELPER" ]; then
-		log "building vmhelper (static)"
-		# Static glibc warns about NSS functions libbpf never calls here.
-		gcc -static -O2 -Wall -Wextra -o "$VMHELPER" tests/vm/vmhelper.c \
-			-lbpf -lelf -lz 2>&1 | { grep -v 'statically linked applications' || true; }
-		[ -x "$VMHELPER" ] || die "vmhelper did not build"
+# build_static SRC BIN: BIN from the one file SRC, static (the VMs have no
+# libbpf), when SRC is newer.
+build_static() {
+	if [ ! -x "$2" ] || [ "$1" -nt "$2" ]; then
+		log "building ${2##*/} (static)"
+		# Static glibc warns about NSS functions libbpf never calls here;
+		# pipefail makes gcc's status the pipeline's.
+		gcc -static -O2 -Wall -Wextra -o "$2" "$1" -lbpf -lelf -lz 2>&1 |
+			{ grep -v 'statically linked applications' || true; } ||
+			die "${2##*/} did not build"
 	fi
+}
+
+# The VMs' own tools: vmhelper, and bpf_dropper for the BPF verdicts.
+build_tools() {
+	VMHELPER=$VMDIR/vmhelper BPF_DROPPER=$VMDIR/bpf_dropper
+	build_static tests/vm/vmhelper.c "$VMHELPER"
+	build_static tests/e2e/bpf_dropper.c "$BPF_DROPPER"
 }
 
 # PKTPATH_BIN: the binary the VMs run, with its libraries copied in like
@@ -500,6 +509,7 @@ make_base() {
 		copy_dynamic "$root" "$PKTPATH_BIN" /usr/bin/pktpath
 	fi
 	install -m 755 "$VMHELPER" "$root/usr/bin/vmhelper"
+	install -m 755 "$BPF_DROPPER" "$root/usr/bin/bpf_dropper"
 	for t in kp_func.list kp_func.min.list; do
 		[ ! -f "$t" ] || install -m 644 "$t" "$root/usr/share/pktpath/"
 	done
@@ -770,7 +780,7 @@ main() {
 	else
 		resolve_kernels
 	fi
-	build_vmhelper
+	build_tools
 	if build_pktpath && [ ${#KERNELS[@]} -gt 0 ]; then
 		mkdir -p "$VMDIR/initrd"
 		make_base
