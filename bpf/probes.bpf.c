@@ -206,9 +206,45 @@ PP_KPROBES(5)
 SEC("fexit")
 int pp_verdict_tc(__u64 *ctx)
 {
-	return pp_hop_gate(ctx[0])
-		       ? pp_on_verdict(ctx[0], pp_probe_imm() & PP_COOKIE_PROBE, (__u32)ctx[1])
-		       : 0;
+	return pp_hop_gate(ctx[0]) ? pp_on_verdict(ctx[0], pp_probe_imm() & PP_COOKIE_PROBE,
+						   (__u32)ctx[1], PP_HOP_VERDICT)
+				   : 0;
+}
+
+/* The XDP programs whose generic-mode verdicts are recorded: program id -> probe index. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, PP_VERDICT_PROGS);
+	__type(key, __u32);
+	__type(value, __u32);
+} xdp_probe_map SEC(".maps");
+
+/*
+ * XDP in generic mode runs on an skb: bpf_prog_run_generic_xdp(skb, xdp,
+ * prog[, rxq]) returns PROG's action on it (RET). One fexit for every such
+ * program, where the kernel has the function (5.16+), instead of one per
+ * program, whose context (an xdp_buff) does not lead to the skb.
+ */
+static __always_inline int pp_xdp_generic(__u64 *ctx, __u64 ret)
+{
+	struct bpf_prog *prog = (struct bpf_prog *)ctx[2];
+	__u32 id = BPF_CORE_READ(prog, aux, id), *probe;
+
+	probe = bpf_map_lookup_elem(&xdp_probe_map, &id);
+	return probe ? pp_on_verdict(ctx[0], *probe, (__u32)ret, PP_HOP_VERDICT | PP_HOP_XDP) : 0;
+}
+
+/* The return follows the arguments: three of them, or four where rxq was added. */
+SEC("fexit/bpf_prog_run_generic_xdp")
+int pp_xdp_generic3(__u64 *ctx)
+{
+	return pp_hop_gate(ctx[0]) ? pp_xdp_generic(ctx, ctx[3]) : 0;
+}
+
+SEC("fexit/bpf_prog_run_generic_xdp")
+int pp_xdp_generic4(__u64 *ctx)
+{
+	return pp_hop_gate(ctx[0]) ? pp_xdp_generic(ctx, ctx[4]) : 0;
 }
 
 /* The returns of the copying functions (PP_COOKIE_COPIES), per backend. */

@@ -1520,11 +1520,12 @@ static __noinline __attribute__((unused)) int pp_on_btf_hop(void *ctx, __u64 skb
 }
 
 /*
- * fexit on another BPF program that judged SKB (a TC program's context is
- * the skb itself): a hop with its verdict RET, for a packet already tracked
- * (pktpath's classifier runs first at the hook). No copy joins here.
+ * Another BPF program judged SKB: a hop with its verdict RET (FLAGS:
+ * PP_HOP_VERDICT, and PP_HOP_XDP for an XDP action), for a packet already
+ * tracked (pktpath's classifier runs first at a TC hook). No copy joins here.
  */
-static __noinline __attribute__((unused)) int pp_on_verdict(__u64 skb, __u32 probe, __u32 ret)
+static __noinline __attribute__((unused)) int pp_on_verdict(__u64 skb, __u32 probe, __u32 ret,
+							    __u32 flags)
 {
 	struct pp_state *st = pp_state();
 	struct pp_skb_val *v;
@@ -1540,7 +1541,7 @@ static __noinline __attribute__((unused)) int pp_on_verdict(__u64 skb, __u32 pro
 		return 0;
 	}
 	pp_fill_hop(h, PP_REC_HOP, probe, v->id, (struct sk_buff *)skb, PP_VIA_BTF);
-	h->flags = PP_HOP_VERDICT;
+	h->flags = flags;
 	h->reason = ret;
 	pp_submit(st, h);
 	return 0;

@@ -168,6 +168,10 @@ enum pp_fate {
  * value, the probe names the program (fexit on it, loader/probes/verdicts.h).
  */
 #define PP_HOP_VERDICT 128U
+/* With PP_HOP_VERDICT: the program is an XDP program (generic mode), its verdict an XDP action. */
+#define PP_HOP_XDP 256U
+/* Other programs whose verdicts are recorded, at most (loader/probes/verdicts.h). */
+#define PP_VERDICT_PROGS 64
 /* How many text ranges of af_packet's receive functions the probes know. */
 #define PP_TAP_RANGES 6
 /* How many text ranges of functions whose frees are merges the probes know (pp_merge_at()). */

@@ -19,12 +19,21 @@
 /* Which other programs' verdicts are recorded, and which cannot be. */
 static void say_verdicts(const struct pp_verdicts *vs)
 {
+	char names[256] = "";
+	size_t at = 0;
+
+	for (size_t i = 0; i < vs->n && at < sizeof(names); i++)
+		if (vs->v[i].on)
+			at += (size_t)snprintf(names + at, sizeof(names) - at, "%s%s",
+					       at ? ", " : "",
+					       vs->v[i].label + strlen(PP_VERDICT_PREFIX));
 	if (vs->attached)
-		pp_info("recording the verdicts of %zu TC programs of others\n", vs->attached);
+		pp_info("recording the verdicts of %zu BPF program%s of others: %s\n", vs->attached,
+			vs->attached == 1 ? "" : "s", names);
 	if (vs->no_btf)
-		pp_info("%zu TC programs have no BTF: their verdicts are not recorded (-v names "
+		pp_info("%zu TC program%s without BTF: %s verdicts are not recorded (-v names "
 			"them)\n",
-			vs->no_btf);
+			vs->no_btf, vs->no_btf == 1 ? "" : "s", vs->no_btf == 1 ? "its" : "their");
 }
 
 /*

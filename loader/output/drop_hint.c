@@ -454,7 +454,6 @@ static void put_hook_progs(struct pp_sbuf *f, const struct pp_drop_facts *d)
 	if (d->judge) {
 		pp_sb_lit(f, "; BPF program ");
 		pp_sb_str(f, d->judge);
-		pp_sb_lit(f, " returned TC_ACT_SHOT");
 		return;
 	}
 	if (!d->hook_progs)
@@ -591,20 +590,31 @@ static void hook_facts(const struct pp_out *o, const struct pp_hop *end, struct 
 		d->hook_progs = buf;
 }
 
-/* The program whose verdict hop on END's skb, before END, was TC_ACT_SHOT: its name, or NULL. */
+/*
+ * The program whose verdict hop on END's skb, before END, dropped it: "NAME#ID
+ * returned VERDICT" into BUF, or NULL.
+ */
 static const char *judge_of(const struct pp_out *o, const struct pp_packet *p,
 			    const struct pp_hop *end, char *buf, size_t len)
 {
 	const struct pp_hop *shot = NULL;
+	char pname[64], word[PP_VERDICT_LEN];
 	const char *name;
+	bool xdp;
 
-	for (const struct pp_hop *h = p->hops; h < end; h++)
+	for (const struct pp_hop *h = p->hops; h < end; h++) {
+		xdp = h->flags & PP_HOP_XDP;
 		if ((h->flags & PP_HOP_VERDICT) && h->skb == end->skb)
-			shot = h->reason == PP_VERDICT_SHOT ? h : NULL;
+			shot = pp_verdict_drops(h->reason, xdp) ? h : NULL;
+	}
 	if (!shot)
 		return NULL;
-	name = pp_out_probe_name(o, shot->probe, buf, len);
-	return strncmp(name, "bpf:", 4) ? name : name + 4;
+	name = pp_out_probe_name(o, shot->probe, pname, sizeof(pname));
+	if (!strncmp(name, "bpf:", 4))
+		name += 4;
+	snprintf(buf, len, "%s returned %s", name,
+		 pp_verdict_word(shot->reason, shot->flags & PP_HOP_XDP, word));
+	return buf;
 }
 
 size_t pp_out_drop_hint(const struct pp_out *o, const struct pp_packet *p, char *buf, size_t len)
@@ -612,7 +622,7 @@ size_t pp_out_drop_hint(const struct pp_out *o, const struct pp_packet *p, char 
 	const struct pp_hop *end = drop_end(p);
 	struct pp_drop_facts d = {.reason_code = p->reason, .location = p->location};
 	struct pp_pkt_summary s;
-	char dev[PP_IFNAMSIZ + 16], ns[16], out_dev[PP_IFNAMSIZ + 1], progs[256], judge[64];
+	char dev[PP_IFNAMSIZ + 16], ns[16], out_dev[PP_IFNAMSIZ + 1], progs[256], judge[96];
 
 	if (o->reason_name)
 		d.reason = o->reason_name(p->reason, o->reason_arg);

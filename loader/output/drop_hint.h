@@ -46,7 +46,8 @@ struct pp_drop_facts {
 	 * pktpath's ("NAME (id N, tcx), ..."); "": none; NULL: not known.
 	 */
 	const char *hook_progs;
-	/* The program whose TC_ACT_SHOT a verdict hop saw before the drop ("NAME#ID"), or NULL. */
+	/* The program a verdict hop saw drop it: "NAME#ID returned TC_ACT_SHOT"; NULL: none seen.
+	 */
 	const char *judge;
 };
 

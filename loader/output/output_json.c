@@ -475,7 +475,8 @@ static void json_hop(const struct pp_out *out, struct pp_wbuf *w, const struct p
 	if (h->flags & PP_HOP_VERDICT) {
 		char word[PP_VERDICT_LEN];
 
-		jstr(&o, K("verdict"), pp_verdict_word(h->reason, word), SIZE_MAX);
+		jstr(&o, K("verdict"), pp_verdict_word(h->reason, h->flags & PP_HOP_XDP, word),
+		     SIZE_MAX);
 	}
 	jnum(&o, K("t_ns"), h->ts - t0);
 	if (h->netns)

@@ -443,7 +443,7 @@ static void text_hop(const struct pp_out *o, struct pp_wbuf *w, const struct pp_
 		char word[PP_VERDICT_LEN];
 
 		pp_wb_putc(w, ' ');
-		wb_str(w, pp_verdict_word(h->reason, word));
+		wb_str(w, pp_verdict_word(h->reason, h->flags & PP_HOP_XDP, word));
 	}
 	if (pk->nskbs > 1)
 		text_copy_tag(w, pk, h);

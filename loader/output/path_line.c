@@ -132,7 +132,7 @@ static void line_hop(const struct pp_out *o, const struct pp_packet *p, const st
 		char word[PP_VERDICT_LEN];
 
 		pp_sb_lit(f, "=");
-		pp_sb_str(f, pp_verdict_word(h->reason, word));
+		pp_sb_str(f, pp_verdict_word(h->reason, h->flags & PP_HOP_XDP, word));
 	}
 	if ((!prev || !same_dev(h, prev)) && (h->ifname[0] || h->ifindex)) {
 		pp_sb_lit(f, "@");

@@ -1,24 +1,26 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Other BPF programs' verdicts (PP_HOP_VERDICT hops) in words: a TC
- * program's return value by the kernel's name for it (TC_ACT_SHOT), as the
- * programs' authors write it; a value without a name as its number.
+ * program's return value, or an XDP program's action (PP_HOP_XDP), by the
+ * kernel's name for it (TC_ACT_SHOT, XDP_DROP), as the programs' authors
+ * write it; a value without a name as its number (an XDP one after "XDP_").
  */
 #ifndef PP_VERDICT_H
 #define PP_VERDICT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>
 
 #define PP_VERDICT_LEN 24 /* the longest word, or a number, and its NUL */
 
-/* CODE's word into BUF (PP_VERDICT_LEN): BUF. */
-const char *pp_verdict_word(__u32 code, char *buf);
+/* CODE's word into BUF (PP_VERDICT_LEN): BUF, or a constant. */
+const char *pp_verdict_word(__u32 code, bool xdp, char *buf);
 
 /* Back from a word or a number (`pktpath report`): 0, or -EINVAL. */
-int pp_verdict_code(const char *word, __u32 *code);
+int pp_verdict_code(const char *word, __u32 *code, bool *xdp);
 
-/* Whether CODE drops the packet (TC_ACT_SHOT). */
-#define PP_VERDICT_SHOT 2U
+/* Whether CODE drops the packet: TC_ACT_SHOT, XDP_DROP or XDP_ABORTED. */
+bool pp_verdict_drops(__u32 code, bool xdp);
 
 #endif

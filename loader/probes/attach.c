@@ -624,6 +624,20 @@ static void set_no_cookie(struct pp_probes *p, const struct pp_probe_list *l,
 	}
 }
 
+/* The programs that record other programs' verdicts, for this kernel (verdicts.h). */
+static struct pp_verdict_progs verdict_progs(const struct pp_probes *p)
+{
+	struct probes *s = p->skel;
+	int args = p->set->xdp_generic_args;
+
+	return (struct pp_verdict_progs){
+		.tc = s->progs.pp_verdict_tc,
+		.xdp = args == 3 ? s->progs.pp_xdp_generic3
+				 : (args == 4 ? s->progs.pp_xdp_generic4 : NULL),
+		.xdp_map = s->maps.xdp_probe_map,
+	};
+}
+
 static int open_load(struct pp_probes *p, const struct pp_maps *maps, struct pp_probe_list *l)
 {
 	enum pp_backend backend = p->set->backend;
@@ -673,8 +687,12 @@ static int open_load(struct pp_probes *p, const struct pp_maps *maps, struct pp_
 	err = pp_maps_share(maps, p->skel->obj);
 	if (!err)
 		err = choose_programs(p, l, backend);
-	if (!err && p->set->verdicts && !pp_verdicts_find(&p->verdicts, (__u32)l->n))
-		err = pp_verdicts_prepare(&p->verdicts, p->skel->progs.pp_verdict_tc);
+	if (!err && p->set->verdicts) {
+		struct pp_verdict_progs v = verdict_progs(p);
+
+		pp_verdicts_find(&p->verdicts, (__u32)l->n, v.xdp != NULL);
+		err = pp_verdicts_prepare(&p->verdicts, &v);
+	}
 	return err ? err : load_marking(p);
 }
 
@@ -706,8 +724,11 @@ int pp_probes_attach(struct pp_probes *p, struct pp_probe_list *l, char *err, si
 		ret = attach_returns(p, l, backend);
 	if (!ret)
 		ret = attach_reasm(p, backend);
-	if (!ret && p->verdicts.n)
-		pp_verdicts_attach(&p->verdicts, p->skel->progs.pp_verdict_tc);
+	if (!ret && p->verdicts.n) {
+		struct pp_verdict_progs v = verdict_progs(p);
+
+		pp_verdicts_attach(&p->verdicts, &v);
+	}
 	if (ret)
 		snprintf(err, errlen, "cannot attach the probes: %s", strerror(-ret));
 	return ret;

@@ -121,6 +121,16 @@ static __u32 own_netns(void)
 	return stat("/proc/self/ns/net", &st) ? 0 : (__u32)st.st_ino;
 }
 
+/* How many arguments function NAME takes, by BTF; 0: not there. */
+static int func_args(const struct btf *btf, const char *name)
+{
+	int id = btf__find_by_name_kind(btf, name, BTF_KIND_FUNC);
+	const struct btf_type *t = id > 0 ? btf__type_by_id(btf, (__u32)id) : NULL;
+
+	t = t ? btf__type_by_id(btf, t->type) : NULL;
+	return t && btf_is_func_proto(t) ? btf_vlen(t) : 0;
+}
+
 void pp_attacher_prepare(struct pp_attacher *at, const struct btf *btf,
 			 const struct pp_ksyms *ksyms, struct pp_kfacts *k)
 {
@@ -144,6 +154,7 @@ void pp_attacher_prepare(struct pp_attacher *at, const struct btf *btf,
 	s->no_slab = !k->slab;
 	s->rdonly_cast = btf__find_by_name_kind(btf, "bpf_rdonly_cast", BTF_KIND_FUNC) > 0;
 	s->verdicts = pp_attacher_verdicts_possible(btf, k);
+	s->xdp_generic_args = s->verdicts ? func_args(btf, "bpf_prog_run_generic_xdp") : 0;
 }
 
 bool pp_attacher_verdicts_possible(const struct btf *btf, const struct pp_kfacts *k)

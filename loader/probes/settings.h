@@ -88,6 +88,8 @@ struct pp_probe_settings {
 	bool rdonly_cast;
 	bool marks;    /* probes mark sent packets (pp_plan_marks_in_probes()) */
 	bool verdicts; /* fexit on other TC programs (verdicts.h): the kernel has trampolines */
+	/* With verdicts: bpf_prog_run_generic_xdp()'s arguments (3 or 4); 0: no such function. */
+	int xdp_generic_args;
 };
 
 #endif

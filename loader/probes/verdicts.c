@@ -13,8 +13,8 @@
 
 #define PP_CLS_PREFIX "pp_cls_" /* pktpath's classifiers, this run's and others' */
 
-/* Whether FD is a TC program of someone else's: its info in INFO, its main function's in FI. */
-static bool judges_packets(int fd, struct bpf_prog_info *info, struct bpf_func_info *fi)
+/* Whether FD is a TC (or, with XDP, an XDP) program of someone else's: its info in INFO. */
+static bool judges_packets(int fd, bool xdp, struct bpf_prog_info *info, struct bpf_func_info *fi)
 {
 	__u32 len = sizeof(*info);
 
@@ -24,7 +24,8 @@ static bool judges_packets(int fd, struct bpf_prog_info *info, struct bpf_func_i
 	info->func_info = (__u64)(unsigned long)fi;
 	if (bpf_obj_get_info_by_fd(fd, info, &len))
 		return false;
-	if (info->type != BPF_PROG_TYPE_SCHED_CLS && info->type != BPF_PROG_TYPE_SCHED_ACT)
+	if (info->type != BPF_PROG_TYPE_SCHED_CLS && info->type != BPF_PROG_TYPE_SCHED_ACT &&
+	    !(xdp && info->type == BPF_PROG_TYPE_XDP))
 		return false;
 	return strncmp(info->name, PP_CLS_PREFIX, strlen(PP_CLS_PREFIX)) != 0;
 }
@@ -42,22 +43,33 @@ static bool func_name(__u32 btf_id, __u32 func, char *buf, size_t len)
 	return ok;
 }
 
+/* Whether a TC program's fexit can attach: it has BTF, its main function named in V. */
+static bool has_btf(const struct bpf_prog_info *info, const struct bpf_func_info *fi,
+		    struct pp_verdict_prog *v)
+{
+	if (info->btf_id && info->nr_func_info &&
+	    func_name(info->btf_id, fi->type_id, v->func, sizeof(v->func)))
+		return true;
+	pp_debug("BPF program %s (id %u): no BTF, its verdicts are not recorded\n", info->name,
+		 info->id);
+	return false;
+}
+
 /* Program FD (INFO, FI) into VS: kept (its fd with it), or counted as not traced. */
 static void keep(struct pp_verdicts *vs, int fd, const struct bpf_prog_info *info,
 		 const struct bpf_func_info *fi)
 {
 	struct pp_verdict_prog *v = &vs->v[vs->n];
+	bool xdp = info->type == BPF_PROG_TYPE_XDP;
 
 	if (vs->n == PP_VERDICT_MAX) {
 		vs->over++;
-	} else if (!info->btf_id || !info->nr_func_info ||
-		   !func_name(info->btf_id, fi->type_id, v->func, sizeof(v->func))) {
-		pp_debug("BPF program %s (id %u): no BTF, its verdicts are not traced\n",
-			 info->name, info->id);
+	} else if (!xdp && !has_btf(info, fi, v)) {
 		vs->no_btf++;
 	} else {
 		v->id = info->id;
-		v->btf_func = fi->type_id;
+		v->btf_func = xdp ? 0 : fi->type_id;
+		v->xdp = xdp;
 		v->fd = fd;
 		snprintf(v->label, sizeof(v->label), PP_VERDICT_PREFIX "%s#%u", info->name,
 			 info->id);
@@ -67,7 +79,7 @@ static void keep(struct pp_verdicts *vs, int fd, const struct bpf_prog_info *inf
 	close(fd);
 }
 
-int pp_verdicts_find(struct pp_verdicts *vs, __u32 first)
+void pp_verdicts_find(struct pp_verdicts *vs, __u32 first, bool xdp)
 {
 	struct bpf_prog_info info;
 	struct bpf_func_info fi;
@@ -79,7 +91,7 @@ int pp_verdicts_find(struct pp_verdicts *vs, __u32 first)
 		fd = bpf_prog_get_fd_by_id(id);
 		if (fd < 0)
 			continue; /* unloaded since */
-		if (judges_packets(fd, &info, &fi))
+		if (judges_packets(fd, xdp, &info, &fi))
 			keep(vs, fd, &info, &fi);
 		else
 			close(fd);
@@ -87,19 +99,39 @@ int pp_verdicts_find(struct pp_verdicts *vs, __u32 first)
 	if (vs->first + vs->n > PP_MAX_PROBES)
 		vs->n = vs->first < PP_MAX_PROBES ? PP_MAX_PROBES - vs->first : 0;
 	if (vs->over)
-		pp_warn("%zu TC programs past the first %d: their verdicts are not traced\n",
+		pp_warn("%zu BPF programs past the first %d: their verdicts are not recorded\n",
 			vs->over, PP_VERDICT_MAX);
-	return 0;
 }
 
-int pp_verdicts_prepare(struct pp_verdicts *vs, struct bpf_program *tmpl)
+/* The first TC program of VS, or NULL. */
+static const struct pp_verdict_prog *first_tc(const struct pp_verdicts *vs)
 {
-	bpf_program__set_autoload(tmpl, vs->n > 0);
-	return vs->n ? bpf_program__set_attach_target(tmpl, vs->v[0].fd, vs->v[0].func) : 0;
+	for (size_t i = 0; i < vs->n; i++)
+		if (!vs->v[i].xdp)
+			return &vs->v[i];
+	return NULL;
+}
+
+static bool any_xdp(const struct pp_verdicts *vs)
+{
+	for (size_t i = 0; i < vs->n; i++)
+		if (vs->v[i].xdp)
+			return true;
+	return false;
+}
+
+int pp_verdicts_prepare(const struct pp_verdicts *vs, const struct pp_verdict_progs *p)
+{
+	const struct pp_verdict_prog *tc = first_tc(vs);
+
+	if (p->xdp)
+		bpf_program__set_autoload(p->xdp, any_xdp(vs));
+	bpf_program__set_autoload(p->tc, tc != NULL);
+	return tc ? bpf_program__set_attach_target(p->tc, tc->fd, tc->func) : 0;
 }
 
 /* A copy of TMPL on program V, probe index INDEX: 0 or -errno. */
-static int attach_one(struct pp_verdicts *vs, const struct bpf_program *tmpl,
+static int attach_one(struct pp_verdicts *vs, struct bpf_program *tmpl,
 		      const struct pp_verdict_prog *v, __u32 index)
 {
 	LIBBPF_OPTS(bpf_prog_load_opts, o, .expected_attach_type = BPF_TRACE_FEXIT,
@@ -120,16 +152,40 @@ static int attach_one(struct pp_verdicts *vs, const struct bpf_program *tmpl,
 	return 0;
 }
 
-void pp_verdicts_attach(struct pp_verdicts *vs, const struct bpf_program *tmpl)
+/* The fexit on bpf_prog_run_generic_xdp() attached, then the XDP programs' probe indexes by id. */
+static int attach_xdp(struct pp_verdicts *vs, const struct pp_verdict_progs *p)
 {
-	for (size_t i = 0; i < vs->n; i++) {
-		int err = attach_one(vs, tmpl, &vs->v[i], vs->first + (__u32)i);
+	int fd = bpf_map__fd(p->xdp_map);
+	int link = bpf_raw_tracepoint_open(NULL, bpf_program__fd(p->xdp));
 
+	if (link < 0)
+		return -errno;
+	vs->links[vs->nlinks++] = link;
+	for (size_t i = 0; i < vs->n; i++) {
+		__u32 index = vs->first + (__u32)i;
+
+		vs->v[i].on |= vs->v[i].xdp && !bpf_map_update_elem(fd, &vs->v[i].id, &index, 0);
+		vs->attached += vs->v[i].xdp && vs->v[i].on;
+	}
+	return 0;
+}
+
+void pp_verdicts_attach(struct pp_verdicts *vs, const struct pp_verdict_progs *p)
+{
+	int err;
+
+	for (size_t i = 0; i < vs->n; i++) {
+		if (vs->v[i].xdp)
+			continue;
+		err = attach_one(vs, p->tc, &vs->v[i], vs->first + (__u32)i);
 		if (err)
 			pp_debug("%s: fexit not attached: %s\n", vs->v[i].label, strerror(-err));
-		else
-			vs->attached++;
+		vs->v[i].on = !err;
+		vs->attached += !err;
 	}
+	err = p->xdp && any_xdp(vs) ? attach_xdp(vs, p) : 0;
+	if (err)
+		pp_debug("bpf_prog_run_generic_xdp: fexit not attached: %s\n", strerror(-err));
 }
 
 const char *pp_verdicts_label(const struct pp_verdicts *vs, __u32 i)

@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Other BPF programs' verdicts: an fexit program on each TC program loaded
- * on the host (Cilium's, Calico's, a firewall's; not pktpath's own
- * classifiers) records a hop with the program's return value for a tracked
- * packet (PP_HOP_VERDICT). One copy of bpf/probes.bpf.c's pp_verdict_tc
- * per program, its probe index past the probe list's. Needs BPF trampolines
- * and the program's BTF (its functions' info): a program without is listed
- * and not traced. Programs loaded after the start are not seen.
+ * Other BPF programs' verdicts: for a tracked packet, a hop with the return
+ * value of each TC or XDP program loaded on the host that judged it
+ * (Cilium's, Calico's, a firewall's; not pktpath's own classifiers):
+ * PP_HOP_VERDICT. A TC program gets an fexit program of its own, a copy of
+ * bpf/probes.bpf.c's pp_verdict_tc with its probe index, which needs the
+ * program's BTF (its functions' info): one without is counted, not traced.
+ * XDP programs in generic mode share one fexit on the kernel's
+ * bpf_prog_run_generic_xdp(), which finds their probe index by program id
+ * (xdp_probe_map); native XDP runs before any skb, unseen. Probe indexes
+ * follow the probe list's. Programs loaded after the start are not seen.
  */
 #ifndef PP_VERDICTS_H
 #define PP_VERDICTS_H
@@ -14,15 +17,19 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>
+#include "pktpath.h"
 
+struct bpf_map;
 struct bpf_program;
 
-#define PP_VERDICT_MAX	  64 /* programs traced; more are listed, not traced */
+#define PP_VERDICT_MAX	  PP_VERDICT_PROGS /* programs traced; more are counted, not traced */
 #define PP_VERDICT_PREFIX "bpf:"
 
 struct pp_verdict_prog {
 	__u32 id;	/* the kernel's program id */
-	__u32 btf_func; /* its main function's BTF id, in its own BTF; 0: none */
+	__u32 btf_func; /* TC: its main function's BTF id, in its own BTF */
+	bool xdp;	/* an XDP program: seen in generic mode only */
+	bool on;	/* its verdicts are recorded */
 	int fd;		/* -1 once closed */
 	char label[48]; /* "bpf:NAME#ID": the probe's name in the output */
 	char func[64];	/* the main function's name */
@@ -30,23 +37,31 @@ struct pp_verdict_prog {
 
 struct pp_verdicts {
 	struct pp_verdict_prog v[PP_VERDICT_MAX];
-	size_t n;		       /* programs found with BTF (the first n of v) */
-	size_t no_btf;		       /* found without BTF: not traced */
-	size_t over;		       /* found past PP_VERDICT_MAX: not traced */
-	size_t attached;	       /* copies attached */
-	__u32 first;		       /* probe index of v[0] */
-	int links[PP_VERDICT_MAX * 2]; /* copies' program and link fds */
+	size_t n;			   /* programs found, traceable (the first n of v) */
+	size_t no_btf;			   /* found without BTF: not traced */
+	size_t over;			   /* found past PP_VERDICT_MAX: not traced */
+	size_t attached;		   /* programs whose verdicts are recorded */
+	__u32 first;			   /* probe index of v[0] */
+	int links[PP_VERDICT_MAX * 2 + 1]; /* copies' program and link fds, the XDP fexit's link */
 	size_t nlinks;
 };
 
-/* The TC programs loaded now, with probe indexes from FIRST. 0 or -ENOMEM. */
-int pp_verdicts_find(struct pp_verdicts *vs, __u32 first);
+/* The programs that record verdicts, from bpf/probes.bpf.c; NULL: not used. */
+struct pp_verdict_progs {
+	struct bpf_program *tc;	 /* the template of the TC programs' fexit copies */
+	struct bpf_program *xdp; /* the fexit on bpf_prog_run_generic_xdp() */
+	struct bpf_map *xdp_map; /* xdp_probe_map */
+};
 
-/* Before the probes' object loads: the template loads bound to the first program. */
-int pp_verdicts_prepare(struct pp_verdicts *vs, struct bpf_program *tmpl);
+/* The TC (and, with XDP, XDP) programs loaded now, with probe indexes from FIRST. */
+void pp_verdicts_find(struct pp_verdicts *vs, __u32 first, bool xdp);
 
-/* A copy of the loaded template on each program found; one refused is said with -v. */
-void pp_verdicts_attach(struct pp_verdicts *vs, const struct bpf_program *tmpl);
+/* Before the probes' object loads: what of P loads (the template bound to the first TC program). */
+int pp_verdicts_prepare(const struct pp_verdicts *vs, const struct pp_verdict_progs *p);
+
+/* After: a copy of the template on each TC program, the XDP programs' fexit; -v says what failed.
+ */
+void pp_verdicts_attach(struct pp_verdicts *vs, const struct pp_verdict_progs *p);
 
 /* Probe I's name, if it is one of VS's programs; NULL otherwise. */
 const char *pp_verdicts_label(const struct pp_verdicts *vs, __u32 i);

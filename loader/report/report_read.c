@@ -240,12 +240,13 @@ static int read_verdict(struct ctx *c, json_object *obj, struct pp_hop *h)
 {
 	char word[PP_VERDICT_LEN];
 	int ret = get_bytes(c, obj, "verdict", false, word, sizeof(word), false);
+	bool xdp;
 
 	if (ret <= 0)
 		return ret;
-	if (pp_verdict_code(word, &h->reason))
-		return bad(c, "verdict", "is neither a TC verdict's name nor a number");
-	h->flags |= PP_HOP_VERDICT;
+	if (pp_verdict_code(word, &h->reason, &xdp))
+		return bad(c, "verdict", "is neither a TC or XDP verdict's name nor a number");
+	h->flags |= PP_HOP_VERDICT | (xdp ? PP_HOP_XDP : 0);
 	return 1;
 }
 

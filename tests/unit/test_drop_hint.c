@@ -309,7 +309,7 @@ START_TEST(test_judge)
 				  .func = "tcf_classify",
 				  .dev = "eth0",
 				  .hook_progs = "a (id 1, tcx), b (id 2, tcx)",
-				  .judge = "b#2"};
+				  .judge = "b#2 returned TC_ACT_SHOT"};
 
 	ck_assert_str_eq(hint(&d),
 			 "a TC filter or action on eth0 ingress dropped it (TC_ACT_SHOT); "
@@ -323,20 +323,32 @@ START_TEST(test_verdict_words)
 {
 	char buf[PP_VERDICT_LEN];
 	__u32 code = 0;
+	bool xdp = true;
 
-	ck_assert_str_eq(pp_verdict_word((__u32)-1, buf), "TC_ACT_UNSPEC");
-	ck_assert_str_eq(pp_verdict_word(2, buf), "TC_ACT_SHOT");
-	ck_assert_str_eq(pp_verdict_word(8, buf), "TC_ACT_TRAP");
-	ck_assert_str_eq(pp_verdict_word(9, buf), "9");
-	ck_assert_str_eq(pp_verdict_word((__u32)-7, buf), "-7");
-	ck_assert_int_eq(pp_verdict_code("TC_ACT_UNSPEC", &code), 0);
-	ck_assert_uint_eq(code, (__u32)-1);
-	ck_assert_int_eq(pp_verdict_code("TC_ACT_REDIRECT", &code), 0);
-	ck_assert_uint_eq(code, 7);
-	ck_assert_int_eq(pp_verdict_code("-7", &code), 0);
-	ck_assert_uint_eq(code, (__u32)-7);
-	ck_assert_int_eq(pp_verdict_code("XDP_DROP", &code), -EINVAL);
-	ck_assert_int_eq(pp_verdict_code("", &code), -EINVAL);
+	ck_assert_str_eq(pp_verdict_word((__u32)-1, false, buf), "TC_ACT_UNSPEC");
+	ck_assert_str_eq(pp_verdict_word(2, false, buf), "TC_ACT_SHOT");
+	ck_assert_str_eq(pp_verdict_word(8, false, buf), "TC_ACT_TRAP");
+	ck_assert_str_eq(pp_verdict_word(9, false, buf), "9");
+	ck_assert_str_eq(pp_verdict_word((__u32)-7, false, buf), "-7");
+	ck_assert_str_eq(pp_verdict_word(1, true, buf), "XDP_DROP");
+	ck_assert_str_eq(pp_verdict_word(4, true, buf), "XDP_REDIRECT");
+	ck_assert_str_eq(pp_verdict_word(5, true, buf), "XDP_5");
+	ck_assert_int_eq(pp_verdict_code("TC_ACT_UNSPEC", &code, &xdp), 0);
+	ck_assert(code == (__u32)-1 && !xdp);
+	ck_assert_int_eq(pp_verdict_code("TC_ACT_REDIRECT", &code, &xdp), 0);
+	ck_assert(code == 7 && !xdp);
+	ck_assert_int_eq(pp_verdict_code("-7", &code, &xdp), 0);
+	ck_assert(code == (__u32)-7 && !xdp);
+	ck_assert_int_eq(pp_verdict_code("XDP_DROP", &code, &xdp), 0);
+	ck_assert(code == 1 && xdp);
+	ck_assert_int_eq(pp_verdict_code("XDP_5", &code, &xdp), 0);
+	ck_assert(code == 5 && xdp);
+	ck_assert_int_eq(pp_verdict_code("XDP_", &code, &xdp), -EINVAL);
+	ck_assert_int_eq(pp_verdict_code("TC_ACT_MAYBE", &code, &xdp), -EINVAL);
+	ck_assert_int_eq(pp_verdict_code("", &code, &xdp), -EINVAL);
+	ck_assert(pp_verdict_drops(2, false) && pp_verdict_drops(0, true) &&
+		  pp_verdict_drops(1, true));
+	ck_assert(!pp_verdict_drops(0, false) && !pp_verdict_drops(2, true));
 }
 END_TEST
 

@@ -1111,37 +1111,42 @@ verdict_hops() {
 		and .verdict == \"$3\"))) | length"
 }
 
-# Each program's drops: hops naming it with TC_ACT_SHOT, the drop's hint
-# naming it, as many as its own counter; what went through: TC_ACT_OK.
+# Each program's drops: hops naming it with its drop verdict, the drop's
+# hint naming it, as many as its own counter; what went through: its pass.
+# XDP's generic mode where the kernel has bpf_prog_run_generic_xdp (5.16+).
 chk_bpf_verdicts() {
-	local f port id label n want
+	local f port id label n want drop pass
 	life_common "$1" self || return 1
-	grep -q 'recording the verdicts of [0-9]* TC programs' "$BLK/err" || {
+	grep -q 'recording the verdicts of [0-9]* BPF programs\? of others' "$BLK/err" || {
 		echo "pktpath did not record other programs' verdicts: $(grep -m1 -i verdict "$BLK/err")"
 		return 1
 	}
-	for f in tc tcx; do
+	for f in xdp tc tcx; do
 		id=$(kv "${f}_id")
 		[ -n "$id" ] || continue
-		port=7001
-		[ "$f" = tc ] || port=7003
+		case $f in
+		xdp) port=7005 drop=XDP_DROP pass=XDP_PASS ;;
+		tc) port=7001 drop=TC_ACT_SHOT pass=TC_ACT_OK ;;
+		tcx) port=7003 drop=TC_ACT_SHOT pass=TC_ACT_OK ;;
+		esac
+		[ "$f" != xdp ] || [ "$(kv xdp_generic)" = yes ] || continue
 		label="bpf:vm_${f}_drop#$id"
 		want=$(kv "${f}_dropped")
 		n=$(allp "map(select(.pkt.dport == $port and .fate.kind == \"dropped\"
-			and (.fate.hint | contains(\"BPF program vm_${f}_drop#$id returned TC_ACT_SHOT\"))
-			and any(.hops[]; .func == \"$label\" and .verdict == \"TC_ACT_SHOT\"))) | length")
+			and (.fate.hint | contains(\"BPF program vm_${f}_drop#$id returned $drop\"))
+			and any(.hops[]; .func == \"$label\" and .verdict == \"$drop\"))) | length")
 		if [ "$want" != 2 ] || [ "$n" != "$want" ]; then
-			echo "$label: $n datagrams to $port dropped with its TC_ACT_SHOT named," \
+			echo "$label: $n datagrams to $port dropped with its $drop named," \
 				"its own counter says '$want' (2 sent): $(allp 'map(brief + " " + path) | join("; ")')"
 			return 1
 		fi
-		n=$(verdict_hops 7004 "$label" TC_ACT_OK)
+		n=$(verdict_hops 7004 "$label" "$pass")
 		[ "$n" = 2 ] || {
-			echo "$label: $n of 2 datagrams to 7004 with its TC_ACT_OK: $(allp 'map(path) | join("; ")')"
+			echo "$label: $n of 2 datagrams to 7004 with its $pass: $(allp 'map(path) | join("; ")')"
 			return 1
 		}
 	done
-	allp fates
+	echo "XDP generic: $(kv xdp_generic); $(allp fates)"
 }
 
 # ---- the VM as a whole ---------------------------------------------------------

@@ -628,25 +628,30 @@ scn_ping_reply() {
 }
 
 # bpf-verdicts: other BPF programs judge a's datagrams to b (bpf_dropper,
-# each with BTF and its own drop counter): one on b's clsact ingress drops
-# UDP to 7001; where the kernel has tcx, one on a's tcx egress, after
-# pktpath's classifier, drops UDP to 7003; 7004 goes through both (no
-# server: b drops it NO_SOCKET). Traced in a, two datagrams to each port.
+# each with BTF and its own drop counter): in XDP's generic mode on b's
+# veth-b, one drops UDP to 7005; on b's clsact ingress, one drops 7001;
+# where the kernel has tcx, one on a's tcx egress, after pktpath's
+# classifier, drops 7003; 7004 goes through all (no server: b drops it
+# NO_SOCKET). Traced in a, two datagrams to each port.
 VERDICT_SENDS=2
+VERDICT_PORTS="7001 7003 7004 7005"
+# dropper NS IFACE HOOK PORT KIND: bpf_dropper vm_KIND_drop in the background.
+dropper() {
+	/usr/sbin/ip netns exec "$1" bpf_dropper "$2" "$3" "$4" "vm_$5_drop" 2>"/tmp/pp.drop.$5" &
+	DROPPERS="$DROPPERS $!"
+}
 scn_bpf_verdicts() {
-	local port i pids=""
+	local port i f
+	DROPPERS=
 	topo_pair
-	/usr/sbin/ip netns exec b bpf_dropper veth-b clsact-ingress 7001 vm_tc_drop \
-		2>/tmp/pp.drop.tc &
-	pids="$!"
-	if grep -qE '^tcx +yes' /tmp/boot.check; then
-		/usr/sbin/ip netns exec a bpf_dropper veth-a tcx-egress 7003 vm_tcx_drop \
-			2>/tmp/pp.drop.tcx &
-		pids="$pids $!"
-	fi
+	dropper b veth-b xdp-generic 7005 xdp
+	dropper b veth-b clsact-ingress 7001 tc
+	! grep -qE '^tcx +yes' /tmp/boot.check || dropper a veth-a tcx-egress 7003 tcx
+	# The one fexit that sees XDP's generic mode: the kernel has it or not (5.16+).
+	kv xdp_generic "$(yes_no grep -q ' bpf_prog_run_generic_xdp$' /proc/kallsyms)"
 	sleep 1
-	if pp_start a "$1" --json -c $((VERDICT_SENDS * 3)) "udp and dst $B"; then
-		for port in 7001 7003 7004; do
+	if pp_start a "$1" --json -c $((VERDICT_SENDS * 4)) "udp and dst $B"; then
+		for port in $VERDICT_PORTS; do
 			i=0
 			while [ $i -lt "$VERDICT_SENDS" ]; do
 				ip netns exec a vmhelper udp "$B" "$port" || kv send fail
@@ -658,14 +663,14 @@ scn_bpf_verdicts() {
 		pp_wait 0
 	fi
 	# shellcheck disable=SC2086 # a list of pids
-	kill -INT $pids
+	kill -INT $DROPPERS
 	wait
-	for f in tc tcx; do
+	for f in xdp tc tcx; do
 		[ -f "/tmp/pp.drop.$f" ] || continue
 		kv "${f}_id" "$(sed -n 's/^id //p' "/tmp/pp.drop.$f")"
 		kv "${f}_dropped" "$(sed -n 's/^dropped //p' "/tmp/pp.drop.$f")"
+		rm -f "/tmp/pp.drop.$f"
 	done
-	rm -f /tmp/pp.drop.tc /tmp/pp.drop.tcx
 }
 
 # A bridge pp-br in r with ports pb1..pb3, each a veth to host h1..h3.
