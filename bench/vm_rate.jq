@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-# Markdown from bench/vm_rate.sh's JSON lines (jq -s, $part: "rate" or
-# "startup"): the newest measurement's lines, one table per kernel.
+# Markdown from bench/vm_rate.sh's JSON lines (jq -s, $part: "rate",
+# "startup", "sources" or "verdict"): the newest measurement's lines.
 
 def median: sort | if length == 0 then null
 	elif length % 2 == 1 then .[length / 2 | floor]
@@ -62,6 +62,19 @@ def startup_table:
 	     + "| **\($ratios | spread)** | \($ok | length)/\($g | length) |"),
 	  "";
 
+# Another program's mean ns per run, without and with pktpath's fexit on it.
+def verdict_table:
+	"| kernel | without pktpath: ns per run | with: ns per run | added ns | with / without | rounds ok |",
+	"|---|---|---|---|---|---|",
+	(group_by(.kernel)[]
+	 | map(select(.ns != null and .rc == 0)) as $ok
+	 | ([$ok[] | select(.traced == 0) | .ns] | median) as $without
+	 | ([$ok[] | select(.traced == 1) | .ns] | median) as $with
+	 | "| \(.[0].kernel) | \($without | r0) | \($with | r0) "
+	   + "| \(if $with and $without then $with - $without | r0 else "-" end) "
+	   + "| \(if $with and $without then $with / $without | r2 else "-" end) "
+	   + "| \([$ok[] | select(.traced == 1)] | length)/\([.[] | select(.traced == 1)] | length) |");
+
 if $part == "rate" then newest("rate") | rate_table
 elif $part == "startup" then
 	# Per row, the newest measurement that has it: a later run of some rows
@@ -77,4 +90,5 @@ elif $part == "sources" then
 	 | map(map(.id) | max) | unique) as $ids
 	| "Start-up rows from: " + ([.[] | select(.type == "meta" and (.id | IN($ids[])))
 		| "`\(.cmd)`, \(.date), commit \(.commit)"] | join("; ")) + "."
-else error("part: rate, startup or sources") end
+elif $part == "verdict" then newest("verdict") | verdict_table
+else error("part: rate, startup, sources or verdict") end

@@ -17,6 +17,18 @@ struct {
 	__type(value, struct pp_skb_val);
 } skb_map SEC(".maps");
 
+/*
+ * The XDP programs whose generic-mode verdicts are recorded: program id ->
+ * probe index (loader/probes/verdicts.c). The probes' alone, here as every
+ * map is.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, PP_VERDICT_PROGS);
+	__type(key, __u32);
+	__type(value, __u32);
+} xdp_probe_map SEC(".maps");
+
 /* skb->head -> the packet whose data it is; sized like skb_map. */
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);

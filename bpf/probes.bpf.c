@@ -211,14 +211,6 @@ int pp_verdict_tc(__u64 *ctx)
 				   : 0;
 }
 
-/* The XDP programs whose generic-mode verdicts are recorded: program id -> probe index. */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, PP_VERDICT_PROGS);
-	__type(key, __u32);
-	__type(value, __u32);
-} xdp_probe_map SEC(".maps");
-
 /*
  * XDP in generic mode runs on an skb: bpf_prog_run_generic_xdp(skb, xdp,
  * prog[, rxq]) returns PROG's action on it (RET). One fexit for every such

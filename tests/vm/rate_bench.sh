@@ -9,6 +9,8 @@
 #   @@RB {"type":"rate",...}     one traced run: UDP packets/s with pktpath
 #                                and with no tracing just before it
 #   @@RB {"type":"startup",...}  one run to "ready": pktpath's -v timings
+#   @@RB {"type":"verdict",...}  another TC program's mean time per run,
+#                                with pktpath recording its verdicts or not
 #
 # Rate: a (veth-a) - r - (veth-c) c, r forwards; c reads two UDP ports.
 # pktpath runs in r with the filter "udp and dst port 7000": a flood to
@@ -19,7 +21,7 @@
 # configurations' order. TCG emulates: only these ratios mean anything.
 #
 # Settings (environment, from vm.conf):
-#   VM_BENCH_JOBS       "rate startup" (default both)
+#   VM_BENCH_JOBS       "rate startup" (default both); "verdict" also
 #   VM_BENCH_ROUNDS     rate rounds (default 3)
 #   VM_BENCH_SECS       seconds per flow measurement (default 3)
 #   VM_BENCH_BACKENDS   default "kprobe-multi kprobe fentry tracepoint"
@@ -272,6 +274,41 @@ startup() {
 			done
 		done
 	done
+}
+
+# ---- verdict: what recording another program's verdicts costs it ---------------
+
+# A TC program of someone else's (bpf_dropper's, attached nowhere: pktpath
+# records every TC program's verdicts) run by BPF_PROG_TEST_RUN, 10^6 times a
+# measurement, on a 64-byte frame it passes: the kernel's mean ns per run,
+# through the fexit pktpath puts on it (idle: nothing tracked, the gate
+# closed) or without pktpath, alternating, ROUNDS rounds of each.
+VERDICT_REPEAT=1000000
+verdict_once() {
+	echo "$VERDICT_REPEAT" >&3
+	read -r _ ns <&4
+	printf '@@RB {"type":"verdict","round":%s,"traced":%s,"ns":%s,"rc":%s}\n' \
+		"$1" "$2" "${ns:-null}" "${3:-0}"
+}
+verdict() {
+	local r
+	rm -f /tmp/vd.in /tmp/vd.out
+	mkfifo /tmp/vd.in /tmp/vd.out
+	bpf_dropper lo test-run 7000 vm_cost </tmp/vd.in >/tmp/vd.out 2>/tmp/vd.err &
+	exec 3>/tmp/vd.in 4</tmp/vd.out
+	for r in $(seq 1 "$ROUNDS"); do
+		verdict_once "$r" 0
+		if pp_start "$PP" --backend tracepoint "$RATE_FILTER" &&
+			grep -q 'recording the verdicts of .*vm_cost#' "$ERR"; then
+			verdict_once "$r" 1
+			pp_stop
+		else
+			pp_stop
+			verdict_once "$r" 1 1
+		fi
+	done
+	exec 3>&- 4<&-
+	wait
 }
 
 # ---- main --------------------------------------------------------------------------
