@@ -207,6 +207,29 @@ START_TEST(test_round_trip_read_free)
 }
 END_TEST
 
+/* Other programs' verdicts (PP_HOP_VERDICT, an XDP one with PP_HOP_XDP) read back as words. */
+START_TEST(test_round_trip_verdicts)
+{
+	struct fixture x;
+	struct pp_out o = live_out(128);
+	char *line;
+
+	fixture(&x);
+	x.hops[1].flags = PP_HOP_VERDICT | PP_HOP_XDP;
+	x.hops[1].reason = 2;
+	line = write_json(&o, &x.p);
+	ck_assert_ptr_nonnull(strstr(line, "\"verdict\":\"XDP_PASS\""));
+	round_trip(line, 128);
+	free(line);
+	x.hops[1].flags = PP_HOP_VERDICT;
+	x.hops[1].reason = (__u32)-1;
+	line = write_json(&o, &x.p);
+	ck_assert_ptr_nonnull(strstr(line, "\"verdict\":\"TC_ACT_UNSPEC\""));
+	round_trip(line, 128);
+	free(line);
+}
+END_TEST
+
 /*
  * A reply to a tracked packet's NAT rewrite (PP_HOP_REPLY): its mark's
  * "reply_to" reads back as the flag and the packet's id.
@@ -400,6 +423,7 @@ Suite *report_read_suite(void)
 	tcase_add_test(tc, test_round_trip);
 	tcase_add_test(tc, test_round_trip_read_free);
 	tcase_add_test(tc, test_round_trip_reply);
+	tcase_add_test(tc, test_round_trip_verdicts);
 	tcase_add_test(tc, test_hop_kinds);
 	tcase_add_test(tc, test_cut_line);
 	tcase_add_test(tc, test_unknown_keys);
