@@ -1116,7 +1116,12 @@ verdict_hops() {
 # XDP's generic mode where the kernel has bpf_prog_run_generic_xdp (5.16+).
 chk_bpf_verdicts() {
 	local f port id label n want drop pass
-	life_common "$1" self || return 1
+	life_common "$1" || return 1
+	n=$(allp length)
+	[ "$n" = 8 ] || {
+		echo "$n datagrams printed, 8 sent: $(allp 'map(brief) | join("; ")')"
+		return 1
+	}
 	grep -q 'recording the verdicts of [0-9]* BPF programs\? of others' "$BLK/err" || {
 		echo "pktpath did not record other programs' verdicts: $(grep -m1 -i verdict "$BLK/err")"
 		return 1
