@@ -56,6 +56,7 @@ void pp_app_out_names(struct pp_app *a, struct pp_out *out)
 	/* The programs at a TC or XDP drop's hook: the hint, the summary, the metrics. */
 	out->hook_progs = pp_hook_cache_get;
 	out->hook_arg = &a->hooks;
+	out->verdicts_off = !a->env.verdicts && pp_attacher_verdicts_possible(a->btf, &a->facts);
 	name_netns(a, out);
 }
 

@@ -72,8 +72,8 @@ static void report(FILE *out, const struct pp_kfacts *f)
 	     "a cgroup scope may not name a short-lived sender; a server started after "
 	     "pktpath joins at its first answer");
 	row2(out, "other BPF programs' verdicts", f->fentry,
-	     "a TC program's verdict on a tracked packet is a hop (fexit on each TC program "
-	     "with BTF; not XDP programs')",
+	     "--verdicts: a TC or generic XDP program's verdict on a tracked packet is a hop "
+	     "(fexit on each TC program with BTF)",
 	     "a drop at a TC or XDP hook names the programs attached there, not which one "
 	     "decided (fexit on BPF programs would)");
 	row(out, "tracefs mounted", f->tracefs, "not needed: pktpath uses perf kprobes");

@@ -415,7 +415,7 @@ static int check_agent(const struct parse *p)
 	}
 	if (env->max_rate || env->cpu_budget || env->nnetns || env->ncontainers || env->cgroup ||
 	    env->unit || env->pid || env->nifaces || env->funcs || env->detail || env->nprobes ||
-	    env->probe_regex || env->all_skb_funcs || env->send_calls ||
+	    env->probe_regex || env->all_skb_funcs || env->send_calls || env->verdicts ||
 	    env->backend != PP_BACKEND_AUTO)
 		return bad(p, "%s",
 			   "--agent without a filter attaches one program, at skb:kfree_skb: "

@@ -64,6 +64,7 @@ struct pp_env {
 	const char *host_name; /* --host-name: JSON's host.name; NULL: gethostname() */
 	bool all_skb_funcs;    /* --all-skb-funcs */
 	bool send_calls;       /* --send-calls: the syscall tracepoints */
+	bool verdicts;	       /* --verdicts: fexit on other TC and XDP programs */
 	enum pp_backend backend;
 	/* The output format by name: a row of output_formats.c ("text"; --json: "json"). */
 	const char *format;

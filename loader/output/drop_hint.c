@@ -464,6 +464,8 @@ static void put_hook_progs(struct pp_sbuf *f, const struct pp_drop_facts *d)
 	}
 	pp_sb_lit(f, "; BPF programs there now: ");
 	pp_sb_str(f, d->hook_progs);
+	if (d->verdicts_off)
+		pp_sb_lit(f, " (--verdicts shows which one decided)");
 }
 
 size_t pp_drop_hint(const struct pp_drop_facts *d, char *buf, size_t len)
@@ -644,6 +646,7 @@ size_t pp_out_drop_hint(const struct pp_out *o, const struct pp_packet *p, char 
 		out_facts(o, end, &d, out_dev);
 		hook_facts(o, end, &d, progs, sizeof(progs));
 		d.judge = judge_of(o, p, end, judge, sizeof(judge));
+		d.verdicts_off = o->verdicts_off;
 	}
 	icmp_facts(o, p, end, &d);
 	return pp_drop_hint(&d, buf, len);

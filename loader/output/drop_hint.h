@@ -46,9 +46,9 @@ struct pp_drop_facts {
 	 * pktpath's ("NAME (id N, tcx), ..."); "": none; NULL: not known.
 	 */
 	const char *hook_progs;
-	/* The program a verdict hop saw drop it: "NAME#ID returned TC_ACT_SHOT"; NULL: none seen.
-	 */
+	/* The program a verdict hop saw drop it ("NAME#ID returned TC_ACT_SHOT"), or NULL. */
 	const char *judge;
+	bool verdicts_off; /* --verdicts would name the program that decided (output.h) */
 };
 
 /*

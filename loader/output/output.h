@@ -6,6 +6,7 @@
 #ifndef PP_OUTPUT_H
 #define PP_OUTPUT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <linux/types.h>
 #include "paths/path.h"
@@ -44,6 +45,11 @@ struct pp_out {
 	 */
 	int (*hook_progs)(__u32 netns, __u32 ifindex, int hook, char *buf, size_t len, void *arg);
 	void *hook_arg;
+	/*
+	 * This kernel could record those programs' verdicts (--verdicts), and
+	 * they are not: a drop's hint says so where it lists them.
+	 */
+	bool verdicts_off;
 	/*
 	 * --json --snaplen N: each packet line also carries up to N bytes of
 	 * the mark ("head"), for `pktpath report`'s pcapng. 0: none.

@@ -153,7 +153,7 @@ void pp_attacher_prepare(struct pp_attacher *at, const struct btf *btf,
 	s->no_reasons = !k->reasons;
 	s->no_slab = !k->slab;
 	s->rdonly_cast = btf__find_by_name_kind(btf, "bpf_rdonly_cast", BTF_KIND_FUNC) > 0;
-	s->verdicts = pp_attacher_verdicts_possible(btf, k);
+	s->verdicts = s->verdicts && pp_attacher_verdicts_possible(btf, k);
 	s->xdp_generic_args = s->verdicts ? func_args(btf, "bpf_prog_run_generic_xdp") : 0;
 }
 

@@ -87,7 +87,8 @@ struct pp_probe_settings {
 	/* bpf_rdonly_cast() (6.2+): tp_btf and fentry pointers untrusted (bpf/skb_read.bpf.h). */
 	bool rdonly_cast;
 	bool marks;    /* probes mark sent packets (pp_plan_marks_in_probes()) */
-	bool verdicts; /* fexit on other TC programs (verdicts.h): the kernel has trampolines */
+	bool verdicts; /* --verdicts, and the kernel has trampolines: fexit on others (verdicts.h)
+			*/
 	/* With verdicts: bpf_prog_run_generic_xdp()'s arguments (3 or 4); 0: no such function. */
 	int xdp_generic_args;
 };

@@ -362,6 +362,7 @@ START_TEST(test_rows_parse)
 			"--no-follow",
 			"--all-skb-funcs",
 			"--send-calls",
+			"--verdicts",
 			"--funcs",
 			"/dev/null",
 			"--ring-size",
@@ -381,7 +382,7 @@ START_TEST(test_rows_parse)
 	ck_assert_int_eq(env.verbose, 2);
 	ck_assert_int_eq(env.nstacks, 2);
 	ck_assert_str_eq(env.stacks[1], "tp:net:net_dev_queue");
-	ck_assert(env.no_follow && env.all_skb_funcs && env.send_calls);
+	ck_assert(env.no_follow && env.all_skb_funcs && env.send_calls && env.verdicts);
 	ck_assert_str_eq(env.funcs, "/dev/null");
 	ck_assert_uint_eq(env.ring_size, 1 << 20);
 	ck_assert_uint_eq(env.count, 1ULL << 62);

@@ -298,7 +298,7 @@ verdict() {
 	exec 3>/tmp/vd.in 4</tmp/vd.out
 	for r in $(seq 1 "$ROUNDS"); do
 		verdict_once "$r" 0
-		if pp_start "$PP" --backend tracepoint "$RATE_FILTER" &&
+		if pp_start "$PP" --backend tracepoint --verdicts "$RATE_FILTER" &&
 			grep -q 'recording the verdicts of .*vm_cost#' "$ERR"; then
 			verdict_once "$r" 1
 			pp_stop

@@ -650,7 +650,7 @@ scn_bpf_verdicts() {
 	# The one fexit that sees XDP's generic mode: the kernel has it or not (5.16+).
 	kv xdp_generic "$(yes_no grep -q ' bpf_prog_run_generic_xdp$' /proc/kallsyms)"
 	sleep 1
-	if pp_start a "$1" --json "udp and dst $B"; then
+	if pp_start a "$1" --json --verdicts "udp and dst $B"; then
 		for port in $VERDICT_PORTS; do
 			i=0
 			while [ $i -lt "$VERDICT_SENDS" ]; do
