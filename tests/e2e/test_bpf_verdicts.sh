@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Drops by other BPF programs, on the host (no fexit on BPF programs): in
+# Drops by other BPF programs, on the host (no fexit on BPF programs: the
+# VM scenario bpf-verdicts tests --verdicts' hops): in
 # the router, one program drops UDP to port 7001 at r-eth0's clsact
 # ingress, one UDP to 7002 in XDP's generic mode on r-eth0, one UDP to
 # 7003 at r-eth1's tcx egress (tests/e2e/bpf_dropper.c); UDP to 7004 goes
@@ -35,7 +36,12 @@ tc_id=$(id e2e_tc_drop) xdp_id=$(id e2e_xdp_drop) tcx_id=$(id e2e_tcx_drop)
 pp_log "programs: e2e_tc_drop $tc_id, e2e_xdp_drop $xdp_id, e2e_tcx_drop $tcx_id"
 
 out=$(pp_out verdicts)
-pp_pktpath_start verdicts "$PP_NS_A" --json --backend tracepoint --filter "udp and dst 198.18.1.2"
+# --verdicts where the kernel has no BPF trampolines (this host's): said, and
+# the programs at the hook named as without it.
+pp_pktpath_start verdicts "$PP_NS_A" --json --backend tracepoint --verdicts \
+	--filter "udp and dst 198.18.1.2"
+grep -q -- "--verdicts: this kernel has no BPF trampolines" "$(pp_err verdicts)" ||
+	pp_fail "--verdicts without trampolines not said: $(head -n 3 "$(pp_err verdicts)")"
 for port in 7001 7002 7003 7004; do
 	pp_in "$PP_NS_A" "$udp_sendto" 198.18.1.2 "$port" 2
 done
