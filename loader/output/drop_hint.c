@@ -592,31 +592,28 @@ static void hook_facts(const struct pp_out *o, const struct pp_hop *end, struct 
 		d->hook_progs = buf;
 }
 
-/*
- * The program whose verdict hop on END's skb, before END, dropped it: "NAME#ID
- * returned VERDICT" into BUF, or NULL.
+const char *pp_out_verdict_str(const struct pp_out *o, __u32 probe, __u32 code, bool xdp, char *buf,
+			       size_t len)
+{
+	char pname[64], word[PP_VERDICT_LEN];
+	const char *name = pp_out_probe_name(o, probe, pname, sizeof(pname));
+
+	if (!strncmp(name, "bpf:", 4))
+		name += 4;
+	snprintf(buf, len, "%s returned %s", name, pp_verdict_word(code, xdp, word));
+	return buf;
+}
+
+/* The program that dropped P by its verdict before END: "NAME#ID returned VERDICT" in BUF, or NULL.
  */
 static const char *judge_of(const struct pp_out *o, const struct pp_packet *p,
 			    const struct pp_hop *end, char *buf, size_t len)
 {
-	const struct pp_hop *shot = NULL;
-	char pname[64], word[PP_VERDICT_LEN];
-	const char *name;
-	bool xdp;
+	const struct pp_hop *shot = pp_verdict_judge(p, end);
 
-	for (const struct pp_hop *h = p->hops; h < end; h++) {
-		xdp = h->flags & PP_HOP_XDP;
-		if ((h->flags & PP_HOP_VERDICT) && h->skb == end->skb)
-			shot = pp_verdict_drops(h->reason, xdp) ? h : NULL;
-	}
-	if (!shot)
-		return NULL;
-	name = pp_out_probe_name(o, shot->probe, pname, sizeof(pname));
-	if (!strncmp(name, "bpf:", 4))
-		name += 4;
-	snprintf(buf, len, "%s returned %s", name,
-		 pp_verdict_word(shot->reason, shot->flags & PP_HOP_XDP, word));
-	return buf;
+	return shot ? pp_out_verdict_str(o, shot->probe, shot->reason, shot->flags & PP_HOP_XDP,
+					 buf, len)
+		    : NULL;
 }
 
 size_t pp_out_drop_hint(const struct pp_out *o, const struct pp_packet *p, char *buf, size_t len)

@@ -51,6 +51,10 @@ struct pp_drop_facts {
 	bool verdicts_off; /* --verdicts would name the program that decided (output.h) */
 };
 
+/* Another program's verdict on a packet: "NAME#ID returned VERDICT" into BUF[LEN], BUF. */
+const char *pp_out_verdict_str(const struct pp_out *o, __u32 probe, __u32 code, bool xdp, char *buf,
+			       size_t len);
+
 /*
  * The explanation and its evidence, written into buf[len] as snprintf()
  * would; returns the length the whole hint needs.

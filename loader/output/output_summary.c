@@ -138,9 +138,16 @@ static void text_step(const struct pp_out *o, const struct pp_sum_path *e, size_
 static void text_drop_programs(const struct pp_out *o, const struct pp_sum_drop *d)
 {
 	char progs[512];
-	int n = pp_out_drop_programs(o, d->reason, d->location, d->netns, d->ifindex, progs,
-				     sizeof(progs));
+	int n;
 
+	if (d->judge) {
+		fprintf(o->f, "%19s by BPF program %s\n", "",
+			pp_out_verdict_str(o, d->judge - 1, d->verdict, d->judge_xdp, progs,
+					   sizeof(progs)));
+		return;
+	}
+	n = pp_out_drop_programs(o, d->reason, d->location, d->netns, d->ifindex, progs,
+				 sizeof(progs));
 	if (n > 0)
 		fprintf(o->f, "%19s BPF programs there now: %s\n", "", progs);
 	else if (n == 0)
@@ -410,6 +417,11 @@ static void json_drop(const struct pp_out *o, struct jw *arr, const struct pp_su
 	if (pp_out_drop_programs(o, d->reason, d->location, d->netns, d->ifindex, progs,
 				 sizeof(progs)) >= 0)
 		jstr(&j, "bpf_programs", progs, sizeof(progs));
+	if (d->judge)
+		jstr(&j, "decided_by",
+		     pp_out_verdict_str(o, d->judge - 1, d->verdict, d->judge_xdp, progs,
+					sizeof(progs)),
+		     sizeof(progs));
 	jclose(&j, '}');
 }
 

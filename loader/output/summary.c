@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "output/output.h"
+#include "output/verdict.h"
 #include "output/summary.h"
 
 #define PP_SUM_LIMIT (1U << 20)
@@ -204,21 +205,22 @@ const struct pp_hop *pp_summary_drop_hop(const struct pp_packet *p)
 }
 
 static bool drop_equal(const struct pp_sum_drop *d, __u64 h, const struct pp_packet *p,
-		       const struct pp_hop *x)
+		       const struct pp_hop *x, __u32 judge)
 {
 	return d->hash == h && d->reason == p->reason && d->location == p->location &&
-	       d->netns == x->netns && d->ifindex == x->ifindex;
+	       d->netns == x->netns && d->ifindex == x->ifindex && d->judge == judge;
 }
 
 static void drop_add(struct pp_summary *s, const struct pp_packet *p)
 {
-	const struct pp_hop *x = pp_summary_drop_hop(p);
-	__u64 h = mix(mix(fate_hash(p), x->netns), x->ifindex);
+	const struct pp_hop *x = pp_summary_drop_hop(p), *v = pp_verdict_judge(p, x);
+	__u32 judge = v ? v->probe + 1 : 0;
+	__u64 h = mix(mix(mix(fate_hash(p), x->netns), x->ifindex), judge);
 	size_t mask = s->ndslots - 1, i = h & mask;
 	struct pp_sum_drop *d;
 
 	s->dropped++;
-	while (s->dslots[i] && !drop_equal(&s->drops[s->dslots[i] - 1], h, p, x))
+	while (s->dslots[i] && !drop_equal(&s->drops[s->dslots[i] - 1], h, p, x, judge))
 		i = (i + 1) & mask;
 	if (!s->dslots[i]) {
 		if (s->ndrops == s->max_drops) {
@@ -231,7 +233,10 @@ static void drop_add(struct pp_summary *s, const struct pp_packet *p)
 					  .location = p->location,
 					  .reason = p->reason,
 					  .netns = x->netns,
-					  .ifindex = x->ifindex};
+					  .ifindex = x->ifindex,
+					  .judge = judge,
+					  .verdict = v ? v->reason : 0,
+					  .judge_xdp = v && (v->flags & PP_HOP_XDP)};
 		memcpy(d->ifname, x->ifname, sizeof(d->ifname));
 		d->ifname[PP_IFNAMSIZ - 1] = '\0';
 		s->dslots[i] = (__u32)++s->ndrops;

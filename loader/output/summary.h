@@ -58,6 +58,12 @@ struct pp_sum_drop {
 	__u32 netns;
 	__u32 ifindex;
 	char ifname[PP_IFNAMSIZ];
+	/*
+	 * --verdicts: the BPF program whose verdict dropped these (its probe
+	 * index + 1; 0: none seen), that verdict, and whether it was XDP's.
+	 */
+	__u32 judge, verdict;
+	bool judge_xdp;
 };
 
 struct pp_summary {

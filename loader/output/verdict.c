@@ -72,3 +72,13 @@ bool pp_verdict_drops(__u32 code, bool xdp)
 {
 	return xdp ? code <= 1 : code == 2;
 }
+
+const struct pp_hop *pp_verdict_judge(const struct pp_packet *p, const struct pp_hop *end)
+{
+	const struct pp_hop *shot = NULL;
+
+	for (const struct pp_hop *h = p->hops; h < end; h++)
+		if ((h->flags & PP_HOP_VERDICT) && h->skb == end->skb)
+			shot = pp_verdict_drops(h->reason, h->flags & PP_HOP_XDP) ? h : NULL;
+	return shot;
+}

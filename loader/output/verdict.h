@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>
+#include "paths/path.h"
 
 #define PP_VERDICT_LEN 24 /* the longest word, or a number, and its NUL */
 
@@ -22,5 +23,11 @@ int pp_verdict_code(const char *word, __u32 *code, bool *xdp);
 
 /* Whether CODE drops the packet: TC_ACT_SHOT, XDP_DROP or XDP_ABORTED. */
 bool pp_verdict_drops(__u32 code, bool xdp);
+
+/*
+ * The verdict hop of P, before its END record END, on END's skb, that
+ * dropped it (the program that decided the drop); NULL if none.
+ */
+const struct pp_hop *pp_verdict_judge(const struct pp_packet *p, const struct pp_hop *end);
 
 #endif

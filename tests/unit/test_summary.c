@@ -260,6 +260,47 @@ START_TEST(test_drop_table)
 }
 END_TEST
 
+/*
+ * --verdicts: a drop after another program's drop verdict is that program's
+ * drop place, apart from the same drop without one; the report names it.
+ */
+START_TEST(test_drop_judged)
+{
+	static const char *const names[] = {"tp:net:netif_receive_skb", "tp:skb:kfree_skb",
+					    "bpf:fw#7", "bpf:xfw#8"};
+	struct pp_out o = {.probe_names = names, .nprobes = 4, .reason_name = reason_name};
+	struct pp_summary *s = pp_summary_new(16, 16);
+	const struct pp_sum_drop *d[16];
+	char *buf = NULL;
+	size_t len = 0;
+	struct pkt k;
+
+	for (int i = 0; i < 3; i++) {
+		pkt_start(&k, i);
+		pkt_hop(&k, 0, 1000, NS_A, 2, "a-eth0");
+		pkt_hop(&k, i ? 3 : 2, 2000, NS_A, 2, "a-eth0");
+		k.hops[1].flags = PP_HOP_VERDICT | (i ? PP_HOP_XDP : 0);
+		k.hops[1].reason = i ? 1 : 2; /* XDP_DROP, TC_ACT_SHOT */
+		pkt_hop(&k, 1, 3000, NS_A, 2, "a-eth0");
+		pkt_end(&k, PP_FATE_DROPPED, 2, 0);
+		pp_summary_add(s, &k.p);
+	}
+	dropped(&k, 9, 2, 0, 2);
+	pp_summary_add(s, &k.p);
+	ck_assert_uint_eq(s->ndrops, 3);
+	pp_summary_sorted_drops(s, d);
+	ck_assert_uint_eq(d[0]->count, 2);
+	ck_assert(d[0]->judge == 4 && d[0]->verdict == 1 && d[0]->judge_xdp);
+	o.f = open_memstream(&buf, &len);
+	pp_out_summary_text(&o, s, &(struct pp_sum_when){.elapsed = 1, .final = true});
+	fclose(o.f);
+	ck_assert_ptr_nonnull(strstr(buf, "by BPF program xfw#8 returned XDP_DROP\n"));
+	ck_assert_ptr_nonnull(strstr(buf, "by BPF program fw#7 returned TC_ACT_SHOT\n"));
+	free(buf);
+	pp_summary_free(s);
+}
+END_TEST
+
 static struct pp_out sum_out(void)
 {
 	return (struct pp_out){.probe_names = probe_names,
@@ -406,6 +447,7 @@ Suite *summary_suite(void)
 	tcase_add_test(tc, test_copies);
 	tcase_add_test(tc, test_cap);
 	tcase_add_test(tc, test_drop_table);
+	tcase_add_test(tc, test_drop_judged);
 	tcase_add_test(tc, test_output);
 	tcase_add_test(tc, test_report_header);
 	suite_add_tcase(s, tc);
