@@ -55,14 +55,17 @@ static bool has_btf(const struct bpf_prog_info *info, const struct bpf_func_info
 	return false;
 }
 
-/* Program FD (INFO, FI) into VS: kept (its fd with it), or counted as not traced. */
+/*
+ * Program FD (INFO, FI) into VS: kept (its fd with it), or counted as not
+ * traced: past PP_VERDICT_MAX, or past the probe indexes (PP_MAX_PROBES).
+ */
 static void keep(struct pp_verdicts *vs, int fd, const struct bpf_prog_info *info,
 		 const struct bpf_func_info *fi)
 {
 	struct pp_verdict_prog *v = &vs->v[vs->n];
 	bool xdp = info->type == BPF_PROG_TYPE_XDP;
 
-	if (vs->n == PP_VERDICT_MAX) {
+	if (vs->n == PP_VERDICT_MAX || vs->first + vs->n >= PP_MAX_PROBES) {
 		vs->over++;
 	} else if (!xdp && !has_btf(info, fi, v)) {
 		vs->no_btf++;
@@ -96,11 +99,9 @@ void pp_verdicts_find(struct pp_verdicts *vs, __u32 first, bool xdp)
 		else
 			close(fd);
 	}
-	if (vs->first + vs->n > PP_MAX_PROBES)
-		vs->n = vs->first < PP_MAX_PROBES ? PP_MAX_PROBES - vs->first : 0;
 	if (vs->over)
-		pp_warn("%zu BPF programs past the first %d: their verdicts are not recorded\n",
-			vs->over, PP_VERDICT_MAX);
+		pp_warn("%zu BPF programs past the first %zu: their verdicts are not recorded\n",
+			vs->over, vs->n);
 }
 
 /* The first TC program of VS, or NULL. */
