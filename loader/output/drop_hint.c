@@ -616,6 +616,14 @@ static const char *judge_of(const struct pp_out *o, const struct pp_packet *p,
 		    : NULL;
 }
 
+const char *pp_out_drop_judge(const struct pp_out *o, const struct pp_packet *p, char *buf,
+			      size_t len)
+{
+	const struct pp_hop *end = drop_end(p);
+
+	return end ? judge_of(o, p, end, buf, len) : NULL;
+}
+
 size_t pp_out_drop_hint(const struct pp_out *o, const struct pp_packet *p, char *buf, size_t len)
 {
 	const struct pp_hop *end = drop_end(p);

@@ -51,6 +51,13 @@ struct pp_drop_facts {
 	bool verdicts_off; /* --verdicts would name the program that decided (output.h) */
 };
 
+/*
+ * Dropped packet P's deciding program, where a verdict hop saw it drop P
+ * before the END that is P's fate: "NAME#ID returned VERDICT" in BUF, or NULL.
+ */
+const char *pp_out_drop_judge(const struct pp_out *o, const struct pp_packet *p, char *buf,
+			      size_t len);
+
 /* Another program's verdict on a packet: "NAME#ID returned VERDICT" into BUF[LEN], BUF. */
 const char *pp_out_verdict_str(const struct pp_out *o, __u32 probe, __u32 code, bool xdp, char *buf,
 			       size_t len);

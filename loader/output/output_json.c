@@ -573,6 +573,16 @@ static void json_hint(const struct pp_out *out, struct jobj *o, const struct pp_
 }
 
 /* {"kind":...} and, for a drop, its reason, place and hint; the read of SKB (0: any). */
+/* "decided_by": --verdicts saw which program dropped it, "NAME#ID returned VERDICT". */
+static void json_judge(const struct pp_out *out, struct jobj *o, const struct pp_packet *p)
+{
+	char buf[128];
+	const char *judge = pp_out_drop_judge(out, p, buf, sizeof(buf));
+
+	if (judge)
+		jstr(o, K("decided_by"), judge, sizeof(buf));
+}
+
 static void json_fate_of(const struct pp_out *out, struct jobj *top, const struct pp_packet *p,
 			 const struct pp_skbref *r)
 {
@@ -584,6 +594,8 @@ static void json_fate_of(const struct pp_out *out, struct jobj *top, const struc
 		json_drop(out, &o, r ? r->reason : p->reason, r ? r->location : p->location);
 	if (fate == PP_FATE_DROPPED && !r)
 		json_hint(out, &o, p);
+	if (fate == PP_FATE_DROPPED && !r)
+		json_judge(out, &o, p);
 	if (!r && p->by_tap)
 		jbool(&o, K("by_tap"), true);
 	json_read(out, &o, p, r);

@@ -641,12 +641,27 @@ static void text_fate_note(struct pp_wbuf *w, const struct pp_packet *p)
 			     "protocol took it)\n");
 }
 
+/* " (BPF program NAME#ID returned VERDICT)": --verdicts saw which program dropped it. */
+static void text_judge(const struct pp_out *o, struct pp_wbuf *w, const struct pp_packet *p)
+{
+	char buf[128];
+	const char *judge = pp_out_drop_judge(o, p, buf, sizeof(buf));
+
+	if (!judge)
+		return;
+	pp_wb_lit(w, " (BPF program ");
+	wb_str(w, judge);
+	pp_wb_putc(w, ')');
+}
+
 static void text_fate(const struct pp_out *o, struct pp_wbuf *w, const struct pp_packet *p)
 {
 	__u64 span = p->hops[p->nhops - 1].ts - p->hops[0].ts;
 
 	pp_wb_lit(w, "  ");
 	text_fate_of(o, w, p->fate, p->reason, p->location);
+	if (p->fate == PP_FATE_DROPPED)
+		text_judge(o, w, p);
 	if (p->fate == PP_FATE_UNSEEN)
 		text_seen_last(o, w, p);
 	pp_wb_lit(w, " after ");

@@ -1139,6 +1139,7 @@ chk_bpf_verdicts() {
 		want=$(kv "${f}_dropped")
 		n=$(allp "map(select(.pkt.dport == $port and .fate.kind == \"dropped\"
 			and (.fate.hint | contains(\"BPF program vm_${f}_drop#$id returned $drop\"))
+			and .fate.decided_by == \"vm_${f}_drop#$id returned $drop\"
 			and any(.hops[]; .func == \"$label\" and .verdict == \"$drop\"))) | length")
 		if [ "$want" != 2 ] || [ "$n" != "$want" ]; then
 			echo "$label: $n datagrams to $port dropped with its $drop named," \
