@@ -41,6 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "output/output.h"
+#include "output/verdict.h"
 #include "paths/path.h"
 #include "paths/pkt_key.h"
 #include "json_check.h"
@@ -449,7 +450,7 @@ static void want_keys(const struct jctx *j, const struct fzj_node *o, const char
 
 static void check_json_hop(const struct jctx *j, const struct fzj_node *o, const struct pp_hop *h)
 {
-	char pname[32];
+	char pname[32], verdict[PP_VERDICT_LEN];
 
 	if (!o || o->type != FZJ_OBJ)
 		jfail(j, "a hop is not an object");
@@ -470,10 +471,13 @@ static void check_json_hop(const struct jctx *j, const struct fzj_node *o, const
 	want_obj(j, o, "unseen_before", h->flags & PP_HOP_GAP, FZJ_TRUE);
 	/* The reader's own free of the data (PP_HOP_READ). */
 	want_obj(j, o, "read", h->flags & PP_HOP_READ, FZJ_TRUE);
+	/* Another BPF program's verdict (PP_HOP_VERDICT), in words. */
+	want_str(j, o, "verdict", h->flags & PP_HOP_VERDICT,
+		 pp_verdict_word(h->reason, h->flags & PP_HOP_XDP, verdict), SIZE_MAX);
 	want_keys(j, o, "a hop",
 		  6 + !!h->netns + !!(h->flags & PP_HOP_NETNS_CARRIED) + !!(h->flags & PP_HOP_GAP) +
-			  !!(h->flags & PP_HOP_READ) + !!h->ifname[0] + !!h->ifindex +
-			  !!h->comm[0]);
+			  !!(h->flags & PP_HOP_READ) + !!(h->flags & PP_HOP_VERDICT) +
+			  !!h->ifname[0] + !!h->ifindex + !!h->comm[0]);
 }
 
 static void check_json_mark(const struct jctx *j, const struct fzj_node *top)
@@ -562,6 +566,24 @@ static size_t check_json_hint(const struct jctx *j, const struct fzj_node *f, bo
 }
 
 /*
+ * The packet's own fate (TOP) of a drop has "decided_by" where a verdict hop
+ * dropped the skb whose END is that fate (the first END with its reason and
+ * place) before it.
+ */
+static size_t check_json_judge(const struct jctx *j, const struct fzj_node *f, bool top, bool drop)
+{
+	const struct pp_packet *p = j->p;
+	const struct pp_hop *end = NULL;
+
+	for (size_t i = 0; i < p->nhops && !end; i++)
+		if (p->hops[i].type == PP_REC_END && p->hops[i].fate == PP_FATE_DROPPED &&
+		    p->hops[i].reason == p->reason && p->hops[i].location == p->location)
+			end = &p->hops[i];
+	return want_obj(j, f, "decided_by", top && drop && end && pp_verdict_judge(p, end),
+			FZJ_STR) != NULL;
+}
+
+/*
  * O's "fate": {kind, for a drop its reason, place and hint (TOP), the read
  * of K (NULL: any), by_tap (TOP: every skb a tap's)}.
  */
@@ -590,7 +612,8 @@ static void check_json_fate_of(const struct jctx *j, const struct fzj_node *o, e
 	want_keys(j, f, "fate",
 		  1 + drop + !!reason + !!sym + (drop && location) + by_tap +
 			  check_json_read(j, f, k) +
-			  check_json_hint(j, f, top, drop, reason, reason_code));
+			  check_json_hint(j, f, top, drop, reason, reason_code) +
+			  check_json_judge(j, f, top, drop));
 }
 
 static void check_json_fate(const struct jctx *j, const struct fzj_node *top)
