@@ -193,7 +193,9 @@ static void drop_labels(const struct pp_out *o, const struct pp_packet *p, struc
 	if (!end)
 		return;
 	snprintf(d->device, sizeof(d->device), "%.*s", (int)sizeof(end->ifname), end->ifname);
-	drop_programs(o, p->reason, p->location, end->netns, end->ifindex, d);
+	/* --verdicts saw which program decided: that one alone. */
+	if (!pp_out_drop_judge(o, p, d->programs, sizeof(d->programs)))
+		drop_programs(o, p->reason, p->location, end->netns, end->ifindex, d);
 }
 
 static __u64 drop_id(const struct pp_mdrop *d)

@@ -65,7 +65,10 @@ struct pp_mdrop {
 	char hook[PP_METRICS_LABEL];
 	char netns[PP_METRICS_LABEL];
 	char device[PP_METRICS_LABEL];
-	/* At a TC or XDP hook: its BPF programs then (pp_out_drop_programs()), else "". */
+	/*
+	 * At a TC or XDP hook: its BPF programs then (pp_out_drop_programs()), or
+	 * the one --verdicts saw decide ("NAME#ID returned VERDICT"); else "".
+	 */
 	char programs[PP_METRICS_LABEL * 2];
 };
 

@@ -122,6 +122,28 @@ START_TEST(test_counts_and_labels)
 }
 END_TEST
 
+/* --verdicts: a drop another program decided is counted under that program alone. */
+START_TEST(test_drop_decided)
+{
+	static const char *const vnames[] = {"tp:net:netif_receive_skb", "bpf:fw#7",
+					     "tp:skb:kfree_skb", "tp:skb:consume_skb"};
+	struct pp_metrics *m = pp_metrics_new(10, 60, &build);
+	struct pp_out o = out();
+	struct pkt k;
+	char *t;
+
+	o.probe_names = vnames;
+	pkt(&k, P_KFREE, PP_FATE_DROPPED, 1000, "r-eth0");
+	k.hops[1].flags = PP_HOP_VERDICT;
+	k.hops[1].reason = 2; /* TC_ACT_SHOT */
+	pp_metrics_add(m, &o, &k.p, 1);
+	render(m, &t);
+	ck_assert_ptr_nonnull(strstr(t, ",bpf_programs=\"fw#7 returned TC_ACT_SHOT\"} 1\n"));
+	free(t);
+	pp_metrics_free(m);
+}
+END_TEST
+
 /* Every family has one HELP and one TYPE line, before its samples. */
 START_TEST(test_families)
 {
@@ -332,6 +354,7 @@ Suite *metrics_suite(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, test_counts_and_labels);
+	tcase_add_test(tc, test_drop_decided);
 	tcase_add_test(tc, test_families);
 	tcase_add_test(tc, test_cardinality_bound);
 	tcase_add_test(tc, test_cardinality_bound_drops);
