@@ -4,6 +4,7 @@
  * backend or why it is skipped, and every hook attached besides the list.
  */
 #include <stdio.h>
+#include <bpf/btf.h>
 #include "cmd/app.h"
 #include "probes/attacher.h"
 #include "probes/end_points.h"
@@ -45,6 +46,22 @@ static void list_reads_hooks(const struct pp_app *a)
 		       "cgroup_skb:ingress");
 }
 
+/* --verdicts' hooks (probes/verdicts.h), where this kernel has BPF trampolines. */
+static void list_verdict_hooks(const struct pp_app *a)
+{
+	const char *state = a->env.verdicts ? "besides the list, --verdicts"
+					    : "besides the list, off (--verdicts)";
+
+	if (!pp_attacher_verdicts_possible(a->btf, &a->facts))
+		return;
+	printf("%-36s -      %s: fexit on every TC program with BTF loaded at the start, every"
+	       " packet each sees (a trampoline around the program)\n",
+	       "bpf:NAME#ID", state);
+	if (btf__find_by_name_kind(a->btf, "bpf_prog_run_generic_xdp", BTF_KIND_FUNC) > 0)
+		printf("%-36s -      %s: fexit, every packet of XDP's generic mode\n",
+		       "bpf_prog_run_generic_xdp", state);
+}
+
 /*
  * The hooks attached besides the list, and what each costs work that has
  * nothing to do with the packets tracked (bench/host_cost.sh measures it):
@@ -71,6 +88,7 @@ static void list_builtin_hooks(const struct pp_app *a)
 		       "tp:kmem:kmem_cache_*");
 	}
 	list_reads_hooks(a);
+	list_verdict_hooks(a);
 	if (pp_attacher_reasm(a->btf, a->backend))
 		printf("%-36s -      built in: at the entry of every IP reassembly (no hop): the"
 		       " first fragment it consumes ends merged, not consumed (consume_skb's"
