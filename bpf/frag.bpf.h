@@ -70,12 +70,12 @@ static __always_inline void pp_frag_note(struct pp_state *st, const struct iphdr
 	if (!f || f->id != id) {
 		nf.id = id;
 		nf.ts = now;
-		pp_frag_put(&nf, skb, first, end);
+		pp_frag_put(&nf, skb, first, end, now);
 		bpf_map_update_elem(&frag_map, &k, &nf, BPF_ANY);
 		return;
 	}
 	f->ts = now;
-	pp_frag_put(f, skb, first, end);
+	pp_frag_put(f, skb, first, end, now);
 }
 
 /*
@@ -99,7 +99,7 @@ static __always_inline bool pp_frag_fresh(__u64 now, __u64 ts)
 static __always_inline struct pp_skb_val *pp_frag_join(struct pp_state *st, struct __sk_buff *ctx,
 						       __u64 skb, __u32 hook, __u32 probe)
 {
-	__u64 seen = READ_ONCE(st->frag_ts), now, parent, head;
+	__u64 seen = READ_ONCE(st->frag_ts), now, parent, head, alive;
 	struct pp_frag_key k;
 	struct pp_skb_val *v, *pv;
 	struct pp_frag_val *f;
@@ -117,7 +117,7 @@ static __always_inline struct pp_skb_val *pp_frag_join(struct pp_state *st, stru
 	if (!f || !pp_frag_fresh(now, READ_ONCE(f->ts)))
 		return NULL;
 	pp_frag_range(&ip, &first, &end);
-	parent = pp_frag_pick_parent(f, first, &cut);
+	parent = pp_frag_pick_parent(f, first, &cut, &alive);
 	head = (__u64)BPF_CORE_READ((struct sk_buff *)skb, head);
 	if (!parent || parent == skb || pp_track_as(st, skb, f->id, head, hook))
 		return NULL;
@@ -130,7 +130,7 @@ static __always_inline struct pp_skb_val *pp_frag_join(struct pp_state *st, stru
 	pv = cut ? pp_skb_entry(parent) : NULL;
 	if (pv && pv->id == f->id)
 		pv->flags |= PP_SKB_SEGMENTED;
-	pp_emit_hop(st, v, PP_REC_COPY, probe, (struct sk_buff *)skb, parent, 0, PP_VIA_TC);
+	pp_emit_copy(st, v, probe, (struct sk_buff *)skb, parent, alive < now ? now - alive : 0);
 	pp_frag_note(st, &ip, skb, f->id);
 	return v;
 }

@@ -152,6 +152,25 @@ static __always_inline void pp_emit_hop(struct pp_state *st, struct pp_skb_val *
 	pp_emit_hop_flags(st, v, type, probe, skb, parent, stack, 0, via);
 }
 
+/*
+ * The COPY of SKB made from PARENT at a TC hook, PARENT last seen alive AGE
+ * ns before (a fragment's source, maybe freed since: pp_hop.parent_age).
+ */
+static __always_inline void pp_emit_copy(struct pp_state *st, struct pp_skb_val *v, __u32 probe,
+					 struct sk_buff *skb, __u64 parent, __u64 age)
+{
+	struct pp_hop *h = bpf_ringbuf_reserve(&path_map, sizeof(*h), 0);
+
+	if (!h) {
+		pp_count_lost(st, v, probe);
+		return;
+	}
+	pp_fill_hop(h, PP_REC_COPY, probe, v->id, skb, PP_VIA_TC);
+	h->location = parent;
+	h->parent_age = age < ~0U ? age : ~0U;
+	pp_submit(st, h);
+}
+
 /* SKB's device as pp_skb_val.qdev keeps it: never 0 for a device. */
 static __always_inline __u32 pp_qdev_of(struct sk_buff *skb, const enum pp_via via)
 {

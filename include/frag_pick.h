@@ -43,11 +43,11 @@ PP_FRAG_INLINE __u32 pp_frag_pick_slot(struct pp_frag_val *f, __u64 skb, __u32 f
 }
 
 /*
- * Notes SKB carrying [FIRST, END) in F (a zeroed F: a new datagram). The
- * slot is written by a constant index: a variable one would make the
- * verifier track the pick's value.
+ * Notes SKB carrying [FIRST, END) in F (a zeroed F: a new datagram), alive
+ * at time NOW. The slot is written by a constant index: a variable one
+ * would make the verifier track the pick's value.
  */
-PP_FRAG_INLINE void pp_frag_put(struct pp_frag_val *f, __u64 skb, __u32 first, __u32 end)
+PP_FRAG_INLINE void pp_frag_put(struct pp_frag_val *f, __u64 skb, __u32 first, __u32 end, __u64 now)
 {
 	__u32 pick = pp_frag_pick_slot(f, skb, first, end), seq = ++f->n;
 
@@ -57,6 +57,7 @@ PP_FRAG_INLINE void pp_frag_put(struct pp_frag_val *f, __u64 skb, __u32 first, _
 		if (i != pick)
 			continue;
 		s->skb = skb;
+		s->ts = now;
 		s->first = first;
 		s->end = end;
 		s->seq = seq;
@@ -69,12 +70,18 @@ PP_FRAG_INLINE void pp_frag_put(struct pp_frag_val *f, __u64 skb, __u32 first, _
  * it begins there: a router's original, whose data goes on in its
  * fragments); else the first fragment, slot 0 (the sender's later
  * fragments came from its frag_list, ip_do_fragment()'s fast path); 0 if
- * none.
+ * none. *SEEN: when that skb was last noted, alive. It may be freed since
+ * (a sender's first fragment sent before its later ones) and its address
+ * taken by another skb of the packet (a tap's clone of the next fragment):
+ * the address alone would name that one.
  */
-PP_FRAG_INLINE __u64 pp_frag_pick_parent(const struct pp_frag_val *f, __u32 first, bool *cut)
+PP_FRAG_INLINE __u64 pp_frag_pick_parent(const struct pp_frag_val *f, __u32 first, bool *cut,
+					 __u64 *seen)
 {
 	__u32 len = ~0U, seq = 0, from = 0;
 	__u64 parent = f->slot[0].seq ? f->slot[0].skb : 0;
+
+	*seen = f->slot[0].ts;
 
 	for (__u32 i = 0; i < PP_FRAG_SLOTS; i++) {
 		const struct pp_frag_slot *s = &f->slot[i];
@@ -85,6 +92,7 @@ PP_FRAG_INLINE __u64 pp_frag_pick_parent(const struct pp_frag_val *f, __u32 firs
 			len = l;
 			seq = s->seq;
 			parent = s->skb;
+			*seen = s->ts;
 			from = s->first;
 		}
 	}

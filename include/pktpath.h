@@ -192,11 +192,19 @@ struct pp_hop {
 	__u32 ifindex; /* 0 if the skb has no device yet */
 	__u32 pid;     /* tgid of the current task */
 	__u32 fate;    /* END: enum pp_fate */
-	__u32 reason;  /* END: enum skb_drop_reason value */
-	__u32 len;     /* skb->len */
-	__u32 lost;    /* END: hops of this packet lost to a full ring buffer */
-	__u32 flags;   /* PP_HOP_* */
-	__u32 stack;   /* --stack: 1 + its kernel stack's id in stack_map; 0: none */
+	union {
+		__u32 reason; /* END: enum skb_drop_reason value */
+		/*
+		 * COPY: how long (ns) before ts its parent (location) was last
+		 * seen alive; 0: at ts. A parent freed since may have left its
+		 * address to another skb of the packet.
+		 */
+		__u32 parent_age;
+	};
+	__u32 len;   /* skb->len */
+	__u32 lost;  /* END: hops of this packet lost to a full ring buffer */
+	__u32 flags; /* PP_HOP_* */
+	__u32 stack; /* --stack: 1 + its kernel stack's id in stack_map; 0: none */
 	/*
 	 * END by kfree_skb: where the function that dropped the skb was called
 	 * from, or with PP_HOP_NF_CALLER where nf_hook_slow() was, as an offset
@@ -503,6 +511,7 @@ struct pp_frag_key {
 
 struct pp_frag_slot {
 	__u64 skb;
+	__u64 ts;	  /* when noted: the skb was alive then */
 	__u32 first, end; /* its payload's bytes in the datagram: [first, end) */
 	__u32 seq;	  /* the value's n when last written; 0: free */
 	__u32 pad;
@@ -612,6 +621,7 @@ PP_ABI_AT(pp_hop, ifindex, 48);
 PP_ABI_AT(pp_hop, pid, 52);
 PP_ABI_AT(pp_hop, fate, 56);
 PP_ABI_AT(pp_hop, reason, 60);
+PP_ABI_AT(pp_hop, parent_age, 60);
 PP_ABI_AT(pp_hop, len, 64);
 PP_ABI_AT(pp_hop, lost, 68);
 PP_ABI_AT(pp_hop, flags, 72);
@@ -701,9 +711,9 @@ PP_ABI_AT(pp_send_val, fd, 8);
 PP_ABI_SIZE(pp_frag_key, 12);
 PP_ABI_AT(pp_frag_key, ip_id, 8);
 PP_ABI_AT(pp_frag_key, proto, 10);
-PP_ABI_SIZE(pp_frag_slot, 24);
-PP_ABI_AT(pp_frag_slot, seq, 16);
-PP_ABI_SIZE(pp_frag_val, 24 + PP_FRAG_SLOTS * 24);
+PP_ABI_SIZE(pp_frag_slot, 32);
+PP_ABI_AT(pp_frag_slot, seq, 24);
+PP_ABI_SIZE(pp_frag_val, 24 + PP_FRAG_SLOTS * 32);
 PP_ABI_AT(pp_frag_val, ts, 8);
 PP_ABI_AT(pp_frag_val, n, 16);
 PP_ABI_AT(pp_frag_val, ring, 20);

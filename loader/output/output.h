@@ -159,7 +159,11 @@ const struct pp_hop *pp_out_read_hop(const struct pp_out *o, const struct pp_pac
 size_t pp_out_skb_index(const struct pp_packet *p, __u64 skb, __u64 ts);
 /* The index of the skb that hop H is on. */
 size_t pp_out_hop_skb(const struct pp_packet *p, const struct pp_hop *h);
-/* The index of copy R's parent, p->nskbs if unknown. */
+/*
+ * The index of copy R's parent, p->nskbs if unknown: the life its address
+ * had when the parent was last seen alive (a fragment's source may be
+ * freed, and its address taken by another skb, before the fragment joins).
+ */
 size_t pp_out_parent_skb(const struct pp_packet *p, const struct pp_skbref *r);
 /* The packet's length: the mark hop's skb->len, else the first hop's. */
 __u32 pp_out_pkt_len(const struct pp_packet *p);

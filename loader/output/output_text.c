@@ -112,7 +112,7 @@ size_t pp_out_hop_skb(const struct pp_packet *p, const struct pp_hop *h)
 
 size_t pp_out_parent_skb(const struct pp_packet *p, const struct pp_skbref *r)
 {
-	return r->parent ? pp_skb_index(p->skbs, p->nskbs, r->parent, r->first_ts) : p->nskbs;
+	return r->parent ? pp_skb_index(p->skbs, p->nskbs, r->parent, r->parent_ts) : p->nskbs;
 }
 
 __u32 pp_packet_gaps(const struct pp_packet *p)

@@ -21,6 +21,7 @@
 struct pp_skbref {
 	__u64 skb;
 	__u64 parent;	   /* a copy: the skb it came from; 0 for the first */
+	__u64 parent_ts;   /* a copy: when its parent was last seen alive */
 	__u64 first_ts;	   /* its COPY's ts if one came, else its earliest record's */
 	__u64 end_ts;	   /* its END's ts, if ended */
 	__u32 probe;	   /* a copy: the probe that saw it join */

@@ -367,8 +367,11 @@ static int read_tap(struct ctx *c, json_object *obj, struct pp_skbref *s)
 	return ret;
 }
 
-/* One entry of "skbs": which skb, made from which, where and when it joined, its fate. */
-static int read_skb(struct ctx *c, json_object *obj, __u64 base, struct pp_skbref *s)
+/*
+ * One entry of "skbs": which skb, made from which (*FROM: its index, ~0 if
+ * not given), where and when it joined, its fate.
+ */
+static int read_skb(struct ctx *c, json_object *obj, __u64 base, struct pp_skbref *s, __u64 *from)
 {
 	__u64 t = 0;
 	int ret;
@@ -379,6 +382,9 @@ static int read_skb(struct ctx *c, json_object *obj, __u64 base, struct pp_skbre
 	ret = get_addr(c, obj, "skb", &s->skb);
 	if (ret >= 0)
 		ret = get_addr(c, obj, "from", &s->parent);
+	*from = ~0ULL;
+	if (ret >= 0)
+		ret = get_u64(c, obj, "from_index", false, from);
 	if (ret >= 0 && json_object_object_get_ex(obj, "func", NULL)) {
 		s->copy = true;
 		ret = probe_of(c, obj, "func", &s->probe);
@@ -401,6 +407,7 @@ static int read_skbs(struct ctx *c, json_object *top, const struct pp_skbref *fa
 	struct pp_report_read *r = c->r;
 	json_object *arr = NULL;
 	size_t n = 1;
+	__u64 from;
 	int ret = get(c, top, "skbs", false, json_type_array, &arr);
 
 	if (ret < 0)
@@ -421,11 +428,21 @@ static int read_skbs(struct ctx *c, json_object *top, const struct pp_skbref *fa
 	}
 	for (size_t i = 0; i < n; i++) {
 		snprintf(c->where, sizeof(c->where), "skbs[%zu]", i);
-		ret = read_skb(c, json_object_array_get_idx(arr, i), r->hops[0].ts, &r->skbs[i]);
+		ret = read_skb(c, json_object_array_get_idx(arr, i), r->hops[0].ts, &r->skbs[i],
+			       &from);
 		if (ret)
 			return ret;
+		if (from != ~0ULL && from >= n)
+			return bad(c, "from_index", "is past the skbs");
+		r->skbs[i].parent_ts = from; /* an index until all are read */
 	}
 	c->where[0] = '\0';
+	/* The life of the parent's address listed there, else the copy's time's. */
+	for (size_t i = 0; i < n; i++) {
+		struct pp_skbref *s = &r->skbs[i];
+
+		s->parent_ts = s->parent_ts < n ? r->skbs[s->parent_ts].first_ts : s->first_ts;
+	}
 	return 0;
 }
 

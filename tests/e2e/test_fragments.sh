@@ -262,10 +262,66 @@ frag_two() {
 	pp_expect_summary "$out"
 }
 
+# frag_reuse NAME PORT: N datagrams from a to r on PORT, tcpdump on a-eth0,
+# r's nftables dropping every fragment at prerouting: a's first fragment is
+# freed in r before a sends the second, and the tap's clone of the second
+# often takes its address (the slab's last freed object); the third then
+# names that address as its source. Each of a's later fragments must be a
+# copy of the first fragment (from_index 0), never of the tap's clone; each
+# tap copy of a fragment, not of another tap copy. Before pp_hop.parent_age
+# the third fragment said "copy 4 of 3", the tap's clone of the second.
+frag_reuse() {
+	local creates0 creates out reused
+	creates0=$(ppr_snmp "$PP_NS_A" Ip FragCreates)
+	pp_in "$PP_NS_R" nft -f - <<'NFT'
+table ip pp_frag_reuse {
+	chain pre {
+		type filter hook prerouting priority -400
+		ip frag-off & 0x3fff != 0 drop
+	}
+}
+NFT
+	pp_defer ip netns exec "$PP_NS_R" nft delete table ip pp_frag_reuse
+	pp_bg "tdump-$1" "$PP_NS_A" tcpdump --immediate-mode -n -i a-eth0 -w /dev/null
+	pp_wait_line "tdump-$1" 'listening on' 10
+	pp_root_start "$1" --json --backend tracepoint --packet-timeout 5 --netns "$PP_NS_A" \
+		--netns "$PP_NS_R" --filter "udp port $2"
+	pp_in "$PP_NS_A" "$send" 198.18.0.254 "$2" "$N" 4000
+	pp_pktpath_settle "$1" 60
+	pp_pktpath_stop "$1" INT
+	pp_expect_eq "$1: exit status" "$PP_RC" 0
+	pp_stop "tdump-$1" INT
+	out=$(pp_out "$1")
+	pp_expect_json_lines "$out" "$1: pktpath output"
+	creates=$(($(ppr_snmp "$PP_NS_A" Ip FragCreates) - creates0))
+	pp_expect_eq "$1: packets" "$(pp_jq "$out" 'packets | length')" "$N"
+	pp_expect_eq "$1: fragments that are not taps' copies" \
+		"$(pp_jq "$out" '[packets[] | .skbs[] | select(.tap | not)] | length')" "$creates"
+	# shellcheck disable=SC2016 # jq program
+	reused=$(pp_jq "$out" '[packets[] | .skbs[0].skb as $s
+		| select(any(.skbs[1:][]; .skb == $s))] | length')
+	pp_log "$1: kernel: FragCreates a $creates; $reused of $N packets had an skb at the" \
+		"first fragment's address"
+	[ "$reused" -gt 0 ] ||
+		pp_fail "$1: no skb took the first fragment's address: the case was not made"
+	# shellcheck disable=SC2016 # jq program
+	pp_expect_none "$1: a later fragment's source" "$out" \
+		'packets[] | .id as $i | .skbs | to_entries[] | select(.key > 0)
+		 | select((.value.tap | not) and .value.from_index != 0)
+		 | "packet \($i): skbs[\(.key)] is a copy of skbs[\(.value.from_index)]"'
+	# shellcheck disable=SC2016 # jq program
+	pp_expect_none "$1: a tap copy's source" "$out" \
+		'packets[] | .id as $i | .skbs as $k | $k | to_entries[] | select(.value.tap)
+		 | select(.value.from_index == null or $k[.value.from_index].tap)
+		 | "packet \($i): tap skbs[\(.key)] is a copy of skbs[\(.value.from_index)]"'
+	pp_expect_summary "$out"
+}
+
 # Ports: only a first fragment matches. A host: every fragment would.
 frag_case ports 9000 "udp port 9000"
 frag_case host 9001 "host 198.18.1.2"
 frag_left left 9002
 second_router
 frag_two two-routers 9003
+frag_reuse reuse 9004
 pp_pass

@@ -650,11 +650,14 @@ static void check_json_skbs(const struct jctx *j, const struct fzj_node *top)
 	for (size_t i = 0; i < p->nskbs; i++) {
 		const struct fzj_node *o = fzj_at(j->d, a, i);
 		const struct pp_skbref *k = &p->skbs[i];
+		size_t from;
 
 		if (!o || o->type != FZJ_OBJ)
 			jfail(j, "skbs[%zu] is not an object", i);
 		want_addr(j, o, "skb", true, k->skb);
 		want_addr(j, o, "from", k->copy && k->parent, k->parent);
+		from = k->copy ? pp_out_parent_skb(p, k) : p->nskbs;
+		want_num(j, o, "from_index", from < p->nskbs, from);
 		want_str(j, o, "func", k->copy,
 			 pp_out_probe_name(&j->r->json, k->probe, pname, sizeof(pname)), SIZE_MAX);
 		/* A COPY taken out may be older than hops[0]: then 0. */
@@ -662,7 +665,8 @@ static void check_json_skbs(const struct jctx *j, const struct fzj_node *top)
 			 k->first_ts > p->hops[0].ts ? k->first_ts - p->hops[0].ts : 0);
 		check_json_fate_of(j, o, k->fate, k->reason, k->location, k, false);
 		want_obj(j, o, "tap", k->tap, FZJ_TRUE);
-		want_keys(j, o, "an skb", 2 + (k->copy && k->parent) + 2 * k->copy + k->tap);
+		want_keys(j, o, "an skb",
+			  2 + (k->copy && k->parent) + (from < p->nskbs) + 2 * k->copy + k->tap);
 	}
 }
 

@@ -265,6 +265,7 @@ static bool note_skb(struct fzm_pkt *k, const struct pp_hop *h)
 	if (h->type == PP_REC_COPY && !r->copy) {
 		r->copy = true;
 		r->parent = h->location;
+		r->parent_ts = h->ts - (h->parent_age < h->ts ? h->parent_age : 0);
 		r->probe = h->probe;
 		r->first_ts = h->ts;
 		if (k->awaited)
@@ -664,6 +665,7 @@ static int compare_skbs(const struct fzm_expect *e, const struct pp_packet *p, c
 		FZM_SKB_FIELD(location, info);
 		FZM_SKB_FIELD(copy, true);
 		FZM_SKB_FIELD(parent, true);
+		FZM_SKB_FIELD(parent_ts, a->copy);
 		FZM_SKB_FIELD(probe, a->copy);
 		FZM_SKB_FIELD(first_ts, true);
 		FZM_SKB_FIELD(end_ts, a->ended);

@@ -13,9 +13,9 @@
 /* A new fragment SKB [FIRST, END) joins: its source, then its note. */
 static __u64 join(struct pp_frag_val *f, __u64 skb, __u32 first, __u32 end, bool *cut)
 {
-	__u64 parent = pp_frag_pick_parent(f, first, cut);
+	__u64 seen, parent = pp_frag_pick_parent(f, first, cut, &seen);
 
-	pp_frag_put(f, skb, first, end);
+	pp_frag_put(f, skb, first, end, 0);
 	return parent;
 }
 
@@ -40,7 +40,7 @@ START_TEST(test_two_routers)
 
 	memset(&f, 0, sizeof(f));
 	/* a-eth0: the sender's first fragment (head of the frag_list)... */
-	pp_frag_put(&f, 1, 0, 1480);
+	pp_frag_put(&f, 1, 0, 1480, 0);
 	/* ...and its later ones, from the frag_list: no range holds them. */
 	expect_join(&f, 2, 1480, 2960, 1, false);
 	expect_join(&f, 3, 2960, 3960, 1, false);
@@ -70,16 +70,17 @@ START_TEST(test_same_range)
 {
 	struct pp_frag_val f;
 	bool cut;
+	__u64 seen;
 
 	memset(&f, 0, sizeof(f));
-	pp_frag_put(&f, 1, 0, 1480);
-	pp_frag_put(&f, 2, 1480, 2960);
+	pp_frag_put(&f, 1, 0, 1480, 0);
+	pp_frag_put(&f, 2, 1480, 2960, 0);
 	ck_assert_uint_eq(f.n, 2);
-	pp_frag_put(&f, 2, 1480, 2960); /* skb 2 at the next hook */
-	pp_frag_put(&f, 7, 1480, 2960); /* the same bytes in another skb */
+	pp_frag_put(&f, 2, 1480, 2960, 0); /* skb 2 at the next hook */
+	pp_frag_put(&f, 7, 1480, 2960, 0); /* the same bytes in another skb */
 	ck_assert_uint_eq(f.slot[1].skb, 7);
 	ck_assert_uint_eq(f.slot[2].seq, 0);
-	ck_assert_uint_eq(pp_frag_pick_parent(&f, 1500, &cut), 7);
+	ck_assert_uint_eq(pp_frag_pick_parent(&f, 1500, &cut, &seen), 7);
 	ck_assert(!cut);
 }
 END_TEST
@@ -89,19 +90,20 @@ START_TEST(test_tie_newest)
 {
 	struct pp_frag_val f;
 	bool cut;
+	__u64 seen;
 
 	memset(&f, 0, sizeof(f));
-	pp_frag_put(&f, 1, 0, 1000);
-	pp_frag_put(&f, 2, 500, 1500);
-	ck_assert_uint_eq(pp_frag_pick_parent(&f, 600, &cut), 2);
-	pp_frag_put(&f, 1, 0, 1000); /* skb 1 seen again: now the newest */
-	ck_assert_uint_eq(pp_frag_pick_parent(&f, 600, &cut), 1);
+	pp_frag_put(&f, 1, 0, 1000, 0);
+	pp_frag_put(&f, 2, 500, 1500, 0);
+	ck_assert_uint_eq(pp_frag_pick_parent(&f, 600, &cut, &seen), 2);
+	pp_frag_put(&f, 1, 0, 1000, 0); /* skb 1 seen again: now the newest */
+	ck_assert_uint_eq(pp_frag_pick_parent(&f, 600, &cut, &seen), 1);
 	ck_assert(!cut);
-	ck_assert_uint_eq(pp_frag_pick_parent(&f, 500, &cut), 1);
+	ck_assert_uint_eq(pp_frag_pick_parent(&f, 500, &cut, &seen), 1);
 	ck_assert(!cut);
-	ck_assert_uint_eq(pp_frag_pick_parent(&f, 1000, &cut), 2);
+	ck_assert_uint_eq(pp_frag_pick_parent(&f, 1000, &cut, &seen), 2);
 	ck_assert(!cut);
-	ck_assert_uint_eq(pp_frag_pick_parent(&f, 0, &cut), 1);
+	ck_assert_uint_eq(pp_frag_pick_parent(&f, 0, &cut, &seen), 1);
 	ck_assert(cut);
 }
 END_TEST
@@ -115,15 +117,16 @@ START_TEST(test_many_fragments)
 {
 	struct pp_frag_val f;
 	bool cut;
+	__u64 seen;
 
 	memset(&f, 0, sizeof(f));
-	pp_frag_put(&f, 100, 0, 1480);
+	pp_frag_put(&f, 100, 0, 1480, 0);
 	for (__u64 i = 1; i < 45; i++)
 		expect_join(&f, 100 + i, (__u32)i * 1480, (__u32)(i + 1) * 1480, 100, false);
 	ck_assert_uint_eq(f.slot[0].skb, 100);
 	expect_join(&f, 200, 44 * 1480, 44 * 1480 + 976, 144, true);
 	/* The oldest went: skb 101's range is no longer known. */
-	ck_assert_uint_eq(pp_frag_pick_parent(&f, 1480, &cut), 100);
+	ck_assert_uint_eq(pp_frag_pick_parent(&f, 1480, &cut, &seen), 100);
 	ck_assert(!cut);
 }
 END_TEST
@@ -133,20 +136,45 @@ START_TEST(test_head_protected)
 {
 	struct pp_frag_val f;
 	bool cut;
+	__u64 seen;
 
 	memset(&f, 0, sizeof(f));
-	pp_frag_put(&f, 5, 1480, 2960); /* the first seen is a later fragment */
-	pp_frag_put(&f, 1, 0, 1480);
-	pp_frag_put(&f, 11, 0, 976);
+	pp_frag_put(&f, 5, 1480, 2960, 0); /* the first seen is a later fragment */
+	pp_frag_put(&f, 1, 0, 1480, 0);
+	pp_frag_put(&f, 11, 0, 976, 0);
 	ck_assert_uint_eq(f.slot[0].skb, 1);
 	for (__u64 i = 0; i < 20; i++)
-		pp_frag_put(&f, 1000 + i, 3000 + (__u32)i * 8, 3008 + (__u32)i * 8);
+		pp_frag_put(&f, 1000 + i, 3000 + (__u32)i * 8, 3008 + (__u32)i * 8, 0);
 	ck_assert_uint_eq(f.slot[0].skb, 1);
-	ck_assert_uint_eq(pp_frag_pick_parent(&f, 2960, &cut), 1);
-	ck_assert_uint_eq(pp_frag_pick_parent(&f, 100, &cut), 1);
+	ck_assert_uint_eq(pp_frag_pick_parent(&f, 2960, &cut, &seen), 1);
+	ck_assert_uint_eq(pp_frag_pick_parent(&f, 100, &cut, &seen), 1);
 	ck_assert(!cut);
 	memset(&f, 0, sizeof(f));
-	ck_assert_uint_eq(pp_frag_pick_parent(&f, 0, &cut), 0);
+	ck_assert_uint_eq(pp_frag_pick_parent(&f, 0, &cut, &seen), 0);
+}
+END_TEST
+
+/*
+ * The source is named with the time it was last noted, alive: a sender's
+ * first fragment is freed before its third joins, and a tap's clone of the
+ * second may take its address. The time tells the two lives apart.
+ */
+START_TEST(test_parent_seen)
+{
+	struct pp_frag_val f;
+	bool cut;
+	__u64 seen;
+
+	memset(&f, 0, sizeof(f));
+	pp_frag_put(&f, 1, 0, 1480, 100);    /* a-eth0 egress */
+	pp_frag_put(&f, 1, 0, 1480, 150);    /* the same skb at b-eth0 ingress */
+	pp_frag_put(&f, 2, 1480, 2960, 200); /* the second fragment */
+	ck_assert_uint_eq(pp_frag_pick_parent(&f, 2960, &cut, &seen), 1);
+	ck_assert_uint_eq(seen, 150);
+	/* A router's cut of the second: its source and that note's time. */
+	ck_assert_uint_eq(pp_frag_pick_parent(&f, 1480, &cut, &seen), 2);
+	ck_assert(cut);
+	ck_assert_uint_eq(seen, 200);
 }
 END_TEST
 
@@ -178,6 +206,7 @@ Suite *frag_suite(void)
 	tcase_add_test(tc, test_tie_newest);
 	tcase_add_test(tc, test_many_fragments);
 	tcase_add_test(tc, test_head_protected);
+	tcase_add_test(tc, test_parent_seen);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("kfree");
 	tcase_add_test(tc, test_kfree_fate);

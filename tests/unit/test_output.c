@@ -364,14 +364,15 @@ START_TEST(test_copies)
 	pp_out_json(&c.o, &s.p);
 	t = out(&c);
 	ck_assert_ptr_nonnull(strstr(
-		t, "\"fate\":{\"kind\":\"consumed\",\"read\":{\"pid\":4321,\"comm\":\"ping\","
-		   "\"t_ns\":12001}},\"skbs\":["
-		   "{\"skb\":\"0xffff888000007000\",\"fate\":{\"kind\":\"dropped\","
-		   "\"reason\":\"NETFILTER_DROP\",\"reason_code\":5,\"func\":\"nf_hook_slow\","
-		   "\"location\":\"0xffffffff81a2b3c4\"}},"
-		   "{\"skb\":\"0xffff888000008000\",\"from\":\"0xffff888000007000\","
-		   "\"func\":\"tc:ingress\",\"t_ns\":3500,\"fate\":{\"kind\":\"consumed\","
-		   "\"read\":{\"pid\":4321,\"comm\":\"ping\",\"t_ns\":12001}}}],\"mono_ns\":"));
+		t,
+		"\"fate\":{\"kind\":\"consumed\",\"read\":{\"pid\":4321,\"comm\":\"ping\","
+		"\"t_ns\":12001}},\"skbs\":["
+		"{\"skb\":\"0xffff888000007000\",\"fate\":{\"kind\":\"dropped\","
+		"\"reason\":\"NETFILTER_DROP\",\"reason_code\":5,\"func\":\"nf_hook_slow\","
+		"\"location\":\"0xffffffff81a2b3c4\"}},"
+		"{\"skb\":\"0xffff888000008000\",\"from\":\"0xffff888000007000\",\"from_index\":0,"
+		"\"func\":\"tc:ingress\",\"t_ns\":3500,\"fate\":{\"kind\":\"consumed\","
+		"\"read\":{\"pid\":4321,\"comm\":\"ping\",\"t_ns\":12001}}}],\"mono_ns\":"));
 	ck_assert(json_line_ok(t));
 	cap_close(&c);
 }
