@@ -473,6 +473,25 @@ static __always_inline bool pp_taken_other(struct pp_skb_val *v, struct sk_buff 
 	return netns && v->taken_netns && netns != v->taken_netns;
 }
 
+/*
+ * A socket takes SKB (V) while its data buffer is another tracked packet's
+ * (head_map): SKB is that packet's, at an address V left with its free
+ * unseen (ping_rcv()'s clone of an echo reply, where the request's skb and
+ * buffer were: tests/e2e/test_shaped_echo.sh). A clone of V shares V's own
+ * buffer.
+ */
+static __always_inline bool pp_takes_other(struct pp_skb_val *v, struct sk_buff *skb,
+					   const enum pp_via via)
+{
+	__u64 head = (__u64)PP_READ(via, skb, head);
+	struct pp_head_val *hv;
+
+	if (v->flags & PP_SKB_TAKEN)
+		return false;
+	hv = bpf_map_lookup_elem(&head_map, &head);
+	return hv && hv->id != v->id && hv->holders;
+}
+
 /* A socket takes SKB (V): what later records must find (pp_taken_other()). */
 static __always_inline void pp_note_take(struct pp_skb_val *v, struct sk_buff *skb, __u64 cookie,
 					 const enum pp_via via)
@@ -496,6 +515,11 @@ static __always_inline bool pp_reused_at(struct pp_state *st, struct pp_skb_val 
 	if (((cookie & PP_COOKIE_STARTS) && (v->flags & PP_SKB_TAKEN)) ||
 	    pp_taken_other(v, (struct sk_buff *)skb, via)) {
 		pp_forget_reused(st, v, skb, via);
+		return true;
+	}
+	/* The buffer's entry is the other packet's: kept, for SKB to join it. */
+	if ((cookie & PP_COOKIE_TAKES) && pp_takes_other(v, (struct sk_buff *)skb, via)) {
+		pp_forget(st, skb);
 		return true;
 	}
 	if (cookie & PP_COOKIE_TAKES)
@@ -1169,6 +1193,11 @@ static __always_inline void pp_queue_note(struct pp_state *st, struct __sk_buff 
 		return;
 	if (pp_taken_other(v, skb, PP_VIA_BTF)) {
 		pp_forget_reused(st, v, (__u64)skb, PP_VIA_BTF);
+		return;
+	}
+	/* Another packet's clone: its read joins that packet (pp_join_copy()). */
+	if (pp_takes_other(v, skb, PP_VIA_BTF)) {
+		pp_forget(st, (__u64)skb);
 		return;
 	}
 	pp_note_take(v, skb, 0, PP_VIA_BTF);
