@@ -10,6 +10,7 @@
 #include "base/compat.h"
 #include "output/drop_hint.h"
 #include "output/verdict.h"
+#include "probes/verdicts.h"
 #include "tc/hook_progs.h"
 #include "base/fmt.h"
 
@@ -490,23 +491,6 @@ size_t pp_drop_hint(const struct pp_drop_facts *d, char *buf, size_t len)
 	return f.pos;
 }
 
-/* The END record of the skb whose drop is the packet's fate, NULL if not there. */
-static const struct pp_hop *drop_end(const struct pp_packet *p)
-{
-	const struct pp_hop *end = NULL;
-
-	for (size_t i = 0; i < p->nhops; i++) {
-		const struct pp_hop *h = &p->hops[i];
-
-		if (h->type == PP_REC_END && h->fate == PP_FATE_DROPPED && h->reason == p->reason &&
-		    h->location == p->location) {
-			end = h;
-			break;
-		}
-	}
-	return end;
-}
-
 static bool is_probe(const struct pp_out *o, __u32 probe, const char *name)
 {
 	return probe < o->nprobes && o->probe_names && o->probe_names[probe] &&
@@ -598,8 +582,8 @@ const char *pp_out_verdict_str(const struct pp_out *o, __u32 probe, __u32 code, 
 	char pname[64], word[PP_VERDICT_LEN];
 	const char *name = pp_out_probe_name(o, probe, pname, sizeof(pname));
 
-	if (!strncmp(name, "bpf:", 4))
-		name += 4;
+	if (!strncmp(name, PP_VERDICT_PREFIX, strlen(PP_VERDICT_PREFIX)))
+		name += strlen(PP_VERDICT_PREFIX);
 	snprintf(buf, len, "%s returned %s", name, pp_verdict_word(code, xdp, word));
 	return buf;
 }
@@ -619,14 +603,14 @@ static const char *judge_of(const struct pp_out *o, const struct pp_packet *p,
 const char *pp_out_drop_judge(const struct pp_out *o, const struct pp_packet *p, char *buf,
 			      size_t len)
 {
-	const struct pp_hop *end = drop_end(p);
+	const struct pp_hop *end = pp_out_drop_end(p);
 
 	return end ? judge_of(o, p, end, buf, len) : NULL;
 }
 
 size_t pp_out_drop_hint(const struct pp_out *o, const struct pp_packet *p, char *buf, size_t len)
 {
-	const struct pp_hop *end = drop_end(p);
+	const struct pp_hop *end = pp_out_drop_end(p);
 	struct pp_drop_facts d = {.reason_code = p->reason, .location = p->location};
 	struct pp_pkt_summary s;
 	char dev[PP_IFNAMSIZ + 16], ns[16], out_dev[PP_IFNAMSIZ + 1], progs[256], judge[96];

@@ -101,6 +101,11 @@ struct pp_totals {
 
 /* P's records before which hops went unseen (PP_HOP_GAP). */
 __u32 pp_packet_gaps(const struct pp_packet *p);
+/*
+ * The END whose drop is P's fate (its reason and place): the first, as the
+ * fate is the first drop's; NULL if not there.
+ */
+const struct pp_hop *pp_out_drop_end(const struct pp_packet *p);
 
 /* Counts p in s: packets and its fate. */
 void pp_totals_add(struct pp_totals *s, const struct pp_packet *p);

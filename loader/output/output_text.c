@@ -115,6 +115,18 @@ size_t pp_out_parent_skb(const struct pp_packet *p, const struct pp_skbref *r)
 	return r->parent ? pp_skb_index(p->skbs, p->nskbs, r->parent, r->parent_ts) : p->nskbs;
 }
 
+const struct pp_hop *pp_out_drop_end(const struct pp_packet *p)
+{
+	for (size_t i = 0; i < p->nhops; i++) {
+		const struct pp_hop *h = &p->hops[i];
+
+		if (h->type == PP_REC_END && h->fate == PP_FATE_DROPPED && h->reason == p->reason &&
+		    h->location == p->location)
+			return h;
+	}
+	return NULL;
+}
+
 __u32 pp_packet_gaps(const struct pp_packet *p)
 {
 	__u32 n = 0;

@@ -194,14 +194,9 @@ static void hist_add(struct pp_summary *s, struct pp_hist *h, __u64 v, int *err)
 
 const struct pp_hop *pp_summary_drop_hop(const struct pp_packet *p)
 {
-	for (size_t i = p->nhops; i-- > 0;) {
-		const struct pp_hop *x = &p->hops[i];
+	const struct pp_hop *end = pp_out_drop_end(p);
 
-		if (x->type == PP_REC_END && x->fate == PP_FATE_DROPPED && x->reason == p->reason &&
-		    x->location == p->location)
-			return x;
-	}
-	return &p->hops[p->nhops - 1];
+	return end ? end : &p->hops[p->nhops - 1];
 }
 
 static bool drop_equal(const struct pp_sum_drop *d, __u64 h, const struct pp_packet *p,

@@ -97,7 +97,7 @@ int pp_summary_add(struct pp_summary *s, const struct pp_packet *p);
 void pp_summary_sorted_paths(const struct pp_summary *s, const struct pp_sum_path **out);
 void pp_summary_sorted_drops(const struct pp_summary *s, const struct pp_sum_drop **out);
 
-/* The hop of p where its fate's drop happened: its END with that reason and place. */
+/* The hop of p where its fate's drop happened (pp_out_drop_end()), else its last. */
 const struct pp_hop *pp_summary_drop_hop(const struct pp_packet *p);
 
 #endif /* PP_SUMMARY_H */
