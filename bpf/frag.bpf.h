@@ -130,7 +130,8 @@ static __always_inline struct pp_skb_val *pp_frag_join(struct pp_state *st, stru
 	pv = cut ? pp_skb_entry(parent) : NULL;
 	if (pv && pv->id == f->id)
 		pv->flags |= PP_SKB_SEGMENTED;
-	pp_emit_copy(st, v, probe, (struct sk_buff *)skb, parent, alive < now ? now - alive : 0);
+	pp_emit_rec(st, v, PP_REC_COPY, probe, (struct sk_buff *)skb, parent, (__u32)(now - alive),
+		    0, 0, PP_VIA_TC);
 	pp_frag_note(st, &ip, skb, f->id);
 	return v;
 }

@@ -128,9 +128,13 @@ static __always_inline void pp_submit_mark(struct pp_state *st, void *rec)
  * A HOP (or COPY: the skb it came from in PARENT) record for packet ID;
  * STACK: pp_hop.stack.
  */
-static __always_inline void pp_emit_hop_flags(struct pp_state *st, struct pp_skb_val *v, __u32 type,
-					      __u32 probe, struct sk_buff *skb, __u64 parent,
-					      __u32 stack, __u32 flags, const enum pp_via via)
+/*
+ * A record of V (SKB). A COPY's PARENT was last seen alive AGE ns before
+ * (pp_hop.parent_age: a fragment's source may be freed since).
+ */
+static __always_inline void pp_emit_rec(struct pp_state *st, struct pp_skb_val *v, __u32 type,
+					__u32 probe, struct sk_buff *skb, __u64 parent, __u64 age,
+					__u32 stack, __u32 flags, const enum pp_via via)
 {
 	struct pp_hop *h = bpf_ringbuf_reserve(&path_map, sizeof(*h), 0);
 
@@ -140,9 +144,17 @@ static __always_inline void pp_emit_hop_flags(struct pp_state *st, struct pp_skb
 	}
 	pp_fill_hop(h, type, probe, v->id, skb, via);
 	h->location = parent;
+	h->parent_age = age;
 	h->stack = stack;
 	h->flags = flags;
 	pp_submit(st, h);
+}
+
+static __always_inline void pp_emit_hop_flags(struct pp_state *st, struct pp_skb_val *v, __u32 type,
+					      __u32 probe, struct sk_buff *skb, __u64 parent,
+					      __u32 stack, __u32 flags, const enum pp_via via)
+{
+	pp_emit_rec(st, v, type, probe, skb, parent, 0, stack, flags, via);
 }
 
 static __always_inline void pp_emit_hop(struct pp_state *st, struct pp_skb_val *v, __u32 type,
@@ -150,25 +162,6 @@ static __always_inline void pp_emit_hop(struct pp_state *st, struct pp_skb_val *
 					const enum pp_via via)
 {
 	pp_emit_hop_flags(st, v, type, probe, skb, parent, stack, 0, via);
-}
-
-/*
- * The COPY of SKB made from PARENT at a TC hook, PARENT last seen alive AGE
- * ns before (a fragment's source, maybe freed since: pp_hop.parent_age).
- */
-static __always_inline void pp_emit_copy(struct pp_state *st, struct pp_skb_val *v, __u32 probe,
-					 struct sk_buff *skb, __u64 parent, __u64 age)
-{
-	struct pp_hop *h = bpf_ringbuf_reserve(&path_map, sizeof(*h), 0);
-
-	if (!h) {
-		pp_count_lost(st, v, probe);
-		return;
-	}
-	pp_fill_hop(h, PP_REC_COPY, probe, v->id, skb, PP_VIA_TC);
-	h->location = parent;
-	h->parent_age = age < ~0U ? age : ~0U;
-	pp_submit(st, h);
 }
 
 /* SKB's device as pp_skb_val.qdev keeps it: never 0 for a device. */

@@ -78,26 +78,26 @@ PP_FRAG_INLINE void pp_frag_put(struct pp_frag_val *f, __u64 skb, __u32 first, _
 PP_FRAG_INLINE __u64 pp_frag_pick_parent(const struct pp_frag_val *f, __u32 first, bool *cut,
 					 __u64 *seen)
 {
-	__u32 len = ~0U, seq = 0, from = 0;
-	__u64 parent = f->slot[0].seq ? f->slot[0].skb : 0;
-
-	*seen = f->slot[0].ts;
+	__u32 len = ~0U, seq = 0, from = 0, pick = 0;
+	const struct pp_frag_slot *s;
 
 	for (__u32 i = 0; i < PP_FRAG_SLOTS; i++) {
-		const struct pp_frag_slot *s = &f->slot[i];
-		__u32 l = s->end - s->first;
+		__u32 l = f->slot[i].end - f->slot[i].first;
 
+		s = &f->slot[i];
 		/* Unsigned: FIRST below the range wraps above its length. */
 		if (s->seq && first - s->first < l && (l < len || (l == len && s->seq > seq))) {
 			len = l;
 			seq = s->seq;
-			parent = s->skb;
-			*seen = s->ts;
+			pick = i;
 			from = s->first;
 		}
 	}
 	*cut = seq && first == from;
-	return parent;
+	/* Read after the loop, by a masked index: fewer values live in it. */
+	s = &f->slot[pick & (PP_FRAG_SLOTS - 1)];
+	*seen = s->ts;
+	return s->seq ? s->skb : 0;
 }
 
 #endif

@@ -51,6 +51,19 @@ struct pp_hop_bytes {
 };
 
 /*
+ * How long before COPY H its parent was last seen alive (pp_hop.parent_age):
+ * BPF sends the difference of two clocks' reads unchecked, and a note by
+ * another CPU may be a little later than the join's own read; such a
+ * difference, wrapped, is above 2^31 ns and means "at H".
+ */
+static inline __u64 pp_parent_age(const struct pp_hop *h)
+{
+	__u64 age = h->parent_age < (1U << 31) ? h->parent_age : 0;
+
+	return age < h->ts ? age : 0;
+}
+
+/*
  * The index in skbs[] of the skb at address SKB at time TS: of the entries
  * with that address, the last that began at or before TS, else the first;
  * nskbs if none has it.

@@ -265,7 +265,7 @@ static bool note_skb(struct fzm_pkt *k, const struct pp_hop *h)
 	if (h->type == PP_REC_COPY && !r->copy) {
 		r->copy = true;
 		r->parent = h->location;
-		r->parent_ts = h->ts - (h->parent_age < h->ts ? h->parent_age : 0);
+		r->parent_ts = h->ts - pp_parent_age(h);
 		r->probe = h->probe;
 		r->first_ts = h->ts;
 		if (k->awaited)
