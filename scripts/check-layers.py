@@ -32,7 +32,8 @@ LAYERS = [
     ["bpfobj"],  # what the classifier and the probes share: the maps, splicing
     ["filter", "probes"],  # the filter and classifier; the probe list, plan, attach
     ["paths", "tc"],  # path assembly, packet decoding; the classifier on interfaces
-    ["output"],  # text, JSON, summaries, drop hints, exports, metrics
+    ["output"],  # text, JSON, summaries, drop hints, exports
+    ["metrics"],  # --metrics: the series, their ranking and rendering, the HTTP server
     ["report"],  # saved --json files read back and joined
     ["cmd"],  # main, the CLI, the trace loop, --check, pktpath report
 ]

@@ -12,8 +12,8 @@
 #include <bpf/btf.h>
 #include "cmd/app.h"
 #include "names/netns_names.h"
-#include "output/metrics.h"
-#include "output/metrics_http.h"
+#include "metrics/metrics.h"
+#include "metrics/metrics_http.h"
 #include "paths/drop_reason.h"
 #include "kernel/ksyms.h"
 #include "base/log.h"

@@ -14,7 +14,7 @@
 #include "kernel/privs.h"
 #include "names/netns_names.h"
 #include "output/drop_places.h"
-#include "output/metrics.h"
+#include "metrics/metrics.h"
 #include "paths/drop_reason.h"
 #include "probes/drop_count.h"
 #include "probes/end_points.h"

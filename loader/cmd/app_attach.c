@@ -9,8 +9,8 @@
 #include <linux/capability.h>
 #include "cmd/app.h"
 #include "kernel/privs.h"
-#include "output/metrics.h"
-#include "output/metrics_http.h"
+#include "metrics/metrics.h"
+#include "metrics/metrics_http.h"
 #include "probes/attacher.h"
 #include "probes/plan.h"
 #include "tc/tc_attach.h"

@@ -12,7 +12,7 @@
 #include "cmd/app.h"
 #include "cmd/trace.h"
 #include "names/netns_names.h"
-#include "output/metrics_listen.h"
+#include "metrics/metrics_listen.h"
 #include "paths/drop_reason.h"
 #include "probes/attacher.h"
 #include "kernel/ksyms.h"

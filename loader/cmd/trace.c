@@ -10,7 +10,7 @@
 #include <bpf/libbpf.h>
 #include "pktpath.h"
 #include "bpfobj/maps.h"
-#include "output/metrics.h"
+#include "metrics/metrics.h"
 #include "output/output_summary.h"
 #include "paths/path.h"
 #include "cmd/trace.h"

@@ -10,7 +10,7 @@
 #include "base/compat.h"
 #include "base/fmt.h"
 #include "output/drop_hint.h"
-#include "output/metrics.h"
+#include "output/path_id.h"
 #include "output/output_summary.h"
 #include "output/path_line.h"
 
@@ -160,8 +160,8 @@ static void path_id(const struct pp_out *o, const struct pp_sum_path *e, char *b
 	__u64 h = 0;
 
 	for (size_t i = 0; i < e->nsteps; i++)
-		h = pp_metrics_id_hop(h, o, e->steps[i].probe);
-	snprintf(buf, len, "%012llx", (unsigned long long)pp_metrics_id_end(h, e->fate));
+		h = pp_path_id_hop(h, o, e->steps[i].probe);
+	snprintf(buf, len, "%012llx", (unsigned long long)pp_path_id_end(h, e->fate));
 }
 
 static void text_path(const struct pp_out *o, const struct pp_summary *s,

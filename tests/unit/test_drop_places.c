@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "output/drop_places.h"
-#include "output/metrics.h"
+#include "metrics/metrics.h"
 #include "suites.h"
 
 #define NOT_SPECIFIED 2

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
-/* loader/output/metrics*.c (--metrics) on synthetic packets: no BPF, no HTTP. */
+/* loader/metrics/ (--metrics) on synthetic packets: no BPF, no HTTP. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <netinet/in.h>
-#include "output/metrics.h"
-#include "output/metrics_listen.h"
+#include "metrics/metrics.h"
+#include "metrics/metrics_listen.h"
 #include "suites.h"
 
 #define NS_R 4026532001U

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * --metrics' busiest TOP (loader/output/metrics_rank.c) and slowest steps
+ * --metrics' busiest TOP (loader/metrics/metrics_rank.c) and slowest steps
  * (metrics_steps.c) on synthetic packets: which paths have series, and the
  * counter rules a Prometheus needs (a series never goes down while it
  * exists; the series add up to every packet).
@@ -9,7 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "output/metrics.h"
+#include "metrics/metrics.h"
+#include "output/path_id.h"
 #include "suites.h"
 
 #define NAMES 10000
@@ -59,7 +60,7 @@ static void add(struct pp_metrics *m, const struct pp_out *o, __u32 i, __u64 now
 static bool exported(struct pp_metrics *m, const struct pp_out *o, __u32 i)
 {
 	struct pkt k;
-	__u64 id = pp_metrics_path_id(o, pkt(&k, i, 1, 1, PP_FATE_DROPPED));
+	__u64 id = pp_path_id(o, pkt(&k, i, 1, 1, PP_FATE_DROPPED));
 	const struct pp_mpath *v = m->paths.top.v;
 
 	for (size_t j = 0; j < m->paths.top.n; j++)

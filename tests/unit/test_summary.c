@@ -4,7 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "output/output_summary.h"
-#include "output/metrics.h"
+#include "metrics/metrics.h"
+#include "output/path_id.h"
 #include "suites.h"
 #include "output/summary.h"
 
@@ -345,10 +346,10 @@ START_TEST(test_output)
 		forwarded(&k, i, 0, 2000, 500);
 		pp_summary_add(s, &k.p);
 	}
-	id1 = pp_metrics_path_id(&o, &k.p); /* --metrics' path label */
+	id1 = pp_path_id(&o, &k.p); /* --metrics' path label */
 	dropped(&k, 9, 5, LOC, 2);
 	pp_summary_add(s, &k.p);
-	id2 = pp_metrics_path_id(&o, &k.p);
+	id2 = pp_path_id(&o, &k.p);
 	ck_assert_uint_ne(id1, id2);
 	text = render(s, false);
 	ck_assert_ptr_nonnull(strstr(text, "pktpath summary at exit, after 2.5 s: 4 packets, "

@@ -13,7 +13,7 @@
  * back has only grown.
  */
 #include <string.h>
-#include "output/metrics.h"
+#include "metrics/metrics.h"
 
 #define SEP " > "
 

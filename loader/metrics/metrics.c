@@ -7,12 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "base/compat.h"
-#include "output/metrics.h"
+#include "metrics/metrics.h"
 #include "output/drop_hint.h"
 #include "output/summary.h"
-
-#define FNV_OFF	  0xcbf29ce484222325ULL
-#define FNV_PRIME 0x100000001b3ULL
+#include "output/path_id.h"
 
 static const double bounds[PP_METRICS_BUCKETS] = {
 	1e-6, 2.5e-6, 5e-6,   1e-5, 2.5e-5, 5e-5, 1e-4, 2.5e-4,
@@ -22,13 +20,6 @@ static const double bounds[PP_METRICS_BUCKETS] = {
 const double *pp_metrics_bounds(void)
 {
 	return bounds;
-}
-
-static __u64 fnv(__u64 h, const char *s)
-{
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * FNV_PRIME;
-	return (h ^ 0xff) * FNV_PRIME; /* a separator no name holds */
 }
 
 struct pp_metrics *pp_metrics_new(size_t top, double idle, const struct pp_mbuild *b)
@@ -64,32 +55,6 @@ void pp_metrics_free(struct pp_metrics *m)
 	free(m);
 }
 
-static const char *probe_name(const struct pp_out *o, __u32 probe, char *buf, size_t len)
-{
-	return pp_out_probe_name(o, probe, buf, len);
-}
-
-__u64 pp_metrics_id_hop(__u64 h, const struct pp_out *o, __u32 probe)
-{
-	char buf[32];
-
-	return fnv(h ? h : FNV_OFF, probe_name(o, probe, buf, sizeof(buf)));
-}
-
-__u64 pp_metrics_id_end(__u64 h, enum pp_fate fate)
-{
-	return fnv(h ? h : FNV_OFF, pp_fate_key(fate)) & 0xffffffffffffULL;
-}
-
-__u64 pp_metrics_path_id(const struct pp_out *o, const struct pp_packet *p)
-{
-	__u64 h = 0;
-
-	for (size_t i = 0; i < p->nhops; i++)
-		h = pp_metrics_id_hop(h, o, p->hops[i].probe);
-	return pp_metrics_id_end(h, p->fate);
-}
-
 /* "a > b > c", cut with "..." where the label's room ends. */
 static void path_steps(const struct pp_out *o, const struct pp_packet *p, char *dst, size_t len)
 {
@@ -98,7 +63,7 @@ static void path_steps(const struct pp_out *o, const struct pp_packet *p, char *
 
 	for (size_t i = 0; i < p->nhops && at < len; i++)
 		at += (size_t)snprintf(dst + at, len - at, "%s%s", i ? " > " : "",
-				       probe_name(o, p->hops[i].probe, buf, sizeof(buf)));
+				       pp_out_probe_name(o, p->hops[i].probe, buf, sizeof(buf)));
 	if (at >= len)
 		memcpy(dst + len - 4, "...", 4);
 }
@@ -142,7 +107,7 @@ static void fold_drop(void *arg, const struct pp_mhead *h)
 static void add_path(struct pp_metrics *m, const struct pp_out *o, const struct pp_packet *p,
 		     __u64 now)
 {
-	__u64 id = pp_metrics_path_id(o, p);
+	__u64 id = pp_path_id(o, p);
 	bool fresh;
 	struct pp_mpath *e = pp_mrank_get(&m->paths, id, 1, now, &fresh, fold_path, &m->other_path);
 
@@ -200,10 +165,10 @@ static void drop_labels(const struct pp_out *o, const struct pp_packet *p, struc
 
 static __u64 drop_id(const struct pp_mdrop *d)
 {
-	__u64 h = FNV_OFF;
+	__u64 h = PP_FNV_OFF;
 
-	h = fnv(fnv(h, d->reason), d->function);
-	return fnv(fnv(fnv(fnv(h, d->hook), d->netns), d->device), d->programs);
+	h = pp_fnv(pp_fnv(h, d->reason), d->function);
+	return pp_fnv(pp_fnv(pp_fnv(pp_fnv(h, d->hook), d->netns), d->device), d->programs);
 }
 
 static void add_drop(struct pp_metrics *m, const struct pp_mdrop *d, __u64 n, __u64 now)

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-#include "output/metrics.h"
+#include "metrics/metrics.h"
 
 static void one(FILE *f, const char *name, const char *type, const char *help, double v)
 {

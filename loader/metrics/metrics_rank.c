@@ -15,7 +15,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "output/metrics.h"
+#include "metrics/metrics.h"
 
 #define SAMPLE 16 /* candidates looked at for the one to replace */
 

@@ -8,7 +8,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "output/metrics.h"
+#include "metrics/metrics.h"
 
 /* The copy a render works from. */
 struct snap {

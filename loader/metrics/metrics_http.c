@@ -5,7 +5,7 @@
 #include <string.h>
 #include <time.h>
 #include <microhttpd.h>
-#include "output/metrics_http.h"
+#include "metrics/metrics_http.h"
 
 /* Prometheus' text format, as its client libraries announce it. */
 #define PP_CT_METRICS "text/plain; version=0.0.4; charset=utf-8"

@@ -200,14 +200,4 @@ void pp_metrics_steps(FILE *f, const struct pp_mpath *paths, size_t n);
 /* The upper bounds of the duration buckets, seconds. */
 const double *pp_metrics_bounds(void);
 
-/* The path id of P's steps and fate, as the path label prints it. */
-__u64 pp_metrics_path_id(const struct pp_out *o, const struct pp_packet *p);
-/*
- * The same, hop by hop (for --summary's paths): H = 0, then
- * H = pp_metrics_id_hop(H, ...) for each probe point in order, then
- * pp_metrics_id_end(H, fate).
- */
-__u64 pp_metrics_id_hop(__u64 h, const struct pp_out *o, __u32 probe);
-__u64 pp_metrics_id_end(__u64 h, enum pp_fate fate);
-
 #endif /* PP_METRICS_H */

@@ -6,7 +6,7 @@
 #include <unistd.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
-#include "output/metrics_listen.h"
+#include "metrics/metrics_listen.h"
 
 static int bad(char *err, size_t errlen, const char *arg, const char *why)
 {

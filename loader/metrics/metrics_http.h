@@ -9,7 +9,7 @@
 #define PP_METRICS_HTTP_H
 
 #include <stddef.h>
-#include "output/metrics.h"
+#include "metrics/metrics.h"
 
 struct pp_http;
 
