@@ -125,12 +125,8 @@ static __always_inline void pp_submit_mark(struct pp_state *st, void *rec)
 }
 
 /*
- * A HOP (or COPY: the skb it came from in PARENT) record for packet ID;
- * STACK: pp_hop.stack.
- */
-/*
- * A record of V (SKB). A COPY's PARENT was last seen alive AGE ns before
- * (pp_hop.parent_age: a fragment's source may be freed since).
+ * A HOP (or COPY: the skb it came from in PARENT, last seen alive AGE ns
+ * before: pp_hop.parent_age) record of V (SKB); STACK: pp_hop.stack.
  */
 static __always_inline void pp_emit_rec(struct pp_state *st, struct pp_skb_val *v, __u32 type,
 					__u32 probe, struct sk_buff *skb, __u64 parent, __u64 age,

@@ -94,7 +94,11 @@ PP_FRAG_INLINE __u64 pp_frag_pick_parent(const struct pp_frag_val *f, __u32 firs
 		}
 	}
 	*cut = seq && first == from;
-	/* Read after the loop, by a masked index: fewer values live in it. */
+	/*
+	 * Read after the loop, by a masked index: fewer values live in it. The
+	 * loop's shape is one the verifiers of Linux 5.10 and 6.1 accept (a
+	 * variant of it failed there with "back-edge"): check them on a change.
+	 */
 	s = &f->slot[pick & (PP_FRAG_SLOTS - 1)];
 	*seen = s->ts;
 	return s->seq ? s->skb : 0;
