@@ -615,14 +615,15 @@ static void json_skb(const struct pp_out *out, struct pp_wbuf *w, const struct p
 {
 	struct jobj o = {.w = w, .first = true};
 	char pname[PP_PROBE_NAMELEN];
+	size_t from = pp_out_parent_skb(p, r);
 
 	pp_wb_putc(w, '{');
 	json_addr(&o, K("skb"), r->skb);
 	if (r->copy) {
 		if (r->parent)
 			json_addr(&o, K("from"), r->parent);
-		if (pp_out_parent_skb(p, r) < p->nskbs)
-			jnum(&o, K("from_index"), pp_out_parent_skb(p, r));
+		if (from < p->nskbs)
+			jnum(&o, K("from_index"), from);
 		jstr(&o, K("func"), pp_out_probe_name(out, r->probe, pname, sizeof(pname)),
 		     SIZE_MAX);
 		/* Its COPY, a step with its END, may have been the earliest record. */
