@@ -29,6 +29,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "bpf_settings.h" /* the skeleton's rodata */
 #include "hop_floor.skel.h"
 
 #define MAX_TPS 64

@@ -273,10 +273,11 @@ per_hit() {
 	[ -z "${GATE_PID:-}" ] || gate_stop
 	: >"$TMP/empty.hooks"
 	: >"$TMP/gate.hooks"
-	# Whether the slab programs had learned the skb caches (after only).
-	bpftool map dump name probes.bss 2>/dev/null | jq -c --arg config "$config" '
-		[.. | objects | to_entries[] | select(.key == "pp_skb_cache" or .key == "pp_fclone_cache")]
-		| from_entries | {phase: "learned", $config} + .' || true
+	# Whether the loader had learned the skb caches (after only): the probes' settings.
+	bpftool map dump name probes.rodata 2>/dev/null | jq -c --arg config "$config" '
+		[.. | objects | select(has("pp_cfg")) | .pp_cfg][0]
+		| {phase: "learned", $config, pp_skb_cache: .skb_cache, pp_fclone_cache: .fclone_cache}' ||
+		true
 	pp_stop
 	sysctl -q -w kernel.bpf_stats_enabled="$STATS_WAS"
 }

@@ -147,14 +147,6 @@ static __always_inline __u32 pp_reply_src(const struct pp_reply_key *k)
 }
 
 /*
- * --cgroup/--pid: the cgroup v2 (its id, and its level below the root)
- * whose sockets' packets are marked, set by the loader. 0: no such scope,
- * and the verifier drops the test as dead code.
- */
-const volatile __u64 pp_scope_cgid = 0;
-const volatile __u32 pp_scope_cglevel = 0;
-
-/*
  * The socket the kernel would hand received CTX to (a listener for a SYN),
  * of tuple K (pp_reply_key_of(), ingress), in its device's namespace,
  * referenced (bpf_sk_release()); NULL: none, or not TCP or UDP.
@@ -331,7 +323,7 @@ static __always_inline void pp_mark_maker(struct __sk_buff *ctx, struct pp_mark 
 	m->pad = 0;
 	m->maker_pid = 0;
 	m->maker_comm[0] = 0;
-	if (!pp_scope_cgid)
+	if (!pp_cfg.scope_cgid)
 		return;
 	if (egress) {
 		sk = ctx->sk;
@@ -575,7 +567,7 @@ static __always_inline bool pp_sock_time_wait(struct __sk_buff *ctx)
  */
 static __always_inline bool pp_scope_sent(struct __sk_buff *ctx, bool match, __u64 *ino)
 {
-	bool in = bpf_skb_ancestor_cgroup_id(ctx, pp_scope_cglevel) == pp_scope_cgid;
+	bool in = bpf_skb_ancestor_cgroup_id(ctx, pp_cfg.scope_cglevel) == pp_cfg.scope_cgid;
 	struct pp_reply_key k = {};
 	__u32 *known, v;
 
@@ -643,7 +635,7 @@ static __always_inline bool pp_cgroup_match(struct __sk_buff *ctx, bool egress, 
 	struct pp_reply_key k = {};
 	__u32 *flow;
 
-	if (!pp_scope_cgid)
+	if (!pp_cfg.scope_cgid)
 		return match;
 	if (egress)
 		return pp_scope_sent(ctx, match, ino) && match;

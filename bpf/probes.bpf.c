@@ -16,16 +16,6 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-/* Probe indexes of the two free tracepoints, set by the loader. */
-const volatile __u32 pp_consume_probe = 0;
-const volatile __u32 pp_kfree_probe = 0;
-/*
- * The network namespace (inode) whose sent packets pp_kmark marks, as TC
- * marks only on pktpath's own interfaces: one scope. 0 (--all-netns): all.
- * With --netns/--container, the scope's namespaces instead (pp_scope_n).
- */
-const volatile __u32 pp_mark_netns = 0;
-
 /* An immediate that the loader finds and replaces in each copy: the cookie. */
 static __always_inline __u32 pp_probe_imm(void)
 {
@@ -34,21 +24,6 @@ static __always_inline __u32 pp_probe_imm(void)
 	asm volatile("%0 = %1" : "=r"(v) : "i"(PP_PROBE_MAGIC));
 	return (__u32)v;
 }
-
-/*
- * Where a free is a merge, set by the loader from kallsyms (0, 0: unknown):
- * the skb's data went on in another skb. inet_frag_reasm_prepare() consumes
- * the first fragment after skb_morph() gave its data to the fragment that
- * completed the datagram (ip_defrag(), net/ipv4/inet_fragment.c);
- * skb_release_data() and kfree_skb_list_reason() free the skbs of a
- * frag_list (the reassembled datagram's other fragments, a GRO frag list)
- * with the skb that carries them; kfree_skb_partial() frees an skb whose
- * data skb_try_coalesce() moved into another (reassembly, TCP, GRO), seen
- * by the slab's tracepoint only, its call site: inet_frag_reasm_finish()
- * where it is inlined there (6.18: the fragments after the first).
- */
-const volatile __u64 pp_merge_lo[PP_MERGE_RANGES] = {};
-const volatile __u64 pp_merge_hi[PP_MERGE_RANGES] = {};
 
 /* AT lies in one of the N ranges [LO[i], HI[i]) the loader set. */
 static __always_inline bool pp_in_ranges(__u64 at, const volatile __u64 *lo,
@@ -62,16 +37,8 @@ static __always_inline bool pp_in_ranges(__u64 at, const volatile __u64 *lo,
 
 static __always_inline bool pp_merge_at(__u64 at)
 {
-	return pp_in_ranges(at, pp_merge_lo, pp_merge_hi, PP_MERGE_RANGES);
+	return pp_in_ranges(at, pp_cfg.merge_lo, pp_cfg.merge_hi, PP_MERGE_RANGES);
 }
-
-/*
- * Set by the loader where consume_skb's tracepoint carries no location
- * (before Linux 6.3) and a function backend attaches pp_reasm_*: the
- * fragment inet_frag_reasm_prepare() consumes is marked there, and the
- * tracepoint ends it merged.
- */
-const volatile bool pp_reasm_hook = false;
 
 /* consume_skb's tracepoint without location: merged if pp_reasm_mark() said so. */
 static __always_inline __u32 pp_consume_fate(__u64 skb)
@@ -79,7 +46,7 @@ static __always_inline __u32 pp_consume_fate(__u64 skb)
 	struct pp_skb_val *v;
 
 	/* Called past the in-flight gate (pp_consumed()). */
-	if (!pp_reasm_hook)
+	if (!pp_cfg.reasm_hook)
 		return PP_FATE_CONSUMED;
 	v = bpf_map_lookup_elem(&skb_map, &skb);
 	return v && (v->flags & PP_SKB_MERGING) ? PP_FATE_MERGED : PP_FATE_CONSUMED;
@@ -252,9 +219,6 @@ int pp_kret(struct pt_regs *ctx)
 	return pp_on_copy_ret(PT_REGS_RC(ctx), bpf_get_attach_cookie(ctx));
 }
 
-/* fexit programs are bound to one function each: the loader sets each one's cookie. */
-const volatile __u32 pp_copy_cookie[PP_COPY_POINTS] = {};
-
 #define PP_FEXIT_RET(K)                                                                            \
 	SEC("fexit")                                                                               \
 	int pp_fexit_ret##K(__u64 *ctx)                                                            \
@@ -262,7 +226,7 @@ const volatile __u32 pp_copy_cookie[PP_COPY_POINTS] = {};
 		__u64 ret = 0;                                                                     \
                                                                                                    \
 		bpf_get_func_ret(ctx, &ret);                                                       \
-		return pp_on_copy_ret(ret, pp_copy_cookie[K]);                                     \
+		return pp_on_copy_ret(ret, pp_cfg.copy_cookie[K]);                                 \
 	}
 
 PP_FEXIT_RET(0)
@@ -271,64 +235,31 @@ PP_FEXIT_RET(2)
 PP_FEXIT_RET(3)
 
 /*
+ * While packets are in flight, the slab programs' test of an object's cache.
  * The slab's tracepoints fire for every object of every cache on the host;
- * only the sk_buff caches' concern pktpath. The loader learns their
- * kmem_cache pointers before this object loads (bpf/slab_learn.bpf.c) and
- * sets them here; it attaches these programs only if both are known, and
- * the _any ones below otherwise. The slab programs test the in-flight gate
- * first, as the hop programs do; past it, they go on only for these
- * caches' objects.
+ * only the sk_buff caches (pp_cfg.skb_cache, fclone_cache) concern pktpath.
+ * The loader attaches these programs only if both are known, and the _any
+ * ones below otherwise. The slab programs test the in-flight gate first, as
+ * the hop programs do; past it, they go on only for these caches' objects.
  */
-const volatile __u64 pp_skb_cache = 0;
-const volatile __u64 pp_fclone_cache = 0;
-
-/* While packets are in flight, the slab programs' test of an object's cache. */
 static __always_inline bool pp_skb_slab(__u64 s)
 {
-	return s == pp_skb_cache || s == pp_fclone_cache;
+	return s == pp_cfg.skb_cache || s == pp_cfg.fclone_cache;
 }
-
-/*
- * Where GSO's caller consumes the skb it cut into segments: set by the
- * loader from kallsyms, so that the tracepoint backend, which cannot see
- * __skb_gso_segment() return, still tells a segmented skb from one sent.
- */
-const volatile __u64 pp_gso_lo = 0;
-const volatile __u64 pp_gso_hi = 0;
-
-/*
- * af_packet's receive functions (tpacket_rcv, packet_rcv, packet_rcv_spkt
- * and their split-off .cold parts), set by the loader from kallsyms; 0, 0:
- * unknown. A tracked skb they free is a tap's: dev_queue_xmit_nit()'s clone
- * for the packet sockets of a device the packet leaves by, once copied into
- * tcpdump's ring (tpacket_rcv) or refused by its filter; on the way in the
- * taps get the packet itself with a reference taken (deliver_skb()), whose
- * release frees nothing and fires no tracepoint.
- */
-const volatile __u64 pp_tap_lo[PP_TAP_RANGES] = {};
-const volatile __u64 pp_tap_hi[PP_TAP_RANGES] = {};
 
 static __always_inline __u32 pp_tap_at(__u64 at)
 {
-	return pp_in_ranges(at, pp_tap_lo, pp_tap_hi, PP_TAP_RANGES) ? PP_HOP_TAP : 0;
+	return pp_in_ranges(at, pp_cfg.tap_lo, pp_cfg.tap_hi, PP_TAP_RANGES) ? PP_HOP_TAP : 0;
 }
-
-/*
- * Where a consume_skb() is the reader's free of the datagram it was given
- * (PP_HOP_READ), set by the loader from kallsyms (0, 0: unknown):
- * skb_consume_udp(), and the receive calls it may be inlined into.
- */
-const volatile __u64 pp_read_lo[PP_READ_RANGES] = {};
-const volatile __u64 pp_read_hi[PP_READ_RANGES] = {};
 
 static __always_inline __u32 pp_read_at(__u64 at)
 {
-	return pp_in_ranges(at, pp_read_lo, pp_read_hi, PP_READ_RANGES) ? PP_HOP_READ : 0;
+	return pp_in_ranges(at, pp_cfg.read_lo, pp_cfg.read_hi, PP_READ_RANGES) ? PP_HOP_READ : 0;
 }
 
 /*
  * The free tracepoints test the in-flight gate before anything else: the
- * ranges above are const volatile, and clang keeps volatile loads in order,
+ * settings' ranges (pp_cfg) are const volatile, and clang keeps volatile loads in order,
  * so loads written before the gate's would run for every free of the host
  * (3 ns a free above an empty program, bench/host_cost.sh).
  */
@@ -348,17 +279,17 @@ static __noinline int pp_consumed_at(__u64 *ctx)
 	__u64 at = ctx[1];
 	__u32 fate;
 
-	fate = at >= pp_gso_lo && at < pp_gso_hi ? PP_FATE_SEGMENTED : PP_FATE_CONSUMED;
+	fate = at >= pp_cfg.gso_lo && at < pp_cfg.gso_hi ? PP_FATE_SEGMENTED : PP_FATE_CONSUMED;
 	if (pp_merge_at(at))
 		fate = PP_FATE_MERGED;
-	return pp_on_free(ctx[0], pp_consume_probe, fate, 0, at, 0, pp_tap_at(at) | pp_read_at(at),
-			  PP_VIA_BTF);
+	return pp_on_free(ctx[0], pp_cfg.consume_probe, fate, 0, at, 0,
+			  pp_tap_at(at) | pp_read_at(at), PP_VIA_BTF);
 }
 
 /* consume_skb(skb) before Linux 6.3, while packets are in flight (pp_consumed_at()). */
 static __noinline int pp_consumed(__u64 *ctx)
 {
-	return pp_on_free(ctx[0], pp_consume_probe, pp_consume_fate(ctx[0]), 0, 0, 0, 0,
+	return pp_on_free(ctx[0], pp_cfg.consume_probe, pp_consume_fate(ctx[0]), 0, 0, 0, 0,
 			  PP_VIA_BTF);
 }
 
@@ -412,10 +343,6 @@ int pp_cg_ingress(struct __sk_buff *ctx)
 
 #define PP_DROP_FRAMES 24 /* the tracing frames above the dropper, and some */
 
-/* nf_hook_slow(), set by the loader from kallsyms: 0, 0 if not found. */
-const volatile __u64 pp_nf_lo = 0;
-const volatile __u64 pp_nf_hi = 0;
-
 /*
  * Where the function that dropped a tracked skb was called from: the frame
  * after LOCATION's in the kernel stack; or, when nf_hook_slow() is further
@@ -441,7 +368,7 @@ static __always_inline __s32 pp_drop_caller(__u64 *ctx, __u64 skb, __u64 locatio
 	for (i = 0; i + 1 < n && i + 1 < PP_DROP_FRAMES; i++) {
 		if (!at && frames[i] == location)
 			at = frames[i + 1];
-		if (at && frames[i] >= pp_nf_lo && frames[i] < pp_nf_hi) {
+		if (at && frames[i] >= pp_cfg.nf_lo && frames[i] < pp_cfg.nf_hi) {
 			at = frames[i + 1];
 			*flags = PP_HOP_NF_CALLER;
 			break;
@@ -475,9 +402,9 @@ static __always_inline int pp_kfree(__u64 *ctx, const bool reasons)
 	    reason == bpf_core_enum_value(enum skb_drop_reason, SKB_DROP_REASON_NETFILTER_DROP))
 		caller = pp_drop_caller(ctx, ctx[0], ctx[1], &flags);
 	/* No reasons (before 5.17): nf_hook_slow() frees only on an NF_DROP verdict. */
-	if (!reasons && ctx[1] >= pp_nf_lo && ctx[1] < pp_nf_hi)
+	if (!reasons && ctx[1] >= pp_cfg.nf_lo && ctx[1] < pp_cfg.nf_hi)
 		caller = pp_drop_caller(ctx, ctx[0], ctx[1], &flags);
-	return pp_on_free(ctx[0], pp_kfree_probe, fate, reason, ctx[1], caller,
+	return pp_on_free(ctx[0], pp_cfg.kfree_probe, fate, reason, ctx[1], caller,
 			  flags | pp_tap_at(ctx[1]), PP_VIA_BTF);
 }
 
@@ -595,7 +522,7 @@ int pp_tp_kmem_alloc(struct bpf_raw_tracepoint_args *ctx)
  * packets are in flight, every object freed or handed out on the host is
  * looked up. Without the cache's size, an fclone pair's second skb cannot be
  * told from the next object: the skb right after OBJ counts only if its hops
- * saw it to be a pair's second (pp_fclone_note), and then OBJ is its pair.
+ * saw it to be a pair's second (pp_cfg.fclone_note), and then OBJ is its pair.
  */
 static __always_inline __u64 pp_fclone_noted(__u64 obj)
 {
@@ -698,9 +625,10 @@ static __always_inline int pp_mark_local(struct sk_buff *skb, __u32 probe, const
 	}
 	if (pp_busy(st) && pp_join_copy(st, key, probe, 0, PP_VIA_KPROBE))
 		return 0;
-	if (pp_scope_n ? !pp_in_scope(pp_netns(skb, pp_skb_dev(skb, PP_VIA_KPROBE), PP_VIA_KPROBE))
-		       : pp_mark_netns && pp_netns(skb, pp_skb_dev(skb, PP_VIA_KPROBE),
-						   PP_VIA_KPROBE) != pp_mark_netns)
+	if (pp_cfg.scope_n
+		    ? !pp_in_scope(pp_netns(skb, pp_skb_dev(skb, PP_VIA_KPROBE), PP_VIA_KPROBE))
+		    : pp_cfg.mark_netns && pp_netns(skb, pp_skb_dev(skb, PP_VIA_KPROBE),
+						    PP_VIA_KPROBE) != pp_cfg.mark_netns)
 		return 0;
 	data = BPF_CORE_READ(skb, data);
 	len = BPF_CORE_READ(skb, len);
@@ -754,21 +682,12 @@ PP_SEND_CALL(sendto)
 PP_SEND_CALL(sendmsg)
 PP_SEND_CALL(sendmmsg)
 
-/*
- * Without bpf cookies (Linux before 5.15), pp_kmark's probe index: the
- * loader's for ip_output and for ip6_output, told apart by the version in
- * the IP header, where skb->data points when they are called.
- */
-const volatile bool pp_no_cookie = false;
-const volatile __u32 pp_mark_probe4 = 0;
-const volatile __u32 pp_mark_probe6 = 0;
-
 static __always_inline __u32 pp_mark_probe(struct sk_buff *skb)
 {
 	__u8 ver = 0;
 
 	bpf_probe_read_kernel(&ver, 1, BPF_CORE_READ(skb, data));
-	return ver >> 4 == 6 ? pp_mark_probe6 : pp_mark_probe4;
+	return ver >> 4 == 6 ? pp_cfg.mark_probe6 : pp_cfg.mark_probe4;
 }
 
 /* A helper call in dead code passes 5.10's verifier, unlike BPF_FETCH (pp_next_id()). */
@@ -777,7 +696,7 @@ static __always_inline int pp_kmark_at(struct pt_regs *ctx, const bool fetch)
 	struct sk_buff *skb = (struct sk_buff *)PT_REGS_PARM3(ctx);
 	__u32 probe;
 
-	if (pp_no_cookie)
+	if (pp_cfg.no_cookie)
 		probe = pp_mark_probe(skb);
 	else
 		probe = bpf_get_attach_cookie(ctx) & PP_COOKIE_PROBE;

@@ -772,12 +772,6 @@ static __always_inline struct pp_skb_val *pp_join_copy(struct pp_state *st, __u6
 #define PP_PACKET_OUTGOING 4  /* include/uapi/linux/if_packet.h */
 
 /*
- * sock_rfree(), set by the loader from kallsyms (probes only; 0: unknown):
- * the destructor of an skb a socket owns for reading (skb_set_owner_r()).
- */
-const volatile __u64 pp_sock_rfree = 0;
-
-/*
  * Whether SKB, being freed, is a packet socket's copy (PP_HOP_TAP): owned by
  * an AF_PACKET socket for reading (packet_rcv() and tpacket_rcv()'s
  * copy_thresh queue their clone with skb_set_owner_r(), destructor
@@ -812,8 +806,8 @@ static __always_inline bool pp_is_tap(struct pp_skb_val *v, struct sk_buff *skb,
 	if (sk) {
 		if (PP_READ(via, sk, __sk_common.skc_family) != PP_AF_PACKET)
 			return false;
-		if (pp_sock_rfree)
-			return (__u64)PP_READ(via, skb, destructor) == pp_sock_rfree;
+		if (pp_cfg.sock_rfree)
+			return (__u64)PP_READ(via, skb, destructor) == pp_cfg.sock_rfree;
 		return v->flags & PP_SKB_COPY;
 	}
 	if (!(v->flags & PP_SKB_COPY))
@@ -940,20 +934,17 @@ static __always_inline int pp_end(struct pp_state *st, __u64 skb, __u32 probe, _
 }
 
 /*
- * --netns/--container: the namespaces (inodes) whose hops a scoped run
- * records, set by the loader. Without a scope pp_scope_n is 0, a constant
- * to the verifier, which prunes every test of it as dead code.
+ * --netns/--container: NETNS is one of the scope's namespaces. Without a
+ * scope pp_cfg.scope_n is 0, a constant to the verifier, which prunes every
+ * test of it as dead code.
  */
-const volatile __u32 pp_scope_n = 0;
-const volatile __u32 pp_scope_netns[PP_SCOPE_MAX] = {};
-
 static __always_inline bool pp_in_scope(__u32 netns)
 {
 #pragma unroll
 	for (__u32 i = 0; i < PP_SCOPE_MAX; i++) {
-		if (i >= pp_scope_n)
+		if (i >= pp_cfg.scope_n)
 			break;
-		if (pp_scope_netns[i] == netns)
+		if (pp_cfg.scope_netns[i] == netns)
 			return true;
 	}
 	return false;
@@ -968,7 +959,7 @@ static __always_inline bool pp_out_of_scope(struct sk_buff *skb, const enum pp_v
 {
 	__u32 netns;
 
-	if (!pp_scope_n)
+	if (!pp_cfg.scope_n)
 		return false;
 	netns = pp_netns(skb, pp_skb_dev(skb, via), via);
 	return netns && !pp_in_scope(netns);
@@ -1455,16 +1446,6 @@ static __always_inline void pp_copy_enter(__u64 skb, __u32 probe)
 	bpf_map_update_elem(&copy_map, &key, &skb, BPF_ANY);
 }
 
-/*
- * Where the slab's tracepoints pass no cache (before 6.1), the free of an
- * fclone pair names only the pair's object, which starts at its first skb;
- * TCP sends the second. Set by the loader there: each hop notes whether its
- * skb is a pair's second, so that the pair's free ends it too
- * (pp_tp_kmem_free_any()); else a reused pair carries the next segment, or
- * the peer's reply, into this packet.
- */
-const volatile bool pp_fclone_note = false;
-
 static __always_inline void pp_note_fclone(struct pp_skb_val *v, struct sk_buff *skb,
 					   const enum pp_via via)
 {
@@ -1518,7 +1499,7 @@ static __always_inline int pp_record_hop(void *ctx, __u64 skb, __u64 cookie, con
 		v = pp_join_copy(st, skb, probe, 0, via);
 	} else {
 		pp_head_follow(st, v, skb, via);
-		if (pp_fclone_note)
+		if (pp_cfg.fclone_note)
 			pp_note_fclone(v, (struct sk_buff *)skb, via);
 		if (cookie & PP_COOKIE_QUEUES)
 			v->flags |= PP_SKB_QDISC;

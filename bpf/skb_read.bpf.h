@@ -10,6 +10,7 @@
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 #include "pktpath.h"
+#include "settings.bpf.h"
 
 /*
  * What a caller may read and record. Every function below takes it as a
@@ -29,12 +30,8 @@ enum pp_via {
 	PP_VIA_BTF,
 };
 
-/*
- * bpf_rdonly_cast() (Linux 6.2+, a register move once verified): the loader
- * sets pp_rdonly_cast where the kernel has it.
- */
+/* bpf_rdonly_cast() (Linux 6.2+, a register move once verified): where pp_cfg.rdonly_cast. */
 extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym __weak;
-const volatile bool pp_rdonly_cast = false;
 
 /*
  * P, a tp_btf or fentry argument of struct TYPE, as an untrusted pointer.
@@ -48,8 +45,8 @@ const volatile bool pp_rdonly_cast = false;
  * there. Past the in-flight gate only: an untracked hit does not reach it.
  */
 #define pp_untrusted(p, type)                                                                      \
-	(pp_rdonly_cast ? (__u64)bpf_rdonly_cast((void *)(p), bpf_core_type_id_kernel(type))       \
-			: (__u64)(p))
+	(pp_cfg.rdonly_cast ? (__u64)bpf_rdonly_cast((void *)(p), bpf_core_type_id_kernel(type))   \
+			    : (__u64)(p))
 
 /*
  * SRC->FIELD, one pointer step (FIELD may name a member of a member). Both

@@ -378,7 +378,7 @@ struct pp_reply_val {
 #define PP_SKB_COPY	   8U  /* it joined as a copy of a tracked skb */
 #define PP_SKB_QUEUED	   16U /* in its TCP socket's queue_map ring, with data */
 #define PP_SKB_QDISC	   32U /* in a qdisc since its last hop (PP_COOKIE_QUEUES) */
-#define PP_SKB_FCLONE2	   64U /* an fclone pair's second skb (pp_fclone_note) */
+#define PP_SKB_FCLONE2	   64U /* an fclone pair's second skb (settings: fclone_note) */
 /* It left its qdisc's device unseen: its next record says so (PP_HOP_GAP). */
 #define PP_SKB_GAP 128U
 /*

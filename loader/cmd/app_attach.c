@@ -176,7 +176,7 @@ static int new_attacher(struct pp_app *a)
 	s->all_netns = a->env.all_netns;
 	s->stop = &pp_app_stop;
 	for (size_t i = 0; i < a->scope.n && i < PP_SCOPE_MAX; i++)
-		s->scope[s->nscope++] = a->scope.v[i].ns.inode;
+		s->cfg.scope_netns[s->cfg.scope_n++] = a->scope.v[i].ns.inode;
 	pp_attacher_prepare(a->attacher, a->btf, a->ksyms, &a->facts);
 	if (a->env.verdicts && !s->verdicts)
 		pp_warn("--verdicts: this kernel has no BPF trampolines (fentry): other BPF "

@@ -15,6 +15,7 @@
 #include <bpf/btf.h>
 #include "pktpath.h"
 #include "filter/classifier.h"
+#include "bpf_settings.h" /* the skeleton's rodata */
 #include "classifier.skel.h"
 #include "bpfobj/maps.h"
 #include "bpfobj/splice.h"
@@ -198,8 +199,10 @@ static int cls_load(struct pp_cls *c, const struct pp_cls_opts *o, unsigned int 
 	c->skel = classifier__open();
 	if (c->skel) {
 		choose_pair(c, o->no_fetch);
-		c->skel->rodata->pp_scope_cgid = o->cgroup_id;
-		c->skel->rodata->pp_scope_cglevel = o->cgroup_level;
+		c->skel->rodata->pp_cfg = (struct pp_bpf_settings){
+			.scope_cgid = o->cgroup_id,
+			.scope_cglevel = o->cgroup_level,
+		};
 		bpf_program__set_autoload(c->skel->progs.pp_sock_create, o->keep_makers);
 	}
 	ret = c->skel ? use_maps(c, o->maps) : -errno;

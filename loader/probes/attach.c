@@ -17,6 +17,7 @@
 #include "probes/plan.h"
 #include "bpfobj/maps.h"
 #include "probes/probe_btf.h"
+#include "bpf_settings.h" /* the skeleton's rodata */
 #include "probes.skel.h"
 #include "probes/send_calls.h"
 #include "probes/sock_reads.h"
@@ -145,7 +146,7 @@ static bool copy_point(const struct pp_probes *p, const struct pp_probe *pr)
  * BACKEND. fexit programs are bound to one function each, and a copy of a
  * template cannot be loaded as the fentry ones are (bpf_loop()'s callback
  * needs the BTF function info that only libbpf's load gives): one program
- * per copy point, its cookie in pp_copy_cookie[K].
+ * per copy point, its cookie in the settings' copy_cookie[K].
  */
 static struct bpf_program *return_prog(struct probes *s, enum pp_backend backend, int k)
 {
@@ -172,7 +173,7 @@ static int choose_returns(struct pp_probes *p, const struct pp_probe_list *l,
 			break;
 		bpf_program__set_autoload(prog, true);
 		if (kind_of(backend) == PP_ATTACH_TRAMPOLINE) {
-			s->rodata->pp_copy_cookie[p->ncopies] = cookie_of(p, &l->v[i], i);
+			p->cfg.copy_cookie[p->ncopies] = cookie_of(p, &l->v[i], i);
 			err = bpf_program__set_attach_target(prog, 0, l->v[i].target);
 		}
 		p->copies[p->ncopies++] = (__u32)i;
@@ -193,7 +194,7 @@ static struct bpf_program *kmark(const struct pp_probes *p)
  */
 static bool kmem_hooks(const struct pp_probes *p, enum pp_backend backend)
 {
-	return pp_backends[backend].slab_frees && p->skb_cache && p->fclone_cache;
+	return pp_backends[backend].slab_frees && p->cfg.skb_cache && p->cfg.fclone_cache;
 }
 
 static bool kmem_any_hooks(const struct pp_probes *p, enum pp_backend backend)
@@ -609,7 +610,7 @@ static int load_marking(struct pp_probes *p)
 static void set_no_cookie(struct pp_probes *p, const struct pp_probe_list *l,
 			  enum pp_backend backend)
 {
-	p->skel->rodata->pp_no_cookie = p->set->no_cookie;
+	p->cfg.no_cookie = p->set->no_cookie;
 	if (!p->set->no_cookie)
 		return;
 	if (kind_of(backend) != PP_ATTACH_TRAMPOLINE)
@@ -618,9 +619,9 @@ static void set_no_cookie(struct pp_probes *p, const struct pp_probe_list *l,
 		if (!mark_point(p, &l->v[i]))
 			continue;
 		if (!strcmp(l->v[i].target, "ip6_output"))
-			p->skel->rodata->pp_mark_probe6 = (__u32)i;
+			p->cfg.mark_probe6 = (__u32)i;
 		else
-			p->skel->rodata->pp_mark_probe4 = (__u32)i;
+			p->cfg.mark_probe4 = (__u32)i;
 	}
 }
 
@@ -645,8 +646,9 @@ static int open_load(struct pp_probes *p, const struct pp_maps *maps, struct pp_
 	int err;
 
 	p->no_loop = p->set->no_loop;
+	p->cfg = p->set->cfg;
 	if (pp_backends[backend].slab_frees && !p->set->no_slab)
-		pp_slab_learn(&p->skb_cache, &p->fclone_cache);
+		pp_slab_learn(&p->cfg.skb_cache, &p->cfg.fclone_cache);
 	err = pp_splice_register();
 	if (err)
 		return err;
@@ -655,35 +657,11 @@ static int open_load(struct pp_probes *p, const struct pp_maps *maps, struct pp_
 		return -errno;
 	if (consume < 0 || kfree < 0)
 		return -ENOENT;
-	p->skel->rodata->pp_consume_probe = (__u32)consume;
-	p->skel->rodata->pp_kfree_probe = (__u32)kfree;
-	p->skel->rodata->pp_mark_netns = p->set->mark_netns;
-	p->skel->rodata->pp_scope_n = p->set->nscope;
-	for (__u32 i = 0; i < p->set->nscope && i < PP_SCOPE_MAX; i++)
-		p->skel->rodata->pp_scope_netns[i] = p->set->scope[i];
-	p->skel->rodata->pp_gso_lo = p->set->gso_lo;
-	p->skel->rodata->pp_gso_hi = p->set->gso_hi;
-	p->skel->rodata->pp_nf_lo = p->set->nf_lo;
-	p->skel->rodata->pp_nf_hi = p->set->nf_hi;
-	p->skel->rodata->pp_skb_cache = p->skb_cache;
-	p->skel->rodata->pp_fclone_cache = p->fclone_cache;
-	p->skel->rodata->pp_fclone_note = kmem_any_hooks(p, backend);
+	p->cfg.consume_probe = (__u32)consume;
+	p->cfg.kfree_probe = (__u32)kfree;
+	p->cfg.fclone_note = kmem_any_hooks(p, backend);
+	p->cfg.reasm_hook = reasm_prog(p, backend) != NULL;
 	set_no_cookie(p, l, backend);
-	p->skel->rodata->pp_sock_rfree = p->set->sock_rfree;
-	for (int i = 0; i < PP_TAP_RANGES; i++) {
-		p->skel->rodata->pp_tap_lo[i] = p->set->tap_lo[i];
-		p->skel->rodata->pp_tap_hi[i] = p->set->tap_hi[i];
-	}
-	for (int i = 0; i < PP_MERGE_RANGES; i++) {
-		p->skel->rodata->pp_merge_lo[i] = p->set->merge_lo[i];
-		p->skel->rodata->pp_merge_hi[i] = p->set->merge_hi[i];
-	}
-	for (int i = 0; i < PP_READ_RANGES; i++) {
-		p->skel->rodata->pp_read_lo[i] = p->set->read_lo[i];
-		p->skel->rodata->pp_read_hi[i] = p->set->read_hi[i];
-	}
-	p->skel->rodata->pp_reasm_hook = reasm_prog(p, backend) != NULL;
-	p->skel->rodata->pp_rdonly_cast = p->set->rdonly_cast;
 	err = pp_maps_share(maps, p->skel->obj);
 	if (!err)
 		err = choose_programs(p, l, backend);
@@ -693,7 +671,10 @@ static int open_load(struct pp_probes *p, const struct pp_maps *maps, struct pp_
 		pp_verdicts_find(&p->verdicts, (__u32)l->n, v.xdp != NULL);
 		err = pp_verdicts_prepare(&p->verdicts, &v);
 	}
-	return err ? err : load_marking(p);
+	if (err)
+		return err;
+	p->skel->rodata->pp_cfg = p->cfg;
+	return load_marking(p);
 }
 
 int pp_probes_load(struct pp_probes *p, const struct pp_maps *maps, struct pp_probe_list *l,

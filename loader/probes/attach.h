@@ -27,8 +27,13 @@ struct pp_probes {
 	bool no_loop;
 	__u32 copies[PP_COPY_POINTS]; /* probe indexes of the copy points planned */
 	int ncopies;
-	__u64 skb_cache, fclone_cache; /* the sk_buff caches, learned (slab_learn.h), or 0 */
-	struct pp_verdicts verdicts;   /* set->verdicts: other programs traced (verdicts.h) */
+	/*
+	 * The BPF side's settings: set->cfg, and what choosing the probes
+	 * decides (the probe indexes, the sk_buff caches learned: slab_learn.h);
+	 * into the object's rodata at once before it loads (open_load()).
+	 */
+	struct pp_bpf_settings cfg;
+	struct pp_verdicts verdicts; /* set->verdicts: other programs traced (verdicts.h) */
 };
 
 /* Probe points to attach besides the two free tracepoints that every run has. */

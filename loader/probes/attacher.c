@@ -49,14 +49,14 @@ static void prepare_tap_free(struct pp_probe_settings *s, const struct pp_ksyms 
 	};
 	__u64 hi;
 
-	ranges(ksyms, names, PP_TAP_RANGES, s->tap_lo, s->tap_hi);
+	ranges(ksyms, names, PP_TAP_RANGES, s->cfg.tap_lo, s->cfg.tap_hi);
 	/*
 	 * A packet socket owns its copies for reading (skb_set_owner_r(),
 	 * destructor sock_rfree()), and the frames it sends for writing: those
 	 * are packets, not taps (pp_is_tap() in bpf/record.bpf.h).
 	 */
-	if (pp_ksym_range(ksyms, "sock_rfree", &s->sock_rfree, &hi))
-		s->sock_rfree = 0;
+	if (pp_ksym_range(ksyms, "sock_rfree", &s->cfg.sock_rfree, &hi))
+		s->cfg.sock_rfree = 0;
 }
 
 /*
@@ -66,7 +66,7 @@ static void prepare_tap_free(struct pp_probe_settings *s, const struct pp_ksyms 
  */
 static void prepare_merge_free(struct pp_probe_settings *s, const struct pp_ksyms *ksyms)
 {
-	ranges(ksyms, pp_merge_frees, PP_MERGE_RANGES, s->merge_lo, s->merge_hi);
+	ranges(ksyms, pp_merge_frees, PP_MERGE_RANGES, s->cfg.merge_lo, s->cfg.merge_hi);
 }
 
 /*
@@ -84,7 +84,7 @@ static void prepare_read_free(struct pp_probe_settings *s, const struct pp_ksyms
 		"udpv6_recvmsg",
 	};
 
-	ranges(ksyms, names, PP_READ_RANGES, s->read_lo, s->read_hi);
+	ranges(ksyms, names, PP_READ_RANGES, s->cfg.read_lo, s->cfg.read_hi);
 }
 
 /*
@@ -97,10 +97,11 @@ static void prepare_frees(struct pp_probe_settings *s, const struct btf *btf,
 			  const struct pp_ksyms *ksyms)
 {
 	s->consume_at = pp_btf_tp_nargs(btf, "consume_skb") >= 2;
-	if (s->consume_at && pp_ksym_range(ksyms, "validate_xmit_skb", &s->gso_lo, &s->gso_hi))
-		s->gso_lo = s->gso_hi = 0;
-	if (pp_ksym_range(ksyms, "nf_hook_slow", &s->nf_lo, &s->nf_hi))
-		s->nf_lo = s->nf_hi = 0;
+	if (s->consume_at &&
+	    pp_ksym_range(ksyms, "validate_xmit_skb", &s->cfg.gso_lo, &s->cfg.gso_hi))
+		s->cfg.gso_lo = s->cfg.gso_hi = 0;
+	if (pp_ksym_range(ksyms, "nf_hook_slow", &s->cfg.nf_lo, &s->cfg.nf_hi))
+		s->cfg.nf_lo = s->cfg.nf_hi = 0;
 	prepare_tap_free(s, ksyms);
 	prepare_merge_free(s, ksyms);
 	prepare_read_free(s, ksyms);
@@ -141,7 +142,7 @@ void pp_attacher_prepare(struct pp_attacher *at, const struct btf *btf,
 	pp_kfacts_marking(k, s->backend);
 	s->marks = pp_plan_marks_in_probes(s->backend, k);
 	if (s->marks)
-		s->mark_netns = s->all_netns ? 0 : own_netns();
+		s->cfg.mark_netns = s->all_netns ? 0 : own_netns();
 	r = pp_attacher_reads(btf, s->backend, k);
 	s->recv_done = pp_reads_recv_done(&r);
 	s->cg_ingress = pp_reads_cg_ingress(&r);
@@ -152,7 +153,7 @@ void pp_attacher_prepare(struct pp_attacher *at, const struct btf *btf,
 	s->no_loop = !k->loop;
 	s->no_reasons = !k->reasons;
 	s->no_slab = !k->slab;
-	s->rdonly_cast = btf__find_by_name_kind(btf, "bpf_rdonly_cast", BTF_KIND_FUNC) > 0;
+	s->cfg.rdonly_cast = btf__find_by_name_kind(btf, "bpf_rdonly_cast", BTF_KIND_FUNC) > 0;
 	s->verdicts = s->verdicts && pp_attacher_verdicts_possible(btf, k);
 	s->xdp_generic_args = s->verdicts ? func_args(btf, "bpf_prog_run_generic_xdp") : 0;
 }

@@ -6,6 +6,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "probes/drop_count.h"
+#include "bpf_settings.h" /* the skeleton's rodata */
 #include "drops.skel.h"
 
 int pp_drop_count_start(struct pp_drop_count *d, bool reasons, char *err, size_t errlen)

@@ -10,6 +10,7 @@
 #include "base/compat.h"
 #include "probes/attach.h"
 #include "kernel/ftrace_funcs.h"
+#include "bpf_settings.h" /* the skeleton's rodata */
 #include "probes.skel.h"
 #include "probes/send_calls.h"
 #include "base/log.h"

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <linux/types.h>
 #include "pktpath.h"
+#include "bpf_settings.h"
 
 enum pp_backend {
 	PP_BACKEND_AUTO,
@@ -36,9 +37,6 @@ struct pp_probe_settings {
 	bool send_calls;	 /* --send-calls: the syscall tracepoints (send_calls.h) */
 	bool all_netns;		 /* --all-netns: mark the packets of every namespace */
 	const volatile sig_atomic_t *stop; /* Ctrl-C: stop attaching */
-	/* --netns/--container: the namespaces hops are recorded in; nscope 0: everywhere. */
-	__u32 scope[PP_SCOPE_MAX];
-	__u32 nscope;
 	/*
 	 * The filter for packets that start at the IP header, spliced over
 	 * pp_filter_l3() in pp_kmark (splice.h); NULL: packets are marked at
@@ -48,27 +46,16 @@ struct pp_probe_settings {
 	const struct bpf_insn *l3;
 	size_t l3_cnt;
 
-	/* From the kernel: pp_attacher_prepare(). */
-	__u32 mark_netns; /* the network namespace whose sent packets pp_kmark marks; 0: all */
 	/*
-	 * Where GSO's caller consumes the skb it cut up (validate_xmit_skb()),
-	 * [gso_lo, gso_hi); 0, 0: unknown. Needs the consume_skb tracepoint's
-	 * location argument (Linux 6.3+): consume_at.
+	 * The BPF side's settings (include/bpf_settings.h): the scope from the
+	 * commands (--netns/--container: scope_netns), the kernel's part from
+	 * pp_attacher_prepare(); loader/probes/attach.c adds the probes' part.
 	 */
-	__u64 gso_lo, gso_hi;
-	/* nf_hook_slow(), [nf_lo, nf_hi): its caller names a netfilter drop's hook. 0, 0: unknown.
-	 */
-	__u64 nf_lo, nf_hi;
-	/* af_packet's receive functions: a tracked skb freed there is a tap's. 0, 0: unknown. */
-	__u64 tap_lo[PP_TAP_RANGES], tap_hi[PP_TAP_RANGES];
-	/* sock_rfree(): a tracked skb it would free is owned for reading. 0: unknown. */
-	__u64 sock_rfree;
-	/* Where a free is a merge (pp_merge_at() in bpf/probes.bpf.c). 0, 0: unknown. */
-	__u64 merge_lo[PP_MERGE_RANGES], merge_hi[PP_MERGE_RANGES];
-	/* Where a consume_skb() is the reader's (PP_HOP_READ). 0, 0: unknown. */
-	__u64 read_lo[PP_READ_RANGES], read_hi[PP_READ_RANGES];
-	bool consume_at;
-	bool reasm; /* the reassembly hook is attached (pp_attacher_reasm()) */
+	struct pp_bpf_settings cfg;
+
+	/* From the kernel: pp_attacher_prepare(). */
+	bool consume_at; /* consume_skb's tracepoint has its location (Linux 6.3+) */
+	bool reasm;	 /* the reassembly hook is attached (pp_attacher_reasm()) */
 	/*
 	 * What the kernel lacks (kfacts.h, pp_kfacts_programs()), each with a
 	 * way around: atomic fetch (packet ids per CPU), bpf cookies (a
@@ -84,8 +71,6 @@ struct pp_probe_settings {
 	 * datagrams queued to sockets. Neither without bpf_loop().
 	 */
 	bool recv_done, cg_ingress;
-	/* bpf_rdonly_cast() (6.2+): tp_btf and fentry pointers untrusted (bpf/skb_read.bpf.h). */
-	bool rdonly_cast;
 	bool marks;    /* probes mark sent packets (pp_plan_marks_in_probes()) */
 	bool verdicts; /* --verdicts, and the kernel has trampolines: fexit on others (verdicts.h)
 			*/

@@ -5,6 +5,7 @@
 #include <bpf/libbpf.h>
 #include "probes/attach.h"
 #include "kernel/cgroup_scope.h"
+#include "bpf_settings.h" /* the skeleton's rodata */
 #include "probes.skel.h"
 #include "probes/sock_reads.h"
 #include "base/log.h"

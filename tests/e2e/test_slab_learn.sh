@@ -20,15 +20,15 @@ tcp_counters() {
 		else print $c["ActiveOpens"], $c["OutRsts"] }' /proc/net/snmp
 }
 
-# caches NAME: pp_skb_cache and pp_fclone_cache (0 when unknown), from run
-# NAME's probes.rodata as bpftool formats it with the object's BTF (jq's
-# numbers: enough to tell 0 from an address).
+# caches NAME: the settings' skb_cache and fclone_cache (0 when unknown),
+# from run NAME's probes.rodata as bpftool formats it with the object's BTF
+# (jq's numbers: enough to tell 0 from an address).
 caches() {
 	local id
 	while read -r id; do
 		[ "$(bpftool -j map show id "$id" | jq -r .name)" = probes.rodata ] || continue
 		bpftool -j map dump id "$id" | jq -r '[.[0].formatted.value[".rodata"][]] | add
-			| "\(.pp_skb_cache // 0) \(.pp_fclone_cache // 0)"'
+			| "\(.pp_cfg.skb_cache // 0) \(.pp_cfg.fclone_cache // 0)"'
 		return 0
 	done < <(awk '/^map_id:/ { print $2 }' "/proc/${PP_PIDS[$1]}/fdinfo/"* 2>/dev/null)
 	pp_fail "$1: no probes.rodata among the fds of pid ${PP_PIDS[$1]}"

@@ -10,6 +10,7 @@
 #include <bpf/libbpf.h>
 #include "suites.h"
 #include "filter/classifier.h"
+#include "bpf_settings.h" /* the skeleton's rodata */
 #include "classifier.skel.h"
 #include "kernel_run.h"
 #include "bpfobj/maps.h"

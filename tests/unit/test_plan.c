@@ -14,6 +14,7 @@
 #include "probes/end_points.h"
 #include "probes/plan.h"
 #include "probes/probe_list.h"
+#include "bpf_settings.h" /* the skeleton's rodata */
 #include "probes.skel.h"
 
 /* A list of LINES, each resolved by hand: functions at argpos 1, tracepoints at 0. */
