@@ -23,7 +23,7 @@
 #   pp-b      pktpath 'icmp': the 10 pps ping below is tracked
 #   pp-c      pktpath 'udp': every packet of the UDP flow is tracked
 #   pp-cs     pp-c scoped to both namespaces (--netns NS-c --netns NS-s):
-#             the same hops, each paying the scope test (bpf/record.bpf.h,
+#             the same hops, each paying the scope test (bpf/scope.bpf.h,
 #             pp_out_of_scope()); its classifier also sits on veth-s. Not in
 #             the default lists: bench/scope.jq compares it with pp-c
 #   agent     pktpath --agent --metrics: the node agent as shipped, every

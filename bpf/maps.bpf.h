@@ -190,7 +190,7 @@ struct {
 
 /*
  * Per CPU, the packet ids given out there: used only where the kernel
- * refuses atomics that return the old value (pp_next_id() in record.bpf.h).
+ * refuses atomics that return the old value (pp_next_id() in identity.bpf.h).
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Probe programs: one per backend and skb argument position, all over the
- * record core in record.bpf.h. kprobe and kprobe.multi find their probe
+ * record core in record.bpf.h (and its rooms). kprobe and kprobe.multi find their probe
  * index in the bpf cookie. fentry and tp_btf programs are bound to one
  * target each, so the loader loads a copy of a template per target, with
  * the probe index patched into the PP_PROBE_MAGIC immediate; so it does

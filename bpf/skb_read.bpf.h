@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Reading an skb's device and namespace, the way each kind of program may
- * (enum pp_via): shared by the record core (record.bpf.h) and the drop
+ * (enum pp_via): shared by the record core (record.bpf.h and its rooms) and the drop
  * counter (drops.bpf.c).
  */
 #ifndef PP_SKB_READ_BPF_H

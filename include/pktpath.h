@@ -316,7 +316,7 @@ struct pp_skb_val {
 	__u32 qslot;	/* PP_SKB_RING: its index in that socket's queue_map ring */
 	/*
 	 * The device whose qdisc took it, until a hop on that device follows
-	 * (pp_queue_left() in bpf/record.bpf.h): ifindex ^ netns << 16; 0: none.
+	 * (pp_queue_left() in bpf/hop.bpf.h): ifindex ^ netns << 16; 0: none.
 	 */
 	__u32 qdev;
 	/*
@@ -534,7 +534,7 @@ struct pp_state {
 	__u64 ring_lost; /* records lost to a full ring buffer, all probes */
 	/*
 	 * Set by the loader before it sleeps with nothing in flight: the next
-	 * record wakes it (pp_wake_flags() in bpf/record.bpf.h).
+	 * record wakes it (pp_wake_flags() in bpf/hop.bpf.h).
 	 */
 	__u64 loader_asleep;
 	/* How long a head_map entry may give copies to its packet (--packet-timeout). */

@@ -20,7 +20,7 @@
 #include "cmd/scope_owner.h"
 
 /*
- * Records come without a wakeup (pp_wake_flags() in bpf/record.bpf.h),
+ * Records come without a wakeup (pp_wake_flags() in bpf/hop.bpf.h),
  * so the loader polls: often while anything is in flight, so that a path
  * prints within some 10 ms of its end; seldom when idle, as the next
  * packet's mark then wakes it.

@@ -145,7 +145,7 @@ static int load_watched(struct pp_cls *c)
 	return ret;
 }
 
-/* The two programs the kernel takes (bpf/record.bpf.h, pp_next_id()); the others stay out. */
+/* The two programs the kernel takes (bpf/identity.bpf.h, pp_next_id()); the others stay out. */
 static void choose_pair(struct pp_cls *c, bool no_fetch)
 {
 	struct classifier *s = c->skel;

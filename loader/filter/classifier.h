@@ -33,7 +33,7 @@ struct pp_cls_opts {
 	size_t cbpf_len;
 	unsigned int xlate_flags;   /* enum pp_xlate_flags */
 	const struct pp_maps *maps; /* the shared maps; NULL: its own (test runs) */
-	bool no_fetch;	 /* the kernel has no atomic fetch: the *_nofetch pair (record.bpf.h) */
+	bool no_fetch;	 /* the kernel has no atomic fetch: the *_nofetch pair (identity.bpf.h) */
 	__u64 cgroup_id; /* --cgroup/--pid: only its sockets' packets; 0: all */
 	unsigned int cgroup_level; /* that cgroup's level below the root */
 	/* Load pp_sock_create (pp_cls_attach_maker()): kfeatures' has_sock_maker. */

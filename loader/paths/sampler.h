@@ -4,7 +4,7 @@
  * (a tick) the loader allows the next tick's share of paths (the BPF side
  * takes one per path and marks none past them: a flood is capped from its
  * first packet) and sets N, 1 matched packet in N being drawn
- * (bpf/record.bpf.h, pp_sampled_out()): the matches of the last tick are
+ * (bpf/identity.bpf.h, pp_sampled_out()): the matches of the last tick are
  * estimated as marks x N, and N made the smallest that keeps them within
  * the share; if the share ran out, N at least doubles, as the marks then
  * say too little. Traffic that slows is followed whole again as fast.

@@ -181,7 +181,7 @@ static int choose_returns(struct pp_probes *p, const struct pp_probe_list *l,
 	return err;
 }
 
-/* The marking program the kernel takes (bpf/record.bpf.h, pp_next_id()). */
+/* The marking program the kernel takes (bpf/identity.bpf.h, pp_next_id()). */
 static struct bpf_program *kmark(const struct pp_probes *p)
 {
 	return p->set->no_fetch ? p->skel->progs.pp_kmark_nofetch : p->skel->progs.pp_kmark;
@@ -559,7 +559,7 @@ static int attach_kmem_any(struct pp_probes *p)
 
 /*
  * The end of a receive call, where the kernel has its tracepoint: without
- * it a read is confirmed by the thread's next copy only (bpf/record.bpf.h).
+ * it a read is confirmed by the thread's next copy only (bpf/reads.bpf.h).
  */
 static int attach_recv_done(struct pp_probes *p)
 {

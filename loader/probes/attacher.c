@@ -53,7 +53,7 @@ static void prepare_tap_free(struct pp_probe_settings *s, const struct pp_ksyms 
 	/*
 	 * A packet socket owns its copies for reading (skb_set_owner_r(),
 	 * destructor sock_rfree()), and the frames it sends for writing: those
-	 * are packets, not taps (pp_is_tap() in bpf/record.bpf.h).
+	 * are packets, not taps (pp_is_tap() in bpf/end.bpf.h).
 	 */
 	if (pp_ksym_range(ksyms, "sock_rfree", &s->cfg.sock_rfree, &hi))
 		s->cfg.sock_rfree = 0;

@@ -18,7 +18,7 @@ struct life_point {
  * the same packet, so one met where a packet's way starts carries another.
  *   takes:  TCP's receive of an established connection (tcp_probe fires in
  *           it), a reader's copy (which reads: a copy that leaves nothing
- *           unread ends the packet, bpf/record.bpf.h), UDP's reader done;
+ *           unread ends the packet, bpf/reads.bpf.h), UDP's reader done;
  *   starts: a device's transmit queue, the receive entries (GRO, the
  *           backlog, netif_receive_skb).
  *   queues: a qdisc holds it, maybe for longer than --packet-timeout (a

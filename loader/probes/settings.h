@@ -67,7 +67,7 @@ struct pp_probe_settings {
 	/*
 	 * The reads' programs that load (pp_plan_reads()): recv_done, at the
 	 * sock:sock_recv_length tracepoint, the end of a receive call confirms
-	 * its reads (bpf/record.bpf.h); cg_ingress, pp_cg_ingress notes the
+	 * its reads (bpf/reads.bpf.h); cg_ingress, pp_cg_ingress notes the
 	 * datagrams queued to sockets. Neither without bpf_loop().
 	 */
 	bool recv_done, cg_ingress;

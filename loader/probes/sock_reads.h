@@ -3,7 +3,7 @@
  * The socket end of a received packet where no function probe sees it: a
  * cgroup_skb ingress program on the root cgroup (v2) sees a tracked skb
  * queued to a datagram socket, and the sock:sock_recv_length tracepoint the
- * receive call that read it (bpf/record.bpf.h: reads).
+ * receive call that read it (bpf/reads.bpf.h).
  */
 #ifndef PP_SOCK_READS_H
 #define PP_SOCK_READS_H

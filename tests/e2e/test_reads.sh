@@ -18,7 +18,7 @@
 #          by a later datagram, many times over): no packet gains a hop it
 #          did not make: none in a namespace other than b's, none longer than the
 #          datagram was at its mark (an sk_buff that took a freed
-#          datagram's address is another packet, bpf/record.bpf.h).
+#          datagram's address is another packet, bpf/identity.bpf.h).
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
 pp_begin taskset

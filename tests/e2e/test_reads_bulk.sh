@@ -10,7 +10,7 @@
 # into the skb queued before them (tcp_try_coalesce(), the backlog's
 # skb_try_coalesce() in tcp_add_backlog()) and freed with no skb
 # tracepoint, so their end is the read that passes them
-# (bpf/record.bpf.h, pp_queue_reads()). Before pp_state.waiting, 7 of 259
+# (bpf/reads.bpf.h, pp_queue_reads()). Before pp_state.waiting, 7 of 259
 # data segments in four 2 MB downloads ended "end not seen": a transfer's
 # tail, merged while no other skb was in flight, whose reads the receive
 # call's program skipped at its gate.
@@ -67,7 +67,7 @@ pp_expect_eq "bulk: data segments, pktpath against tcpdump" "$seen" "$dumped"
 [ $((read * 100)) -ge $((dumped * 99)) ] ||
 	pp_fail "bulk: only $read of $dumped data segments consumed and read by curl (< 99%)"
 # Read once: curl's copy and the socket's ring both see a segment read,
-# and only the first may send its END (bpf/record.bpf.h, pp_queue_clear();
+# and only the first may send its END (bpf/queues.bpf.h, pp_queue_clear();
 # without it 2 of 318 data segments were read twice).
 pp_expect_none "bulk: an skb freed or read twice" "$out" 'packets[] | ends_twice'
 

@@ -9,7 +9,7 @@
 # that one. Every connection comes from the same port, so the new stream's
 # sequence numbers lie just past the old one's (the initial sequence number
 # moves on with the clock). The closed connection's segments were queued
-# to its socket (bpf/record.bpf.h, pp_queue_note()) and freed by its close
+# to its socket (bpf/reads.bpf.h, pp_queue_note()) and freed by its close
 # with no skb tracepoint (tcp_close() -> __kfree_skb()): none of them may
 # end "read by sk_reuse"; the read connection's segments, told by their
 # size (100 + its number), end read by it, as many bytes as it read.

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Records reach the loader without a wakeup each (pp_wake_flags() in
-# bpf/record.bpf.h; the loader polls, loader/cmd/trace.c). That must cost
+# bpf/hop.bpf.h; the loader polls, loader/cmd/trace.c). That must cost
 # neither output latency nor records, nor make an idle loader spin:
 #   - idle, with nothing in flight, pktpath sleeps: a few wakeups a second;
 #   - a lone ping after that idle time prints at once (the mark wakes the

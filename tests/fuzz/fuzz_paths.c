@@ -111,7 +111,7 @@ static const char *const text_probes[] = {
 /*
  * Probes 6 and 7 above: where a process reads the data from a socket; and
  * the END that the end of a receive call sends for what it read (the
- * tracepoint backend's reads, bpf/record.bpf.h): it names the reader too.
+ * tracepoint backend's reads, bpf/reads.bpf.h): it names the reader too.
  */
 #define FZ_READ_PROBE(p) ((p) == 6 || (p) == 7 || (p) == PP_PROBE_READ)
 
