@@ -14,12 +14,12 @@
 #   minus the empty program's). The gate twin's figure is printed beside
 #   them: the least a program that knows whether anything is tracked costs,
 #   one load of a map value that is often out of the cache when the hook
-#   fires, up to 9 ns here (docs/PERFORMANCE.md, "The cost guard"); issue
+#   fires, up to 9 ns here (bench/notes/guard.md, "The cost guard"); issue
 #   36's 10 ns would fail on that load alone some days, not on a change.
 # - the 64-byte UDP flood with pktpath matching none of it (netbench.sh's
 #   pp-a, GUARD_ROUNDS rounds beside no tracing, alternating): more than
 #   GUARD_POINTS (0.05) below the ratio to no tracing that
-#   docs/PERFORMANCE.md records for case (a) (its Targets table).
+#   docs/PERFORMANCE.md records for case (a) (a row of its table of floods).
 #
 # These machines are shared and noisy: a judgement that fails is measured
 # again, once, with as many rounds more, and made on all of them.

@@ -2,7 +2,7 @@
 #
 # The scope test's cost per hop: bench/netbench.sh's data.jsonl (read with
 # jq -s) from a run with HIT_CONFIGS="pp-c pp-cs" TRAFFIC_CONFIGS="pp-c
-# pp-cs" -> a Markdown table of docs/PERFORMANCE.md. pp-c tracks the whole
+# pp-cs" -> a Markdown table of bench/notes/scope.md. pp-c tracks the whole
 # UDP flow unscoped; pp-cs the same, scoped to both namespaces, so that
 # every hop is in the scope and each tracepoint program runs the test and
 # records as before. Each cell: the median over rounds of ns per hit; the
