@@ -128,18 +128,6 @@ record_run() {
 	fi
 }
 
-# rotate N WORDS...: the words, starting at the (N mod count)th.
-rotate() {
-	local n="$1" i=0 head="" tail="" w
-	shift
-	n=$((n % $#))
-	for w in "$@"; do
-		if [ $i -lt "$n" ]; then head="$head $w"; else tail="$tail $w"; fi
-		i=$((i + 1))
-	done
-	echo "$tail $head"
-}
-
 bench() {
 	local r size backend
 	for r in $(seq 1 "$ROUNDS"); do

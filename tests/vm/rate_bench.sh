@@ -192,18 +192,6 @@ rate_once() {
 	if [ "$PP_RC" != 0 ] || [ "$tt" = null ]; then pp_errors; fi
 }
 
-# rotate N WORDS...: the words, starting at the (N mod count)th.
-rotate() {
-	local n="$1" i=0 head="" tail="" w
-	shift
-	n=$((n % $#))
-	for w in "$@"; do
-		if [ $i -lt "$n" ]; then head="$head $w"; else tail="$tail $w"; fi
-		i=$((i + 1))
-	done
-	echo "$tail $head"
-}
-
 rate() {
 	local r cfgs="" be list c
 	for list in $LISTS; do

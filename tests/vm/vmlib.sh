@@ -9,6 +9,19 @@ uptime_s() { cut -d' ' -f1 /proc/uptime; }
 # num X: X, or null when empty (JSON).
 num() { if [ -n "$1" ]; then echo "$1"; else echo null; fi; }
 
+# rotate N WORDS...: the words, starting at the (N mod count)th: the
+# benchmarks' rounds take their configurations in turns of order.
+rotate() {
+	local n="$1" i=0 head="" tail="" w
+	shift
+	n=$((n % $#))
+	for w in "$@"; do
+		if [ $i -lt "$n" ]; then head="$head $w"; else tail="$tail $w"; fi
+		i=$((i + 1))
+	done
+	echo "$tail $head"
+}
+
 # A namespace with lo up and no IPv6: router solicitations, DAD and MLD would
 # be packets nobody asked for.
 ns_new() {
