@@ -66,13 +66,15 @@ if [ "${PKTPATH_SKIP_VM:-0}" = 1 ]; then
 	exit 77
 fi
 
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# What this harness shares with the benchmarks that run their jobs in it:
+# log, vm_dirs, apt_in, meta_dep, vm_log_text.
+# shellcheck source=tests/vm/host.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../tests/vm/host.sh"
+LOG_TAG=vm-test
 # A PKTPATH_BIN given relative to the caller's directory, before the cd.
 [ -z "${PKTPATH_BIN:-}" ] || PKTPATH_BIN=$(realpath -m "$PKTPATH_BIN")
-cd "$ROOT"
-BUILD_DIR=${BUILD_DIR:-build}
-case $BUILD_DIR in /*) ;; *) BUILD_DIR=$ROOT/$BUILD_DIR ;; esac
-VMDIR=$BUILD_DIR/vm
+cd "$VM_ROOT"
+vm_dirs build
 # The kernels' packages, extracted, and the other suites' apt lists: outside
 # the checkout, so that a clean clone on the same machine (CI's) does not
 # download and extract eleven kernels again (about 5 minutes).
@@ -165,7 +167,6 @@ TOOLS=(/usr/sbin/ip /usr/sbin/tc /usr/sbin/nft /usr/sbin/bpftool)
 
 RESULTS=$VMDIR/results.txt
 
-log() { echo "vm-test: $*" >&2; }
 die() {
 	log "$*"
 	exit 1
@@ -191,12 +192,6 @@ is_static() {
 }
 
 # ---- kernels ----------------------------------------------------------------
-
-# meta_dep SUITE META: the versioned package META depends on.
-meta_dep() {
-	apt_in "$1" apt-cache depends "$2" 2>/dev/null |
-		awk '/Depends: linux-image-/ { print $2; exit }'
-}
 
 # The versioned packages behind the meta packages, resolved now: the archive
 # moves on and a hard-coded name would go stale.
@@ -240,21 +235,6 @@ resolve_kernels() {
 			result "FAIL $meta - resolve : apt-cache depends ($suite) gives no linux-image package"
 		fi
 	done
-}
-
-# apt_in SUITE CMD ARGS...: apt-get or apt-cache (CMD) on the host's sources
-# (SUITE "host"), or on a sources list of SUITE alone, with lists and cache
-# in $VM_CACHE/apt/SUITE: only for apt-cache depends and apt-get download, never
-# to install from another suite on the host.
-apt_in() {
-	local suite=$1 cmd=$2 dir=$VM_CACHE/apt/$1
-	shift 2
-	if [ "$suite" = host ]; then
-		"$cmd" "$@"
-		return
-	fi
-	"$cmd" -o Dir::Etc::sourcelist="$dir/sources.list" -o Dir::Etc::sourceparts=- \
-		-o Dir::State::Lists="$dir/lists" -o Dir::Cache="$dir/cache" "$@"
 }
 
 # suite_lists SUITE: the package lists of SUITE, fetched when missing or a
@@ -441,7 +421,7 @@ build_tools() {
 # ip's and nft's: it cannot be static (Debian ships no libmnl.a).
 build_pktpath() {
 	if [ "$PKTPATH_STANDIN" = 1 ]; then
-		PKTPATH_BIN=$ROOT/tests/vm/standin-pktpath.sh
+		PKTPATH_BIN=$VM_ROOT/tests/vm/standin-pktpath.sh
 		log "testing the tracefs stand-in, not pktpath"
 		return 0
 	fi
@@ -616,17 +596,17 @@ stop_vm() {
 # port) on the console.
 started() {
 	grep -qs '^@@START' "$VMDIR/logs/$1.results" ||
-		LC_ALL=C tr -d '\r' <"$VMDIR/logs/$1.log" 2>/dev/null | grep -q '^@@START'
+		vm_log_text "$VMDIR/logs/$1.log" 2>/dev/null | grep -q '^@@START'
 }
 
 # What a console says about a kernel that died: the panic, oops, BUG and
 # warning lines, else its last lines.
 death_lines() {
 	local lines
-	lines=$(LC_ALL=C tr -d '\000-\010\013-\037' <"$1" |
+	lines=$(vm_log_text "$1" |
 		grep -E 'Kernel panic|Oops|BUG:|WARNING:|RIP:|general protection|Disabling IRQ' |
 		head -n 4)
-	[ -n "$lines" ] || lines=$(LC_ALL=C tr -d '\000-\010\013-\037' <"$1" | grep -v '^$' | tail -n 3)
+	[ -n "$lines" ] || lines=$(vm_log_text "$1" | grep -v '^$' | tail -n 3)
 	tr '\n' '|' <<<"$lines"
 }
 
@@ -634,7 +614,7 @@ death_lines() {
 # and its last heartbeat (the scenario then running).
 silent_where() {
 	local last beat
-	last=$(LC_ALL=C tr -d '\000-\010\013-\037' <"$VMDIR/logs/$1.results" 2>/dev/null |
+	last=$(vm_log_text "$VMDIR/logs/$1.results" 2>/dev/null |
 		grep -v '^$' | tail -n 1 | cut -c1-80)
 	beat=$(grep -s '^@@BEAT' "$VMDIR/logs/$1.beat" | tail -n 1)
 	echo "last line '$last', last heartbeat '${beat:-none}'"

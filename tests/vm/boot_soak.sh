@@ -13,12 +13,12 @@
 # Each round's output stays in $BUILD_DIR/vm/soak/round-N.txt.
 set -uo pipefail
 
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# shellcheck source=tests/vm/host.sh
+. "$(dirname "${BASH_SOURCE[0]}")/host.sh"
 ROUNDS=${1:-20}
 [ $# -eq 0 ] || shift
-BUILD_DIR=${BUILD_DIR:-build}
-case $BUILD_DIR in /*) ;; *) BUILD_DIR=$ROOT/$BUILD_DIR ;; esac
-OUT=$BUILD_DIR/vm/soak
+vm_dirs build
+OUT=$VMDIR/soak
 mkdir -p "$OUT"
 
 failed=0 times=()
@@ -31,7 +31,7 @@ for ((r = 1; r <= ROUNDS; r++)); do
 	VM_TIER=${VM_TIER:-full} VM_JOBS=${VM_JOBS:-99} \
 		VM_BOOT_RETRIES=0 VM_SCENARIOS=${SOAK_SCENARIO:-icmp-veth} \
 		VM_BACKENDS=${SOAK_BACKEND:-tracepoint} BUILD_DIR=$BUILD_DIR \
-		"$ROOT/scripts/vm-test.sh" "$@" >"$OUT/round-$r.txt" 2>&1
+		"$VM_HARNESS" "$@" >"$OUT/round-$r.txt" 2>&1
 	rc=$?
 	t=$((SECONDS - start))
 	times+=("$t")

@@ -16,9 +16,9 @@ set -euo pipefail
 LABEL=$1
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
-# The serial console ends lines with CR LF, and the firmware writes escape
-# sequences: keep tabs and newlines, drop every other control character.
-LC_ALL=C tr -d '\000-\010\013-\037' <"$2" >"$WORK/log"
+# shellcheck source=tests/vm/host.sh
+. "$(dirname "${BASH_SOURCE[0]}")/host.sh"
+vm_log_text "$2" >"$WORK/log"
 FAILED=0
 
 pass() { echo "PASS $LABEL $1 $2${3:+ : $3}"; }
