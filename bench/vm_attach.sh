@@ -21,7 +21,9 @@
 # DIAG ("strace graph"), DIAG_SIZES ("all"), VM_JOBS (2: both kernels side
 # by side; the guests mostly wait for RCU grace periods, about half a host
 # core each), OUT (bench/data/vm_attach.jsonl), and what scripts/vm-test.sh
-# takes (PKTPATH_BIN, kernel packages as arguments).
+# takes (PKTPATH_BIN, kernel packages as arguments). Default kernels: what
+# linux-image-6.12-amd64 and linux-image-amd64 depend on today (6.12 and
+# 6.1, generic; BENCH_METAS in tests/vm/host.sh, which also runs the VMs).
 #
 # OUT holds JSON lines: a "meta" line per measurement (id, date, command
 # line, commit), then tests/vm/attach_bench.sh's "kernel", "list", "run" and
@@ -30,52 +32,28 @@
 # long and separate from bench/run.sh, which only renders it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-BUILD_DIR=${BUILD_DIR:-build-vmb}
+# shellcheck source=tests/vm/host.sh
+. tests/vm/host.sh
+LOG_TAG=vm_attach
+vm_dirs build-vmb
 ROUNDS=${ROUNDS:-5}
 SIZES=${SIZES:-"1 100 1000 all"}
 OUT=${OUT:-bench/data/vm_attach.jsonl}
 export BUILD_DIR VM_JOBS=${VM_JOBS:-2}
 TITLE="## Attach and detach time in QEMU kernels"
 
-log() { echo "vm_attach: $*" >&2; }
-
-# collect ID: the @@AB lines of every VM (results port and console, as
-# vm-test.sh keeps them for check.sh), tagged, onto OUT.
-collect() {
-	local id=$1 log label n=0
-	mkdir -p "$(dirname "$OUT")"
-	for log in "$BUILD_DIR"/vm/logs/*.judged; do
-		# As tests/vm/check.sh: no CR, no firmware escape sequences.
-		LC_ALL=C tr -d '\000-\010\013-\037' <"$log" >"$log.txt"
-		label=$(sed -n 's/.*@@VM label=\([^ ]*\) .*/\1/p' "$log.txt" | head -n 1)
-		[ -n "$label" ] || continue
-		sed -n 's/^.*@@AB {/{/p' "$log.txt" |
-			jq -c --arg k "$label" --arg id "$id" '. + {kernel: $k, id: $id}' >>"$OUT"
-		n=$((n + 1))
-		sed -n "s/^.*@@ABERR /$label: /p" "$log.txt" >&2
-	done
-	[ "$n" -gt 0 ] || log "no console log with results in $BUILD_DIR/vm/logs"
-}
-
-# measure KIND CMD [vm-test.sh arguments]: one VM per kernel.
+# measure KIND CMD [KERNEL_PKG...]: one VM per kernel, by default the two
+# the report describes (bench_kernels), not the harness's whole matrix.
 measure() {
 	local kind=$1 cmd=$2 id
 	shift 2
+	# shellcheck disable=SC2046 # package names, one word each
+	[ $# -gt 0 ] || set -- $(bench_kernels)
 	id="$kind-$(date -u +%Y%m%dT%H%M%SZ)"
-	rm -rf "$BUILD_DIR/vm/logs"
-	mkdir -p "$(dirname "$OUT")"
-	jq -n -c --arg id "$id" --arg kind "$kind" --arg date "$(date -u '+%Y-%m-%d %H:%M UTC')" \
-		--arg cmd "$cmd${*:+ $*}" \
-		--arg commit "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" \
-		--arg dirty "$(git status --porcelain 2>/dev/null | grep -c . || true)" \
-		--arg host "$(uname -r), $(nproc) cores" \
-		--arg qemu "$(qemu-system-x86_64 --version | head -n 1)" \
-		'{type: "meta", $id, $kind, $date, $cmd, $commit, dirty_files: ($dirty | tonumber),
-		  $host, $qemu}' >>"$OUT"
-	VM_TIMEOUT=${VM_TIMEOUT:-7200} VM_RUN=/tests/attach_bench.sh \
+	bench_meta "$id" "$cmd${*:+ $*}" kind="$kind"
+	VM_TIMEOUT=${VM_TIMEOUT:-7200} \
 		VM_EXTRA_TOOLS=${VM_EXTRA_TOOLS:-$(command -v strace || true)} \
-		scripts/vm-test.sh "$@" || log "vm-test.sh failed: see above"
-	collect "$id"
+		bench_harness attach_bench.sh AB label "$id" "$@"
 }
 
 # part NAME: a part of the Markdown, from bench/vm_attach.jq.

@@ -10,7 +10,8 @@
 #   bench/vm_rate.sh --report          the Markdown from OUT, measuring nothing
 #
 # Default kernels: what linux-image-6.12-amd64 and linux-image-amd64 depend
-# on today (6.12 and 6.1, generic).
+# on today (6.12 and 6.1, generic; BENCH_METAS in tests/vm/host.sh, which
+# also runs the VMs).
 #
 # Start-up before and after the BTF name index: the binaries of commit
 # BTF_INDEX_COMMIT (c3ded96, which added loader/btf_index.c) and of its
@@ -31,7 +32,10 @@
 # TCG emulates: only ratios within one VM mean anything, never the rates.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-BUILD_DIR=${BUILD_DIR:-build-vmr}
+# shellcheck source=tests/vm/host.sh
+. tests/vm/host.sh
+LOG_TAG=vm_rate
+vm_dirs build-vmr
 OUT=${OUT:-bench/data/vm_rate.jsonl}
 ROUNDS=${ROUNDS:-3}
 SECS=${SECS:-3}
@@ -44,11 +48,9 @@ BTF_INDEX_COMMIT=${BTF_INDEX_COMMIT:-c3ded96}
 export BUILD_DIR VM_JOBS=${VM_JOBS:-2}
 TITLE="## Packet rate and start-up in QEMU kernels"
 
-log() { echo "vm_rate: $*" >&2; }
-
 # build_rev NAME REV: pktpath of REV in $BUILD_DIR/ab/NAME; prints its path.
 build_rev() {
-	local src=$PWD/$BUILD_DIR/ab/$1
+	local src=$BUILD_DIR/ab/$1
 	if [ ! -d "$src" ]; then
 		git worktree add --detach "$src" "$2" >&2
 	fi
@@ -61,58 +63,25 @@ build_rev() {
 	echo "$src/build/loader/pktpath"
 }
 
-kernels() {
-	local meta
-	for meta in linux-image-6.12-amd64 linux-image-amd64; do
-		apt-cache depends "$meta" 2>/dev/null | awk '/Depends: linux-image-/ { print $2; exit }'
-	done
-}
-
-# collect ID: the @@RB lines of every VM (results port and console, as
-# vm-test.sh keeps them for check.sh), tagged, onto OUT.
-collect() {
-	local id=$1 log label n=0
-	for log in "$BUILD_DIR"/vm/logs/*.judged; do
-		LC_ALL=C tr -d '\000-\010\013-\037' <"$log" >"$log.txt"
-		label=$(sed -n 's/.*@@VM label=\([^ ]*\) release=\([^ ]*\) .*/\1 (\2)/p' "$log.txt" |
-			head -n 1)
-		[ -n "$label" ] || continue
-		sed -n 's/^.*@@RB {/{/p' "$log.txt" |
-			jq -c --arg k "$label" --arg id "$id" '. + {kernel: $k, id: $id}' >>"$OUT"
-		n=$((n + 1))
-		sed -n "s/^.*@@RBERR /$label: /p" "$log.txt" >&2
-	done
-	[ "$n" -gt 0 ] || log "no console log with results in $BUILD_DIR/vm/logs"
-}
-
 measure() {
 	local id before after cmd
-	mkdir -p "$BUILD_DIR/ab" "$(dirname "$OUT")"
+	mkdir -p "$BUILD_DIR/ab"
 	before=${SU_BEFORE:-$(build_rev before "$BTF_INDEX_COMMIT^")}
 	after=${SU_AFTER:-$(build_rev after "$BTF_INDEX_COMMIT")}
 	# shellcheck disable=SC2046 # package names, one word each
-	[ $# -gt 0 ] || set -- $(kernels)
+	[ $# -gt 0 ] || set -- $(bench_kernels)
 	id="rate-$(date -u +%Y%m%dT%H%M%SZ)"
 	cmd="bench/vm_rate.sh (JOBS=\"$JOBS\" ROUNDS=$ROUNDS SECS=$SECS SU_ROUNDS=$SU_ROUNDS"
 	cmd+=" SU_SLOW=$SU_SLOW SU_LISTS=\"$SU_LISTS\" BACKENDS=\"$BACKENDS\" VM_JOBS=$VM_JOBS) $*"
-	rm -rf "$BUILD_DIR/vm/logs"
-	jq -n -c --arg id "$id" --arg date "$(date -u '+%Y-%m-%d %H:%M UTC')" --arg cmd "$cmd" \
-		--arg commit "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" \
-		--arg dirty "$(git status --porcelain 2>/dev/null | grep -c . || true)" \
-		--arg before "$(git rev-parse --short "$BTF_INDEX_COMMIT^")" \
-		--arg after "$(git rev-parse --short "$BTF_INDEX_COMMIT")" \
-		--arg host "$(uname -r), $(nproc) cores" \
-		--arg qemu "$(qemu-system-x86_64 --version | head -n 1)" \
-		'{type: "meta", $id, $date, $cmd, $commit, dirty_files: ($dirty | tonumber),
-		  $before, $after, $host, $qemu}' >>"$OUT"
-	VM_TIMEOUT=${VM_TIMEOUT:-5400} VM_RUN=/tests/rate_bench.sh \
-		VM_EXTRA_TOOLS="$before $after" \
+	bench_meta "$id" "$cmd" \
+		before="$(git rev-parse --short "$BTF_INDEX_COMMIT^")" \
+		after="$(git rev-parse --short "$BTF_INDEX_COMMIT")"
+	VM_TIMEOUT=${VM_TIMEOUT:-5400} VM_EXTRA_TOOLS="$before $after" \
 		VM_BENCH_JOBS=$JOBS VM_BENCH_ROUNDS=$ROUNDS VM_BENCH_SECS=$SECS \
 		VM_BENCH_SU_ROUNDS=$SU_ROUNDS VM_BENCH_SU_SLOW=$SU_SLOW VM_BENCH_SU_LISTS=$SU_LISTS \
 		VM_BENCH_BACKENDS=$BACKENDS \
 		VM_BENCH_SU_BINS="before=$before after=$after" \
-		scripts/vm-test.sh "$@" || log "vm-test.sh failed: see above"
-	collect "$id"
+		bench_harness rate_bench.sh RB release "$id" "$@"
 }
 
 # meta KEY: a field of the newest measurement's meta line.
