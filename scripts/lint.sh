@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # The lint layer of the test command (scripts/test.sh; `ctest -L lint`),
-# eight checks:
+# nine checks:
 #   - layers: loader/'s folders are layers, its #includes point down only,
 #     and every project include names its folder (scripts/check-layers.py);
+#   - shape: the loader's function lengths, and the kernel side in rooms,
+#     each opening with what it decides (scripts/check-shape.py);
 #   - format: clang-format --dry-run --Werror on every C file and header;
 #   - shellcheck: every shell script: *.sh, and any file whose first line is
 #     a sh or bash #! or that says "# shellcheck shell=" near its top;
@@ -20,7 +22,7 @@
 #     rules), the systemd unit (systemd-analyze verify), the Kubernetes
 #     DaemonSet manifest (scripts/check-packaging.py).
 #
-#   scripts/lint.sh [CHECK...]     default: all eight
+#   scripts/lint.sh [CHECK...]     default: all nine
 #
 # Prints what a check found, then "PASS CHECK (N s)" or "FAIL CHECK (N s)",
 # and at the end "N passed, N failed" alone on a line; exit status 1 if any
@@ -30,7 +32,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 
 BUILD_DIR=${BUILD_DIR:-build}
-ALL=(layers format shellcheck werror usage links asan packaging)
+ALL=(layers shape format shellcheck werror usage links asan packaging)
 CHECKS=("${ALL[@]}")
 [ $# -eq 0 ] || CHECKS=("$@")
 jobs=$(nproc)
@@ -59,6 +61,10 @@ shell_files() {
 
 check_layers() {
 	python3 scripts/check-layers.py
+}
+
+check_shape() {
+	python3 scripts/check-shape.py
 }
 
 check_format() {
