@@ -12,7 +12,8 @@
 #                                    second), writes nothing; fails only if
 #                                    the tool does
 #   bench/filter_scale.sh --report   the Markdown section for
-#                                    docs/PERFORMANCE.md, from the data file
+#                                    bench/notes/big_filters.md, from the
+#                                    data file
 #
 # Environment: BUILD_DIR (build), ROUNDS (3), SIZES (10 100 300 600 1000 3000
 # 10000 15000 20000), WHOLE_MAX (600).

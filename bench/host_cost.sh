@@ -25,8 +25,7 @@
 #
 #   bench/host_cost.sh            measure, write bench/data/host_cost.jsonl
 #   bench/host_cost.sh --report   the Markdown section, from that file (it
-#                                 goes into bench/notes/host_cost.md, which
-#                                 bench/run.sh puts into docs/PERFORMANCE.md)
+#                                 goes into bench/notes/host_cost.md)
 #   bench/host_cost.sh --smoke    one short round, writes nothing
 #
 # Environment: BUILD_DIR (build), PKTPATH (BUILD_DIR/loader/pktpath),

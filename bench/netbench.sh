@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The kernel-side benchmarks that bench/run.sh puts into docs/PERFORMANCE.md,
-# on two network namespaces joined by one veth pair, created here and removed
-# on exit:
+# The kernel-side benchmarks that bench/run.sh puts into
+# bench/notes/full_run.md, on two network namespaces joined by one veth pair,
+# created here and removed on exit:
 #
 #   NS-c  veth-c 198.18.0.1/24 --- veth-s 198.18.0.2/24  NS-s
 #         (iperf3 client, pktpath)            (iperf3 server)

@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Benchmarks -> docs/PERFORMANCE.md, as root, after a build:
+# Benchmarks -> bench/notes/full_run.md, as root, after a build:
 #
-#   bench/run.sh            every benchmark (about 30 minutes), writes the doc
+#   bench/run.sh            every benchmark (about 30 minutes), writes
+#                           bench/notes/full_run.md (docs/PERFORMANCE.md, the
+#                           reader's page, is written by hand from it)
 #   bench/run.sh --smoke    each one once, briefly (under a minute), writes
 #                           nothing: the test command uses it to prove they
 #                           still run; it fails if a tool fails, and then runs
 #                           the cost guard (bench/guard.sh, about a minute),
 #                           the one timing it judges; without root it is a
 #                           skip (exit 77)
-#   bench/run.sh --report   writes the doc again from the last full run's
-#                           results (BENCH_WORK), measuring nothing
+#   bench/run.sh --report   writes bench/notes/full_run.md again from the
+#                           last full run's results (BENCH_WORK), measuring
+#                           nothing
 #
 # Environment: BUILD_DIR (build), ROUNDS (7), SECS (5: seconds per traffic
 # measurement), RATES (bench/netbench.sh), CLS_ROUNDS (9), CLS_REPEAT
@@ -208,7 +211,7 @@ also holds the slab tracepoints, the read hooks, a cgroup ingress program
 and its classifier on each interface. With an empty program on every one
 of those hooks (\`floor-all\`, $(traffic_ratio floor-all) of no tracing),
 pktpath (a) reads $(traffic_vs pp-a floor-all) and (b)
-$(traffic_vs pp-b floor-all) (issue 24: at least 0.97).
+$(traffic_vs pp-b floor-all) (target: at least 0.97).
 Where the empty programs' own ratio is under 0.95, as on this VM, no
 program on these tracepoints can meet the target: pktpath (a) and (b) are
 missed by what the empty programs already cost, and sit within a few
@@ -220,7 +223,7 @@ these tracepoints at all: the empty programs' row. Each hit pays the
 tracepoint's dispatch (\`__bpf_trace_run()\`: RCU, migrate-disable, the
 recursion check) and an indirect call into the program and back, which
 the Spectre mitigations make dear; the gate behind
-that adds a few ns (above). This round of work cut the hits per packet: the
+that adds a few ns (above). The hits per packet were cut: the
 default list no longer has \`tp:net:netif_rx_entry\` (the same step as
 \`netif_rx\`) and \`tp:net:net_dev_xmit\` (on veth, the driver's return
 after the peer's receive), so a UDP datagram over veth now crosses four
@@ -231,7 +234,7 @@ below the empty programs' row; the rest is fewer hot tracepoints, or, on
 kernels that have them, fentry or kprobe.multi on fewer, chosen functions.
 
 **Case (c), tracking every packet.** The per-hit table's column (c) is the
-cost of a tracked hop and of the mark. Two changes of this round of work
+cost of a tracked hop and of the mark. Two changes
 cut it (bpf/record.bpf.h), measured side by side in a one-off
 comparison (2026-11-21, netbench.sh case (c) only, 6 alternating runs of
 the commit before and after, medians):
@@ -292,21 +295,11 @@ printf conversion it replaces). The callgrind table shows what is left.
 TEXT
 }
 
-# bench/notes/*.md: sections measured with a bench script of their own, by
-# hand, each naming its command and date; kept as they are, in name order.
-# cost_changes.md comes first: its subsections follow host_cost.sh's section,
-# before-and-after runs of that script.
-notes() {
-	local f
-	for f in bench/notes/*.md; do
-		printf '\n'
-		cat "$f"
-	done
-}
-
-# WORK -> docs/PERFORMANCE.md.
+# WORK -> bench/notes/full_run.md: what this script measures, and the
+# analysis of those figures. The one-off experiments of other bench/notes
+# files are not repeated here.
 render() {
-	local text_rate json_rate asm_rate sum_rate targets net_sections prof_table="(valgrind not installed)"
+	local text_rate json_rate asm_rate sum_rate targets net_sections started prof_table="(valgrind not installed)"
 	if [ ! -s "$WORK/run.json" ] || [ ! -s "$WORK/data.jsonl" ]; then
 		echo "bench: no results in $WORK: run bench/run.sh first" >&2
 		exit 1
@@ -319,16 +312,17 @@ render() {
 		--arg target "$TARGET_RATE" -f bench/targets.jq "$WORK/data.jsonl")
 	net_sections=$(bench/netbench.sh --report "$WORK")
 	[ ! -s "$WORK/prof.md" ] || prof_table=$(cat "$WORK/prof.md")
-	cat >docs/PERFORMANCE.md <<DOC
-# pktpath performance
+	started=$(meta started)
+	cat >bench/notes/full_run.md <<DOC
+## The full run of bench/run.sh (${started%% *})
 
 Written by \`bench/run.sh\` (ROUNDS=$(meta rounds) SECS=$(meta secs); cls_bench
 $(meta cls_rounds) rounds x $(meta cls_repeat) runs; rec_bench $(meta rec_secs) s per run), started
 $(meta started), on commit $(meta commit) with the working tree of that time, built
 $(meta build); kernel $(meta kernel), $(meta cores) cores ($(meta cpu), $(meta mhz) MHz),
 iperf3's two ends pinned to CPUs 0 and 1 (bench/netbench.sh), nothing else. Load average before: $(meta load_before), after: $(meta load_after); the
-busiest processes at the start: $(meta busy). These machines are small shared VMs
-that other work runs on: each figure is a median of alternating runs, and
+busiest processes at the start: $(meta busy). These machines are small shared VMs:
+each figure is a median of alternating runs, and
 every ratio compares figures of the same round. Raw results:
 \`$WORK/data.jsonl\`.
 
@@ -351,165 +345,32 @@ the median. "Net" subtracts the same run's median for a one-instruction
 \`ret #0\` program, the cost of the test-run harness itself (the kernel's
 per-run loop), which is not paid on a real interface.
 
-Target (issue 2): under 15 ns per packet for \`icmp and src 198.18.0.1\`.
+Target: under 15 ns per packet for \`icmp and src 198.18.0.1\`.
 
 $(cat "$WORK/cls.md")
 
-Every TC hook a tracked packet crosses is a hop, matched or not (issue 21):
+Every TC hook a tracked packet crosses is a hop, matched or not:
 the filter's verdict no longer ends the program; it goes on into the C code,
 which looks up the in-flight count (one inlined array lookup) and, while
 something is in flight, the skb in \`skb_map\`, before it marks a match. The
 filter stays in front of the C code with its verdict in r0: as a
 bpf-to-bpf subprogram it cost an untracked packet some 15 ns more at a real
-interface. Measured by hand on 2026-11-26 (RelWithDebInfo, this shared VM),
-main (4a4c44b) against this change, the same binaries in turn:
+interface. Measured by hand on 2026-11-26 (RelWithDebInfo, a 2-core VM),
+4a4c44b against the change, the same binaries in turn:
 
     bench/cls_bench 9 1000000     # twice each, alternating
     PKTPATH=... HIT_CONFIGS="pp-a pp-b" TRAFFIC_CONFIGS="" RATES="" ROUNDS=5 SECS=4 \\
         bench/netbench.sh OUTDIR  # pp_cls_egress run_time_ns / run_cnt, medians
 
-| | main | filter as a subprogram | filter in front, verdict in r0 (this change) |
+| | 4a4c44b | filter as a subprogram | filter in front, verdict in r0 (kept) |
 |---|---|---|---|
 | test run, \`icmp and src 198.18.0.1\`, raw ns | 36, 36 | 45, 46 | 37, 37 |
 | test run, \`ret #0\` floor, raw ns | 35, 35 | 44, 45 | 36, 36 |
-| veth egress, 64-byte UDP, nothing matches (a), ns/hit (over \`pb_empty\`) | 62.3 (+5.9) | 77.8 (+21.5) | not measured yet (the host lock was taken) |
-| the same with a 10 pps ping tracked (b) | 66.4 (+10.4) | 82.0 (+25.6) | not measured yet |
+| veth egress, 64-byte UDP, nothing matches (a), ns/hit (over \`pb_empty\`) | 62.3 (+5.9) | 77.8 (+21.5) | not measured |
+| the same with a 10 pps ping tracked (b) | 66.4 (+10.4) | 82.0 (+25.6) | not measured |
 
 The "ret #0" floor now includes the C code's gate, so "net" above is the
 filter alone.
-
-## Replies to a NATed packet: the ingress lookup
-
-A tracked packet whose source a NAT rewrote at a TC egress notes its reply's
-tuple in \`reply_map\` ([marking.md](marking.md#replies-to-a-rewritten-packet)).
-For 10 seconds after, an untracked packet that the filter does not match,
-entering by that device (bit \`ifindex % 64\` of \`pp_state.reply_devs\`), is
-looked up there: a read of the clock, of its IP and transport headers, and a
-hash lookup. Every other packet pays one load and a branch (\`reply_ts\` is 0
-once stale: the loader clears it), or two on ingress while it is set.
-\`bench/cls_bench --busy 9 1000000\` (the filter \`icmp\` on the untracked UDP
-frame above, the ingress program, raw ns per run, the harness's ~20 ns
-included), main (93d741d) and this change in turn, three times each,
-medians of 9 rounds; measured by hand on 2026-12-02 (RelWithDebInfo, this
-shared 2-core VM, load average 1.5 to 2.4):
-
-| state | main | this change |
-|---|---|---|
-| idle (nothing tracked) | 30, 25, 24 | 30, 24, 25 |
-| busy, frag_ts 0 | 94, 79, 73 | 92, 75, 79 |
-| busy, frag_ts now | 146, 123, 115 | 140, 118, 130 |
-| idle, reply_ts now, the frame's device noted | | 150, 126, 138 |
-| busy, reply_ts now, the frame's device noted | | 183, 149, 164 |
-| idle, reply_ts now, another device noted | | 30, 25, 25 |
-
-So the untracked traffic of the devices no NATed packet left by pays
-nothing measurable (25 ns against 25 ns, medians); that of the uplink pays
-some 110 ns a packet (138 against 25 idle, 164 against 79 busy) for 10
-seconds after each tracked packet NATed out of it: the price of seeing the
-replies from the wire in. The plain filter runs (\`bench/cls_bench 9
-1000000\`, three times each in turn, load average 5.6 to 6.8) did not move:
-\`icmp and src 198.18.0.1\` 25, 23, 26 ns on main, 23, 20, 26 with this change.
-
-On a veth (\`bench/netbench.sh\`, hit phase, \`HIT_CONFIGS="pp-a pp-b"\`
-ROUNDS=3 SECS=3, main and this change in turn, twice each, load average 1.3
-to 1.4), \`pp_cls_egress\` per hit on the 64-byte UDP flood, medians:
-untracked (pp-a) 144.2, 141.6 ns on main, 121.3, 134.5 with this change;
-with a ping tracked (pp-b) 233.5, 278.6 against 197.4, 267.2. The egress
-program has no reply code at all (its direction is a constant), so that is
-the machine's noise.
-
-## A cgroup scope: the classifier's test
-
-A run scoped to a cgroup (\`--cgroup\`, \`--pid\`, \`-- COMMAND\`;
-[marking.md](marking.md#a-programs-packets----command---cgroup-and---pid))
-asks, on egress, every packet's socket for its cgroup
-(\`bpf_skb_ancestor_cgroup_id()\`) and looks its conversation up in
-\`scope_flow_map\`; on ingress, a packet the filter matched is looked up
-there. Without a scope the test is dead code the verifier drops.
-\`bench/cls_bench --scope 9 1000000\` (the UDP frame above, which the test
-run's skb sends from no socket: outside the scope; raw ns per run, the
-harness's ~15 ns included), three runs, medians of 9 rounds; measured by
-hand on 2026-12-02 (RelWithDebInfo, this shared 2-core VM, load average 0.3
-to 0.5):
-
-| filter | scope | ingress | egress |
-|---|---|---|---|
-| \`icmp\` (no match) | none | 17, 17, 16 | 16, 16, 16 |
-| \`icmp\` (no match) | a cgroup | 17, 17, 17 | 45, 46, 45 |
-| \`udp\` (a match) | a cgroup | 44, 44, 44 | 45, 46, 45 |
-
-So a scoped run costs every packet leaving by a traced interface some 30
-ns (the cgroup, the headers, one hash lookup), and a packet entering that
-the filter matches the same; one entering that it does not match nothing.
-An unscoped run pays nothing for it: \`bench/cls_bench 9 1000000\`, this
-change and its parent in turn, three times each, gave the harness floor 21,
-16, 22 ns on the parent and 16, 23, 15 with the change, \`icmp\` 25, 17, 25
-against 17, 24, 16: the machine's alternation, not the code.
-
-## The inner view: overlays (VXLAN, Geneve, IP-in-IP, GRE)
-
-pktpath's default, \`--no-inner\` to turn it off: where the filter does not
-match a frame, a few loads check whether it is VXLAN (UDP to 4789 or 8472),
-Geneve (6081), IP-in-IP or GRE, and if so the program runs again on the
-inner frame (loader/filter/cbpf_xlate.c, \`emit_inner_entry()\`). \`bench/cls_bench --inner 9
-1000000\`: each filter without and with the view, on the 98-byte UDP frame
-above and on the same frame inside a VXLAN header (148 bytes), which none
-matches either; medians of 9 rounds, raw ns per run (the test-run
-harness's own ~39 ns included). Measured by hand on 2026-11-26
-(RelWithDebInfo, this shared VM, under the host lock):
-
-| filter | eBPF insns (without / with the view) | UDP frame: ns without | with | the same in VXLAN: ns without | with |
-|---|---|---|---|---|---|
-| \`icmp\` | 42 / 247 | 39 | 41 | 38 | 80 |
-| \`icmp and src 198.18.0.1\` | 60 / 281 | 39 | 41 | 39 | 79 |
-| \`tcp port 443 and (tcp[tcpflags] & tcp-syn != 0)\` | 153 / 443 | 39 | 40 | 39 | 80 |
-| \`ip6 and udp and dst port 53\` | 60 / 281 | 38 | 41 | 38 | 61 |
-| \`host 198.18.0.1 or host 198.18.0.2 or host 198.18.0.3 or host 198.18.0.4 or host 198.18.0.5 or host 198.18.0.6 or host 198.18.0.7 or host 198.18.0.8 or net 10.0.0.0/8 or port 8080\` | 391 / 905 | 45 | 47 | 45 | 244 |
-
-So 1 to 3 ns more for a packet that is no overlay's (the UDP frame is the
-longest way through the check; TCP and ICMP stop at the protocol), and
-for an overlay frame the filter does not match, the second run: 40 ns for
-a short filter, 200 ns for the ten-term chain, whose every load is then a
-helper call. A first version that read the UDP port through the helper
-too cost every UDP frame 21 ns (61 ns against 40).
-
-A frame that is no overlay's pays the check: the ethertype, the IP
-protocol and, for UDP, the destination port, read directly where the UDP
-header nearly always is (IPv4 without options, IPv6). An overlay frame the
-filter does not match pays the second run, whose loads go through
-\`bpf_skb_load_bytes()\`: direct loads at offsets the verifier tracks made
-it walk the second run once for every way into it (IPv4 or IPv6, VXLAN or
-Geneve, each header length); through the helper, and with the offset
-passed on as one the verifier does not know the value of, the walk is one.
-A packet the filter matches on its own costs what it did.
-
-The translation about doubles; the verifier's walk grows by a fifth to a
-quarter (\`bench/filter_scale --inner\`, \`bpf_prog_info.verified_insns\`, on
-this kernel; "with" as of IP-in-IP and GRE, 2026-11-26, the figures before
-them in brackets):
-
-| "host A or host B or ..." terms | eBPF insns without / with | instructions walked without / with |
-|---|---|---|
-| 100 | 961 / 2115 (2048) | 8954 / 11021 (10867) |
-| 1000 | 8853 / 17316 (17557) | 58297 / 74303 (73990) |
-| 3000 | 26376 / 51062 (51983) | 175236 / 214314 (213768) |
-| 5000 | 43989 / 84962 (86579) | 303108 / 368985 (368338) |
-| 10000 | 87889 / 169480 (172812) | 591067 / 706671 (705954) |
-
-IP-in-IP and GRE first cost the walk half again (113845 for 1000 terms):
-a load below byte 14 of the inner frame branches into its made-up header
-(an IP packet inside, tunnel.h), and the type the branch tests, kept as a
-spilled register, became a known value after it, so the verifier told the
-rest of the pass apart by it. Now the inner frame's Ethernet type, which a
-filter loads again and again, is read once at the entry into a stack word
-(one load, no branch, and no helper call as before), and both words are
-32-bit stores, each load of them a new unknown.
-
-(With direct loads in the second run, 1000 terms walked 401363; through
-the helper but with the offset known per way in, 135504.) The verifier's
-limit of 1000000 walked comes at about 14000 terms with the view, 16800
-without: a filter that fits only without it is loaded without it, and
-pktpath says so on stderr.
 
 ## User space: records decoded, assembled and formatted
 
@@ -529,7 +390,7 @@ Closed packets stay in the path table as tombstones for the packet timeout
 
 $(cat "$WORK/rec.md")
 
-Target (issue 5): at least $TARGET_RATE M records/s on one core.
+Target: at least $TARGET_RATE M records/s on one core.
 Path assembly alone runs at $asm_rate M records/s; with output, text
 reaches $text_rate and JSON $json_rate M records/s. With \`--summary\`'s
 aggregation instead of output (loader/output/summary.c: the path's hash, its
@@ -548,17 +409,8 @@ $(meta mhz | awk -v t="$TARGET_RATE" '{ printf "%.0f", $1 / t }') cycles per rec
 $prof_table
 
 $(bench/send_latency.sh --report "$WORK/send")
-
-$(bench/vm_attach.sh --report)
-
-$(bench/vm_rate.sh --report)
-
-$(bench/filter_scale.sh --report)
-
-$(bench/host_cost.sh --report)
-$(notes)
 DOC
-	echo "bench: wrote docs/PERFORMANCE.md" >&2
+	echo "bench: wrote bench/notes/full_run.md" >&2
 }
 
 case ${1:-} in

@@ -13,7 +13,7 @@
 #                                 under the function_graph tracer: where the
 #                                 time goes (about 30 minutes), added to OUT
 #   bench/vm_attach.sh --report   the Markdown from OUT, measuring nothing
-#                                 (bench/run.sh puts it in docs/PERFORMANCE.md)
+#                                 (it goes into bench/notes/vm_attach.md)
 #
 # Environment: BUILD_DIR (build-vmb: apart from the test matrix's, which
 # may run at the same time; its vm/ can start as a hard-linked copy of
@@ -29,7 +29,7 @@
 # line, commit), then tests/vm/attach_bench.sh's "kernel", "list", "run" and
 # "diag" lines, each with "kernel" and the measurement's "id". --report uses
 # the newest bench and diag measurements. OUT is committed: the VM run is
-# long and separate from bench/run.sh, which only renders it.
+# long and separate from bench/run.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=tests/vm/host.sh
