@@ -17,6 +17,9 @@
 #include "base/log.h"
 
 /* Which other programs' verdicts are recorded, and which cannot be. */
+/* stdout's buffer while a command shares it (pp_app_attach_run()). */
+static char pp_line_buf[1 << 20];
+
 static void say_verdicts(const struct pp_verdicts *vs)
 {
 	char names[256] = "";
@@ -223,10 +226,12 @@ int pp_app_attach_run(struct pp_app *a)
 	/* Forked while pktpath may still exec and write its cgroup's files. */
 	/*
 	 * The command writes to pktpath's stdout too: each line of ours goes
-	 * out in one write (up to 1 MiB), never cut by one of its.
+	 * out in one write (up to 1 MiB), never cut by one of its. The buffer
+	 * is given: glibc's setvbuf() keeps a NULL buffer's size at the file's
+	 * block size (4 KiB), and a JSON line with many hops is longer.
 	 */
 	if (a->env.command)
-		setvbuf(stdout, NULL, _IOLBF, 1 << 20);
+		setvbuf(stdout, pp_line_buf, _IOLBF, sizeof(pp_line_buf));
 	ret = a->env.command ? pp_command_fork(&a->command) : 0;
 	if (ret) {
 		pp_warn("-- %s: cannot start it: %s\n", a->env.command[0], strerror(-ret));
