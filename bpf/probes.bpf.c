@@ -282,6 +282,8 @@ static __noinline int pp_consumed_at(__u64 *ctx)
 	fate = at >= pp_cfg.gso_lo && at < pp_cfg.gso_hi ? PP_FATE_SEGMENTED : PP_FATE_CONSUMED;
 	if (pp_merge_at(at))
 		fate = PP_FATE_MERGED;
+	if (pp_in_ranges(at, pp_cfg.xdp_lo, pp_cfg.xdp_hi, PP_XDP_RANGES))
+		fate = PP_FATE_XDP;
 	return pp_on_free(ctx[0], pp_cfg.consume_probe, fate, 0, at, 0,
 			  pp_tap_at(at) | pp_read_at(at), PP_VIA_BTF);
 }

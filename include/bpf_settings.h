@@ -112,6 +112,15 @@ struct pp_bpf_settings {
 	 * be inlined into.
 	 */
 	__u64 read_lo[PP_READ_RANGES], read_hi[PP_READ_RANGES];
+	/*
+	 * Where a consume_skb() hands the skb's data on past XDP (PP_FATE_XDP):
+	 * skb_pp_cow_data() and skb_cow_data_for_xdp() consume the skb they
+	 * copied for an XDP program (veth's native XDP, generic XDP); veth's
+	 * receive consumes one it sends back or redirects as an XDP frame
+	 * (veth_xdp_rcv_skb(), and veth_convert_skb_to_xdp_buff() where it
+	 * copies itself).
+	 */
+	__u64 xdp_lo[PP_XDP_RANGES], xdp_hi[PP_XDP_RANGES];
 };
 
 #endif

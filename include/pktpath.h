@@ -112,7 +112,13 @@ enum pp_fate {
 	 * where tracking stops; the END is that first hop outside.
 	 */
 	PP_FATE_LEFT = 6,
-	PP_FATE_MAX = PP_FATE_LEFT,
+	/*
+	 * Its data went on past XDP, not followed: consumed where a driver
+	 * copied it for its XDP program (veth's page-pool copy), or sent back
+	 * or redirected from there as an XDP frame.
+	 */
+	PP_FATE_XDP = 7,
+	PP_FATE_MAX = PP_FATE_XDP,
 };
 
 /* pp_hop.flags */
@@ -178,6 +184,8 @@ enum pp_fate {
 #define PP_MERGE_RANGES 5
 /* How many text ranges of functions whose consume_skb() is a reader's (PP_HOP_READ) they know. */
 #define PP_READ_RANGES 3
+/* Where a consume_skb() hands the skb's data on past XDP (PP_FATE_XDP). */
+#define PP_XDP_RANGES 4
 
 /* One step of one packet. 128 bytes, no holes. */
 struct pp_hop {

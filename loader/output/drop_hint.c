@@ -339,6 +339,8 @@ static const struct hint_row rows[] = {
 	{"XDP", NULL, "an XDP program on {dev} dropped it", NULL},
 	{"NOT_SPECIFIED", "do_xdp_generic",
 	 "an XDP program on {dev} (generic mode) dropped it (XDP_DROP or XDP_ABORTED)", NULL},
+	{"NOT_SPECIFIED", "veth_xdp_rcv_skb",
+	 "an XDP program on {dev} (native mode) dropped it (XDP_DROP or XDP_ABORTED)", NULL},
 	{"CPU_BACKLOG", NULL, "the CPU's receive backlog was full (net.core.netdev_max_backlog)",
 	 NULL},
 	{"DEV_READY", NULL, "{dev} was down or not ready to send", NULL},
@@ -544,7 +546,8 @@ static int drop_hook(const char *reason, const char *func)
 		return PP_HOOK_TC_INGRESS;
 	if (reason && !strcmp(reason, "TC_EGRESS"))
 		return PP_HOOK_TC_EGRESS;
-	if ((reason && !strcmp(reason, "XDP")) || same_func(func, "do_xdp_generic"))
+	if ((reason && !strcmp(reason, "XDP")) || same_func(func, "do_xdp_generic") ||
+	    same_func(func, "veth_xdp_rcv_skb"))
 		return PP_HOOK_XDP;
 	return -1;
 }

@@ -20,6 +20,11 @@ const struct pp_fate_row pp_fates[] = {
 	 "segmented", PP_FATE_F_END | PP_FATE_F_TEXT_IF_ANY | PP_FATE_F_METRIC},
 	/* --netns/--container: its last hop is the first outside; not a series (scoped runs only).
 	 */
+	/* Its data went on past XDP: a driver's copy for its XDP program, a frame sent back. */
+	{PP_FATE_XDP, "xdp",
+	 "went on past XDP (copied for XDP, or sent back or redirected; not followed)",
+	 "went on past XDP", "past XDP",
+	 PP_FATE_F_END | PP_FATE_F_TEXT_IF_ANY | PP_FATE_F_JSON_IF_ANY | PP_FATE_F_METRIC},
 	{PP_FATE_LEFT, "left",
 	 "left the scope (its last hop is the first outside it; not followed)", "left",
 	 "left the scope", PP_FATE_F_END | PP_FATE_F_TEXT_IF_ANY | PP_FATE_F_JSON_IF_ANY},

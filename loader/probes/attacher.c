@@ -87,6 +87,19 @@ static void prepare_read_free(struct pp_probe_settings *s, const struct pp_ksyms
 	ranges(ksyms, names, PP_READ_RANGES, s->cfg.read_lo, s->cfg.read_hi);
 }
 
+/* Where a consume_skb() hands the skb's data on past XDP (PP_FATE_XDP, bpf_settings.h). */
+static void prepare_xdp_free(struct pp_probe_settings *s, const struct pp_ksyms *ksyms)
+{
+	static const char *const names[PP_XDP_RANGES] = {
+		"skb_pp_cow_data",
+		"skb_cow_data_for_xdp",
+		"veth_xdp_rcv_skb",
+		"veth_convert_skb_to_xdp_buff",
+	};
+
+	ranges(ksyms, names, PP_XDP_RANGES, s->cfg.xdp_lo, s->cfg.xdp_hi);
+}
+
 /*
  * Where the consume_skb tracepoint says a packet was cut into GSO segments
  * (validate_xmit_skb() consumes the original): without it, the tracepoint
@@ -105,6 +118,8 @@ static void prepare_frees(struct pp_probe_settings *s, const struct btf *btf,
 	prepare_tap_free(s, ksyms);
 	prepare_merge_free(s, ksyms);
 	prepare_read_free(s, ksyms);
+	if (s->consume_at)
+		prepare_xdp_free(s, ksyms);
 }
 
 bool pp_attacher_reasm(const struct btf *btf, enum pp_backend backend)

@@ -2,7 +2,8 @@
 /*
  * bpf_dropper IFACE HOOK PORT NAME: a BPF program named NAME that drops
  * IPv4 UDP to PORT and passes everything else, at HOOK of IFACE
- * (clsact-ingress, clsact-egress, tcx-ingress, tcx-egress, xdp-generic),
+ * (clsact-ingress, clsact-egress, tcx-ingress, tcx-egress, xdp-generic,
+ * xdp-native: the driver's mode, which veth has),
  * as a node's datapath programs would. Prints "id N" on stderr once
  * attached, holds it until SIGINT or SIGTERM, then takes it away and
  * prints "dropped N", the drops it counted itself. Its instructions are
@@ -187,7 +188,10 @@ int main(int argc, char **argv)
 {
 	const char *hook = argc == 5 ? argv[2] : "";
 	int ifindex = argc == 5 ? (int)if_nametoindex(argv[1]) : 0, fd, link = -1, err, map;
-	bool xdp = !strcmp(hook, "xdp-generic"), egress = strstr(hook, "egress") != NULL;
+	__u32 xdp_mode = !strcmp(hook, "xdp-generic")  ? XDP_FLAGS_SKB_MODE
+			 : !strcmp(hook, "xdp-native") ? XDP_FLAGS_DRV_MODE
+						       : 0;
+	bool xdp = xdp_mode != 0, egress = strstr(hook, "egress") != NULL;
 	LIBBPF_OPTS(bpf_tc_hook, tc, .ifindex = ifindex,
 		    .attach_point = egress ? BPF_TC_EGRESS : BPF_TC_INGRESS);
 	LIBBPF_OPTS(bpf_tc_opts, opts, .priority = 1);
@@ -215,7 +219,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "id %u\n", info.id);
 		return err ? 1 : test_runs(fd, port);
 	} else if (xdp) {
-		err = bpf_xdp_attach(ifindex, fd, XDP_FLAGS_SKB_MODE, NULL);
+		err = bpf_xdp_attach(ifindex, fd, xdp_mode, NULL);
 	} else if (!strncmp(hook, "tcx-", 4)) {
 		link = bpf_link_create(fd, ifindex, egress ? BPF_TCX_EGRESS : BPF_TCX_INGRESS,
 				       NULL);
@@ -235,7 +239,7 @@ int main(int argc, char **argv)
 	while (!stop)
 		pause();
 	if (xdp)
-		bpf_xdp_detach(ifindex, XDP_FLAGS_SKB_MODE, NULL);
+		bpf_xdp_detach(ifindex, xdp_mode, NULL);
 	else if (link < 0) {
 		/* Detach names the filter by handle and priority alone. */
 		opts.prog_fd = opts.prog_id = opts.flags = 0;
