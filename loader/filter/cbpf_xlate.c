@@ -411,6 +411,36 @@ static void emit_inner_head_test(struct xl *x, int head)
 }
 
 /*
+ * The second pass: DST = P[k : size] of the inner frame. Its type, loaded
+ * by every "host" term, comes from where the entry kept it.
+ */
+static void emit_inner_load_abs(struct xl *x, __u8 dst, int size, __u32 k)
+{
+	int head, done;
+
+	if (k == 12 && size == BPF_H) {
+		emit(x, BPF_LDX | BPF_MEM | BPF_W, BPF_REG_1, BPF_REG_10, PP_INNER_ETYPE_OFF, 0);
+		emit_jmp(x, BPF_JMP | BPF_JGT | BPF_K, BPF_REG_1, 0, 0xffff, x->l_nomatch);
+		emit(x, BPF_ALU | BPF_MOV | BPF_X, dst, BPF_REG_1, 0, 0);
+		return;
+	}
+	head = new_label(x);
+	done = new_label(x);
+	emit(x, BPF_ALU | BPF_MOV | BPF_K, BPF_REG_2, 0, 0, (__s32)k);
+	if (k < PP_INNER_HEAD)
+		emit_inner_head_test(x, head);
+	emit(x, BPF_LDX | BPF_MEM | BPF_DW, BPF_REG_3, BPF_REG_10, PP_INNER_OFF, 0);
+	emit(x, BPF_ALU64 | BPF_ADD | BPF_X, BPF_REG_2, BPF_REG_3, 0, 0);
+	emit_load_r2_data(x, dst, size);
+	if (k < PP_INNER_HEAD) {
+		emit_ja(x, done);
+		bind(x, head);
+		emit_inner_head_load(x, dst, size);
+	}
+	bind(x, done);
+}
+
+/*
  * DST = P[k : size] of the frame as on the wire. A load that ends before
  * the tag reads the same bytes either way; with the tag in metadata, one
  * past it reads 4 bytes earlier in the skb, and one that touches it reads
@@ -418,29 +448,10 @@ static void emit_inner_head_test(struct xl *x, int head)
  */
 static void emit_load_abs(struct xl *x, __u8 dst, int size, __u32 k)
 {
-	int data, done, head;
+	int data, done;
 
-	if (x->inner && k == 12 && size == BPF_H) {
-		emit(x, BPF_LDX | BPF_MEM | BPF_W, BPF_REG_1, BPF_REG_10, PP_INNER_ETYPE_OFF, 0);
-		emit_jmp(x, BPF_JMP | BPF_JGT | BPF_K, BPF_REG_1, 0, 0xffff, x->l_nomatch);
-		emit(x, BPF_ALU | BPF_MOV | BPF_X, dst, BPF_REG_1, 0, 0);
-		return;
-	}
 	if (x->inner) {
-		head = new_label(x);
-		done = new_label(x);
-		emit(x, BPF_ALU | BPF_MOV | BPF_K, BPF_REG_2, 0, 0, (__s32)k);
-		if (k < PP_INNER_HEAD)
-			emit_inner_head_test(x, head);
-		emit(x, BPF_LDX | BPF_MEM | BPF_DW, BPF_REG_3, BPF_REG_10, PP_INNER_OFF, 0);
-		emit(x, BPF_ALU64 | BPF_ADD | BPF_X, BPF_REG_2, BPF_REG_3, 0, 0);
-		emit_load_r2_data(x, dst, size);
-		if (k < PP_INNER_HEAD) {
-			emit_ja(x, done);
-			bind(x, head);
-			emit_inner_head_load(x, dst, size);
-		}
-		bind(x, done);
+		emit_inner_load_abs(x, dst, size, k);
 		return;
 	}
 	if (!x->vlan || (__u64)k + size_bytes(size) <= 12) {
@@ -588,6 +599,14 @@ static bool check_mem(struct xl *x, size_t pc, __u32 k)
 	return false;
 }
 
+/* X = 4 * (P[k] & 0xf): the IPv4 header's length, its IHL at K. */
+static void emit_load_msh(struct xl *x, __u32 k)
+{
+	emit_load_abs(x, PP_R_X, BPF_B, k);
+	emit(x, BPF_ALU | BPF_AND | BPF_K, PP_R_X, 0, 0, 0xf);
+	emit(x, BPF_ALU | BPF_LSH | BPF_K, PP_R_X, 0, 0, 2);
+}
+
 /* LD and LDX: A or X from a packet, an immediate, the length or M[]. */
 static void xlate_load(struct xl *x, size_t pc, const struct sock_filter *f)
 {
@@ -613,9 +632,7 @@ static void xlate_load(struct xl *x, size_t pc, const struct sock_filter *f)
 	case BPF_MSH:
 		if (!ldx || size != BPF_B)
 			goto bad;
-		emit_load_abs(x, PP_R_X, BPF_B, f->k);
-		emit(x, BPF_ALU | BPF_AND | BPF_K, PP_R_X, 0, 0, 0xf);
-		emit(x, BPF_ALU | BPF_LSH | BPF_K, PP_R_X, 0, 0, 2);
+		emit_load_msh(x, f->k);
 		return;
 	case BPF_IMM:
 		emit(x, BPF_ALU | BPF_MOV | BPF_K, dst, 0, 0, (__s32)f->k);
@@ -725,44 +742,34 @@ static void emit_jmp_false(struct xl *x, const struct sock_filter *f, __s32 k, i
 	emit_jmp(x, BPF_JMP32 | BPF_JEQ | BPF_K, BPF_REG_1, 0, 0, label);
 }
 
-static void xlate_jmp(struct xl *x, size_t pc, size_t len, const struct sock_filter *f)
+/* JA: forward only, inside the program. */
+static void xlate_ja(struct xl *x, size_t pc, size_t len, const struct sock_filter *f)
+{
+	if ((__s32)f->k < 0)
+		xl_fail(x, -EINVAL,
+			"instruction %zu: backward jump (libpcap loops for \"protochain\"; "
+			"eBPF cannot prove that such a loop ends)",
+			pc);
+	else if ((size_t)f->k >= len - pc - 1)
+		xl_fail(x, -EINVAL, "instruction %zu: jump past the end", pc);
+	else
+		emit_ja(x, x->lbase + (int)(pc + 1 + f->k));
+}
+
+/*
+ * A conditional jump to T or FL (two different instructions): the side
+ * that is only a RET falls through (ret_only()), else the next instruction
+ * does, else the false side is a JA of its own.
+ */
+static void emit_branch(struct xl *x, size_t pc, const struct sock_filter *f, size_t t, size_t fl)
 {
 	__u8 op = BPF_OP(f->code), src = BPF_SRC(f->code);
-	size_t t = pc + 1 + f->jt, fl = pc + 1 + f->jf;
-	__u8 code, inv;
-	int lt, lf;
-	__s32 k;
-
-	if (op == BPF_JA) {
-		if ((__s32)f->k < 0)
-			xl_fail(x, -EINVAL,
-				"instruction %zu: backward jump (libpcap loops for \"protochain\"; "
-				"eBPF cannot prove that such a loop ends)",
-				pc);
-		else if ((size_t)f->k >= len - pc - 1)
-			xl_fail(x, -EINVAL, "instruction %zu: jump past the end", pc);
-		else
-			emit_ja(x, x->lbase + (int)(pc + 1 + f->k));
-		return;
-	}
-	if (op != BPF_JEQ && op != BPF_JGT && op != BPF_JGE && op != BPF_JSET) {
-		xl_fail(x, -EINVAL, "instruction %zu: unknown jump 0x%04x", pc, f->code);
-		return;
-	}
-	if (t >= len || fl >= len) {
-		xl_fail(x, -EINVAL, "instruction %zu: jump past the end", pc);
-		return;
-	}
-	if (t == fl) {
-		emit_ja(x, x->lbase + (int)t);
-		return;
-	}
+	__u8 code, inv = invert_jmp(op);
+	int lt = x->lbase + (int)t, lf = x->lbase + (int)fl;
 	/* 32-bit compares: classic A, X and k are unsigned 32-bit values. On X,
 	 * k is ignored (bpf_filter()), and the verifier wants it zero. */
-	k = src == BPF_X ? 0 : (__s32)f->k;
-	inv = invert_jmp(op);
-	lt = x->lbase + (int)t;
-	lf = x->lbase + (int)fl;
+	__s32 k = src == BPF_X ? 0 : (__s32)f->k;
+
 	if (ret_only(f, t - pc) && !ret_only(f, fl - pc)) {
 		emit_jmp_false(x, f, k, lf);
 		emit_ja(x, lt);
@@ -782,6 +789,30 @@ static void xlate_jmp(struct xl *x, size_t pc, size_t len, const struct sock_fil
 	emit_jmp(x, code, PP_R_A, src == BPF_X ? PP_R_X : 0, k, lt);
 	if (fl != pc + 1)
 		emit_ja(x, lf);
+}
+
+static void xlate_jmp(struct xl *x, size_t pc, size_t len, const struct sock_filter *f)
+{
+	__u8 op = BPF_OP(f->code);
+	size_t t = pc + 1 + f->jt, fl = pc + 1 + f->jf;
+
+	if (op == BPF_JA) {
+		xlate_ja(x, pc, len, f);
+		return;
+	}
+	if (op != BPF_JEQ && op != BPF_JGT && op != BPF_JGE && op != BPF_JSET) {
+		xl_fail(x, -EINVAL, "instruction %zu: unknown jump 0x%04x", pc, f->code);
+		return;
+	}
+	if (t >= len || fl >= len) {
+		xl_fail(x, -EINVAL, "instruction %zu: jump past the end", pc);
+		return;
+	}
+	if (t == fl) {
+		emit_ja(x, x->lbase + (int)t);
+		return;
+	}
+	emit_branch(x, pc, f, t, fl);
 }
 
 static void xlate_ret(struct xl *x, size_t pc, const struct sock_filter *f)
@@ -1088,28 +1119,16 @@ static void emit_inner_geneve(struct xl *x)
 }
 
 /*
- * The inner view's entry, where the first pass did not match: a frame that
- * is a tunnel's (tunnel.h, the same rules) gets the second pass on its
- * inner frame, with A, X and M[] fresh; any other ends with no match. The
- * outer headers are in the linear part on every path the classifier sees
- * (the tunnel drivers push them there, the receive side pulls them before
- * TC), so the loads are mostly direct.
+ * The tunnel at the outer transport header (tunnel.h, the same rules): to
+ * FRAME with X at the Ethernet frame inside (VXLAN, Geneve, GRE's TEB), to
+ * IP, or falling through, with X at the IP packet inside and A its type;
+ * anything else is no match.
  */
-static void emit_inner_entry(struct xl *x, const struct sock_filter *prog, size_t len)
+static void emit_inner_tunnels(struct xl *x, int frame, int ip)
 {
-	int vxlan = new_label(x), geneve = new_label(x), found = new_label(x);
-	int ipip = new_label(x), gre = new_label(x), ip = new_label(x);
-	int common = new_label(x);
+	int vxlan = new_label(x), geneve = new_label(x);
+	int ipip = new_label(x), gre = new_label(x);
 
-	/*
-	 * The first pass reaches here from every load that failed, each with
-	 * what it proved of the packet's bounds in PP_R_DATA: a fresh pointer
-	 * makes those states one for the verifier, which then walks the rest
-	 * once, not once per way in.
-	 */
-	if (x->direct)
-		emit(x, BPF_LDX | BPF_MEM | BPF_W, PP_R_DATA, PP_R_CTX,
-		     offsetof(struct __sk_buff, data), 0);
 	emit_inner_l4(x, ipip, gre, ip);
 	emit_inner_port(x);
 	emit_jmp(x, BPF_JMP32 | BPF_JEQ | BPF_K, PP_R_A, 0, PP_GENEVE_PORT, geneve);
@@ -1117,24 +1136,24 @@ static void emit_inner_entry(struct xl *x, const struct sock_filter *prog, size_
 	emit_jmp(x, BPF_JMP32 | BPF_JNE | BPF_K, PP_R_A, 0, PP_VXLAN_LINUX_PORT, x->l_nomatch);
 	bind(x, vxlan);
 	emit(x, BPF_ALU64 | BPF_ADD | BPF_K, PP_R_X, 0, 0, 8 + PP_VXLAN_HLEN);
-	emit_ja(x, found);
+	emit_ja(x, frame);
 	bind(x, geneve);
 	emit_inner_geneve(x);
 	emit(x, BPF_ALU64 | BPF_ADD | BPF_K, PP_R_X, 0, 0, 8 + PP_GENEVE_HLEN);
-	emit_ja(x, found);
+	emit_ja(x, frame);
 	bind(x, gre);
-	emit_inner_gre(x, found, ip);
+	emit_inner_gre(x, frame, ip);
 	bind(x, ipip);
 	emit(x, BPF_ALU | BPF_MOV | BPF_K, PP_R_A, 0, 0, 0x0800);
-	/* An IP packet at X: the inner frame starts 14 bytes before it, its made-up header. */
-	bind(x, ip);
-	emit(x, BPF_LDX | BPF_MEM | BPF_W, BPF_REG_1, PP_R_CTX, offsetof(struct __sk_buff, len), 0);
-	emit_jmp(x, BPF_JMP | BPF_JGT | BPF_X, PP_R_X, BPF_REG_1, 0, x->l_nomatch);
-	emit(x, BPF_ALU64 | BPF_SUB | BPF_K, PP_R_X, 0, 0, PP_INNER_HEAD);
-	emit_ja(x, common);
-	bind(x, found);
-	emit(x, BPF_ALU | BPF_MOV | BPF_K, PP_R_A, 0, 0, 0);
-	bind(x, common);
+}
+
+/*
+ * The inner frame at X, A its made-up type (0: a real frame): kept for the
+ * second pass (PP_INNER_OFF, PP_INNER_TYPE_OFF, the image), or no match if
+ * it starts past the packet's end.
+ */
+static void emit_inner_frame(struct xl *x)
+{
 	emit(x, BPF_LDX | BPF_MEM | BPF_W, BPF_REG_1, PP_R_CTX, offsetof(struct __sk_buff, len), 0);
 	/*
 	 * X + len - len: the same offset, but one the verifier no longer knows
@@ -1151,6 +1170,40 @@ static void emit_inner_entry(struct xl *x, const struct sock_filter *prog, size_
 	emit(x, BPF_STX | BPF_MEM | BPF_DW, BPF_REG_10, PP_R_X, PP_INNER_OFF, 0);
 	emit(x, BPF_STX | BPF_MEM | BPF_W, BPF_REG_10, PP_R_A, PP_INNER_TYPE_OFF, 0);
 	emit_inner_image(x);
+}
+
+/*
+ * The inner view's entry, where the first pass did not match: a frame that
+ * is a tunnel's (tunnel.h, the same rules) gets the second pass on its
+ * inner frame, with A, X and M[] fresh; any other ends with no match. The
+ * outer headers are in the linear part on every path the classifier sees
+ * (the tunnel drivers push them there, the receive side pulls them before
+ * TC), so the loads are mostly direct.
+ */
+static void emit_inner_entry(struct xl *x, const struct sock_filter *prog, size_t len)
+{
+	int found = new_label(x), ip = new_label(x), common = new_label(x);
+
+	/*
+	 * The first pass reaches here from every load that failed, each with
+	 * what it proved of the packet's bounds in PP_R_DATA: a fresh pointer
+	 * makes those states one for the verifier, which then walks the rest
+	 * once, not once per way in.
+	 */
+	if (x->direct)
+		emit(x, BPF_LDX | BPF_MEM | BPF_W, PP_R_DATA, PP_R_CTX,
+		     offsetof(struct __sk_buff, data), 0);
+	emit_inner_tunnels(x, found, ip);
+	/* An IP packet at X: the inner frame starts 14 bytes before it, its made-up header. */
+	bind(x, ip);
+	emit(x, BPF_LDX | BPF_MEM | BPF_W, BPF_REG_1, PP_R_CTX, offsetof(struct __sk_buff, len), 0);
+	emit_jmp(x, BPF_JMP | BPF_JGT | BPF_X, PP_R_X, BPF_REG_1, 0, x->l_nomatch);
+	emit(x, BPF_ALU64 | BPF_SUB | BPF_K, PP_R_X, 0, 0, PP_INNER_HEAD);
+	emit_ja(x, common);
+	bind(x, found);
+	emit(x, BPF_ALU | BPF_MOV | BPF_K, PP_R_A, 0, 0, 0);
+	bind(x, common);
+	emit_inner_frame(x);
 	emit(x, BPF_ALU | BPF_MOV | BPF_K, PP_R_A, 0, 0, 0);
 	emit(x, BPF_ALU | BPF_MOV | BPF_K, PP_R_X, 0, 0, 0);
 	emit_mem_zero(x, prog, len);
@@ -1262,18 +1315,9 @@ bool pp_cbpf_tests_vlan(const struct sock_filter *prog, size_t len)
 	return false;
 }
 
-int pp_xlate(const struct sock_filter *prog, size_t len, unsigned int flags, struct bpf_insn **out,
-	     size_t *out_cnt, char *err, size_t errlen)
+/* What the translation cannot take: nothing, too much, an opcode the kernel refuses. */
+static int check_program(const struct sock_filter *prog, size_t len, char *err, size_t errlen)
 {
-	struct xl x = {.errbuf = err,
-		       .errlen = errlen,
-		       .probe = flags & PP_XLATE_PROBE,
-		       .vlan = (flags & PP_XLATE_VLAN_VIEW) && !(flags & PP_XLATE_PROBE),
-		       .direct = !(flags & (PP_XLATE_NO_DIRECT | PP_XLATE_PROBE))};
-	bool inner = (flags & PP_XLATE_INNER) && !(flags & PP_XLATE_PROBE);
-	bool *live = NULL;
-	int nomatch;
-
 	if (len == 0) {
 		snprintf(err, errlen, "empty classic program");
 		return -EINVAL;
@@ -1287,6 +1331,42 @@ int pp_xlate(const struct sock_filter *prog, size_t len, unsigned int flags, str
 	}
 	if (check_opcodes(prog, len, err, errlen))
 		return -EINVAL;
+	return 0;
+}
+
+/* The program to *OUT if it is within the verifier's limit; else the error. */
+static int xl_finish(struct xl *x, size_t len, struct bpf_insn **out, size_t *out_cnt)
+{
+	if (!x->err && x->n > PP_XLATE_MAX_INSNS)
+		xl_fail(x, -E2BIG,
+			"%zu classic instructions translate to %zu eBPF instructions: more than "
+			"the verifier's limit of %u per program",
+			len, x->n, PP_XLATE_MAX_INSNS);
+	if (x->err) {
+		xl_free(x);
+		return x->err;
+	}
+	*out = x->v;
+	*out_cnt = x->n;
+	x->v = NULL;
+	xl_free(x);
+	return 0;
+}
+
+int pp_xlate(const struct sock_filter *prog, size_t len, unsigned int flags, struct bpf_insn **out,
+	     size_t *out_cnt, char *err, size_t errlen)
+{
+	struct xl x = {.errbuf = err,
+		       .errlen = errlen,
+		       .probe = flags & PP_XLATE_PROBE,
+		       .vlan = (flags & PP_XLATE_VLAN_VIEW) && !(flags & PP_XLATE_PROBE),
+		       .direct = !(flags & (PP_XLATE_NO_DIRECT | PP_XLATE_PROBE))};
+	bool inner = (flags & PP_XLATE_INNER) && !(flags & PP_XLATE_PROBE);
+	bool *live = NULL;
+	int nomatch, ret = check_program(prog, len, err, errlen);
+
+	if (ret)
+		return ret;
 	/* Labels 0..len-1 are the classic instructions (len..2len-1: the inner pass's). */
 	for (size_t i = 0; i < (inner ? 2 : 1) * len; i++)
 		new_label(&x);
@@ -1303,18 +1383,5 @@ int pp_xlate(const struct sock_filter *prog, size_t len, unsigned int flags, str
 	emit_epilogue(&x);
 	resolve_jumps(&x);
 	free(live);
-	if (!x.err && x.n > PP_XLATE_MAX_INSNS)
-		xl_fail(&x, -E2BIG,
-			"%zu classic instructions translate to %zu eBPF instructions: more than "
-			"the verifier's limit of %u per program",
-			len, x.n, PP_XLATE_MAX_INSNS);
-	if (x.err) {
-		xl_free(&x);
-		return x.err;
-	}
-	*out = x.v;
-	*out_cnt = x.n;
-	x.v = NULL;
-	xl_free(&x);
-	return 0;
+	return xl_finish(&x, len, out, out_cnt);
 }
