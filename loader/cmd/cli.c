@@ -175,6 +175,14 @@ static int set_number(struct parse *p, const struct pp_cli_opt *o, const char *a
 	return 0;
 }
 
+/* A filter option: a copy of ARG, in place of the one an earlier option gave. */
+static int set_filter(struct parse *p, char **at, const char *arg)
+{
+	free(*at);
+	*at = strdup(arg);
+	return *at ? 0 : bad(p, "%s", "out of memory");
+}
+
 /* Row O with argument ARG (NULL if it takes none), given as BY. */
 static int apply(struct parse *p, const struct pp_cli_opt *o, const char *arg, const char *by)
 {
@@ -194,9 +202,7 @@ static int apply(struct parse *p, const struct pp_cli_opt *o, const char *arg, c
 		*(const char **)at = arg;
 		return 0;
 	case PP_OPT_FILTER:
-		free(*(char **)at);
-		*(char **)at = strdup(arg);
-		return *(char **)at ? 0 : bad(p, "%s", "out of memory");
+		return set_filter(p, at, arg);
 	case PP_OPT_LIST:
 		return add_ptr(p, o, arg);
 	case PP_OPT_ULL:
@@ -317,18 +323,12 @@ static const char *export_options(char *buf, size_t len, const char *last, bool 
 	return buf;
 }
 
-static int check_conflicts(const struct parse *p)
+/* The export files and --snaplen, the bytes they keep. */
+static int check_exports(const struct parse *p)
 {
 	const struct pp_env *env = p->env;
 	char x[128];
 
-	if (env->action == PP_ACT_TEST_PCAP && (env->count || env->duration || env->nifaces))
-		return bad(p, "%s",
-			   "--test-pcap traces nothing: -c, --duration and -i do not apply");
-	if (env->tc_script && env->action != PP_ACT_TRACE)
-		return bad(p, "%s",
-			   "--tc-script is for tracing: not with --test-pcap, --list-probes "
-			   "or --check");
 	if (any_export(env) && env->action != PP_ACT_TRACE)
 		return bad(p, "%s are for tracing: not with --test-pcap, --list-probes or --check",
 			   export_options(x, sizeof(x), " and ", false));
@@ -338,6 +338,14 @@ static int check_conflicts(const struct parse *p)
 	if (same_exports(env))
 		return bad(p, "%s need two different files",
 			   export_options(x, sizeof(x), " and ", false));
+	return 0;
+}
+
+/* --summary and --metrics, and the options that tune them. */
+static int check_summary(const struct parse *p)
+{
+	const struct pp_env *env = p->env;
+
 	if (env->interval && !env->summary)
 		return bad(p, "%s", "--interval goes with --summary");
 	if (env->packets && !env->summary && !env->metrics)
@@ -353,10 +361,14 @@ static int check_conflicts(const struct parse *p)
 		return bad(
 			p, "%s",
 			"--summary is for tracing: not with --test-pcap, --list-probes or --check");
-	if (env->detail && strcmp(env->detail, "short") && strcmp(env->detail, "full"))
-		return bad(p, "--detail wants short or full: \"%s\"", env->detail);
-	if (env->detail && env->funcs)
-		return bad(p, "%s", "--detail and --funcs both choose the probe list: one of them");
+	return 0;
+}
+
+/* The scope: -- COMMAND's cgroup (run as -u), or --cgroup, --unit or --pid's. */
+static int check_scope(const struct parse *p)
+{
+	const struct pp_env *env = p->env;
+
 	if (env->user && !env->command)
 		return bad(p, "%s", "-u goes with -- COMMAND: the user the command runs as");
 	if (env->command && !env->command[0])
@@ -379,6 +391,34 @@ static int check_conflicts(const struct parse *p)
 		return bad(p, "%s",
 			   "--cgroup, --unit and --pid are for tracing: not with --test-pcap, "
 			   "--list-probes or --check");
+	return 0;
+}
+
+/* Options that do not go together, or not with the mode: the first found is the error. */
+static int check_conflicts(const struct parse *p)
+{
+	const struct pp_env *env = p->env;
+	int ret;
+
+	if (env->action == PP_ACT_TEST_PCAP && (env->count || env->duration || env->nifaces))
+		return bad(p, "%s",
+			   "--test-pcap traces nothing: -c, --duration and -i do not apply");
+	if (env->tc_script && env->action != PP_ACT_TRACE)
+		return bad(p, "%s",
+			   "--tc-script is for tracing: not with --test-pcap, --list-probes "
+			   "or --check");
+	ret = check_exports(p);
+	if (!ret)
+		ret = check_summary(p);
+	if (ret)
+		return ret;
+	if (env->detail && strcmp(env->detail, "short") && strcmp(env->detail, "full"))
+		return bad(p, "--detail wants short or full: \"%s\"", env->detail);
+	if (env->detail && env->funcs)
+		return bad(p, "%s", "--detail and --funcs both choose the probe list: one of them");
+	ret = check_scope(p);
+	if (ret)
+		return ret;
 	if (env->action == PP_ACT_LIST_PROBES && (env->count || env->duration))
 		return bad(p, "%s",
 			   "--list-probes attaches nothing: -c and --duration do not apply");
