@@ -172,13 +172,16 @@ static int use_maps(struct pp_cls *c, const struct pp_maps *maps)
 	return ret ? ret : pp_maps_share(maps, c->skel->obj);
 }
 
-static int cls_load(struct pp_cls *c, const struct pp_cls_opts *o, unsigned int flags, char *err,
-		    size_t errlen)
+/*
+ * The filter compiled and translated with FLAGS; a bad one is -EINVAL (or
+ * -ENOMEM) with ERR said, one too large with the inner view -E2BIG alone.
+ */
+static int build_filter(struct pp_cls *c, const struct pp_cls_opts *o, unsigned int flags,
+			char *err, size_t errlen)
 {
 	char msg[256];
 	int ret;
 
-	memset(c, 0, sizeof(*c));
 	if (o->cbpf)
 		ret = pp_filter_from_cbpf(&c->filter, o->cbpf, o->cbpf_len, flags, msg,
 					  sizeof(msg));
@@ -191,21 +194,39 @@ static int cls_load(struct pp_cls *c, const struct pp_cls_opts *o, unsigned int 
 			 msg);
 		return ret == -ENOMEM ? ret : -EINVAL;
 	}
+	return 0;
+}
+
+/* Open -> configure: the program pair, the scope's cgroup, the socket maker's probe, the maps. */
+static int open_skel(struct pp_cls *c, const struct pp_cls_opts *o)
+{
+	c->skel = classifier__open();
+	if (!c->skel)
+		return -errno;
+	choose_pair(c, o->no_fetch);
+	c->skel->rodata->pp_cfg = (struct pp_bpf_settings){
+		.scope_cgid = o->cgroup_id,
+		.scope_cglevel = o->cgroup_level,
+	};
+	bpf_program__set_autoload(c->skel->progs.pp_sock_create, o->keep_makers);
+	return use_maps(c, o->maps);
+}
+
+static int cls_load(struct pp_cls *c, const struct pp_cls_opts *o, unsigned int flags, char *err,
+		    size_t errlen)
+{
+	int ret;
+
+	memset(c, 0, sizeof(*c));
+	ret = build_filter(c, o, flags, err, errlen);
+	if (ret)
+		return ret;
 	ret = pp_splice_register();
 	if (ret) {
 		snprintf(err, errlen, "cannot register the classifier section: %s", strerror(-ret));
 		goto fail;
 	}
-	c->skel = classifier__open();
-	if (c->skel) {
-		choose_pair(c, o->no_fetch);
-		c->skel->rodata->pp_cfg = (struct pp_bpf_settings){
-			.scope_cgid = o->cgroup_id,
-			.scope_cglevel = o->cgroup_level,
-		};
-		bpf_program__set_autoload(c->skel->progs.pp_sock_create, o->keep_makers);
-	}
-	ret = c->skel ? use_maps(c, o->maps) : -errno;
+	ret = open_skel(c, o);
 	if (!ret)
 		ret = load_watched(c);
 	if (ret && limit_line[0]) {
