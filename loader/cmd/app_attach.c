@@ -204,10 +204,30 @@ static int command_status(struct pp_app *a, int ret)
 	return status < 0 ? ret : status;
 }
 
-int pp_app_attach_run(struct pp_app *a)
+/* -- COMMAND: forked, held until pp_command_go(). */
+static int fork_command(struct pp_app *a)
 {
 	int ret;
 
+	if (!a->env.command)
+		return 0;
+	/*
+	 * The command writes to pktpath's stdout too: each line of ours goes
+	 * out in one write (up to 1 MiB), never cut by one of its. The buffer
+	 * is given: glibc's setvbuf() keeps a NULL buffer's size at the file's
+	 * block size (4 KiB), and a JSON line with many hops is longer.
+	 */
+	setvbuf(stdout, pp_line_buf, _IOLBF, sizeof(pp_line_buf));
+	ret = pp_command_fork(&a->command);
+	if (ret) {
+		pp_warn("-- %s: cannot start it: %s\n", a->env.command[0], strerror(-ret));
+		return PP_EXIT_FAIL;
+	}
+	return 0;
+}
+
+int pp_app_attach_run(struct pp_app *a)
+{
 	if (new_attacher(a))
 		return PP_EXIT_FAIL;
 	pp_app_signals_catch();
@@ -224,20 +244,7 @@ int pp_app_attach_run(struct pp_app *a)
 		return PP_EXIT_FAIL;
 	}
 	/* Forked while pktpath may still exec and write its cgroup's files. */
-	/*
-	 * The command writes to pktpath's stdout too: each line of ours goes
-	 * out in one write (up to 1 MiB), never cut by one of its. The buffer
-	 * is given: glibc's setvbuf() keeps a NULL buffer's size at the file's
-	 * block size (4 KiB), and a JSON line with many hops is longer.
-	 */
-	if (a->env.command)
-		setvbuf(stdout, pp_line_buf, _IOLBF, sizeof(pp_line_buf));
-	ret = a->env.command ? pp_command_fork(&a->command) : 0;
-	if (ret) {
-		pp_warn("-- %s: cannot start it: %s\n", a->env.command[0], strerror(-ret));
-		return PP_EXIT_FAIL;
-	}
-	if (drop_privileges(a) || pp_app_metrics_start(a))
+	if (fork_command(a) || drop_privileges(a) || pp_app_metrics_start(a))
 		return PP_EXIT_FAIL;
 	print_ready(a);
 	if (a->following && pp_follow_start(&a->follow, a->err, sizeof(a->err))) {

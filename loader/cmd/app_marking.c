@@ -140,6 +140,25 @@ int pp_app_marking_scope(struct pp_app *a)
 	return 0;
 }
 
+/* -i's interfaces, in the scope's namespaces or pktpath's own (followed as they come). */
+static int resolve_interfaces(struct pp_app *a)
+{
+	int ret;
+
+	/* Listening first: an interface that comes after the list is still seen. */
+	a->following = !a->env.tc_script && !a->env.no_follow && !a->nscope;
+	if (a->following && pp_follow_open(&a->follow, &a->tc, a->err, sizeof(a->err))) {
+		pp_warn("%s\n", a->err);
+		return PP_EXIT_FAIL;
+	}
+	if (a->nscope)
+		ret = pp_scope_tc_open(&a->scope, a->scope_ns, a->nscope, a->env.ifaces,
+				       a->env.nifaces, a->err, sizeof(a->err));
+	else
+		ret = pp_tc_resolve(&a->tc, a->env.ifaces, a->env.nifaces, a->err, sizeof(a->err));
+	return ret ? pp_app_usage_error("%s", a->err) : 0;
+}
+
 /* The filter and the interfaces: loaded and resolved, nothing attached. */
 int pp_app_marking_prepare(struct pp_app *a)
 {
@@ -158,19 +177,9 @@ int pp_app_marking_prepare(struct pp_app *a)
 	double t0 = pp_app_now_ms();
 	int ret;
 
-	/* Listening first: an interface that comes after the list is still seen. */
-	a->following = !a->env.tc_script && !a->env.no_follow && !a->nscope;
-	if (a->following && pp_follow_open(&a->follow, &a->tc, a->err, sizeof(a->err))) {
-		pp_warn("%s\n", a->err);
-		return PP_EXIT_FAIL;
-	}
-	if (a->nscope)
-		ret = pp_scope_tc_open(&a->scope, a->scope_ns, a->nscope, a->env.ifaces,
-				       a->env.nifaces, a->err, sizeof(a->err));
-	else
-		ret = pp_tc_resolve(&a->tc, a->env.ifaces, a->env.nifaces, a->err, sizeof(a->err));
+	ret = resolve_interfaces(a);
 	if (ret)
-		return pp_app_usage_error("%s", a->err);
+		return ret;
 	ret = pp_maps_create(&a->maps, &sizes);
 	if (ret) {
 		pp_warn("cannot create the maps: %s\n", strerror(-ret));

@@ -160,6 +160,30 @@ static int probe_names(struct pp_app *a, struct pp_out *out)
 	return 0;
 }
 
+/* What the trace loop takes from the options, and what it writes to OUT. */
+static struct pp_trace_cfg trace_cfg(struct pp_app *a, struct pp_out *out)
+{
+	return (struct pp_trace_cfg){.out = out,
+				     .summary = a->env.summary,
+				     .packets = a->env.packets,
+				     .interval = a->env.interval,
+				     .count = a->env.count,
+				     .duration = a->env.duration,
+				     .packet_timeout = a->env.packet_timeout,
+				     .also = pp_exports_packet,
+				     .also_ctx = &a->exports,
+				     .metrics = a->metrics,
+				     .probes = pp_attacher_attached(a->attacher),
+				     .interfaces = a->tc.n,
+				     .max_rate = a->env.max_rate,
+				     .cpu_budget = a->env.cpu_budget / 100,
+				     .tick = a->env.agent ? agent_tick : NULL,
+				     .tick_ctx = a,
+				     .ended = a->env.command ? command_ended : NULL,
+				     .ended_ctx = &a->command,
+				     .pid_only = a->env.pid_only ? a->env.pid : 0};
+}
+
 int pp_app_trace(struct pp_app *a)
 {
 	struct pp_out out = {.f = stdout,
@@ -168,25 +192,7 @@ int pp_app_trace(struct pp_app *a)
 			     .if_name = if_name};
 	struct stat ns;
 	__u32 netns = stat("/proc/self/ns/net", &ns) ? 0 : (__u32)ns.st_ino;
-	struct pp_trace_cfg cfg = {.out = &out,
-				   .summary = a->env.summary,
-				   .packets = a->env.packets,
-				   .interval = a->env.interval,
-				   .count = a->env.count,
-				   .duration = a->env.duration,
-				   .packet_timeout = a->env.packet_timeout,
-				   .also = pp_exports_packet,
-				   .also_ctx = &a->exports,
-				   .metrics = a->metrics,
-				   .probes = pp_attacher_attached(a->attacher),
-				   .interfaces = a->tc.n,
-				   .max_rate = a->env.max_rate,
-				   .cpu_budget = a->env.cpu_budget / 100,
-				   .tick = a->env.agent ? agent_tick : NULL,
-				   .tick_ctx = a,
-				   .ended = a->env.command ? command_ended : NULL,
-				   .ended_ctx = &a->command,
-				   .pid_only = a->env.pid_only ? a->env.pid : 0};
+	struct pp_trace_cfg cfg = trace_cfg(a, &out);
 	int ret;
 
 	if (probe_names(a, &out))

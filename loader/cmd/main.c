@@ -68,6 +68,41 @@ static int run_agent(struct pp_app *a)
 	return pp_app_agent_run(a);
 }
 
+/* --test-pcap: the filter run in the kernel, which takes the capabilities. */
+static int run_test_pcap(struct pp_app *a)
+{
+	int ret = check_caps();
+
+	return ret ? ret
+		   : pp_test_pcap(a->env.filter, !a->env.no_inner, a->env.test_pcap, stdout,
+				  stderr);
+}
+
+/*
+ * Tracing and --list-probes: what the probes need (tracing's scope and
+ * files, BTF, the kernel's facts, tracing's filter and interfaces), then
+ * the probes loaded and planned.
+ */
+static int load_probes(struct pp_app *a)
+{
+	bool trace = a->env.action == PP_ACT_TRACE;
+	int ret = trace ? pp_app_marking_scope(a) : 0;
+
+	if (!ret && trace)
+		ret = pp_app_trace_files(a);
+	if (!ret)
+		ret = load_btf(a);
+	if (!ret)
+		pp_kfacts_programs(&a->facts, a->btf);
+	if (!ret && trace)
+		ret = pp_app_marking_prepare(a);
+	if (!ret)
+		ret = pp_app_probes_load(a);
+	if (!ret)
+		ret = pp_app_probes_plan(a);
+	return ret;
+}
+
 static int run(struct pp_app *a)
 {
 	int ret;
@@ -82,10 +117,7 @@ static int run(struct pp_app *a)
 	case PP_ACT_CHECK:
 		return pp_check(stdout);
 	case PP_ACT_TEST_PCAP:
-		ret = check_caps();
-		return ret ? ret
-			   : pp_test_pcap(a->env.filter, !a->env.no_inner, a->env.test_pcap, stdout,
-					  stderr);
+		return run_test_pcap(a);
 	default:
 		break;
 	}
@@ -95,20 +127,8 @@ static int run(struct pp_app *a)
 		pp_debug("no reader of the programs at TC and XDP hooks: drops there name none\n");
 	if (!ret && a->env.agent && !a->env.filter[0])
 		return run_agent(a);
-	if (!ret && a->env.action == PP_ACT_TRACE)
-		ret = pp_app_marking_scope(a);
-	if (!ret && a->env.action == PP_ACT_TRACE)
-		ret = pp_app_trace_files(a);
 	if (!ret)
-		ret = load_btf(a);
-	if (!ret)
-		pp_kfacts_programs(&a->facts, a->btf);
-	if (!ret && a->env.action == PP_ACT_TRACE)
-		ret = pp_app_marking_prepare(a);
-	if (!ret)
-		ret = pp_app_probes_load(a);
-	if (!ret)
-		ret = pp_app_probes_plan(a);
+		ret = load_probes(a);
 	if (ret)
 		return ret;
 	if (a->env.action == PP_ACT_LIST_PROBES)

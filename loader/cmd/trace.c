@@ -592,29 +592,47 @@ static void start_sampling(struct trace *t)
 	t->state->sample_period = sampling(cfg) ? 1 : 0;
 }
 
+/* The maps the loop reads, and state_map's entry mapped: what the probes count. */
+static int use_maps(struct trace *t, const struct pp_maps *maps, size_t page)
+{
+	t->skb_map_fd = maps->skb_map;
+	t->end_lost_fd = maps->end_lost_map;
+	t->head_map_fd = maps->head_map;
+	t->lost_fd = maps->lost_map;
+	t->state = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_SHARED, maps->state_map, 0);
+	return t->state == MAP_FAILED ? -errno : 0;
+}
+
+/*
+ * The packets being assembled: one whose skb waits in a qdisc stays open
+ * (still_queued()), an ended one waits a grace, a record that comes after
+ * its packet was printed is named (on_late()).
+ */
+static struct pp_paths *new_paths(struct trace *t)
+{
+	struct pp_paths *paths = pp_paths_new(emit, t);
+
+	if (paths) {
+		pp_paths_set_hold(paths, still_queued);
+		pp_paths_set_grace(paths, PP_END_GRACE_NS);
+		pp_paths_set_late(paths, on_late);
+	}
+	return paths;
+}
+
 int pp_trace_run(const struct pp_maps *maps, const struct pp_trace_cfg *cfg,
 		 volatile sig_atomic_t *stop)
 {
 	struct trace t = {.cfg = cfg, .now = now_ns(), .start = now_ns()};
 	struct ring_buffer *rb = NULL;
 	long page = sysconf(_SC_PAGESIZE);
-	int err;
+	int err = use_maps(&t, maps, (size_t)page);
 
-	t.skb_map_fd = maps->skb_map;
-	t.end_lost_fd = maps->end_lost_map;
-	t.head_map_fd = maps->head_map;
-	t.lost_fd = maps->lost_map;
-	t.state = mmap(NULL, (size_t)page, PROT_READ | PROT_WRITE, MAP_SHARED, maps->state_map, 0);
-	if (t.state == MAP_FAILED)
-		return -errno;
+	if (err)
+		return err;
 	start_sampling(&t);
-	t.paths = pp_paths_new(emit, &t);
+	t.paths = new_paths(&t);
 	t.owner = pp_scope_owner_new(cfg->pid_only);
-	if (t.paths) {
-		pp_paths_set_hold(t.paths, still_queued);
-		pp_paths_set_grace(t.paths, PP_END_GRACE_NS);
-		pp_paths_set_late(t.paths, on_late);
-	}
 	rb = ring_buffer__new(maps->path_map, on_record, &t, NULL);
 	if (cfg->summary) {
 		t.paths_sum = pp_summary_new(PP_SUM_DEF_PATHS, PP_SUM_DEF_DROPS);
