@@ -468,6 +468,37 @@ static struct pp_skbref *skb_ref(struct pp_buf *b, const struct pp_hop *h)
 }
 
 /*
+ * H is the END of R's skb: how and where it ended, and what the packet
+ * still waits for; 1 for the skb's second END, else 0 (skb_note()).
+ */
+static int skb_ended(struct pp_buf *b, struct pp_skbref *r, const struct pp_hop *h)
+{
+	r->read |= h->probe == PP_PROBE_READ;
+	if (r->ended) {
+		/* Its second END (end_again()): the life ended at the first. */
+		r->twice = true;
+		r->end_ts = h->ts < r->end_ts ? h->ts : r->end_ts;
+		return 1;
+	}
+	r->ended = true;
+	r->end_ts = h->ts;
+	r->end_probe = h->probe;
+	r->end_flags = h->flags;
+	r->fate = h->fate;
+	r->reason = h->reason;
+	r->location = h->location;
+	r->tap = h->flags & PP_HOP_TAP;
+	b->live--;
+	b->lost += h->lost;
+	/*
+	 * Shared with none of its live skbs: a holder not seen yet, maybe a copy
+	 * to come; or a fragment whose datagram's later fragments may still come.
+	 */
+	b->awaited += (h->flags & (PP_HOP_SHARED | PP_HOP_FRAGS)) && !b->live;
+	return 0;
+}
+
+/*
  * Notes that h's skb belongs to the packet: where a copy joined, and how
  * each skb ended. An END for an skb never seen before (its other records
  * were lost) counts as ended at once. Returns -ENOMEM if the list cannot
@@ -493,29 +524,7 @@ static int skb_note(struct pp_buf *b, const struct pp_hop *h)
 		r->hopped |= h->type != PP_REC_COPY;
 		return 0;
 	}
-	r->read |= h->probe == PP_PROBE_READ;
-	if (r->ended) {
-		/* Its second END (end_again()): the life ended at the first. */
-		r->twice = true;
-		r->end_ts = h->ts < r->end_ts ? h->ts : r->end_ts;
-		return 1;
-	}
-	r->ended = true;
-	r->end_ts = h->ts;
-	r->end_probe = h->probe;
-	r->end_flags = h->flags;
-	r->fate = h->fate;
-	r->reason = h->reason;
-	r->location = h->location;
-	r->tap = h->flags & PP_HOP_TAP;
-	b->live--;
-	b->lost += h->lost;
-	/*
-	 * Shared with none of its live skbs: a holder not seen yet, maybe a copy
-	 * to come; or a fragment whose datagram's later fragments may still come.
-	 */
-	b->awaited += (h->flags & (PP_HOP_SHARED | PP_HOP_FRAGS)) && !b->live;
-	return 0;
+	return skb_ended(b, r, h);
 }
 
 bool pp_skb_aside(const struct pp_skbref *r)
@@ -642,19 +651,12 @@ static void netns_carry(struct pp_buf *b)
 	}
 }
 
-/* Emits entry i and leaves it in the table as a tombstone. */
-static void close_packet(struct pp_paths *pp, __u32 i, __u64 now)
+/* The packet that B's records make, as the output takes it. */
+static struct pp_packet packet_of(const struct pp_entry *e, struct pp_buf *b)
 {
-	struct pp_entry *e = &pp->ents[i];
-	struct pp_buf *b = e->buf;
 	bool by_tap;
 	const struct pp_skbref *f = decide_fate(b, &by_tap);
-	struct pp_packet p;
-
-	if (b->nskbs > 1)
-		drop_copy_at_end(b);
-	netns_carry(b);
-	p = (struct pp_packet){
+	struct pp_packet p = {
 		.id = e->id,
 		.mark = b->has_mark ? &b->mark : NULL,
 		.hops = b->hops,
@@ -676,6 +678,20 @@ static void close_packet(struct pp_paths *pp, __u32 i, __u64 now)
 		p.reason = f->reason;
 		p.location = f->location;
 	}
+	return p;
+}
+
+/* Emits entry i and leaves it in the table as a tombstone. */
+static void close_packet(struct pp_paths *pp, __u32 i, __u64 now)
+{
+	struct pp_entry *e = &pp->ents[i];
+	struct pp_buf *b = e->buf;
+	struct pp_packet p;
+
+	if (b->nskbs > 1)
+		drop_copy_at_end(b);
+	netns_carry(b);
+	p = packet_of(e, b);
 	/* No hop only if memory ran out on its first record: nothing to show. */
 	if (b->n) {
 		pp->emit(&p, pp->ctx);
