@@ -617,12 +617,44 @@ static int finish(struct vm *m, bool exited, int *match)
 	return 0;
 }
 
+/* The registers at entry: the probe subprogram's arguments, or the ctx; r10 the frame. */
+static void enter(struct vm *m)
+{
+	if (m->mode == PP_VM_PROBE) {
+		reg_put(m, BPF_REG_1, VM_PKT); /* data: the frame's address */
+		reg_put(m, BPF_REG_2, m->len);
+		reg_put(m, BPF_REG_3, m->caplen); /* headlen: the linear part */
+	} else {
+		reg_put_tag(m, BPF_REG_1, VM_CTX, VM_PTR_CTX);
+	}
+	reg_put_tag(m, BPF_REG_10, VM_STACK + VM_STACK_SIZE, VM_PTR_STACK);
+}
+
+/* V run to its exit (*DONE) or off its end; -1 on an error, said in m->err. */
+static int run_steps(struct vm *m, const struct bpf_insn *v, size_t cnt, bool *done)
+{
+	int next;
+
+	/* Forward jumps only (pp_ebpf_check()): at most cnt steps. */
+	while (m->pc < cnt && !*done) {
+		next = step(m, &v[m->pc], done);
+		if (next < 0)
+			return -1;
+		if (*done)
+			break;
+		if ((size_t)next <= m->pc || (size_t)next > cnt)
+			return vm_fail(m, "jump to %d", next);
+		m->pc = (size_t)next;
+	}
+	return 0;
+}
+
 int pp_ebpf_run(const struct bpf_insn *v, size_t cnt, enum pp_vm_mode mode,
 		const struct pp_vm_pkt *pkt, int *match, uint64_t *regs, char *err, size_t errlen)
 {
 	struct vm *m = calloc(1, sizeof(*m));
 	bool done = false;
-	int next, ret = -1;
+	int ret = -1;
 
 	if (!m) {
 		snprintf(err, errlen, "out of memory");
@@ -635,33 +667,12 @@ int pp_ebpf_run(const struct bpf_insn *v, size_t cnt, enum pp_vm_mode mode,
 			 .len = pkt->len < pkt->caplen ? pkt->caplen : pkt->len,
 			 .err = err,
 			 .errlen = errlen};
-	if (mode == PP_VM_PROBE) {
-		reg_put(m, BPF_REG_1, VM_PKT); /* data: the frame's address */
-		reg_put(m, BPF_REG_2, m->len);
-		reg_put(m, BPF_REG_3, m->caplen); /* headlen: the linear part */
-	} else {
-		reg_put_tag(m, BPF_REG_1, VM_CTX, VM_PTR_CTX);
+	enter(m);
+	if (!run_steps(m, v, cnt, &done) && !finish(m, done, match)) {
+		if (regs)
+			memcpy(regs, m->r, sizeof(m->r));
+		ret = 0;
 	}
-	reg_put_tag(m, BPF_REG_10, VM_STACK + VM_STACK_SIZE, VM_PTR_STACK);
-	/* Forward jumps only (pp_ebpf_check()): at most cnt steps. */
-	while (m->pc < cnt && !done) {
-		next = step(m, &v[m->pc], &done);
-		if (next < 0)
-			goto out;
-		if (done)
-			break;
-		if ((size_t)next <= m->pc || (size_t)next > cnt) {
-			vm_fail(m, "jump to %d", next);
-			goto out;
-		}
-		m->pc = (size_t)next;
-	}
-	if (finish(m, done, match))
-		goto out;
-	if (regs)
-		memcpy(regs, m->r, sizeof(m->r));
-	ret = 0;
-out:
 	free(m);
 	return ret;
 }
