@@ -321,13 +321,40 @@ struct pp_safe_file {
 	char name[NAME_MAX + 1];
 };
 
+/*
+ * F's file in directory DIR (PATH as given), the directory checked: under
+ * a temporary name unless others may write there (then it must be new).
+ */
+static int open_in_dir(struct pp_safe_file *f, const char *dir, const char *path, mode_t mode,
+		       char *err, size_t errlen)
+{
+	struct stat st;
+	int fd;
+
+	if (pp_safe_dir_open(&f->dir, dir, PP_SAFE_DIR_EXISTING, err, errlen))
+		return -1;
+	/* A file cannot be renamed over a directory: say so now, not at the rename. */
+	if (!fstatat(f->dir.fd, f->name, &st, AT_SYMLINK_NOFOLLOW) && S_ISDIR(st.st_mode))
+		return fail(err, errlen, -EISDIR, "%s: a directory", path);
+	f->replace = !f->dir.shared;
+	f->published = !f->replace;
+	fd = pp_safe_dir_create(&f->dir, f->name, mode, f->replace, err, errlen);
+	if (fd < 0)
+		return fd;
+	f->f = fdopen(fd, "w");
+	if (!f->f) {
+		fail(err, errlen, 0, "%s: %s", path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	return 0;
+}
+
 struct pp_safe_file *pp_safe_file_create(const char *path, mode_t mode, char *err, size_t errlen)
 {
 	const char *slash = strrchr(path, '/');
 	char dir[PATH_MAX];
 	struct pp_safe_file *f;
-	struct stat st;
-	int fd;
 
 	if (slash && (size_t)(slash - path) >= sizeof(dir)) {
 		fail(err, errlen, 0, "%s: path too long", path);
@@ -346,25 +373,8 @@ struct pp_safe_file *pp_safe_file_create(const char *path, mode_t mode, char *er
 		fail(err, errlen, 0, "%s: file name too long", path);
 		goto fail;
 	}
-	if (pp_safe_dir_open(&f->dir, dir, PP_SAFE_DIR_EXISTING, err, errlen))
-		goto fail;
-	/* A file cannot be renamed over a directory: say so now, not at the rename. */
-	if (!fstatat(f->dir.fd, f->name, &st, AT_SYMLINK_NOFOLLOW) && S_ISDIR(st.st_mode)) {
-		fail(err, errlen, -EISDIR, "%s: a directory", path);
-		goto fail;
-	}
-	f->replace = !f->dir.shared;
-	f->published = !f->replace;
-	fd = pp_safe_dir_create(&f->dir, f->name, mode, f->replace, err, errlen);
-	if (fd < 0)
-		goto fail;
-	f->f = fdopen(fd, "w");
-	if (!f->f) {
-		fail(err, errlen, 0, "%s: %s", path, strerror(errno));
-		close(fd);
-		goto fail;
-	}
-	return f;
+	if (!open_in_dir(f, dir, path, mode, err, errlen))
+		return f;
 fail:
 	pp_safe_dir_close(&f->dir);
 	free(f);

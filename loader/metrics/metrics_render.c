@@ -207,6 +207,16 @@ static void paths(FILE *f, const struct snap *s)
 	pp_metrics_steps(f, s->paths, s->npaths);
 }
 
+static void build_info(FILE *f, const struct snap *s)
+{
+	pp_metrics_family(f, "pktpath_build_info", "gauge",
+			  "pktpath's version, tracing backend and kernel release; always 1.");
+	pp_metrics_sample(f, "pktpath_build_info",
+			  (const char *const[]){"version", s->build.version, "backend",
+						s->build.backend, "kernel", s->build.kernel, NULL},
+			  1);
+}
+
 static void health(FILE *f, const struct snap *s)
 {
 	const struct pp_mhealth *h = &s->health;
@@ -243,12 +253,7 @@ static void health(FILE *f, const struct snap *s)
 		"Paths and drop places whose series went: --metrics-idle seconds without "
 		"a packet, or a busier one took the place.",
 		(double)s->evicted);
-	pp_metrics_family(f, "pktpath_build_info", "gauge",
-			  "pktpath's version, tracing backend and kernel release; always 1.");
-	pp_metrics_sample(f, "pktpath_build_info",
-			  (const char *const[]){"version", s->build.version, "backend",
-						s->build.backend, "kernel", s->build.kernel, NULL},
-			  1);
+	build_info(f, s);
 }
 
 /* The fates with a series of their own (PP_FATE_F_METRIC): 5. */

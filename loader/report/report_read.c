@@ -401,31 +401,13 @@ static int read_skb(struct ctx *c, json_object *obj, __u64 base, struct pp_skbre
 	return ret < 0 ? ret : 0;
 }
 
-/* "skbs", or the one skb of a packet without copies, whose fate is the packet's. */
-static int read_skbs(struct ctx *c, json_object *top, const struct pp_skbref *fate)
+/* The N entries of "skbs", each copy's parent_ts from the skb its from_index names. */
+static int read_skb_list(struct ctx *c, json_object *arr, size_t n)
 {
 	struct pp_report_read *r = c->r;
-	json_object *arr = NULL;
-	size_t n = 1;
 	__u64 from;
-	int ret = get(c, top, "skbs", false, json_type_array, &arr);
+	int ret;
 
-	if (ret < 0)
-		return ret;
-	n = ret ? json_object_array_length(arr) : 1;
-	if (!n)
-		return bad(c, "skbs", "is empty");
-	if (grow((void **)&r->skbs, &r->scap, n, sizeof(*r->skbs)))
-		return -ENOMEM;
-	r->pkt.skbs = r->skbs;
-	r->pkt.nskbs = n;
-	if (!arr) {
-		r->skbs[0] = *fate;
-		r->skbs[0].skb = r->hops[0].skb;
-		r->skbs[0].first_ts = r->hops[0].ts;
-		r->skbs[0].ended = fate->fate != PP_FATE_UNSEEN;
-		return 0;
-	}
 	for (size_t i = 0; i < n; i++) {
 		snprintf(c->where, sizeof(c->where), "skbs[%zu]", i);
 		ret = read_skb(c, json_object_array_get_idx(arr, i), r->hops[0].ts, &r->skbs[i],
@@ -444,6 +426,33 @@ static int read_skbs(struct ctx *c, json_object *top, const struct pp_skbref *fa
 		s->parent_ts = s->parent_ts < n ? r->skbs[s->parent_ts].first_ts : s->first_ts;
 	}
 	return 0;
+}
+
+/* "skbs", or the one skb of a packet without copies, whose fate is the packet's. */
+static int read_skbs(struct ctx *c, json_object *top, const struct pp_skbref *fate)
+{
+	struct pp_report_read *r = c->r;
+	json_object *arr = NULL;
+	size_t n = 1;
+	int ret = get(c, top, "skbs", false, json_type_array, &arr);
+
+	if (ret < 0)
+		return ret;
+	n = ret ? json_object_array_length(arr) : 1;
+	if (!n)
+		return bad(c, "skbs", "is empty");
+	if (grow((void **)&r->skbs, &r->scap, n, sizeof(*r->skbs)))
+		return -ENOMEM;
+	r->pkt.skbs = r->skbs;
+	r->pkt.nskbs = n;
+	if (!arr) {
+		r->skbs[0] = *fate;
+		r->skbs[0].skb = r->hops[0].skb;
+		r->skbs[0].first_ts = r->hops[0].ts;
+		r->skbs[0].ended = fate->fate != PP_FATE_UNSEEN;
+		return 0;
+	}
+	return read_skb_list(c, arr, n);
 }
 
 /* Each skb's last hop is its END, unless its end was not seen. */
