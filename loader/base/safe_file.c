@@ -365,6 +365,7 @@ struct pp_safe_file *pp_safe_file_create(const char *path, mode_t mode, char *er
 		fail(err, errlen, 0, "out of memory");
 		return NULL;
 	}
+	f->dir.fd = -1; /* not open: the failure below must not close fd 0 */
 	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
 	if (slash == path)
 		snprintf(dir, sizeof(dir), "/");

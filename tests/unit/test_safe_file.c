@@ -9,6 +9,7 @@
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -295,6 +296,20 @@ START_TEST(test_bad_names)
 }
 END_TEST
 
+/* A file name past NAME_MAX is refused, and closes nothing of the caller's (fd 0). */
+START_TEST(test_name_too_long)
+{
+	char path[PATH_MAX];
+	int n = snprintf(path, sizeof(path), "%s/", base);
+
+	memset(path + n, 'x', NAME_MAX + 8);
+	path[n + NAME_MAX + 8] = 0;
+	ck_assert_ptr_null(pp_safe_file_create(path, 0600, err, sizeof(err)));
+	ck_assert_ptr_nonnull(strstr(err, "file name too long"));
+	ck_assert_int_ne(fcntl(0, F_GETFD), -1);
+}
+END_TEST
+
 START_TEST(test_output_file)
 {
 	struct pp_safe_file *f;
@@ -397,6 +412,7 @@ Suite *safe_file_suite(void)
 	tcase_add_test(tc, test_invoking_uid);
 	tcase_add_test(tc, test_sticky_foreign_entries);
 	tcase_add_test(tc, test_bad_names);
+	tcase_add_test(tc, test_name_too_long);
 	tcase_add_test(tc, test_output_file);
 	tcase_add_test(tc, test_output_publish_discard);
 	tcase_add_test(tc, test_output_no_leftovers);
