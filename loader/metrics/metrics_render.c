@@ -256,7 +256,7 @@ static void health(FILE *f, const struct snap *s)
 	build_info(f, s);
 }
 
-/* The fates with a series of their own (PP_FATE_F_METRIC): 5. */
+/* The fates with a series of their own (PP_FATE_F_METRIC): 6. */
 static size_t fate_series(void)
 {
 	size_t n = 0;

@@ -9,6 +9,7 @@
 #include "probes/plan.h"
 #include "paths/fate.h"
 #include "output/output.h"
+#include "metrics/metrics.h"
 
 #define ARGC(a) ((int)(sizeof(a) / sizeof((a)[0])) - 1)
 
@@ -538,6 +539,10 @@ START_TEST(test_usage_from_table)
 		ck_assert_msg(nl - l <= 100, "--help line over 100 columns: %.*s", (int)(nl - l),
 			      l);
 	ck_assert(strstr(text, "  filter test FILE         the same as --test-pcap FILE\n"));
+	/* --metrics-top's bound is pp_metrics_max_series()'s (a new fate adds a series). */
+	snprintf(head, sizeof(head), "at most %zu N + %zu series",
+		 pp_metrics_max_series(1) - pp_metrics_max_series(0), pp_metrics_max_series(0));
+	ck_assert_msg(strstr(text, head), "--help lacks \"%s\"", head);
 	free(text);
 }
 END_TEST
