@@ -579,6 +579,31 @@ static void hook_facts(const struct pp_out *o, const struct pp_hop *end, struct 
 		d->hook_progs = buf;
 }
 
+size_t pp_out_xdp_hint(const struct pp_out *o, const struct pp_packet *p, char *buf, size_t len)
+{
+	struct pp_sbuf f = {.buf = buf, .len = len};
+	char dev[PP_IFNAMSIZ + 16], progs[256];
+	const struct pp_hop *end = NULL;
+
+	for (size_t i = 0; i < p->nhops && !end; i++)
+		if (p->hops[i].type == PP_REC_END && p->hops[i].fate == PP_FATE_XDP)
+			end = &p->hops[i];
+	if (!end || len == 0)
+		return 0;
+	buf[0] = '\0';
+	dev_of(end, dev, sizeof(dev));
+	pp_sb_lit(&f, "XDP on ");
+	pp_sb_str(&f, dev);
+	if (hook_suspects(o, PP_HOOK_XDP, end->netns, end->ifindex, progs, sizeof(progs)) < 0)
+		return f.pos;
+	if (progs[0])
+		pp_sb_lit(&f, "; BPF programs there now: ");
+	else
+		pp_sb_lit(&f, "; no XDP program there now");
+	pp_sb_str(&f, progs);
+	return f.pos;
+}
+
 const char *pp_out_verdict_str(const struct pp_out *o, __u32 probe, __u32 code, bool xdp, char *buf,
 			       size_t len)
 {

@@ -75,6 +75,13 @@ size_t pp_drop_hint(const struct pp_drop_facts *f, char *buf, size_t len);
 size_t pp_out_drop_hint(const struct pp_out *o, const struct pp_packet *p, char *buf, size_t len);
 
 /*
+ * The hint for packet P that went on past XDP (PP_FATE_XDP): "XDP on DEV;
+ * BPF programs there now: NAME (id N, xdp native)", from its first such
+ * END; its length, 0 if there is none to give.
+ */
+size_t pp_out_xdp_hint(const struct pp_out *o, const struct pp_packet *p, char *buf, size_t len);
+
+/*
  * A drop at a TC or XDP hook (REASON and the dropping function LOCATION
  * say which, on interface IFINDEX of namespace NETNS): the BPF programs
  * attached there now, the suspects ("NAME (id N, VIA), ..."; "" if none

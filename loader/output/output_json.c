@@ -563,12 +563,15 @@ static void json_read(const struct pp_out *out, struct jobj *top, const struct p
 	jclose(&o);
 }
 
-/* "hint": the packet's drop explained (drop_hint.h). */
+/* "hint": the packet's drop, or its way past XDP, explained (drop_hint.h). */
 static void json_hint(const struct pp_out *out, struct jobj *o, const struct pp_packet *p)
 {
 	char hint[512];
 
-	pp_out_drop_hint(out, p, hint, sizeof(hint));
+	if (p->fate == PP_FATE_DROPPED)
+		pp_out_drop_hint(out, p, hint, sizeof(hint));
+	else if (!pp_out_xdp_hint(out, p, hint, sizeof(hint)))
+		return;
 	jstr(o, K("hint"), hint, sizeof(hint));
 }
 
@@ -592,7 +595,7 @@ static void json_fate_of(const struct pp_out *out, struct jobj *top, const struc
 	jstr(&o, K("kind"), pp_fate_key(fate), 16);
 	if (fate == PP_FATE_DROPPED)
 		json_drop(out, &o, r ? r->reason : p->reason, r ? r->location : p->location);
-	if (fate == PP_FATE_DROPPED && !r)
+	if ((fate == PP_FATE_DROPPED || fate == PP_FATE_XDP) && !r)
 		json_hint(out, &o, p);
 	if (fate == PP_FATE_DROPPED && !r)
 		json_judge(out, &o, p);

@@ -610,16 +610,21 @@ static void text_skb_fates(const struct pp_out *o, struct pp_wbuf *w, const stru
 }
 
 /*
- * "  why: HINT" under a drop's fate line, cut at spaces into lines under
- * 100 columns, the ones after the first indented as far as the hint.
+ * "  why: HINT" under the fate line of a drop, or of a packet that went on
+ * past XDP, cut at spaces into lines under 100 columns, the ones after the
+ * first indented as far as the hint.
  */
 static void text_why(const struct pp_out *o, struct pp_wbuf *w, const struct pp_packet *p)
 {
 	static const char lead[] = "  why: ";
 	const size_t indent = sizeof(lead) - 1, room = PP_LINE_MAX - indent;
 	char hint[512];
-	size_t n = pp_out_drop_hint(o, p, hint, sizeof(hint)), at = 0, cut;
+	size_t n = p->fate == PP_FATE_DROPPED ? pp_out_drop_hint(o, p, hint, sizeof(hint))
+					      : pp_out_xdp_hint(o, p, hint, sizeof(hint)),
+	       at = 0, cut;
 
+	if (!n)
+		return;
 	n = n < sizeof(hint) ? n : sizeof(hint) - 1;
 	pp_wb_lit(w, "  why: ");
 	while (n - at > room) {
@@ -682,7 +687,7 @@ static void text_fate(const struct pp_out *o, struct pp_wbuf *w, const struct pp
 	text_read(o, w, p, NULL);
 	pp_wb_putc(w, '\n');
 	text_fate_note(w, p);
-	if (p->fate == PP_FATE_DROPPED)
+	if (p->fate == PP_FATE_DROPPED || p->fate == PP_FATE_XDP)
 		text_why(o, w, p);
 	if (p->nskbs > 1)
 		text_skb_fates(o, w, p);

@@ -10,7 +10,8 @@
 # of the 3 datagrams to 7005 and 3 to 7006 ends "went on past XDP" at
 # r-eth0; against the kernel's counts, the program dropped the 3 to 7005
 # (its own counter) and the 3 to 7006 went on to b, which has no socket
-# on the port (b's Udp NoPorts). Needs consume_skb's location (6.3+).
+# on the port (b's Udp NoPorts); each one's hint names the program at the
+# hook. Needs consume_skb's location (6.3+).
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
 pp_begin
@@ -44,4 +45,7 @@ pp_expect_none "a packet not ended past XDP at r-eth0" "$out" '
 	packets[] | select(.fate.kind != "xdp" or .hops[-1].ifname != "r-eth0")
 	| "\(pkt_str): \(.fate.kind) at \(.hops[-1].func) on \(.hops[-1].ifname)"'
 pp_expect_eq "the summary's xdp count" "$(jq -r .xdp <<<"$PP_SUMMARY")" 6
+want="XDP on r-eth0; BPF programs there now: e2e_xdp_native (id $(sed -n 's/^id //p' "$(pp_err xdp)"), xdp native)"
+pp_expect_none "a packet whose hint does not name the program" "$out" "
+	packets[] | select(.fate.hint != \"$want\") | \"\\(pkt_str): \\(.fate.hint)\""
 pp_pass
