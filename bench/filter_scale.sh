@@ -87,7 +87,7 @@ $(jq -r 'select(.terms) | "| \(.terms) | \(.chunks) | \(.compile_s) | \(.tcpdump
 What the curve showed on 2026-11-24 (commit 642437b). libpcap's optimizer,
 which tcpdump runs on the whole chain, grows about as the cube of the terms
 (100 -> 300 -> 600 hosts: 0.04, 1.1, 8.9 s) and was still running after 12
-minutes for 3000 hosts (issue 14). Compiled in chunks of 32 terms, the
+minutes for 3000 hosts. Compiled in chunks of 32 terms, the
 compile is linear (49 us a term) and so is everything after it: about 3.4
 classic, 8.8 eBPF and 59 verified instructions a term, and a load of 0.12
 ms a term. The verifier's limit of 1000000 instructions walked is what

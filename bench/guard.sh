@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The cost guard (issue 36): what pktpath costs traffic it does not track
+# The cost guard: what pktpath costs traffic it does not track
 # must not quietly grow. As root, after a build; the bench layer of the test
 # command runs it (bench/run.sh --smoke). It fails when either bound is
 # passed:

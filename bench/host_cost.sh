@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# What pktpath costs the host while it tracks nothing (issue 24). As root,
+# What pktpath costs the host while it tracks nothing. As root,
 # after a build, under the e2e lock so that no test runs beside it:
 #
 #   flock /tmp/pp-kernel.lock bench/host_cost.sh
@@ -346,7 +346,7 @@ pktpath and with pktpath running there on the tracepoint backend with the
 filter \`icmp\`, which matches none of it; rounds alternate the order. Rates are
 operations per second of the CPU time the workload used (user and system,
 its threads and children; softirq work done in its context included), as
-other work on this shared 2-core VM takes CPU 1 away at random: the wall
+the machine's other load (a shared 2-core VM) takes CPU 1 away at random: the wall
 clock rates (kept in the raw results) swing by more than 2x between runs
 of the same configuration. The figure is the median of each round's ratio
 to no pktpath in the same round (min..max). UDP goes out an ifb device, which frees what is not redirected
@@ -419,7 +419,7 @@ analysis() {
 Rows with hits per op 0 are a handful of hits over the run (other traffic
 of the host, a slow first call): their ns are not a per-hit cost.
 
-What the figures show (issue 24):
+What the figures show:
 
 - **The syscall tracepoints were most of it.** Before, pktpath attached
   \`syscalls:sys_enter_sendto\`/\`sys_exit_sendto\` (and the sendmsg and

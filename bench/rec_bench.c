@@ -53,7 +53,7 @@
 #define MAX_ROUNDS   64
 #define CHUNK_RECS   4096	   /* records per "poll": a few hundred KiB, as a busy ring gives */
 #define TIMEOUT_NS   1000000000ULL /* pktpath's default --packet-timeout */
-#define TARGET_RATE  5e6	   /* records/s on one core (issue 5) */
+#define TARGET_RATE  5e6	   /* records/s on one core: the loader's target */
 #define MAX_HOPS     64
 #define MAX_INFLIGHT 65536
 #define FRAME_LEN    106 /* Ethernet + IPv4 + UDP + 64 bytes of payload */

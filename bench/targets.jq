@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# The targets of issue 5, checked against bench/netbench.sh's data.jsonl
+# pktpath's performance targets, checked against bench/netbench.sh's data.jsonl
 # (read with jq -s) and rec_bench's rates: a Markdown table.
 #
 # Arguments: --arg text R, --arg json R (rec_bench, M records/s),
@@ -70,7 +70,7 @@ def udp_ratio($cfg): udp_ratio($cfg; "none");
 	| udp_ratio($c) as $r
 	| "| 64-byte UDP packets/s, case \($name): at least 0.95 x no tracing | "
 	+ "\($r | fixed(3)) x | \(verdict(if $r == null then null else $r >= 0.95 end)) |"),
-# Issue 24: against empty programs on every hook (a) holds, the classifier's
+# Against empty programs on every hook (a) holds, the classifier's
 # interfaces included (netbench.sh's floor-all), with that floor's own ratio.
 (select(any($all[]; .phase == "traffic" and .config == "floor-all"))
 	| udp_ratio("pp-a"; "floor-all") as $r

@@ -6,7 +6,7 @@
 # runs of each program attached to them through a raw tracepoint link
 # (tp_btf, raw_tp), between "start" and "stop"; the events are also counted
 # by the task that was current, since a softirq counts as the task it
-# interrupted. Written for issue 21 item 6: on the 6.18 development host the
+# interrupted. On a 6.18 host, the
 # programs ran exactly as many times fewer as tracefs saw events while a
 # thread of PID 1 (the VM's agent, "tokio-rt-worker") was current, with no
 # recursion miss (docs/packet-life.md, "Queues").

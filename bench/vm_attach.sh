@@ -76,7 +76,7 @@ render() {
 	cat <<DOC
 $TITLE
 
-Target (issue 5): attach plus detach of all skb functions with kprobe.multi
+Target: attach plus detach of all skb functions with kprobe.multi
 at least 10 x faster than with single kprobes.
 
 \`$(meta cmd)\`, started $(meta date), commit $(meta commit) ($(meta dirty_files) files

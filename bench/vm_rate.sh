@@ -101,7 +101,7 @@ render() {
 	cat <<DOC
 $TITLE
 
-Issue 15: what tracing costs forwarded traffic on distro kernels, per
+What tracing costs forwarded traffic on distro kernels, per
 backend, and the time to \`ready\` before and after the BTF name index.
 
 \`$(meta cmd)\`, started $(meta date), commit $(meta commit) ($(meta dirty_files) files
@@ -217,11 +217,10 @@ VM_JOBS=1 bench/vm_rate.sh linux-image-6.12.117+deb12-amd64`, B the binary
 of commit 8912f1e, then of 590172b; raw results not in bench/data): 19 and
 19 in both rounds, tracked 19, against 21 and 21; untracked 0.635
 (0.542..0.729) x no tracing against 0.434 (0.373..0.495), with a build
-and other work loading the host. That is the 19 of the short list when
-issue 24 was filed. The short
+with the host loaded. That is the 19 of the short list of then. The short
 list keeps one
 step per layer, with tracepoints where the kernel has one at a layer's step.
-The rates in this run, taken while other work loaded the host, spread
+The rates in this run, taken on a loaded host, spread
 widely (one cell 0.35..1.31); their medians put short at 2-3 times full's
 forwarded rate on each function backend (6.12: kprobe-multi 0.64 against
 0.33, kprobe 0.79 against 0.27, fentry 0.63 against 0.26; 6.1: kprobe 0.73
