@@ -1155,6 +1155,32 @@ chk_bpf_verdicts() {
 	echo "XDP generic: $(kv xdp_generic); $(allp fates)"
 }
 
+# ---- xdp-native ------------------------------------------------------------
+
+# The 4 datagrams end at veth-b, where veth copied them for the XDP program:
+# "xdp" (went on past XDP), each hint naming the program, where consume_skb
+# has its location (6.3+); "consumed" before, as documented. The program's
+# own counter: the 2 to 7005 dropped.
+chk_xdp_native() {
+	local n want fate=xdp id
+	life_common "$1" || return 1
+	id=$(kv xdpn_id)
+	[ "$(kv xdpn_dropped)" = 2 ] || {
+		echo "the XDP program dropped '$(kv xdpn_dropped)' (id '$id'), 2 sent to 7005"
+		return 1
+	}
+	[ "$(kfact consume_location)" = yes ] || fate=consumed
+	want="XDP on veth-b; BPF programs there now: vm_xdpn_drop (id $id, xdp native)"
+	n=$(allp "map(select(.fate.kind == \"$fate\" and .hops[-1].ifname == \"veth-b\"
+		and ((.fate.hint // \"$want\") == \"$want\"))) | length")
+	if [ "$(allp length)" != 4 ] || [ "$n" != 4 ]; then
+		echo "$n of $(allp length) datagrams (4 sent) ended $fate at veth-b, hint" \
+			"'$want': $(allp 'map(brief + " " + path) | join("; ")')"
+		return 1
+	fi
+	echo "consume_skb's location: $(kfact consume_location); $(allp fates)"
+}
+
 # ---- the VM as a whole ---------------------------------------------------------
 
 check_vm() {

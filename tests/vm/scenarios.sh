@@ -36,7 +36,7 @@ SCENARIOS=${VM_SCENARIOS:-"icmp-veth forward nft-drop udp-closed list-probes cle
 case ${VM_LABEL:-} in
 *-rt | *-cloud) [ -n "${VM_SCENARIOS:-}" ] || SCENARIOS="icmp-veth nft-drop cleanup check agent" ;;
 *) [ -n "${VM_SCENARIOS:-}" ] ||
-	SCENARIOS="$SCENARIOS tcp-forward tcp-nat tcp-read ping-reply udp-send gso bridge-flood nft-postrouting bpf-verdicts" ;;
+	SCENARIOS="$SCENARIOS tcp-forward tcp-nat tcp-read ping-reply udp-send gso bridge-flood nft-postrouting bpf-verdicts xdp-native" ;;
 esac
 # A VM that runs the scenarios on auto alone (VM_BACKENDS: the quick tier
 # of scripts/vm-test.sh, the test command's, and the rt and cloud flavours
@@ -670,6 +670,31 @@ scn_bpf_verdicts() {
 		kv "${f}_dropped" "$(sed -n 's/^dropped //p' "/tmp/pp.drop.$f")"
 		rm -f "/tmp/pp.drop.$f"
 	done
+}
+
+# xdp-native: a native XDP program on b's veth-b (bpf_dropper's driver
+# mode) drops UDP to 7005 and passes 7006; veth copies each of a's
+# datagrams for it (too little headroom) and consumes a's skb. Traced in
+# a, two datagrams to each port.
+scn_xdp_native() {
+	local port
+	DROPPERS=
+	topo_pair
+	dropper b veth-b xdp-native 7005 xdpn
+	sleep 1
+	if pp_start a "$1" --json "udp and dst $B"; then
+		for port in 7005 7005 7006 7006; do
+			ip netns exec a vmhelper udp "$B" "$port" || kv send fail
+		done
+		sleep 3
+	fi
+	pp_wait 0
+	# shellcheck disable=SC2086 # a list of pids
+	kill -INT $DROPPERS
+	wait
+	kv xdpn_id "$(sed -n 's/^id //p' /tmp/pp.drop.xdpn)"
+	kv xdpn_dropped "$(sed -n 's/^dropped //p' /tmp/pp.drop.xdpn)"
+	rm -f /tmp/pp.drop.xdpn
 }
 
 # A bridge pp-br in r with ports pb1..pb3, each a veth to host h1..h3.
