@@ -14,8 +14,8 @@
 #   minus the empty program's). The gate twin's figure is printed beside
 #   them: the least a program that knows whether anything is tracked costs,
 #   one load of a map value that is often out of the cache when the hook
-#   fires, up to 9 ns here (bench/notes/guard.md, "The cost guard"); issue
-#   36's 10 ns would fail on that load alone some days, not on a change.
+#   fires, up to 9 ns here (bench/notes/guard.md, "The cost guard"); a
+#   10 ns bound would fail on that load alone some days, not on a change.
 # - the 64-byte UDP flood with pktpath matching none of it (netbench.sh's
 #   pp-a, GUARD_ROUNDS rounds beside no tracing, alternating): more than
 #   GUARD_POINTS (0.05) below the ratio to no tracing that
