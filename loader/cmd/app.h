@@ -71,8 +71,9 @@ struct pp_app {
 	struct pp_drop_reasons *reasons;
 	struct pp_ksyms *ksyms;
 	struct pp_stacks stacks;
-	const char **names;
-	struct pp_kfacts facts; /* what the plan (plan.h) decides on */
+	const char **names;	  /* the probes' by index, room for --verdicts' rescans */
+	struct pp_out *trace_out; /* the trace loop's output, while it runs */
+	struct pp_kfacts facts;	  /* what the plan (plan.h) decides on */
 	enum pp_backend backend;
 	struct pp_netns_cache *netns; /* namespaces by name */
 	struct pp_ns_told told;	      /* the namespaces the text has described */

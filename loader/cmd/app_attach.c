@@ -102,6 +102,9 @@ static int drop_privileges(struct pp_app *a)
 	 */
 	if (a->cgroup.id)
 		keep |= 1ULL << CAP_SYS_PTRACE;
+	/* --verdicts: programs loaded later are found by id and get an fexit (verdicts.h). */
+	if (a->attacher->set.verdicts)
+		keep |= 1ULL << CAP_SYS_ADMIN | 1ULL << CAP_BPF | 1ULL << CAP_PERFMON;
 	return pp_app_drop_privileges(a, keep);
 }
 
@@ -176,6 +179,7 @@ static int new_attacher(struct pp_app *a)
 	s->backend = a->backend;
 	s->send_calls = a->env.send_calls;
 	s->verdicts = a->env.verdicts;
+	s->verdict_anchor = pp_cls_prog_fd(&a->cls, 0);
 	s->all_netns = a->env.all_netns;
 	s->stop = &pp_app_stop;
 	for (size_t i = 0; i < a->scope.n && i < PP_SCOPE_MAX; i++)

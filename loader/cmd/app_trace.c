@@ -143,21 +143,45 @@ static bool command_ended(void *ctx)
 }
 
 /* The probes' names by index: the list's, then the other programs' (verdicts.h). */
-static int probe_names(struct pp_app *a, struct pp_out *out)
+static void name_verdicts(struct pp_app *a, struct pp_out *out)
 {
 	const struct pp_verdicts *vs = pp_attacher_verdicts(a->attacher);
 	size_t n = a->list.n + vs->n;
 
-	a->names = calloc(n, sizeof(*a->names));
+	for (size_t i = out->nprobes; i < n; i++)
+		a->names[i] = pp_verdicts_label(vs, (__u32)i);
+	out->nprobes = n;
+}
+
+/* Room for every program --verdicts may record, found now or by a rescan. */
+static int probe_names(struct pp_app *a, struct pp_out *out)
+{
+	a->names = calloc(a->list.n + PP_VERDICT_MAX, sizeof(*a->names));
 	if (!a->names)
 		return -1;
 	for (size_t i = 0; i < a->list.n; i++)
 		a->names[i] = a->list.v[i].name;
-	for (size_t i = a->list.n; i < n; i++)
-		a->names[i] = pp_verdicts_label(vs, (__u32)i);
 	out->probe_names = a->names;
-	out->nprobes = n;
+	out->nprobes = a->list.n;
+	name_verdicts(a, out);
 	return 0;
+}
+
+/* --verdicts: TC and XDP programs loaded since, recorded and named too. */
+static void rescan_verdicts(void *ctx)
+{
+	struct pp_app *a = ctx;
+	const struct pp_verdicts *vs = pp_attacher_verdicts(a->attacher);
+	size_t from = a->trace_out->nprobes - a->list.n;
+
+	if (!pp_attacher_verdicts_rescan(a->attacher))
+		return;
+	name_verdicts(a, a->trace_out);
+	for (size_t i = from; i < vs->n; i++)
+		if (vs->v[i].on)
+			pp_info("recording the verdicts of BPF program %s too (loaded since the "
+				"start)\n",
+				vs->v[i].label + strlen(PP_VERDICT_PREFIX));
 }
 
 /* What the trace loop takes from the options, and what it writes to OUT. */
@@ -179,6 +203,8 @@ static struct pp_trace_cfg trace_cfg(struct pp_app *a, struct pp_out *out)
 				     .cpu_budget = a->env.cpu_budget / 100,
 				     .tick = a->env.agent ? agent_tick : NULL,
 				     .tick_ctx = a,
+				     .rescan = a->attacher->set.verdicts ? rescan_verdicts : NULL,
+				     .rescan_ctx = a,
 				     .ended = a->env.command ? command_ended : NULL,
 				     .ended_ctx = &a->command,
 				     .pid_only = a->env.pid_only ? a->env.pid : 0};
@@ -197,6 +223,7 @@ int pp_app_trace(struct pp_app *a)
 
 	if (probe_names(a, &out))
 		return PP_EXIT_FAIL;
+	a->trace_out = &out;
 	pp_app_out_names(a, &out);
 	out.if_arg = &netns;
 	/* --json --snaplen: what `pktpath report` needs for the exports, the same clocks. */
@@ -214,6 +241,7 @@ int pp_app_trace(struct pp_app *a)
 		 "measured to +-%llu ns\n",
 		 (unsigned long long)a->exports.clock.err_ns);
 	ret = pp_trace_run(&a->maps, &cfg, &pp_app_stop) ? PP_EXIT_FAIL : PP_EXIT_OK;
+	a->trace_out = NULL;
 	clock_check(&a->exports.clock);
 	if (pp_exports_close(&a->exports, stderr, a->err, sizeof(a->err))) {
 		pp_warn("%s\n", a->err);

@@ -100,9 +100,10 @@ const struct pp_cli_opt pp_cli_opts[] = {
 		 "sendmsg() or sendmmsg() call (syscall:send); its\n"
 		 "tracepoints slow every process's system calls"},
 	{"verdicts", 0, NULL, PP_OPT_FLAG, AT(verdicts),
-	 .help = "show other BPF programs' verdicts (TC, generic XDP)\n"
-		 "as hops: an fexit on each program slows every\n"
-		 "packet it sees (kernels with BPF trampolines)"},
+	 .help = "show other BPF programs' verdicts (TC, generic XDP,\n"
+		 "those loaded later too) as hops: an fexit on each\n"
+		 "program slows every packet it sees (kernels with BPF\n"
+		 "trampolines)"},
 	{"stack", 0, "NAME", PP_OPT_LIST, AT(stacks), AT(nstacks), .max = PP_MAX_EXTRA,
 	 .bad = "more than 256 --stack options",
 	 .help = "show the kernel stack at the hops of probe point\n"

@@ -38,8 +38,9 @@ struct trace {
 	struct pp_sampler sampler;    /* --max-rate, --cpu-budget */
 	struct pp_budget budget;      /* --cpu-budget */
 	int skb_map_fd, end_lost_fd, head_map_fd;
-	__u64 swept;  /* when head_map was last swept */
-	__u64 health; /* when the metrics last had the health figures */
+	__u64 swept;	 /* when head_map was last swept */
+	__u64 health;	 /* when the metrics last had the health figures */
+	__u64 rescanned; /* when cfg->rescan last ran */
 	int lost_fd;
 	__u64 now;
 	__u64 late_named;	      /* late records named on stderr so far */
@@ -390,6 +391,17 @@ static void report_health(struct trace *t)
 	pp_metrics_health(t->cfg->metrics, &h, t->now);
 }
 
+#define PP_RESCAN_NS 1000000000ULL
+
+/* cfg->rescan, about once a second. */
+static void rescan(struct trace *t)
+{
+	if (!t->cfg->rescan || t->now - t->rescanned < PP_RESCAN_NS)
+		return;
+	t->rescanned = t->now;
+	t->cfg->rescan(t->cfg->rescan_ctx);
+}
+
 /*
  * Orphaned head_map entries keep every probe's gate open. When nothing is in
  * flight, drop those too old to give a copy (BPF drops the ones it meets),
@@ -562,6 +574,7 @@ static int loop(struct trace *t, struct ring_buffer *rb, volatile sig_atomic_t *
 		budget(t);
 		sample(t);
 		report_health(t);
+		rescan(t);
 		sweep_heads(t);
 		clear_frag_ts(t);
 		clear_reply_ts(t);

@@ -26,6 +26,9 @@ struct pp_trace_cfg {
 	/* --metrics: called with the health figures, about once a second (--agent's reads). */
 	void (*tick)(void *ctx, __u64 now);
 	void *tick_ctx;
+	/* About once a second, NULL: none (--verdicts: programs loaded since, recorded too). */
+	void (*rescan)(void *ctx);
+	void *rescan_ctx;
 	void *also_ctx;
 	/*
 	 * -- COMMAND: true once it has ended; the run then ends when nothing

@@ -669,7 +669,7 @@ static int open_load(struct pp_probes *p, const struct pp_maps *maps, struct pp_
 		struct pp_verdict_progs v = verdict_progs(p);
 
 		pp_verdicts_find(&p->verdicts, (__u32)l->n, v.xdp != NULL);
-		err = pp_verdicts_prepare(&p->verdicts, &v);
+		err = pp_verdicts_prepare(&p->verdicts, &v, p->set->verdict_anchor);
 	}
 	if (err)
 		return err;
@@ -705,7 +705,7 @@ int pp_probes_attach(struct pp_probes *p, struct pp_probe_list *l, char *err, si
 		ret = attach_returns(p, l, backend);
 	if (!ret)
 		ret = attach_reasm(p, backend);
-	if (!ret && p->verdicts.n) {
+	if (!ret && p->set->verdicts) {
 		struct pp_verdict_progs v = verdict_progs(p);
 
 		pp_verdicts_attach(&p->verdicts, &v);
@@ -713,6 +713,13 @@ int pp_probes_attach(struct pp_probes *p, struct pp_probe_list *l, char *err, si
 	if (ret)
 		snprintf(err, errlen, "cannot attach the probes: %s", strerror(-ret));
 	return ret;
+}
+
+size_t pp_probes_verdicts_rescan(struct pp_probes *p)
+{
+	struct pp_verdict_progs v = verdict_progs(p);
+
+	return p->set->verdicts && p->skel ? pp_verdicts_rescan(&p->verdicts, &v) : 0;
 }
 
 void pp_probes_destroy(struct pp_probes *p)

@@ -45,6 +45,8 @@ int pp_probes_load(struct pp_probes *p, const struct pp_maps *maps, struct pp_pr
 
 /* Attach every planned probe of L (loaded by pp_probes_load()). */
 int pp_probes_attach(struct pp_probes *p, struct pp_probe_list *l, char *err, size_t errlen);
+/* Other programs loaded since the last look, their verdicts recorded (verdicts.h): how many. */
+size_t pp_probes_verdicts_rescan(struct pp_probes *p);
 void pp_probes_destroy(struct pp_probes *p);
 
 /* Keep LINK with P's links, destroyed with them: 0 or -ENOMEM. */

@@ -186,6 +186,11 @@ const struct pp_verdicts *pp_attacher_verdicts(const struct pp_attacher *at)
 	return &at->probes.verdicts;
 }
 
+size_t pp_attacher_verdicts_rescan(struct pp_attacher *at)
+{
+	return pp_probes_verdicts_rescan(&at->probes);
+}
+
 bool pp_attacher_marks(const struct pp_attacher *at)
 {
 	return at->set.marks;

@@ -53,6 +53,9 @@ size_t pp_attacher_attached(const struct pp_attacher *at);
 /* Other TC programs whose verdicts the probes record (verdicts.h). */
 const struct pp_verdicts *pp_attacher_verdicts(const struct pp_attacher *at);
 
+/* Other programs loaded since the start or the last rescan, recorded as those: how many. */
+size_t pp_attacher_verdicts_rescan(struct pp_attacher *at);
+
 /* Whether this kernel lets pktpath record other programs' verdicts (fexit on them). */
 bool pp_attacher_verdicts_possible(const struct btf *btf, const struct pp_kfacts *k);
 

@@ -13,8 +13,8 @@
 
 #define PP_CLS_PREFIX "pp_cls_" /* pktpath's classifiers, this run's and others' */
 
-/* Whether FD is a TC (or, with XDP, an XDP) program of someone else's: its info in INFO. */
-static bool judges_packets(int fd, bool xdp, struct bpf_prog_info *info, struct bpf_func_info *fi)
+/* FD's info into INFO, with its first function's (the main one) into FI: 0 or -errno. */
+static int prog_info(int fd, struct bpf_prog_info *info, struct bpf_func_info *fi)
 {
 	__u32 len = sizeof(*info);
 
@@ -22,7 +22,13 @@ static bool judges_packets(int fd, bool xdp, struct bpf_prog_info *info, struct 
 	info->nr_func_info = 1;
 	info->func_info_rec_size = sizeof(*fi);
 	info->func_info = (__u64)(unsigned long)fi;
-	if (bpf_obj_get_info_by_fd(fd, info, &len))
+	return bpf_obj_get_info_by_fd(fd, info, &len);
+}
+
+/* Whether FD is a TC (or, with XDP, an XDP) program of someone else's: its info in INFO. */
+static bool judges_packets(int fd, bool xdp, struct bpf_prog_info *info, struct bpf_func_info *fi)
+{
+	if (prog_info(fd, info, fi))
 		return false;
 	if (info->type != BPF_PROG_TYPE_SCHED_CLS && info->type != BPF_PROG_TYPE_SCHED_ACT &&
 	    !(xdp && info->type == BPF_PROG_TYPE_XDP))
@@ -82,23 +88,31 @@ static void keep(struct pp_verdicts *vs, int fd, const struct bpf_prog_info *inf
 	close(fd);
 }
 
-void pp_verdicts_find(struct pp_verdicts *vs, __u32 first, bool xdp)
+/* The programs past VS->seen into VS, those of others that judge packets kept. */
+static void look(struct pp_verdicts *vs)
 {
 	struct bpf_prog_info info;
 	struct bpf_func_info fi;
-	__u32 id = 0;
+	__u32 id = vs->seen;
 	int fd;
 
-	vs->first = first;
 	while (!bpf_prog_get_next_id(id, &id)) {
+		vs->seen = id;
 		fd = bpf_prog_get_fd_by_id(id);
 		if (fd < 0)
 			continue; /* unloaded since */
-		if (judges_packets(fd, xdp, &info, &fi))
+		if (judges_packets(fd, vs->with_xdp, &info, &fi))
 			keep(vs, fd, &info, &fi);
 		else
 			close(fd);
 	}
+}
+
+void pp_verdicts_find(struct pp_verdicts *vs, __u32 first, bool xdp)
+{
+	vs->first = first;
+	vs->with_xdp = xdp;
+	look(vs);
 	if (vs->over)
 		pp_warn("%zu BPF programs past the first %zu: their verdicts are not recorded\n",
 			vs->over, vs->n);
@@ -113,21 +127,29 @@ static const struct pp_verdict_prog *first_tc(const struct pp_verdicts *vs)
 	return NULL;
 }
 
-static bool any_xdp(const struct pp_verdicts *vs)
+/* ANCHOR's main function into V: the template's target when no other TC program is loaded. */
+static bool anchor_prog(int anchor, struct pp_verdict_prog *v)
 {
-	for (size_t i = 0; i < vs->n; i++)
-		if (vs->v[i].xdp)
-			return true;
-	return false;
+	struct bpf_prog_info info;
+	struct bpf_func_info fi;
+
+	if (anchor < 0 || prog_info(anchor, &info, &fi) || !has_btf(&info, &fi, v))
+		return false;
+	v->fd = anchor;
+	return true;
 }
 
-int pp_verdicts_prepare(const struct pp_verdicts *vs, const struct pp_verdict_progs *p)
+int pp_verdicts_prepare(struct pp_verdicts *vs, const struct pp_verdict_progs *p, int anchor)
 {
 	const struct pp_verdict_prog *tc = first_tc(vs);
+	struct pp_verdict_prog own = {0};
 
 	if (p->xdp)
-		bpf_program__set_autoload(p->xdp, any_xdp(vs));
-	bpf_program__set_autoload(p->tc, tc != NULL);
+		bpf_program__set_autoload(p->xdp, true);
+	if (!tc && anchor_prog(anchor, &own))
+		tc = &own;
+	vs->tmpl = tc != NULL;
+	bpf_program__set_autoload(p->tc, vs->tmpl);
 	return tc ? bpf_program__set_attach_target(p->tc, tc->fd, tc->func) : 0;
 }
 
@@ -153,40 +175,54 @@ static int attach_one(struct pp_verdicts *vs, struct bpf_program *tmpl,
 	return 0;
 }
 
-/* The fexit on bpf_prog_run_generic_xdp() attached, then the XDP programs' probe indexes by id. */
-static int attach_xdp(struct pp_verdicts *vs, const struct pp_verdict_progs *p)
+/* V[I]'s verdicts recorded: a template's copy on a TC program, an XDP program's index by id. */
+static void record(struct pp_verdicts *vs, const struct pp_verdict_progs *p, size_t i)
 {
-	int fd = bpf_map__fd(p->xdp_map);
-	int link = bpf_raw_tracepoint_open(NULL, bpf_program__fd(p->xdp));
+	struct pp_verdict_prog *v = &vs->v[i];
+	__u32 index = vs->first + (__u32)i;
+	int err;
 
-	if (link < 0)
-		return -errno;
-	vs->links[vs->nlinks++] = link;
-	for (size_t i = 0; i < vs->n; i++) {
-		__u32 index = vs->first + (__u32)i;
+	if (v->xdp)
+		err = vs->xdp_on && bpf_map_update_elem(bpf_map__fd(p->xdp_map), &v->id, &index, 0)
+			      ? -errno
+			      : (vs->xdp_on ? 0 : -ENOENT);
+	else
+		err = vs->tmpl ? attach_one(vs, p->tc, v, index) : -ENOENT;
+	if (err)
+		pp_debug("%s: verdicts not recorded: %s\n", v->label, strerror(-err));
+	v->on = !err;
+	vs->attached += !err;
+}
 
-		vs->v[i].on |= vs->v[i].xdp && !bpf_map_update_elem(fd, &vs->v[i].id, &index, 0);
-		vs->attached += vs->v[i].xdp && vs->v[i].on;
+/* The fexit on bpf_prog_run_generic_xdp(), for the XDP programs of now and later. */
+static void attach_xdp(struct pp_verdicts *vs, const struct pp_verdict_progs *p)
+{
+	int link = p->xdp ? bpf_raw_tracepoint_open(NULL, bpf_program__fd(p->xdp)) : -ENOENT;
+
+	if (link < 0) {
+		pp_debug("bpf_prog_run_generic_xdp: fexit not attached: %s\n",
+			 strerror(p->xdp ? errno : ENOENT));
+		return;
 	}
-	return 0;
+	vs->links[vs->nlinks++] = link;
+	vs->xdp_on = true;
 }
 
 void pp_verdicts_attach(struct pp_verdicts *vs, const struct pp_verdict_progs *p)
 {
-	int err;
+	attach_xdp(vs, p);
+	for (size_t i = 0; i < vs->n; i++)
+		record(vs, p, i);
+}
 
-	for (size_t i = 0; i < vs->n; i++) {
-		if (vs->v[i].xdp)
-			continue;
-		err = attach_one(vs, p->tc, &vs->v[i], vs->first + (__u32)i);
-		if (err)
-			pp_debug("%s: fexit not attached: %s\n", vs->v[i].label, strerror(-err));
-		vs->v[i].on = !err;
-		vs->attached += !err;
-	}
-	err = p->xdp && any_xdp(vs) ? attach_xdp(vs, p) : 0;
-	if (err)
-		pp_debug("bpf_prog_run_generic_xdp: fexit not attached: %s\n", strerror(-err));
+size_t pp_verdicts_rescan(struct pp_verdicts *vs, const struct pp_verdict_progs *p)
+{
+	size_t from = vs->n, before = vs->attached;
+
+	look(vs);
+	for (size_t i = from; i < vs->n; i++)
+		record(vs, p, i);
+	return vs->attached - before;
 }
 
 const char *pp_verdicts_label(const struct pp_verdicts *vs, __u32 i)

@@ -9,7 +9,10 @@
  * XDP programs in generic mode share one fexit on the kernel's
  * bpf_prog_run_generic_xdp(), which finds their probe index by program id
  * (xdp_probe_map); native XDP runs before any skb, unseen. Probe indexes
- * follow the probe list's. Programs loaded after the start are not seen.
+ * follow the probe list's. Programs loaded after the start are found by a
+ * rescan (pp_verdicts_rescan(), about once a second): the template is
+ * loaded at the start even with no TC program to copy it for, bound to
+ * pktpath's own classifier (never attached there), so that it can be.
  */
 #ifndef PP_VERDICTS_H
 #define PP_VERDICTS_H
@@ -37,11 +40,15 @@ struct pp_verdict_prog {
 
 struct pp_verdicts {
 	struct pp_verdict_prog v[PP_VERDICT_MAX];
-	size_t n;			   /* programs found, traceable (the first n of v) */
-	size_t no_btf;			   /* found without BTF: not traced */
-	size_t over;			   /* found past PP_VERDICT_MAX: not traced */
-	size_t attached;		   /* programs whose verdicts are recorded */
-	__u32 first;			   /* probe index of v[0] */
+	size_t n;	 /* programs found, traceable (the first n of v) */
+	size_t no_btf;	 /* found without BTF: not traced */
+	size_t over;	 /* found past PP_VERDICT_MAX: not traced */
+	size_t attached; /* programs whose verdicts are recorded */
+	__u32 first;	 /* probe index of v[0] */
+	__u32 seen;	 /* the highest program id looked at */
+	bool with_xdp;	 /* XDP programs are looked for (the fexit loads) */
+	bool tmpl;	 /* the TC programs' template loaded: copies can be made */
+	bool xdp_on;	 /* the XDP fexit attached */
 	int links[PP_VERDICT_MAX * 2 + 1]; /* copies' program and link fds, the XDP fexit's link */
 	size_t nlinks;
 };
@@ -56,12 +63,22 @@ struct pp_verdict_progs {
 /* The TC (and, with XDP, XDP) programs loaded now, with probe indexes from FIRST. */
 void pp_verdicts_find(struct pp_verdicts *vs, __u32 first, bool xdp);
 
-/* Before the probes' object loads: what of P loads (the template bound to the first TC program). */
-int pp_verdicts_prepare(const struct pp_verdicts *vs, const struct pp_verdict_progs *p);
+/*
+ * Before the probes' object loads: what of P loads, the template bound to
+ * the first TC program, or to ANCHOR (a TC program of pktpath's own with
+ * BTF, -1: none) where there is none yet.
+ */
+int pp_verdicts_prepare(struct pp_verdicts *vs, const struct pp_verdict_progs *p, int anchor);
 
 /* After: a copy of the template on each TC program, the XDP programs' fexit; -v says what failed.
  */
 void pp_verdicts_attach(struct pp_verdicts *vs, const struct pp_verdict_progs *p);
+
+/*
+ * The TC and XDP programs loaded since the last look, recorded as the
+ * others (their probe indexes follow): how many were recorded.
+ */
+size_t pp_verdicts_rescan(struct pp_verdicts *vs, const struct pp_verdict_progs *p);
 
 /* Probe I's name, if it is one of VS's programs; NULL otherwise. */
 const char *pp_verdicts_label(const struct pp_verdicts *vs, __u32 i);

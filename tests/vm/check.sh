@@ -1113,7 +1113,8 @@ verdict_hops() {
 
 # Each program's drops: hops naming it with its drop verdict, the drop's
 # hint naming it, as many as its own counter; what went through: its pass.
-# XDP's generic mode where the kernel has bpf_prog_run_generic_xdp (5.16+).
+# XDP's generic mode where the kernel has bpf_prog_run_generic_xdp (5.16+);
+# the clsact program, loaded after pktpath started, named on stderr.
 chk_bpf_verdicts() {
 	local f port id label n want drop pass
 	life_common "$1" || return 1
@@ -1122,8 +1123,12 @@ chk_bpf_verdicts() {
 		echo "$n datagrams printed, 8 sent: $(allp 'map(brief) | join("; ")')"
 		return 1
 	}
-	grep -q 'recording the verdicts of [0-9]* BPF programs\? of others' "$BLK/err" || {
-		echo "pktpath did not record other programs' verdicts: $(grep -m1 -i verdict "$BLK/err")"
+	# The clsact program came after the start: the rescan names it.
+	id=$(kv tc_id)
+	grep -q "recording the verdicts of BPF program vm_tc_drop#$id too (loaded since the start)" \
+		"$BLK/err" || {
+		echo "pktpath did not record the verdicts of vm_tc_drop#$id, loaded since the start:" \
+			"$(grep -i verdict "$BLK/err" | tr '\n' ' ')"
 		return 1
 	}
 	for f in xdp tc tcx; do

@@ -629,10 +629,11 @@ scn_ping_reply() {
 
 # bpf-verdicts: other BPF programs judge a's datagrams to b (bpf_dropper,
 # each with BTF and its own drop counter): in XDP's generic mode on b's
-# veth-b, one drops UDP to 7005; on b's clsact ingress, one drops 7001;
-# where the kernel has tcx, one on a's tcx egress, after pktpath's
-# classifier, drops 7003; 7004 goes through all (no server: b drops it
-# NO_SOCKET). Traced in a, two datagrams to each port.
+# veth-b, one drops UDP to 7005; on b's clsact ingress, one loaded after
+# pktpath started (its rescan finds it within a second) drops 7001; where
+# the kernel has tcx, one on a's tcx egress, after pktpath's classifier,
+# drops 7003; 7004 goes through all (no server: b drops it NO_SOCKET).
+# Traced in a, two datagrams to each port.
 VERDICT_SENDS=2
 VERDICT_PORTS="7001 7003 7004 7005"
 # dropper NS IFACE HOOK PORT KIND: bpf_dropper vm_KIND_drop in the background.
@@ -645,12 +646,18 @@ scn_bpf_verdicts() {
 	DROPPERS=
 	topo_pair
 	dropper b veth-b xdp-generic 7005 xdp
-	dropper b veth-b clsact-ingress 7001 tc
 	! grep -qE '^tcx +yes' /tmp/boot.check || dropper a veth-a tcx-egress 7003 tcx
 	# The one fexit that sees XDP's generic mode: the kernel has it or not (5.16+).
 	kv xdp_generic "$(yes_no grep -q ' bpf_prog_run_generic_xdp$' /proc/kallsyms)"
 	sleep 1
 	if pp_start a "$1" --json --verdicts "udp and dst $B"; then
+		dropper b veth-b clsact-ingress 7001 tc
+		i=0
+		while ! grep -q '^id ' /tmp/pp.drop.tc && [ $i -lt 50 ]; do
+			sleep 0.1
+			i=$((i + 1))
+		done
+		sleep 2
 		for port in $VERDICT_PORTS; do
 			i=0
 			while [ $i -lt "$VERDICT_SENDS" ]; do
