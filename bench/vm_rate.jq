@@ -64,13 +64,13 @@ def startup_table:
 
 # Another program's mean ns per run, without and with pktpath's fexit on it.
 def verdict_table:
-	"| kernel | without pktpath: ns per run | with: ns per run | added ns | with / without | rounds ok |",
-	"|---|---|---|---|---|---|",
-	(group_by(.kernel)[]
+	"| kernel | program | without pktpath: ns per run | with: ns per run | added ns | with / without | rounds ok |",
+	"|---|---|---|---|---|---|---|",
+	(group_by([.kernel, .prog // "tc"])[]
 	 | map(select(.ns != null and .rc == 0)) as $ok
 	 | ([$ok[] | select(.traced == 0) | .ns] | median) as $without
 	 | ([$ok[] | select(.traced == 1) | .ns] | median) as $with
-	 | "| \(.[0].kernel) | \($without | r0) | \($with | r0) "
+	 | "| \(.[0].kernel) | \(.[0].prog // "tc") | \($without | r0) | \($with | r0) "
 	   + "| \(if $with and $without then $with - $without | r0 else "-" end) "
 	   + "| \(if $with and $without then $with / $without | r2 else "-" end) "
 	   + "| \([$ok[] | select(.traced == 1)] | length)/\([.[] | select(.traced == 1)] | length) |");

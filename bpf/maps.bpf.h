@@ -29,6 +29,18 @@ struct {
 	__type(value, __u32);
 } xdp_probe_map SEC(".maps");
 
+/*
+ * When this CPU last ended a tracked skb copied for XDP (PP_FATE_XDP): the
+ * XDP program's frame that follows is that packet's, not one of its own
+ * (bpf/frames.bpf.h).
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} frame_skip_map SEC(".maps");
+
 /* skb->head -> the packet whose data it is; sized like skb_map. */
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);

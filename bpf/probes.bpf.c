@@ -12,6 +12,7 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "record.bpf.h"
+#include "frames.bpf.h"
 #include "free_fate.h"
 
 char LICENSE[] SEC("license") = "GPL";
@@ -206,6 +207,24 @@ int pp_xdp_generic4(__u64 *ctx)
 	return pp_hop_gate(ctx[0]) ? pp_xdp_generic(ctx, ctx[4]) : 0;
 }
 
+/*
+ * An XDP program's return on a frame (frames.bpf.h): fexit on the program
+ * (loader/probes/verdicts.c loads a copy per XDP program with BTF, its
+ * probe index in the immediate). Its argument is the xdp_buff; ctx[1] what
+ * it returned. In a section of its own: the loader splices the filter in.
+ */
+SEC("pktpath_frame")
+int pp_verdict_frame(__u64 *ctx)
+{
+	return pp_on_frame((struct xdp_buff *)ctx[0], pp_probe_imm(), (__u32)ctx[1], true);
+}
+
+SEC("pktpath_frame")
+int pp_verdict_frame_nofetch(__u64 *ctx)
+{
+	return pp_on_frame((struct xdp_buff *)ctx[0], pp_probe_imm(), (__u32)ctx[1], false);
+}
+
 /* The returns of the copying functions (PP_COOKIE_COPIES), per backend. */
 SEC("kretprobe.multi")
 int pp_kmulti_ret(struct pt_regs *ctx)
@@ -282,8 +301,11 @@ static __noinline int pp_consumed_at(__u64 *ctx)
 	fate = at >= pp_cfg.gso_lo && at < pp_cfg.gso_hi ? PP_FATE_SEGMENTED : PP_FATE_CONSUMED;
 	if (pp_merge_at(at))
 		fate = PP_FATE_MERGED;
-	if (pp_in_ranges(at, pp_cfg.xdp_lo, pp_cfg.xdp_hi, PP_XDP_RANGES))
+	if (pp_in_ranges(at, pp_cfg.xdp_lo, pp_cfg.xdp_hi, PP_XDP_RANGES)) {
 		fate = PP_FATE_XDP;
+		if (pp_cfg.frames && pp_skb_entry(ctx[0]))
+			pp_frame_skip_next();
+	}
 	return pp_on_free(ctx[0], pp_cfg.consume_probe, fate, 0, at, 0,
 			  pp_tap_at(at) | pp_read_at(at), PP_VIA_BTF);
 }

@@ -62,6 +62,11 @@ struct pp_bpf_settings {
 	__u32 fclone_note;
 	/* bpf_rdonly_cast() (Linux 6.2+, a register move once verified): the kernel has it. */
 	__u32 rdonly_cast;
+	/*
+	 * --verdicts: XDP programs' frames are watched (bpf/frames.bpf.h), and
+	 * the kernel's SKB_DROP_REASON_XDP (0: none) for the frames they drop.
+	 */
+	__u32 frames, frame_drop_reason;
 
 	/*
 	 * --- Where things are in this kernel, from kallsyms. Each range is

@@ -176,6 +176,12 @@ enum pp_fate {
 #define PP_HOP_VERDICT 128U
 /* With PP_HOP_VERDICT: the program is an XDP program (generic mode), its verdict an XDP action. */
 #define PP_HOP_XDP 256U
+/*
+ * MARK and END: a frame an XDP program dropped, sent back or redirected
+ * before the kernel made an skb of it (bpf/frames.bpf.h); the END repeats
+ * the MARK's hop, and the text leaves its line out.
+ */
+#define PP_HOP_FRAME 512U
 /* Other programs whose verdicts are recorded, at most (loader/probes/verdicts.h). */
 #define PP_VERDICT_PROGS 64
 /* How many text ranges of af_packet's receive functions the probes know. */

@@ -246,9 +246,12 @@ static int prepare_load(struct bpf_program *prog, struct bpf_prog_load_opts *o, 
 static const struct {
 	const char *name;
 	enum bpf_prog_type type;
+	enum bpf_attach_type attach;
 } sections[] = {
-	{"pktpath_cls", BPF_PROG_TYPE_SCHED_CLS}, /* the classifier: PP_SPLICE_PREPEND */
-	{"pktpath_kmark", BPF_PROG_TYPE_KPROBE},  /* pp_kmark: PP_SPLICE_SUBPROG */
+	{"pktpath_cls", BPF_PROG_TYPE_SCHED_CLS, 0}, /* the classifier: PP_SPLICE_PREPEND */
+	{"pktpath_kmark", BPF_PROG_TYPE_KPROBE, 0},  /* pp_kmark: PP_SPLICE_SUBPROG */
+	/* pp_verdict_frame: PP_SPLICE_SUBPROG, its target set by the loader */
+	{"pktpath_frame", BPF_PROG_TYPE_TRACING, BPF_TRACE_FEXIT},
 };
 
 int pp_splice_register(void)
@@ -259,7 +262,8 @@ int pp_splice_register(void)
 
 	for (; registered < sizeof(sections) / sizeof(sections[0]); registered++) {
 		int id = libbpf_register_prog_handler(sections[registered].name,
-						      sections[registered].type, 0, &h);
+						      sections[registered].type,
+						      sections[registered].attach, &h);
 
 		if (id < 0)
 			return id;

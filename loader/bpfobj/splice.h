@@ -75,7 +75,7 @@ struct pp_splice {
 
 /*
  * The sections whose programs are spliced at load ("pktpath_cls",
- * "pktpath_kmark"), made known to libbpf: before an object that has them
+ * "pktpath_kmark", "pktpath_frame"), made known to libbpf: before an object that has them
  * is opened. Once per process, later calls return at once.
  */
 int pp_splice_register(void);

@@ -110,6 +110,7 @@ void pp_app_free(struct pp_app *a)
 	pp_cls_destroy(&a->cls);
 	pp_maps_destroy(&a->maps);
 	pp_filter_free(&a->l3);
+	pp_filter_free(&a->l2);
 	pp_probe_list_free(&a->list);
 	pp_drop_reasons_free(a->reasons);
 	pp_ksyms_free(a->ksyms);

@@ -65,6 +65,7 @@ struct pp_app {
 	struct pp_maps maps; /* shared by the classifier, the probes and the loop */
 	struct pp_cls cls;
 	struct pp_filter l3;	      /* the filter for marking in probes */
+	struct pp_filter l2;	      /* --verdicts: the filter for XDP's frames */
 	struct pp_attacher *attacher; /* the probes: new -> prepare -> load -> attach -> destroy */
 	struct pp_tc_script script;
 	struct pp_exports exports; /* --pcapng, --perfetto */
@@ -123,6 +124,8 @@ int pp_app_marking_scope(struct pp_app *a);
 int pp_app_marking_prepare(struct pp_app *a);
 int pp_app_marking_attach(struct pp_app *a);
 void pp_app_marking_probes(struct pp_app *a);
+/* --verdicts: the filter for the frames XDP programs take before any skb. */
+void pp_app_marking_frames(struct pp_app *a);
 
 /* app_trace.c: what the run writes, and the loop that writes it. */
 int pp_app_trace_files(struct pp_app *a);

@@ -189,6 +189,7 @@ static int new_attacher(struct pp_app *a)
 		pp_warn("--verdicts: this kernel has no BPF trampolines (fentry): other BPF "
 			"programs' verdicts are not recorded\n");
 	pp_app_marking_probes(a);
+	pp_app_marking_frames(a);
 	return 0;
 }
 

@@ -262,3 +262,20 @@ void pp_app_marking_probes(struct pp_app *a)
 	a->attacher->set.l3 = a->l3.insns;
 	a->attacher->set.l3_cnt = a->l3.cnt;
 }
+
+/*
+ * --verdicts: frames an XDP program drops, sends back or redirects before
+ * any skb are matched from their Ethernet header (bpf/frames.bpf.h). Not
+ * in a cgroup scope: a frame has no socket.
+ */
+void pp_app_marking_frames(struct pp_app *a)
+{
+	if (!a->attacher->set.verdicts || a->cgroup.id)
+		return;
+	if (pp_filter_build(&a->l2, a->env.filter, PP_XLATE_PROBE, a->err, sizeof(a->err))) {
+		pp_warn("frames XDP programs take before any skb are not seen: %s\n", a->err);
+		return;
+	}
+	a->attacher->set.l2 = a->l2.insns;
+	a->attacher->set.l2_cnt = a->l2.cnt;
+}

@@ -78,10 +78,11 @@ static void report(FILE *out, const struct pp_kfacts *f)
 	     "decided (fexit on BPF programs would)");
 	row(out, "tracefs mounted", f->tracefs, "not needed: pktpath uses perf kprobes");
 	row(out, "bpffs mounted", f->bpffs, "not needed by pktpath");
-	/* Not this kernel's lack but pktpath's: said so that nobody looks for it. */
-	row(out, "XDP drops before an skb", false,
-	    "not seen: a frame an XDP program drops, sends back or redirects never "
-	    "reaches pktpath's hooks (the program's own counters tell)");
+	row2(out, "XDP drops before an skb", f->fentry,
+	     "--verdicts: a frame an XDP program with BTF drops, sends back or redirects "
+	     "is a packet of its own (fexit on the program)",
+	     "not seen: a frame an XDP program drops, sends back or redirects never "
+	     "reaches pktpath's hooks (the program's own counters tell)");
 }
 
 int pp_check(FILE *out)

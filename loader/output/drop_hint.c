@@ -631,9 +631,13 @@ static const char *judge_of(const struct pp_out *o, const struct pp_packet *p,
 const char *pp_out_drop_judge(const struct pp_out *o, const struct pp_packet *p, char *buf,
 			      size_t len)
 {
-	const struct pp_hop *end = pp_out_drop_end(p);
+	const struct pp_hop *end = pp_out_drop_end(p), *h = &p->hops[0];
 
-	return end ? judge_of(o, p, end, buf, len) : NULL;
+	if (end)
+		return judge_of(o, p, end, buf, len);
+	if (p->fate == PP_FATE_XDP && p->nhops && (h->flags & PP_HOP_FRAME))
+		return pp_out_verdict_str(o, h->probe, h->reason, true, buf, len);
+	return NULL;
 }
 
 size_t pp_out_drop_hint(const struct pp_out *o, const struct pp_packet *p, char *buf, size_t len)
@@ -664,6 +668,9 @@ size_t pp_out_drop_hint(const struct pp_out *o, const struct pp_packet *p, char 
 		hook_facts(o, end, &d, progs, sizeof(progs));
 		d.judge = judge_of(o, p, end, judge, sizeof(judge));
 		d.verdicts_off = o->verdicts_off;
+		/* A frame XDP dropped before any skb: XDP's row, reason or none. */
+		if (end->flags & PP_HOP_FRAME)
+			d.reason = "XDP";
 	}
 	icmp_facts(o, p, end, &d);
 	return pp_drop_hint(&d, buf, len);

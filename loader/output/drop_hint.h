@@ -53,7 +53,9 @@ struct pp_drop_facts {
 
 /*
  * Dropped packet P's deciding program, where a verdict hop saw it drop P
- * before the END that is P's fate: "NAME#ID returned VERDICT" in BUF, or NULL.
+ * before the END that is P's fate; or the program that sent back or
+ * redirected P, a frame before any skb (PP_HOP_FRAME): "NAME#ID returned
+ * VERDICT" in BUF, or NULL.
  */
 const char *pp_out_drop_judge(const struct pp_out *o, const struct pp_packet *p, char *buf,
 			      size_t len);

@@ -487,6 +487,8 @@ static void json_hop(const struct pp_out *out, struct pp_wbuf *w, const struct p
 		jbool(&o, K("unseen_before"), true);
 	if (h->flags & PP_HOP_READ)
 		jbool(&o, K("read"), true);
+	if (h->flags & PP_HOP_FRAME)
+		jbool(&o, K("frame"), true);
 	json_netns_name(out, &o, h->netns);
 	json_dev(&o, h);
 	jnum(&o, K("cpu"), h->cpu);
@@ -576,7 +578,10 @@ static void json_hint(const struct pp_out *out, struct jobj *o, const struct pp_
 }
 
 /* {"kind":...} and, for a drop, its reason, place and hint; the read of SKB (0: any). */
-/* "decided_by": --verdicts saw which program dropped it, "NAME#ID returned VERDICT". */
+/*
+ * "decided_by": --verdicts saw which program dropped it, or sent it back or
+ * redirected it (a frame), "NAME#ID returned VERDICT".
+ */
 static void json_judge(const struct pp_out *out, struct jobj *o, const struct pp_packet *p)
 {
 	char buf[128];
@@ -597,7 +602,7 @@ static void json_fate_of(const struct pp_out *out, struct jobj *top, const struc
 		json_drop(out, &o, r ? r->reason : p->reason, r ? r->location : p->location);
 	if ((fate == PP_FATE_DROPPED || fate == PP_FATE_XDP) && !r)
 		json_hint(out, &o, p);
-	if (fate == PP_FATE_DROPPED && !r)
+	if ((fate == PP_FATE_DROPPED || fate == PP_FATE_XDP) && !r)
 		json_judge(out, &o, p);
 	if (!r && p->by_tap)
 		jbool(&o, K("by_tap"), true);

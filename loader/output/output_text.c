@@ -658,7 +658,10 @@ static void text_fate_note(struct pp_wbuf *w, const struct pp_packet *p)
 			     "protocol took it)\n");
 }
 
-/* " (BPF program NAME#ID returned VERDICT)": --verdicts saw which program dropped it. */
+/*
+ * " (BPF program NAME#ID returned VERDICT)": --verdicts saw which program
+ * dropped it, or sent it back or redirected it, a frame before any skb.
+ */
 static void text_judge(const struct pp_out *o, struct pp_wbuf *w, const struct pp_packet *p)
 {
 	char buf[128];
@@ -677,7 +680,7 @@ static void text_fate(const struct pp_out *o, struct pp_wbuf *w, const struct pp
 
 	pp_wb_lit(w, "  ");
 	text_fate_of(o, w, p->fate, p->reason, p->location);
-	if (p->fate == PP_FATE_DROPPED)
+	if (p->fate == PP_FATE_DROPPED || p->fate == PP_FATE_XDP)
 		text_judge(o, w, p);
 	if (p->fate == PP_FATE_UNSEEN)
 		text_seen_last(o, w, p);
@@ -716,6 +719,9 @@ void pp_out_text(const struct pp_out *o, const struct pp_packet *p)
 	pp_out_ns_legend(o, &w, p);
 	text_header(o, &w, p);
 	for (i = 0; i < p->nhops; i++) {
+		/* A frame's END repeats its mark's hop (PP_HOP_FRAME): the fate line says it. */
+		if (p->hops[i].type == PP_REC_END && (p->hops[i].flags & PP_HOP_FRAME))
+			continue;
 		text_hop(o, &w, p, &p->hops[i], t0, prev);
 		prev = p->hops[i].ts;
 	}

@@ -594,13 +594,40 @@ static int attach_free_tps(struct pp_probes *p, enum pp_backend backend)
 	return err ? err : attach_recv_done(p);
 }
 
-/* pp_kmark's filter, where it marks (mark_point()); none otherwise. */
+/* The programs that record other programs' verdicts, for this kernel (verdicts.h). */
+static struct pp_verdict_progs verdict_progs(const struct pp_probes *p)
+{
+	struct probes *s = p->skel;
+	int args = p->set->xdp_generic_args;
+
+	return (struct pp_verdict_progs){
+		.tc = s->progs.pp_verdict_tc,
+		.xdp = args == 3 ? s->progs.pp_xdp_generic3
+				 : (args == 4 ? s->progs.pp_xdp_generic4 : NULL),
+		.xdp_map = s->maps.xdp_probe_map,
+		.frame = !p->set->l2 ? NULL
+				     : (p->set->no_fetch ? s->progs.pp_verdict_frame_nofetch
+							 : s->progs.pp_verdict_frame),
+	};
+}
+
+/*
+ * The filter where the probes mark: pp_kmark's, for packets from their IP
+ * header on (mark_point()); the XDP frames', from the Ethernet header.
+ */
 static int load_marking(struct pp_probes *p)
 {
-	const struct pp_splice mark = {bpf_program__name(kmark(p)), PP_SPLICE_SUBPROG, p->set->l3,
-				       p->set->l3_cnt};
+	struct pp_verdict_progs v = verdict_progs(p);
+	struct pp_splice edits[2];
+	size_t n = 0;
 
-	return pp_splice_load(p->skel->skeleton, &mark, p->set->l3 ? 1 : 0);
+	if (p->set->l3)
+		edits[n++] = (struct pp_splice){bpf_program__name(kmark(p)), PP_SPLICE_SUBPROG,
+						p->set->l3, p->set->l3_cnt};
+	if (p->verdicts.frames)
+		edits[n++] = (struct pp_splice){bpf_program__name(v.frame), PP_SPLICE_SUBPROG,
+						p->set->l2, p->set->l2_cnt};
+	return pp_splice_load(p->skel->skeleton, edits, n);
 }
 
 /*
@@ -623,20 +650,6 @@ static void set_no_cookie(struct pp_probes *p, const struct pp_probe_list *l,
 		else
 			p->cfg.mark_probe4 = (__u32)i;
 	}
-}
-
-/* The programs that record other programs' verdicts, for this kernel (verdicts.h). */
-static struct pp_verdict_progs verdict_progs(const struct pp_probes *p)
-{
-	struct probes *s = p->skel;
-	int args = p->set->xdp_generic_args;
-
-	return (struct pp_verdict_progs){
-		.tc = s->progs.pp_verdict_tc,
-		.xdp = args == 3 ? s->progs.pp_xdp_generic3
-				 : (args == 4 ? s->progs.pp_xdp_generic4 : NULL),
-		.xdp_map = s->maps.xdp_probe_map,
-	};
 }
 
 static int open_load(struct pp_probes *p, const struct pp_maps *maps, struct pp_probe_list *l)
@@ -668,8 +681,9 @@ static int open_load(struct pp_probes *p, const struct pp_maps *maps, struct pp_
 	if (!err && p->set->verdicts) {
 		struct pp_verdict_progs v = verdict_progs(p);
 
-		pp_verdicts_find(&p->verdicts, (__u32)l->n, v.xdp != NULL);
+		pp_verdicts_find(&p->verdicts, (__u32)l->n, v.xdp || v.frame);
 		err = pp_verdicts_prepare(&p->verdicts, &v, p->set->verdict_anchor);
+		p->cfg.frames = p->verdicts.frames;
 	}
 	if (err)
 		return err;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <bpf/btf.h>
 #include "probes/attacher.h"
@@ -147,6 +148,18 @@ static int func_args(const struct btf *btf, const char *name)
 	return t && btf_is_func_proto(t) ? btf_vlen(t) : 0;
 }
 
+/* The value of enum skb_drop_reason's NAME; 0 where the kernel has none. */
+static __u32 drop_reason(const struct btf *btf, const char *name)
+{
+	int id = btf__find_by_name_kind(btf, "skb_drop_reason", BTF_KIND_ENUM);
+	const struct btf_type *t = id > 0 ? btf__type_by_id(btf, id) : NULL;
+
+	for (int i = 0; t && i < btf_vlen(t); i++)
+		if (!strcmp(btf__name_by_offset(btf, btf_enum(t)[i].name_off), name))
+			return (__u32)btf_enum(t)[i].val;
+	return 0;
+}
+
 void pp_attacher_prepare(struct pp_attacher *at, const struct btf *btf,
 			 const struct pp_ksyms *ksyms, struct pp_kfacts *k)
 {
@@ -171,6 +184,7 @@ void pp_attacher_prepare(struct pp_attacher *at, const struct btf *btf,
 	s->cfg.rdonly_cast = btf__find_by_name_kind(btf, "bpf_rdonly_cast", BTF_KIND_FUNC) > 0;
 	s->verdicts = s->verdicts && pp_attacher_verdicts_possible(btf, k);
 	s->xdp_generic_args = s->verdicts ? func_args(btf, "bpf_prog_run_generic_xdp") : 0;
+	s->cfg.frame_drop_reason = s->verdicts ? drop_reason(btf, "SKB_DROP_REASON_XDP") : 0;
 }
 
 bool pp_attacher_verdicts_possible(const struct btf *btf, const struct pp_kfacts *k)

@@ -45,6 +45,9 @@ struct pp_probe_settings {
 	 */
 	const struct bpf_insn *l3;
 	size_t l3_cnt;
+	/* With verdicts: the filter for XDP's frames, from the Ethernet header on (probe mode). */
+	const struct bpf_insn *l2;
+	size_t l2_cnt;
 
 	/*
 	 * The BPF side's settings (include/bpf_settings.h): the scope from the

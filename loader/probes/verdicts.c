@@ -49,15 +49,20 @@ static bool func_name(__u32 btf_id, __u32 func, char *buf, size_t len)
 	return ok;
 }
 
-/* Whether a TC program's fexit can attach: it has BTF, its main function named in V. */
+/*
+ * Whether an fexit can attach to the program: it has BTF, its main function
+ * named in V. An XDP program without has its generic mode's verdicts
+ * (XDP), not its frames'.
+ */
 static bool has_btf(const struct bpf_prog_info *info, const struct bpf_func_info *fi,
-		    struct pp_verdict_prog *v)
+		    struct pp_verdict_prog *v, bool xdp)
 {
+	v->func[0] = 0;
 	if (info->btf_id && info->nr_func_info &&
 	    func_name(info->btf_id, fi->type_id, v->func, sizeof(v->func)))
 		return true;
-	pp_debug("BPF program %s (id %u): no BTF, its verdicts are not recorded\n", info->name,
-		 info->id);
+	pp_debug("BPF program %s (id %u): no BTF, its %s not recorded\n", info->name, info->id,
+		 xdp ? "frames are" : "verdicts are");
 	return false;
 }
 
@@ -73,11 +78,11 @@ static void keep(struct pp_verdicts *vs, int fd, const struct bpf_prog_info *inf
 
 	if (vs->n == PP_VERDICT_MAX || vs->first + vs->n >= PP_MAX_PROBES) {
 		vs->over++;
-	} else if (!xdp && !has_btf(info, fi, v)) {
+	} else if (!has_btf(info, fi, v, xdp) && !xdp) {
 		vs->no_btf++;
 	} else {
 		v->id = info->id;
-		v->btf_func = xdp ? 0 : fi->type_id;
+		v->btf_func = v->func[0] ? fi->type_id : 0;
 		v->xdp = xdp;
 		v->fd = fd;
 		snprintf(v->label, sizeof(v->label), PP_VERDICT_PREFIX "%s#%u", info->name,
@@ -118,11 +123,11 @@ void pp_verdicts_find(struct pp_verdicts *vs, __u32 first, bool xdp)
 			vs->over, vs->n);
 }
 
-/* The first TC program of VS, or NULL. */
-static const struct pp_verdict_prog *first_tc(const struct pp_verdicts *vs)
+/* The first TC program of VS (XDP: the first XDP program with BTF), or NULL. */
+static const struct pp_verdict_prog *first_of(const struct pp_verdicts *vs, bool xdp)
 {
 	for (size_t i = 0; i < vs->n; i++)
-		if (!vs->v[i].xdp)
+		if (vs->v[i].xdp == xdp && vs->v[i].btf_func)
 			return &vs->v[i];
 	return NULL;
 }
@@ -133,7 +138,7 @@ static bool anchor_prog(int anchor, struct pp_verdict_prog *v)
 	struct bpf_prog_info info;
 	struct bpf_func_info fi;
 
-	if (anchor < 0 || prog_info(anchor, &info, &fi) || !has_btf(&info, &fi, v))
+	if (anchor < 0 || prog_info(anchor, &info, &fi) || !has_btf(&info, &fi, v, false))
 		return false;
 	v->fd = anchor;
 	return true;
@@ -141,16 +146,25 @@ static bool anchor_prog(int anchor, struct pp_verdict_prog *v)
 
 int pp_verdicts_prepare(struct pp_verdicts *vs, const struct pp_verdict_progs *p, int anchor)
 {
-	const struct pp_verdict_prog *tc = first_tc(vs);
+	const struct pp_verdict_prog *tc = first_of(vs, false), *xdp = first_of(vs, true);
 	struct pp_verdict_prog own = {0};
+	int err;
 
 	if (p->xdp)
 		bpf_program__set_autoload(p->xdp, true);
-	if (!tc && anchor_prog(anchor, &own))
-		tc = &own;
+	if ((!tc || !xdp) && anchor_prog(anchor, &own)) {
+		tc = tc ? tc : &own;
+		xdp = xdp ? xdp : &own;
+	}
 	vs->tmpl = tc != NULL;
+	vs->frames = p->frame && xdp;
 	bpf_program__set_autoload(p->tc, vs->tmpl);
-	return tc ? bpf_program__set_attach_target(p->tc, tc->fd, tc->func) : 0;
+	if (p->frame)
+		bpf_program__set_autoload(p->frame, vs->frames);
+	err = tc ? bpf_program__set_attach_target(p->tc, tc->fd, tc->func) : 0;
+	if (!err && vs->frames)
+		err = bpf_program__set_attach_target(p->frame, xdp->fd, xdp->func);
+	return err;
 }
 
 /* A copy of TMPL on program V, probe index INDEX: 0 or -errno. */
@@ -175,6 +189,25 @@ static int attach_one(struct pp_verdicts *vs, struct bpf_program *tmpl,
 	return 0;
 }
 
+/* An XDP program's: its generic mode's by id, its frames by a copy of the frame template. */
+static void record_xdp(struct pp_verdicts *vs, const struct pp_verdict_progs *p,
+		       struct pp_verdict_prog *v, __u32 index)
+{
+	int generic = vs->xdp_on ? 0 : -ENOENT, frames = -ENOENT;
+
+	if (!generic && bpf_map_update_elem(bpf_map__fd(p->xdp_map), &v->id, &index, 0))
+		generic = -errno;
+	if (vs->frames && v->btf_func)
+		frames = attach_one(vs, p->frame, v, index);
+	if (generic)
+		pp_debug("%s: generic mode's verdicts not recorded: %s\n", v->label,
+			 strerror(-generic));
+	if (frames)
+		pp_debug("%s: frames not recorded: %s\n", v->label, strerror(-frames));
+	v->on = !generic || !frames;
+	vs->attached += v->on;
+}
+
 /* V[I]'s verdicts recorded: a template's copy on a TC program, an XDP program's index by id. */
 static void record(struct pp_verdicts *vs, const struct pp_verdict_progs *p, size_t i)
 {
@@ -182,12 +215,11 @@ static void record(struct pp_verdicts *vs, const struct pp_verdict_progs *p, siz
 	__u32 index = vs->first + (__u32)i;
 	int err;
 
-	if (v->xdp)
-		err = vs->xdp_on && bpf_map_update_elem(bpf_map__fd(p->xdp_map), &v->id, &index, 0)
-			      ? -errno
-			      : (vs->xdp_on ? 0 : -ENOENT);
-	else
-		err = vs->tmpl ? attach_one(vs, p->tc, v, index) : -ENOENT;
+	if (v->xdp) {
+		record_xdp(vs, p, v, index);
+		return;
+	}
+	err = vs->tmpl ? attach_one(vs, p->tc, v, index) : -ENOENT;
 	if (err)
 		pp_debug("%s: verdicts not recorded: %s\n", v->label, strerror(-err));
 	v->on = !err;

@@ -8,7 +8,9 @@
  * program's BTF (its functions' info): one without is counted, not traced.
  * XDP programs in generic mode share one fexit on the kernel's
  * bpf_prog_run_generic_xdp(), which finds their probe index by program id
- * (xdp_probe_map); native XDP runs before any skb, unseen. Probe indexes
+ * (xdp_probe_map). An XDP program with BTF also gets a copy of
+ * pp_verdict_frame, which tells the frames it drops, sends back or
+ * redirects before any skb, native XDP's (bpf/frames.bpf.h). Probe indexes
  * follow the probe list's. Programs loaded after the start are found by a
  * rescan (pp_verdicts_rescan(), about once a second): the template is
  * loaded at the start even with no TC program to copy it for, bound to
@@ -30,8 +32,8 @@ struct bpf_program;
 
 struct pp_verdict_prog {
 	__u32 id;	/* the kernel's program id */
-	__u32 btf_func; /* TC: its main function's BTF id, in its own BTF */
-	bool xdp;	/* an XDP program: seen in generic mode only */
+	__u32 btf_func; /* its main function's BTF id, in its own BTF; 0: none (XDP) */
+	bool xdp;	/* an XDP program */
 	bool on;	/* its verdicts are recorded */
 	int fd;		/* -1 once closed */
 	char label[48]; /* "bpf:NAME#ID": the probe's name in the output */
@@ -46,8 +48,9 @@ struct pp_verdicts {
 	size_t attached; /* programs whose verdicts are recorded */
 	__u32 first;	 /* probe index of v[0] */
 	__u32 seen;	 /* the highest program id looked at */
-	bool with_xdp;	 /* XDP programs are looked for (the fexit loads) */
+	bool with_xdp;	 /* XDP programs are looked for (an XDP fexit loads) */
 	bool tmpl;	 /* the TC programs' template loaded: copies can be made */
+	bool frames;	 /* the XDP programs' frame template loaded, likewise */
 	bool xdp_on;	 /* the XDP fexit attached */
 	int links[PP_VERDICT_MAX * 2 + 1]; /* copies' program and link fds, the XDP fexit's link */
 	size_t nlinks;
@@ -55,18 +58,19 @@ struct pp_verdicts {
 
 /* The programs that record verdicts, from bpf/probes.bpf.c; NULL: not used. */
 struct pp_verdict_progs {
-	struct bpf_program *tc;	 /* the template of the TC programs' fexit copies */
-	struct bpf_program *xdp; /* the fexit on bpf_prog_run_generic_xdp() */
-	struct bpf_map *xdp_map; /* xdp_probe_map */
+	struct bpf_program *tc;	   /* the template of the TC programs' fexit copies */
+	struct bpf_program *xdp;   /* the fexit on bpf_prog_run_generic_xdp() */
+	struct bpf_program *frame; /* the template of the XDP programs' frame copies */
+	struct bpf_map *xdp_map;   /* xdp_probe_map */
 };
 
 /* The TC (and, with XDP, XDP) programs loaded now, with probe indexes from FIRST. */
 void pp_verdicts_find(struct pp_verdicts *vs, __u32 first, bool xdp);
 
 /*
- * Before the probes' object loads: what of P loads, the template bound to
- * the first TC program, or to ANCHOR (a TC program of pktpath's own with
- * BTF, -1: none) where there is none yet.
+ * Before the probes' object loads: what of P loads, the templates bound to
+ * the first TC program and the first XDP program with BTF, or to ANCHOR (a
+ * TC program of pktpath's own with BTF, -1: none) where there is none yet.
  */
 int pp_verdicts_prepare(struct pp_verdicts *vs, const struct pp_verdict_progs *p, int anchor);
 

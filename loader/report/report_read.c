@@ -213,25 +213,17 @@ static int netns_name_of(struct ctx *c, json_object *obj, __u32 netns)
 	return ret;
 }
 
-/* "unseen_before": true, hops before this one went unseen (PP_HOP_GAP). */
-static int read_gap(struct ctx *c, json_object *obj, struct pp_hop *h)
+/*
+ * A hop's flag written as KEY: true ("unseen_before": PP_HOP_GAP; "read":
+ * PP_HOP_READ; "frame": PP_HOP_FRAME).
+ */
+static int read_flag(struct ctx *c, json_object *obj, const char *key, __u32 flag, struct pp_hop *h)
 {
 	json_object *v;
-	int ret = get(c, obj, "unseen_before", false, json_type_boolean, &v);
+	int ret = get(c, obj, key, false, json_type_boolean, &v);
 
 	if (ret > 0 && json_object_get_boolean(v))
-		h->flags |= PP_HOP_GAP;
-	return ret;
-}
-
-/* "read": true, the reader's own free of the data it was given (PP_HOP_READ). */
-static int read_read(struct ctx *c, json_object *obj, struct pp_hop *h)
-{
-	json_object *v;
-	int ret = get(c, obj, "read", false, json_type_boolean, &v);
-
-	if (ret > 0 && json_object_get_boolean(v))
-		h->flags |= PP_HOP_READ;
+		h->flags |= flag;
 	return ret;
 }
 
@@ -280,9 +272,11 @@ static int read_hop(struct ctx *c, json_object *obj, __u64 base, struct pp_hop *
 	if (ret >= 0)
 		ret = get_addr(c, obj, "skb", &h->skb);
 	if (ret >= 0)
-		ret = read_gap(c, obj, h);
+		ret = read_flag(c, obj, "unseen_before", PP_HOP_GAP, h);
 	if (ret >= 0)
-		ret = read_read(c, obj, h);
+		ret = read_flag(c, obj, "read", PP_HOP_READ, h);
+	if (ret >= 0)
+		ret = read_flag(c, obj, "frame", PP_HOP_FRAME, h);
 	if (ret >= 0)
 		ret = read_verdict(c, obj, h);
 	h->ts = base + t;

@@ -10,10 +10,11 @@
  * written here, so that no BPF compiler runs for tests; its BTF too, one
  * function NAME, so that fentry and fexit attach to it.
  *
- * HOOK test-run (IFACE any, unused): the TC program attached nowhere; for
- * each line of stdin, a number REPEAT, BPF_PROG_TEST_RUN runs it REPEAT
- * times on a 64-byte UDP frame to PORT + 1 (one it passes) and "ns N" on
- * stdout is the kernel's mean time per run: what tracing it costs it.
+ * HOOK test-run (IFACE any, unused): the TC program attached nowhere
+ * (test-run-xdp: the XDP program); for each line of stdin, a number
+ * REPEAT, BPF_PROG_TEST_RUN runs it REPEAT times on a 64-byte UDP frame to
+ * PORT + 1 (one it passes) and "ns N" on stdout is the kernel's mean time
+ * per run: what tracing it costs it.
  */
 #include <errno.h>
 #include <signal.h>
@@ -191,7 +192,9 @@ int main(int argc, char **argv)
 	__u32 xdp_mode = !strcmp(hook, "xdp-generic")  ? XDP_FLAGS_SKB_MODE
 			 : !strcmp(hook, "xdp-native") ? XDP_FLAGS_DRV_MODE
 						       : 0;
-	bool xdp = xdp_mode != 0, egress = strstr(hook, "egress") != NULL;
+	bool test_run = !strncmp(hook, "test-run", 8);
+	bool xdp = xdp_mode != 0 || !strcmp(hook, "test-run-xdp");
+	bool egress = strstr(hook, "egress") != NULL;
 	LIBBPF_OPTS(bpf_tc_hook, tc, .ifindex = ifindex,
 		    .attach_point = egress ? BPF_TC_EGRESS : BPF_TC_INGRESS);
 	LIBBPF_OPTS(bpf_tc_opts, opts, .priority = 1);
@@ -214,7 +217,7 @@ int main(int argc, char **argv)
 			map);
 	if (fd < 0)
 		return 1;
-	if (!strcmp(hook, "test-run")) {
+	if (test_run) {
 		err = bpf_obj_get_info_by_fd(fd, &info, &len);
 		fprintf(stderr, "id %u\n", info.id);
 		return err ? 1 : test_runs(fd, port);

@@ -404,6 +404,51 @@ static size_t count_of(const char *s, const char *w)
 }
 
 /*
+ * A frame an XDP program sent back before any skb (PP_HOP_FRAME): one hop
+ * line, its verdict (the END repeats it and is left out), and the program
+ * named after the fate.
+ */
+START_TEST(test_text_frame)
+{
+	struct capture c;
+	struct sample s;
+	const char *t;
+
+	cap_open(&c);
+	sample(&s);
+	s.hops[0] = mkhop(PP_REC_MARK, 0, 1000000, NS_B, "veth-b", 6, 0);
+	s.hops[0].flags = PP_HOP_VERDICT | PP_HOP_XDP | PP_HOP_FRAME;
+	s.hops[0].reason = 3; /* XDP_TX */
+	s.hops[1] = mkhop(PP_REC_END, 0, 1000000, NS_B, "veth-b", 6, 0);
+	s.hops[1].flags = PP_HOP_FRAME;
+	s.hops[1].fate = PP_FATE_XDP;
+	s.mark.hop = s.hops[0];
+	s.p.nhops = 2;
+	s.p.fate = PP_FATE_XDP;
+	s.p.reason = 0;
+	s.p.location = 0;
+	pp_out_text(&c.o, &s.p);
+	t = out(&c);
+	ck_assert_uint_eq(count_of(t, " veth_xmit XDP_TX\n"), 1);
+	ck_assert_ptr_nonnull(strstr(t, "(marked at veth-b veth_xmit)\n"));
+	ck_assert_ptr_nonnull(strstr(t, "went on past XDP"));
+	ck_assert_ptr_nonnull(strstr(t, " (BPF program veth_xmit returned XDP_TX) after 0.000 us"));
+	/* Dropped, on a kernel without drop reasons: XDP's hint all the same. */
+	s.hops[0].reason = 1; /* XDP_DROP */
+	s.mark.hop = s.hops[0];
+	s.hops[1].fate = PP_FATE_DROPPED;
+	s.p.fate = PP_FATE_DROPPED;
+	pp_out_text(&c.o, &s.p);
+	t = out(&c);
+	ck_assert_ptr_nonnull(strstr(t, " (BPF program veth_xmit returned XDP_DROP) after"));
+	ck_assert_msg(strstr(t, "why: an XDP program on veth-b dropped it; BPF program veth_xmit "
+				"returned XDP_DROP"),
+		      "%s", t);
+	cap_close(&c);
+}
+END_TEST
+
+/*
  * The headers seen at a TC hop differ from the mark's (NAT): that hop says
  * "now" and gives them in JSON; a hop whose bytes show the mark's flow
  * says nothing.
@@ -1392,6 +1437,7 @@ Suite *output_suite(void)
 
 	tcase_add_test(tc, test_json_reader);
 	tcase_add_test(tc, test_text_dropped);
+	tcase_add_test(tc, test_text_frame);
 	tcase_add_test(tc, test_hop_now);
 	tcase_add_test(tc, test_mark_reply);
 	tcase_add_test(tc, test_json_dropped);

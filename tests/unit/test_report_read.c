@@ -20,7 +20,7 @@
 #define T0   5000000000ULL
 
 static const char *const names[] = {"ip_rcv", "tp:skb:kfree_skb", "tp:skb:consume_skb",
-				    "tp:skb:skb_copy_datagram_iovec"};
+				    "tp:skb:skb_copy_datagram_iovec", "bpf:xdp_lb#7"};
 
 static const char *reason_name(__u32 reason, void *arg)
 {
@@ -121,7 +121,7 @@ static char *write_json(struct pp_out *o, const struct pp_packet *p)
 static struct pp_out live_out(__u32 head)
 {
 	return (struct pp_out){.probe_names = names,
-			       .nprobes = 4,
+			       .nprobes = sizeof(names) / sizeof(names[0]),
 			       .reason_name = reason_name,
 			       .sym_name = sym_name,
 			       .head_bytes = head,
@@ -225,6 +225,40 @@ START_TEST(test_round_trip_verdicts)
 	x.hops[1].reason = (__u32)-1;
 	line = write_json(&o, &x.p);
 	ck_assert_ptr_nonnull(strstr(line, "\"verdict\":\"TC_ACT_UNSPEC\""));
+	round_trip(line, 128);
+	free(line);
+}
+END_TEST
+
+/*
+ * A frame an XDP program sent back before any skb (PP_HOP_FRAME): "frame"
+ * on its two records, the program's verdict as its fate's "decided_by".
+ */
+START_TEST(test_round_trip_frame)
+{
+	struct fixture x;
+	struct pp_out o = live_out(128);
+	char *line;
+
+	fixture(&x);
+	x.hops[0].probe = 4;
+	x.hops[0].flags = PP_HOP_VERDICT | PP_HOP_XDP | PP_HOP_FRAME;
+	x.hops[0].reason = 3; /* XDP_TX */
+	x.mark.hop = x.hops[0];
+	x.hops[1] = x.hops[0];
+	x.hops[1].type = PP_REC_END;
+	x.hops[1].flags = PP_HOP_FRAME;
+	x.hops[1].reason = 0;
+	x.hops[1].fate = PP_FATE_XDP;
+	x.skbs[0] =
+		(struct pp_skbref){.skb = SKB0, .first_ts = T0, .ended = true, .fate = PP_FATE_XDP};
+	x.p.nhops = 2;
+	x.p.nskbs = 1;
+	x.p.fate = PP_FATE_XDP;
+	line = write_json(&o, &x.p);
+	ck_assert_ptr_nonnull(strstr(line, "\"func\":\"bpf:xdp_lb#7\",\"verdict\":\"XDP_TX\""));
+	ck_assert_ptr_nonnull(strstr(line, "\"frame\":true"));
+	ck_assert_ptr_nonnull(strstr(line, "\"decided_by\":\"xdp_lb#7 returned XDP_TX\""));
 	round_trip(line, 128);
 	free(line);
 }
@@ -424,6 +458,7 @@ Suite *report_read_suite(void)
 	tcase_add_test(tc, test_round_trip_read_free);
 	tcase_add_test(tc, test_round_trip_reply);
 	tcase_add_test(tc, test_round_trip_verdicts);
+	tcase_add_test(tc, test_round_trip_frame);
 	tcase_add_test(tc, test_hop_kinds);
 	tcase_add_test(tc, test_cut_line);
 	tcase_add_test(tc, test_unknown_keys);

@@ -1186,6 +1186,39 @@ chk_xdp_native() {
 	echo "consume_skb's location: $(kfact consume_location); $(allp fates)"
 }
 
+# ---- xdp-frames ------------------------------------------------------------
+
+# The 2 datagrams to 7005 are frames the program dropped: each a packet of
+# its own, its one hop the program's XDP_DROP at veth-b, its drop decided
+# by it, as many as its own counter; the 2 to 7006 it passed start at TC
+# ingress, dropped by b's UDP.
+chk_xdp_frames() {
+	local id n label
+	life_common "$1" || return 1
+	id=$(kv xdpf_id)
+	label="bpf:vm_xdpf_drop#$id"
+	[ "$(kv xdpf_dropped)" = 2 ] || {
+		echo "the XDP program dropped '$(kv xdpf_dropped)' (id '$id'), 2 sent to 7005"
+		return 1
+	}
+	n=$(allp "map(select(.pkt.dport == 7005 and .fate.kind == \"dropped\"
+		and .fate.decided_by == \"vm_xdpf_drop#$id returned XDP_DROP\"
+		and .hops[0].func == \"$label\" and .hops[0].verdict == \"XDP_DROP\"
+		and .hops[0].ifname == \"veth-b\")) | length")
+	[ "$n" = 2 ] || {
+		echo "$n of 2 frames to 7005 dropped by $label: $(allp 'map(brief + " " + path) | join("; ")')"
+		return 1
+	}
+	n=$(allp "map(select(.pkt.dport == 7006 and .fate.kind == \"dropped\"
+		and .hops[0].func == \"tc:ingress\")) | length")
+	if [ "$n" != 2 ] || [ "$(allp length)" != 4 ]; then
+		echo "$n of 2 datagrams to 7006 from TC ingress to a drop, $(allp length) printed" \
+			"(4 sent): $(allp 'map(brief + " " + path) | join("; ")')"
+		return 1
+	fi
+	echo "$(allp fates); hint: $(allp 'map(select(.pkt.dport == 7005) | .fate.hint) | first')"
+}
+
 # ---- the VM as a whole ---------------------------------------------------------
 
 check_vm() {

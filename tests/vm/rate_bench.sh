@@ -9,7 +9,7 @@
 #   @@RB {"type":"rate",...}     one traced run: UDP packets/s with pktpath
 #                                and with no tracing just before it
 #   @@RB {"type":"startup",...}  one run to "ready": pktpath's -v timings
-#   @@RB {"type":"verdict",...}  another TC program's mean time per run,
+#   @@RB {"type":"verdict",...}  another TC or XDP program's mean time per run,
 #                                with pktpath recording its verdicts or not
 #
 # Rate: a (veth-a) - r - (veth-c) c, r forwards; c reads two UDP ports.
@@ -266,37 +266,44 @@ startup() {
 
 # ---- verdict: what recording another program's verdicts costs it ---------------
 
-# A TC program of someone else's (bpf_dropper's, attached nowhere: pktpath
-# records every TC program's verdicts) run by BPF_PROG_TEST_RUN, 10^6 times a
-# measurement, on a 64-byte frame it passes: the kernel's mean ns per run,
-# through the fexit pktpath puts on it (idle: nothing tracked, the gate
-# closed) or without pktpath, alternating, ROUNDS rounds of each.
+# A program of someone else's (bpf_dropper's, attached nowhere: pktpath
+# records every TC and XDP program's verdicts), a TC one and an XDP one,
+# run by BPF_PROG_TEST_RUN, 10^6 times a measurement, on a 64-byte frame it
+# passes: the kernel's mean ns per run, through the fexit pktpath puts on
+# it (a TC program's: idle, nothing tracked, the gate closed; an XDP
+# program's: the frame's, which lets a passed frame go) or without
+# pktpath, alternating, ROUNDS rounds of each.
 VERDICT_REPEAT=1000000
 verdict_once() {
 	echo "$VERDICT_REPEAT" >&3
 	read -r _ ns <&4
-	printf '@@RB {"type":"verdict","round":%s,"traced":%s,"ns":%s,"rc":%s}\n' \
-		"$1" "$2" "${ns:-null}" "${3:-0}"
+	printf '@@RB {"type":"verdict","prog":"%s","round":%s,"traced":%s,"ns":%s,"rc":%s}\n' \
+		"$1" "$2" "$3" "${ns:-null}" "${4:-0}"
 }
-verdict() {
+# verdict_of PROG HOOK NAME: the rounds for bpf_dropper's PROG ("tc", "xdp").
+verdict_of() {
 	local r
 	rm -f /tmp/vd.in /tmp/vd.out
 	mkfifo /tmp/vd.in /tmp/vd.out
-	bpf_dropper lo test-run 7000 vm_cost </tmp/vd.in >/tmp/vd.out 2>/tmp/vd.err &
+	bpf_dropper lo "$2" 7000 "$3" </tmp/vd.in >/tmp/vd.out 2>/tmp/vd.err &
 	exec 3>/tmp/vd.in 4</tmp/vd.out
 	for r in $(seq 1 "$ROUNDS"); do
-		verdict_once "$r" 0
+		verdict_once "$1" "$r" 0
 		if pp_start "$PP" --backend tracepoint --verdicts "$RATE_FILTER" &&
-			grep -q 'recording the verdicts of .*vm_cost#' "$ERR"; then
-			verdict_once "$r" 1
+			grep -q "recording the verdicts of .*$3#" "$ERR"; then
+			verdict_once "$1" "$r" 1
 			pp_stop
 		else
 			pp_stop
-			verdict_once "$r" 1 1
+			verdict_once "$1" "$r" 1 1
 		fi
 	done
 	exec 3>&- 4<&-
 	wait
+}
+verdict() {
+	verdict_of tc test-run vm_cost
+	verdict_of xdp test-run-xdp vm_xcost
 }
 
 # ---- main --------------------------------------------------------------------------

@@ -36,7 +36,7 @@ SCENARIOS=${VM_SCENARIOS:-"icmp-veth forward nft-drop udp-closed list-probes cle
 case ${VM_LABEL:-} in
 *-rt | *-cloud) [ -n "${VM_SCENARIOS:-}" ] || SCENARIOS="icmp-veth nft-drop cleanup check agent" ;;
 *) [ -n "${VM_SCENARIOS:-}" ] ||
-	SCENARIOS="$SCENARIOS tcp-forward tcp-nat tcp-read ping-reply udp-send gso bridge-flood nft-postrouting bpf-verdicts xdp-native" ;;
+	SCENARIOS="$SCENARIOS tcp-forward tcp-nat tcp-read ping-reply udp-send gso bridge-flood nft-postrouting bpf-verdicts xdp-native xdp-frames" ;;
 esac
 # A VM that runs the scenarios on auto alone (VM_BACKENDS: the quick tier
 # of scripts/vm-test.sh, the test command's, and the rt and cloud flavours
@@ -702,6 +702,33 @@ scn_xdp_native() {
 	kv xdpn_id "$(sed -n 's/^id //p' /tmp/pp.drop.xdpn)"
 	kv xdpn_dropped "$(sed -n 's/^dropped //p' /tmp/pp.drop.xdpn)"
 	rm -f /tmp/pp.drop.xdpn
+}
+
+# xdp-frames: frames an XDP program takes before any skb, told from the
+# receiver. b's veth-b has a native XDP program (bpf_dropper's driver
+# mode) that drops UDP to 7005 and passes 7006; pktpath runs in b with
+# --verdicts, so a's datagrams arrive untracked, and the program judges
+# each as a frame: those it drops are packets of their own; those it
+# passes become skbs, marked at TC ingress (b's UDP drops them, no socket).
+scn_xdp_frames() {
+	local port
+	DROPPERS=
+	topo_pair
+	dropper b veth-b xdp-native 7005 xdpf
+	sleep 1
+	if pp_start b "$1" --json --verdicts "udp and dst $B"; then
+		for port in 7005 7005 7006 7006; do
+			ip netns exec a vmhelper udp "$B" "$port" || kv send fail
+		done
+		sleep 3
+	fi
+	pp_wait 0
+	# shellcheck disable=SC2086 # a list of pids
+	kill -INT $DROPPERS
+	wait
+	kv xdpf_id "$(sed -n 's/^id //p' /tmp/pp.drop.xdpf)"
+	kv xdpf_dropped "$(sed -n 's/^dropped //p' /tmp/pp.drop.xdpf)"
+	rm -f /tmp/pp.drop.xdpf
 }
 
 # A bridge pp-br in r with ports pb1..pb3, each a veth to host h1..h3.

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Frames before any skb (--verdicts): an XDP program in native mode (a
+ * NIC's driver, a veth) judges a frame before the kernel makes an skb of
+ * it, and one it drops, sends back or redirects never meets pktpath's
+ * classifier. Where such a frame matches the filter it is a packet of its
+ * own: a MARK (the frame's bytes; as its hop, the program's verdict) and an
+ * END at once, both flagged PP_HOP_FRAME. A frame the program passes
+ * becomes an skb, marked at TC like any other; so is every frame of XDP's
+ * generic mode, which runs on an skb (pp_xdp_generic*). Included by
+ * probes.bpf.c after record.bpf.h.
+ */
+#ifndef PP_FRAMES_BPF_H
+#define PP_FRAMES_BPF_H
+
+#include "record.bpf.h"
+
+/* How long after a tracked skb's copy for XDP ended its frame may follow (pp_frame_skip()). */
+#define PP_FRAME_SKIP_NS 1000000ULL
+
+/*
+ * The filter on the frame from its Ethernet header. The loader splices
+ * the filter, translated for probes, over this body; the asm keeps the
+ * arguments alive, so that the caller passes them.
+ */
+static __noinline int pp_filter_l2(const void *data, __u64 len, __u64 headlen)
+{
+	__u64 v;
+
+	asm volatile("%0 = %1" : "=r"(v) : "i"(PP_FILTER_MAGIC), "r"(data), "r"(len), "r"(headlen));
+	return (int)v;
+}
+
+/* A tracked skb copied for XDP ended here (PP_FATE_XDP): its frame comes next on this CPU. */
+static __always_inline void pp_frame_skip_next(void)
+{
+	__u32 zero = 0;
+	__u64 *ts = bpf_map_lookup_elem(&frame_skip_map, &zero);
+
+	if (ts)
+		*ts = bpf_ktime_get_ns();
+}
+
+/*
+ * Whether this frame is the copy of a tracked skb, which ended "past XDP"
+ * at the copy (veth's native XDP on an skb): that packet tells it already.
+ */
+static __always_inline bool pp_frame_skip(void)
+{
+	__u32 zero = 0;
+	__u64 *ts = bpf_map_lookup_elem(&frame_skip_map, &zero), then;
+
+	if (!ts || !*ts)
+		return false;
+	then = *ts;
+	*ts = 0;
+	return bpf_ktime_get_ns() - then < PP_FRAME_SKIP_NS;
+}
+
+/*
+ * XDP's generic mode gives the program the device's own receive queue's
+ * info (dev->_rx[i].xdp_rxq); a driver in native mode, one of its own.
+ */
+static __always_inline bool pp_xdp_generic_rxq(struct xdp_rxq_info *rxq, struct net_device *dev)
+{
+	__u64 rx = (__u64)BPF_CORE_READ(dev, _rx);
+	__u64 q = BPF_CORE_READ(rxq, queue_index);
+
+	return (__u64)rxq == rx + q * bpf_core_type_size(struct netdev_rx_queue) +
+				     bpf_core_field_offset(struct netdev_rx_queue, xdp_rxq);
+}
+
+/* A frame's record: on DEV, LEN bytes long, KEY standing for the skb it has not. */
+static __always_inline void pp_fill_frame(struct pp_hop *h, __u32 type, __u32 probe, __u64 id,
+					  __u64 key, struct net_device *dev, __u32 len, __u64 ts)
+{
+	__builtin_memset(h, 0, sizeof(*h));
+	h->type = type;
+	h->probe = probe;
+	h->id = id;
+	h->ts = ts;
+	h->skb = key;
+	h->cpu = bpf_get_smp_processor_id();
+	h->netns = pp_netns(NULL, dev, PP_VIA_KPROBE);
+	h->ifindex = BPF_CORE_READ(dev, ifindex);
+	h->len = len;
+	pp_ifname(h->ifname, dev, PP_VIA_KPROBE);
+}
+
+/* The frame's MARK: its bytes, and the verdict RET as its hop. */
+static __always_inline bool pp_frame_mark(struct pp_state *st, __u32 probe, __u64 id, __u64 key,
+					  struct net_device *dev, const void *data, __u32 len,
+					  __u32 ret, __u64 ts)
+{
+	struct pp_mark *m = bpf_ringbuf_reserve(&path_map, sizeof(*m), 0);
+	__u64 n = len;
+
+	if (!m) {
+		pp_count_lost(st, NULL, probe);
+		return false;
+	}
+	pp_fill_frame(&m->hop, PP_REC_MARK, probe, id, key, dev, len, ts);
+	m->hop.flags = PP_HOP_VERDICT | PP_HOP_XDP | PP_HOP_FRAME;
+	m->hop.reason = ret;
+	/* The clamp on the register the call takes: clang would test a copy. */
+	asm volatile("if %0 <= %1 goto +1; %0 = %1" : "+r"(n) : "i"(PP_HDR_BYTES));
+	if (bpf_probe_read_kernel(m->data, n, data))
+		n = 0;
+	m->cap_len = (__u32)n;
+	m->vlan = 0;
+	m->maker_pid = 0;
+	m->maker_comm[0] = 0;
+	m->pad = 0;
+	pp_submit_mark(st, m);
+	return true;
+}
+
+/* The frame's END: dropped (XDP_DROP, XDP_ABORTED), else gone on past XDP. */
+static __always_inline void pp_frame_end(struct pp_state *st, __u32 probe, __u64 id, __u64 key,
+					 struct net_device *dev, __u32 len, __u32 ret, __u64 ts)
+{
+	struct pp_hop *h = bpf_ringbuf_reserve(&path_map, sizeof(*h), 0);
+	bool drop = ret == XDP_DROP || ret == XDP_ABORTED;
+
+	if (!h) {
+		pp_count_lost(st, NULL, probe);
+		return;
+	}
+	pp_fill_frame(h, PP_REC_END, probe, id, key, dev, len, ts);
+	h->fate = drop ? PP_FATE_DROPPED : PP_FATE_XDP;
+	h->reason = drop ? pp_cfg.frame_drop_reason : 0;
+	h->flags = PP_HOP_FRAME;
+	pp_submit(st, h);
+}
+
+/*
+ * XDP's verdict RET on the frame of XDP (an xdp_buff) with probe index
+ * PROBE. FETCH: see pp_next_id(). No other subprogram is called: the
+ * loader's splice wants pp_filter_l2() the program's last.
+ */
+static __always_inline int pp_on_frame(struct xdp_buff *xdp, __u32 probe, __u32 ret,
+				       const bool fetch)
+{
+	struct pp_state *st = pp_state();
+	void *data = BPF_CORE_READ(xdp, data), *end = BPF_CORE_READ(xdp, data_end);
+	struct xdp_rxq_info *rxq = BPF_CORE_READ(xdp, rxq);
+	struct net_device *dev = BPF_CORE_READ(rxq, dev);
+	__u32 len = (__u32)(end - data), netns;
+	__u64 id, ts;
+
+	if (!st || pp_frame_skip() || ret == XDP_PASS || pp_xdp_generic_rxq(rxq, dev))
+		return 0;
+	netns = pp_netns(NULL, dev, PP_VIA_KPROBE);
+	if (pp_cfg.scope_n ? !pp_in_scope(netns) : pp_cfg.mark_netns && netns != pp_cfg.mark_netns)
+		return 0;
+	if (!pp_filter_l2(data, len, len) || pp_sampled_out(st, (__u64)data))
+		return 0;
+	id = pp_next_id(st, fetch);
+	if (!id)
+		return 0;
+	__sync_fetch_and_add(&st->marked, 1);
+	ts = bpf_ktime_get_ns();
+	if (pp_frame_mark(st, probe, id, (__u64)xdp, dev, data, len, ret, ts))
+		pp_frame_end(st, probe, id, (__u64)xdp, dev, len, ret, ts);
+	return 0;
+}
+
+#endif
