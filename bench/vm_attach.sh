@@ -49,6 +49,8 @@ measure() {
 	shift 2
 	# shellcheck disable=SC2046 # package names, one word each
 	[ $# -gt 0 ] || set -- $(bench_kernels)
+	# None found (no package lists yet): the harness would run its whole matrix.
+	[ $# -gt 0 ] || { log "no kernel package for $BENCH_METAS: name the kernels"; exit 1; }
 	id="$kind-$(date -u +%Y%m%dT%H%M%SZ)"
 	bench_meta "$id" "$cmd${*:+ $*}" kind="$kind"
 	VM_TIMEOUT=${VM_TIMEOUT:-7200} \

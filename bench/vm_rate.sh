@@ -70,6 +70,8 @@ measure() {
 	after=${SU_AFTER:-$(build_rev after "$BTF_INDEX_COMMIT")}
 	# shellcheck disable=SC2046 # package names, one word each
 	[ $# -gt 0 ] || set -- $(bench_kernels)
+	# None found (no package lists yet): the harness would run its whole matrix.
+	[ $# -gt 0 ] || { log "no kernel package for $BENCH_METAS: name the kernels"; exit 1; }
 	id="rate-$(date -u +%Y%m%dT%H%M%SZ)"
 	cmd="bench/vm_rate.sh (JOBS=\"$JOBS\" ROUNDS=$ROUNDS SECS=$SECS SU_ROUNDS=$SU_ROUNDS"
 	cmd+=" SU_SLOW=$SU_SLOW SU_LISTS=\"$SU_LISTS\" BACKENDS=\"$BACKENDS\" VM_JOBS=$VM_JOBS) $*"

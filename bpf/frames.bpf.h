@@ -7,16 +7,22 @@
  * own: a MARK (the frame's bytes; as its hop, the program's verdict) and an
  * END at once, both flagged PP_HOP_FRAME. A frame the program passes
  * becomes an skb, marked at TC like any other; so is every frame of XDP's
- * generic mode, which runs on an skb (pp_xdp_generic*). Included by
- * probes.bpf.c after record.bpf.h.
+ * generic mode, which runs on an skb (pp_xdp_generic*). A frame that veth
+ * copied from a tracked skb (which ended there, PP_FATE_XDP) joins that
+ * packet as a copy, with the verdict and its end. Included by probes.bpf.c
+ * after record.bpf.h.
  */
 #ifndef PP_FRAMES_BPF_H
 #define PP_FRAMES_BPF_H
 
 #include "record.bpf.h"
 
-/* How long after a tracked skb's copy for XDP ended its frame may follow (pp_frame_skip()). */
-#define PP_FRAME_SKIP_NS 1000000ULL
+/*
+ * How long after a tracked skb's copy for XDP ended its frame may follow
+ * (pp_frame_copy()): the program runs next, but the first run on a CPU
+ * (a page pool made, caches cold) took milliseconds under QEMU's TCG.
+ */
+#define PP_FRAME_COPY_NS 100000000ULL
 
 /*
  * The filter on the frame from its Ethernet header. The loader splices
@@ -31,30 +37,38 @@ static __noinline int pp_filter_l2(const void *data, __u64 len, __u64 headlen)
 	return (int)v;
 }
 
-/* A tracked skb copied for XDP ended here (PP_FATE_XDP): its frame comes next on this CPU. */
-static __always_inline void pp_frame_skip_next(void)
+/*
+ * Tracked skb SKB of packet ID, copied for XDP, ended here: its frame comes
+ * next on this CPU, on the same device.
+ */
+static __always_inline void pp_frame_copy_next(struct sk_buff *skb, __u64 id)
 {
 	__u32 zero = 0;
-	__u64 *ts = bpf_map_lookup_elem(&frame_skip_map, &zero);
+	struct pp_frame_note *n = bpf_map_lookup_elem(&frame_copy_map, &zero);
 
-	if (ts)
-		*ts = bpf_ktime_get_ns();
+	if (n) {
+		n->id = id;
+		n->parent = (__u64)skb;
+		n->ifindex = BPF_CORE_READ(skb, dev, ifindex);
+		n->ts = bpf_ktime_get_ns();
+	}
 }
 
 /*
- * Whether this frame is the copy of a tracked skb, which ended "past XDP"
- * at the copy (veth's native XDP on an skb): that packet tells it already.
+ * Whether this frame, on DEV, is the copy of a tracked skb that ended "past
+ * XDP" at the copy (veth's native XDP on an skb): the note taken into N.
  */
-static __always_inline bool pp_frame_skip(void)
+static __always_inline bool pp_frame_copy(struct net_device *dev, struct pp_frame_note *n)
 {
 	__u32 zero = 0;
-	__u64 *ts = bpf_map_lookup_elem(&frame_skip_map, &zero), then;
+	struct pp_frame_note *note = bpf_map_lookup_elem(&frame_copy_map, &zero);
 
-	if (!ts || !*ts)
+	if (!note || !note->ts)
 		return false;
-	then = *ts;
-	*ts = 0;
-	return bpf_ktime_get_ns() - then < PP_FRAME_SKIP_NS;
+	*n = *note;
+	note->ts = 0;
+	return bpf_ktime_get_ns() - n->ts < PP_FRAME_COPY_NS &&
+	       n->ifindex == (__u32)BPF_CORE_READ(dev, ifindex);
 }
 
 /*
@@ -115,22 +129,54 @@ static __always_inline bool pp_frame_mark(struct pp_state *st, __u32 probe, __u6
 	return true;
 }
 
-/* The frame's END: dropped (XDP_DROP, XDP_ABORTED), else gone on past XDP. */
-static __always_inline void pp_frame_end(struct pp_state *st, __u32 probe, __u64 id, __u64 key,
-					 struct net_device *dev, __u32 len, __u32 ret, __u64 ts)
+/*
+ * One more record of a frame's (PP_HOP_FRAME, and FLAGS): REASON is a
+ * verdict (PP_HOP_VERDICT), an END's drop reason or a COPY's parent age.
+ */
+static __always_inline void pp_frame_rec(struct pp_state *st, __u32 type, __u32 probe, __u64 id,
+					 __u64 key, struct net_device *dev, __u32 len, __u64 ts,
+					 __u32 flags, __u32 fate, __u32 reason, __u64 location)
 {
 	struct pp_hop *h = bpf_ringbuf_reserve(&path_map, sizeof(*h), 0);
-	bool drop = ret == XDP_DROP || ret == XDP_ABORTED;
 
 	if (!h) {
 		pp_count_lost(st, NULL, probe);
 		return;
 	}
-	pp_fill_frame(h, PP_REC_END, probe, id, key, dev, len, ts);
-	h->fate = drop ? PP_FATE_DROPPED : PP_FATE_XDP;
-	h->reason = drop ? pp_cfg.frame_drop_reason : 0;
-	h->flags = PP_HOP_FRAME;
+	pp_fill_frame(h, type, probe, id, key, dev, len, ts);
+	h->flags = PP_HOP_FRAME | flags;
+	h->fate = fate;
+	h->reason = reason;
+	h->location = location;
 	pp_submit(st, h);
+}
+
+/* The frame's END: dropped (XDP_DROP, XDP_ABORTED), else gone on past XDP. */
+static __always_inline void pp_frame_end(struct pp_state *st, __u32 probe, __u64 id, __u64 key,
+					 struct net_device *dev, __u32 len, __u32 ret, __u64 ts)
+{
+	bool drop = ret == XDP_DROP || ret == XDP_ABORTED;
+
+	pp_frame_rec(st, PP_REC_END, probe, id, key, dev, len, ts, 0,
+		     drop ? PP_FATE_DROPPED : PP_FATE_XDP, drop ? pp_cfg.frame_drop_reason : 0, 0);
+}
+
+/*
+ * The frame is the copy of tracked skb N->parent made for XDP: a COPY of
+ * its packet, the verdict, its END, whatever the verdict (a passed copy
+ * goes on unfollowed, as "went on past XDP" says).
+ */
+static __always_inline void pp_frame_join(struct pp_state *st, const struct pp_frame_note *n,
+					  __u32 probe, __u64 key, struct net_device *dev, __u32 len,
+					  __u32 ret)
+{
+	__u64 ts = bpf_ktime_get_ns();
+
+	pp_frame_rec(st, PP_REC_COPY, probe, n->id, key, dev, len, ts, 0, PP_FATE_NONE,
+		     (__u32)(ts - n->ts), n->parent);
+	pp_frame_rec(st, PP_REC_HOP, probe, n->id, key, dev, len, ts, PP_HOP_VERDICT | PP_HOP_XDP,
+		     PP_FATE_NONE, ret, 0);
+	pp_frame_end(st, probe, n->id, key, dev, len, ret, ts);
 }
 
 /*
@@ -146,9 +192,16 @@ static __always_inline int pp_on_frame(struct xdp_buff *xdp, __u32 probe, __u32 
 	struct xdp_rxq_info *rxq = BPF_CORE_READ(xdp, rxq);
 	struct net_device *dev = BPF_CORE_READ(rxq, dev);
 	__u32 len = (__u32)(end - data), netns;
+	struct pp_frame_note n;
 	__u64 id, ts;
 
-	if (!st || pp_frame_skip() || ret == XDP_PASS || pp_xdp_generic_rxq(rxq, dev))
+	if (!st)
+		return 0;
+	if (pp_frame_copy(dev, &n)) {
+		pp_frame_join(st, &n, probe, (__u64)xdp, dev, len, ret);
+		return 0;
+	}
+	if (ret == XDP_PASS || pp_xdp_generic_rxq(rxq, dev))
 		return 0;
 	netns = pp_netns(NULL, dev, PP_VIA_KPROBE);
 	if (pp_cfg.scope_n ? !pp_in_scope(netns) : pp_cfg.mark_netns && netns != pp_cfg.mark_netns)

@@ -30,16 +30,24 @@ struct {
 } xdp_probe_map SEC(".maps");
 
 /*
- * When this CPU last ended a tracked skb copied for XDP (PP_FATE_XDP): the
- * XDP program's frame that follows is that packet's, not one of its own
- * (bpf/frames.bpf.h).
+ * The tracked skb this CPU last ended where it was copied for XDP
+ * (PP_FATE_XDP): the XDP program's frame that follows is that copy, which
+ * joins its packet (bpf/frames.bpf.h).
  */
+struct pp_frame_note {
+	__u64 ts;      /* when; 0: taken */
+	__u64 id;      /* its packet */
+	__u64 parent;  /* the skb copied */
+	__u32 ifindex; /* its device: the frame's */
+	__u32 pad;
+};
+
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
-	__type(value, __u64);
-} frame_skip_map SEC(".maps");
+	__type(value, struct pp_frame_note);
+} frame_copy_map SEC(".maps");
 
 /* skb->head -> the packet whose data it is; sized like skb_map. */
 struct {

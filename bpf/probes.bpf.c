@@ -295,6 +295,7 @@ static __always_inline bool pp_idle_free(void)
  */
 static __noinline int pp_consumed_at(__u64 *ctx)
 {
+	struct pp_skb_val *v;
 	__u64 at = ctx[1];
 	__u32 fate;
 
@@ -303,8 +304,13 @@ static __noinline int pp_consumed_at(__u64 *ctx)
 		fate = PP_FATE_MERGED;
 	if (pp_in_ranges(at, pp_cfg.xdp_lo, pp_cfg.xdp_hi, PP_XDP_RANGES)) {
 		fate = PP_FATE_XDP;
-		if (pp_cfg.frames && pp_skb_entry(ctx[0]))
-			pp_frame_skip_next();
+		/* Copied for the program, which runs next: its frame is this packet's. */
+		v = pp_cfg.frames && pp_in_ranges(at, pp_cfg.xdp_lo, pp_cfg.xdp_hi,
+						  PP_XDP_COPY_RANGES)
+			    ? pp_skb_entry(ctx[0])
+			    : NULL;
+		if (v)
+			pp_frame_copy_next((struct sk_buff *)ctx[0], v->id);
 	}
 	return pp_on_free(ctx[0], pp_cfg.consume_probe, fate, 0, at, 0,
 			  pp_tap_at(at) | pp_read_at(at), PP_VIA_BTF);

@@ -16,7 +16,8 @@
  *   end.bpf.h       ends and fates
  *   scope.bpf.h     --netns/--container
  *
- * Fragments are frag.bpf.h's; the settings settings.bpf.h's.
+ * Fragments are frag.bpf.h's; XDP's frames frames.bpf.h's (over this
+ * file); the settings settings.bpf.h's.
  */
 #ifndef PP_RECORD_BPF_H
 #define PP_RECORD_BPF_H

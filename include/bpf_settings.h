@@ -27,9 +27,10 @@ struct pp_bpf_settings {
 	__u32 scope_n;
 	__u32 scope_netns[PP_SCOPE_MAX];
 	/*
-	 * The network namespace (inode) whose sent packets pp_kmark marks, as
-	 * TC marks only on pktpath's own interfaces: one scope. 0 (--all-netns):
-	 * all. With --netns/--container, the scope's namespaces instead.
+	 * The network namespace (inode) whose sent packets pp_kmark marks, and
+	 * whose XDP frames --verdicts takes (frames.bpf.h), as TC marks only on
+	 * pktpath's own interfaces: one scope. 0 (--all-netns): all. With
+	 * --netns/--container, the scope's namespaces instead.
 	 */
 	__u32 mark_netns;
 
@@ -120,10 +121,11 @@ struct pp_bpf_settings {
 	/*
 	 * Where a consume_skb() hands the skb's data on past XDP (PP_FATE_XDP):
 	 * skb_pp_cow_data() and skb_cow_data_for_xdp() consume the skb they
-	 * copied for an XDP program (veth's native XDP, generic XDP); veth's
-	 * receive consumes one it sends back or redirects as an XDP frame
-	 * (veth_xdp_rcv_skb(), and veth_convert_skb_to_xdp_buff() where it
-	 * copies itself).
+	 * copied for an XDP program (veth's native XDP, generic XDP), as
+	 * veth_convert_skb_to_xdp_buff() does where it copies itself: those
+	 * first (PP_XDP_COPY_RANGES), before the program runs; then veth's
+	 * receive, which consumes one it sends back or redirects as an XDP
+	 * frame (veth_xdp_rcv_skb()).
 	 */
 	__u64 xdp_lo[PP_XDP_RANGES], xdp_hi[PP_XDP_RANGES];
 };

@@ -192,6 +192,8 @@ enum pp_fate {
 #define PP_READ_RANGES 3
 /* Where a consume_skb() hands the skb's data on past XDP (PP_FATE_XDP). */
 #define PP_XDP_RANGES 4
+/* The first of them, where the skb is copied before the XDP program runs (bpf/frames.bpf.h). */
+#define PP_XDP_COPY_RANGES 3
 
 /* One step of one packet. 128 bytes, no holes. */
 struct pp_hop {

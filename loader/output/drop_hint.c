@@ -631,12 +631,16 @@ static const char *judge_of(const struct pp_out *o, const struct pp_packet *p,
 const char *pp_out_drop_judge(const struct pp_out *o, const struct pp_packet *p, char *buf,
 			      size_t len)
 {
-	const struct pp_hop *end = pp_out_drop_end(p), *h = &p->hops[0];
+	const struct pp_hop *end = pp_out_drop_end(p), *h;
+	const __u32 frame = PP_HOP_FRAME | PP_HOP_VERDICT;
 
 	if (end)
 		return judge_of(o, p, end, buf, len);
-	if (p->fate == PP_FATE_XDP && p->nhops && (h->flags & PP_HOP_FRAME))
-		return pp_out_verdict_str(o, h->probe, h->reason, true, buf, len);
+	for (size_t i = p->nhops; p->fate == PP_FATE_XDP && i-- > 0;) {
+		h = &p->hops[i];
+		if ((h->flags & frame) == frame)
+			return pp_out_verdict_str(o, h->probe, h->reason, true, buf, len);
+	}
 	return NULL;
 }
 

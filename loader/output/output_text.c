@@ -719,8 +719,8 @@ void pp_out_text(const struct pp_out *o, const struct pp_packet *p)
 	pp_out_ns_legend(o, &w, p);
 	text_header(o, &w, p);
 	for (i = 0; i < p->nhops; i++) {
-		/* A frame's END repeats its mark's hop (PP_HOP_FRAME): the fate line says it. */
-		if (p->hops[i].type == PP_REC_END && (p->hops[i].flags & PP_HOP_FRAME))
+		/* A frame's END (and COPY) repeat its verdict's hop (PP_HOP_FRAME): left out. */
+		if ((p->hops[i].flags & (PP_HOP_FRAME | PP_HOP_VERDICT)) == PP_HOP_FRAME)
 			continue;
 		text_hop(o, &w, p, &p->hops[i], t0, prev);
 		prev = p->hops[i].ts;

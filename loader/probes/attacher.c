@@ -92,10 +92,11 @@ static void prepare_read_free(struct pp_probe_settings *s, const struct pp_ksyms
 static void prepare_xdp_free(struct pp_probe_settings *s, const struct pp_ksyms *ksyms)
 {
 	static const char *const names[PP_XDP_RANGES] = {
+		/* The first PP_XDP_COPY_RANGES copy before the program runs. */
 		"skb_pp_cow_data",
 		"skb_cow_data_for_xdp",
-		"veth_xdp_rcv_skb",
 		"veth_convert_skb_to_xdp_buff",
+		"veth_xdp_rcv_skb",
 	};
 
 	ranges(ksyms, names, PP_XDP_RANGES, s->cfg.xdp_lo, s->cfg.xdp_hi);
@@ -166,10 +167,14 @@ void pp_attacher_prepare(struct pp_attacher *at, const struct btf *btf,
 	struct pp_probe_settings *s = &at->set;
 	struct pp_reads_plan r;
 
-	/* Locally sent packets are marked where IP sends them (ip_output): pp_kmark. */
+	/*
+	 * Locally sent packets are marked where IP sends them (ip_output):
+	 * pp_kmark; --verdicts' frames where XDP judges them. Both in TC's scope.
+	 */
 	pp_kfacts_marking(k, s->backend);
 	s->marks = pp_plan_marks_in_probes(s->backend, k);
-	if (s->marks)
+	s->verdicts = s->verdicts && pp_attacher_verdicts_possible(btf, k);
+	if (s->marks || s->verdicts)
 		s->cfg.mark_netns = s->all_netns ? 0 : own_netns();
 	r = pp_attacher_reads(btf, s->backend, k);
 	s->recv_done = pp_reads_recv_done(&r);
@@ -182,7 +187,6 @@ void pp_attacher_prepare(struct pp_attacher *at, const struct btf *btf,
 	s->no_reasons = !k->reasons;
 	s->no_slab = !k->slab;
 	s->cfg.rdonly_cast = btf__find_by_name_kind(btf, "bpf_rdonly_cast", BTF_KIND_FUNC) > 0;
-	s->verdicts = s->verdicts && pp_attacher_verdicts_possible(btf, k);
 	s->xdp_generic_args = s->verdicts ? func_args(btf, "bpf_prog_run_generic_xdp") : 0;
 	s->cfg.frame_drop_reason = s->verdicts ? drop_reason(btf, "SKB_DROP_REASON_XDP") : 0;
 }

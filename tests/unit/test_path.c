@@ -1025,6 +1025,48 @@ START_TEST(test_read_after_free_joins)
 }
 END_TEST
 
+/*
+ * The copy veth made for XDP (PP_HOP_FRAME): its COPY, verdict and END come
+ * right after the original's END ("xdp"), within the grace, and join the
+ * packet; the copy's drop is the packet's fate, nothing is late.
+ */
+START_TEST(test_xdp_copy_joins)
+{
+	struct collect c = {0};
+	struct pp_paths *pp = pp_paths_new(collect_emit, &c);
+	struct pp_hop end_a = hop(PP_REC_END, 20, 9, 40, 0);
+	struct pp_hop copy = clone_hop(PP_REC_COPY, 20, 41, SKB_B);
+	struct pp_hop verdict = clone_hop(PP_REC_HOP, 20, 41, SKB_B);
+	struct pp_hop end_b = clone_hop(PP_REC_END, 20, 41, SKB_B);
+	struct pp_paths_stats st;
+
+	pp_paths_set_grace(pp, 100);
+	add_mark(pp, 20, 10);
+	end_a.fate = PP_FATE_XDP;
+	add_hop(pp, end_a, 40);
+	copy.location = SKB_A;
+	copy.parent_age = 1;
+	copy.flags = PP_HOP_FRAME;
+	verdict.flags = PP_HOP_FRAME | PP_HOP_VERDICT | PP_HOP_XDP;
+	verdict.reason = 1; /* XDP_DROP */
+	end_b.flags = PP_HOP_FRAME;
+	end_b.fate = PP_FATE_DROPPED;
+	add_hop(pp, copy, 41);
+	add_hop(pp, verdict, 41);
+	add_hop(pp, end_b, 41);
+	ck_assert_uint_eq(pp_paths_expire(pp, 150, 1000), 1);
+	ck_assert_uint_eq(c.n, 1);
+	ck_assert_int_eq(c.p[0].fate, PP_FATE_DROPPED);
+	ck_assert_uint_eq(c.p[0].nskbs, 2);
+	ck_assert_uint_eq(c.p[0].parent[1], SKB_A);
+	ck_assert_int_eq(c.p[0].skb_fate[0], PP_FATE_XDP);
+	ck_assert_uint_eq(c.p[0].nhops, 5);
+	pp_paths_stats(pp, &st);
+	ck_assert_uint_eq(st.late, 0);
+	pp_paths_free(pp);
+}
+END_TEST
+
 START_TEST(test_free_after_read_joins)
 {
 	struct collect c = {0};
@@ -1306,6 +1348,7 @@ Suite *path_suite(void)
 	tcase_add_test(tc, test_hold);
 	tcase_add_test(tc, test_tombstone_forgotten);
 	tcase_add_test(tc, test_read_after_free_joins);
+	tcase_add_test(tc, test_xdp_copy_joins);
 	tcase_add_test(tc, test_free_after_read_joins);
 	tcase_add_test(tc, test_read_never_joins_drop);
 	tcase_add_test(tc, test_late_named);

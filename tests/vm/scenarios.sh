@@ -36,7 +36,7 @@ SCENARIOS=${VM_SCENARIOS:-"icmp-veth forward nft-drop udp-closed list-probes cle
 case ${VM_LABEL:-} in
 *-rt | *-cloud) [ -n "${VM_SCENARIOS:-}" ] || SCENARIOS="icmp-veth nft-drop cleanup check agent" ;;
 *) [ -n "${VM_SCENARIOS:-}" ] ||
-	SCENARIOS="$SCENARIOS tcp-forward tcp-nat tcp-read ping-reply udp-send gso bridge-flood nft-postrouting bpf-verdicts xdp-native xdp-frames" ;;
+	SCENARIOS="$SCENARIOS tcp-forward tcp-nat tcp-read ping-reply udp-send gso bridge-flood nft-postrouting bpf-verdicts xdp-native xdp-frames xdp-copies" ;;
 esac
 # A VM that runs the scenarios on auto alone (VM_BACKENDS: the quick tier
 # of scripts/vm-test.sh, the test command's, and the rt and cloud flavours
@@ -679,17 +679,18 @@ scn_bpf_verdicts() {
 	done
 }
 
-# xdp-native: a native XDP program on b's veth-b (bpf_dropper's driver
-# mode) drops UDP to 7005 and passes 7006; veth copies each of a's
-# datagrams for it (too little headroom) and consumes a's skb. Traced in
-# a, two datagrams to each port.
-scn_xdp_native() {
-	local port
+# xdp_native_run BACKEND NS KIND [ARG...]: bpf_dropper's vm_KIND_drop in
+# driver mode on b's veth-b drops UDP to 7005 and passes 7006; pktpath
+# (ARGs) runs in NS, a sends two datagrams to each port; then the program's
+# id and its own drop count.
+xdp_native_run() {
+	local backend=$1 ns=$2 kind=$3 port
+	shift 3
 	DROPPERS=
 	topo_pair
-	dropper b veth-b xdp-native 7005 xdpn
+	dropper b veth-b xdp-native 7005 "$kind"
 	sleep 1
-	if pp_start a "$1" --json "udp and dst $B"; then
+	if pp_start "$ns" "$backend" --json "$@" "udp and dst $B"; then
 		for port in 7005 7005 7006 7006; do
 			ip netns exec a vmhelper udp "$B" "$port" || kv send fail
 		done
@@ -699,37 +700,26 @@ scn_xdp_native() {
 	# shellcheck disable=SC2086 # a list of pids
 	kill -INT $DROPPERS
 	wait
-	kv xdpn_id "$(sed -n 's/^id //p' /tmp/pp.drop.xdpn)"
-	kv xdpn_dropped "$(sed -n 's/^dropped //p' /tmp/pp.drop.xdpn)"
-	rm -f /tmp/pp.drop.xdpn
+	kv "${kind}_id" "$(sed -n 's/^id //p' "/tmp/pp.drop.$kind")"
+	kv "${kind}_dropped" "$(sed -n 's/^dropped //p' "/tmp/pp.drop.$kind")"
+	rm -f "/tmp/pp.drop.$kind"
 }
 
-# xdp-frames: frames an XDP program takes before any skb, told from the
-# receiver. b's veth-b has a native XDP program (bpf_dropper's driver
-# mode) that drops UDP to 7005 and passes 7006; pktpath runs in b with
-# --verdicts, so a's datagrams arrive untracked, and the program judges
-# each as a frame: those it drops are packets of their own; those it
-# passes become skbs, marked at TC ingress (b's UDP drops them, no socket).
-scn_xdp_frames() {
-	local port
-	DROPPERS=
-	topo_pair
-	dropper b veth-b xdp-native 7005 xdpf
-	sleep 1
-	if pp_start b "$1" --json --verdicts "udp and dst $B"; then
-		for port in 7005 7005 7006 7006; do
-			ip netns exec a vmhelper udp "$B" "$port" || kv send fail
-		done
-		sleep 3
-	fi
-	pp_wait 0
-	# shellcheck disable=SC2086 # a list of pids
-	kill -INT $DROPPERS
-	wait
-	kv xdpf_id "$(sed -n 's/^id //p' /tmp/pp.drop.xdpf)"
-	kv xdpf_dropped "$(sed -n 's/^dropped //p' /tmp/pp.drop.xdpf)"
-	rm -f /tmp/pp.drop.xdpf
-}
+# xdp-native: veth copies each of a's datagrams for the program (too little
+# headroom) and consumes a's skb. Traced in a.
+scn_xdp_native() { xdp_native_run "$1" a xdpn; }
+
+# xdp-frames: frames the program takes before any skb, told from the
+# receiver: traced in b with --verdicts, a's datagrams arrive untracked and
+# the program judges each as a frame: those it drops are packets of their
+# own; those it passes become skbs, marked at TC ingress (b's UDP drops
+# them, no socket).
+scn_xdp_frames() { xdp_native_run "$1" b xdpf --verdicts; }
+
+# xdp-copies: xdp-native with --verdicts: the copy veth makes of each of a's
+# tracked datagrams for the program joins the datagram's packet, with the
+# program's verdict and its end.
+scn_xdp_copies() { xdp_native_run "$1" a xdpc --verdicts; }
 
 # A bridge pp-br in r with ports pb1..pb3, each a veth to host h1..h3.
 topo_bridge() {
