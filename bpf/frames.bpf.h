@@ -19,7 +19,7 @@
 
 /*
  * How long after a tracked skb's copy for XDP ended its frame may follow
- * (pp_frame_copy()): the program runs next, but the first run on a CPU
+ * (pp_on_frame()): the program runs next, but the first run on a CPU
  * (a page pool made, caches cold) took milliseconds under QEMU's TCG.
  */
 #define PP_FRAME_COPY_NS 100000000ULL
@@ -55,10 +55,11 @@ static __always_inline void pp_frame_copy_next(struct sk_buff *skb, __u64 id)
 }
 
 /*
- * Whether this frame, on DEV, is the copy of a tracked skb that ended "past
- * XDP" at the copy (veth's native XDP on an skb): the note taken into N.
+ * A note left for this frame, taken into N: it may be the copy of a tracked
+ * skb that ended "past XDP" at the copy (veth's native XDP on an skb), if
+ * on the note's device (pp_on_frame()).
  */
-static __always_inline bool pp_frame_copy(struct net_device *dev, struct pp_frame_note *n)
+static __always_inline bool pp_frame_noted(struct pp_frame_note *n)
 {
 	__u32 zero = 0;
 	struct pp_frame_note *note = bpf_map_lookup_elem(&frame_copy_map, &zero);
@@ -67,8 +68,7 @@ static __always_inline bool pp_frame_copy(struct net_device *dev, struct pp_fram
 		return false;
 	*n = *note;
 	note->ts = 0;
-	return bpf_ktime_get_ns() - n->ts < PP_FRAME_COPY_NS &&
-	       n->ifindex == (__u32)BPF_CORE_READ(dev, ifindex);
+	return bpf_ktime_get_ns() - n->ts < PP_FRAME_COPY_NS;
 }
 
 /*
@@ -188,16 +188,24 @@ static __always_inline int pp_on_frame(struct xdp_buff *xdp, __u32 probe, __u32 
 				       const bool fetch)
 {
 	struct pp_state *st = pp_state();
-	void *data = BPF_CORE_READ(xdp, data), *end = BPF_CORE_READ(xdp, data_end);
-	struct xdp_rxq_info *rxq = BPF_CORE_READ(xdp, rxq);
-	struct net_device *dev = BPF_CORE_READ(rxq, dev);
-	__u32 len = (__u32)(end - data), netns;
-	struct pp_frame_note n;
+	struct pp_frame_note n = {};
+	struct xdp_rxq_info *rxq;
+	struct net_device *dev;
+	void *data, *end;
+	__u32 len, netns;
+	bool noted;
 	__u64 id, ts;
 
-	if (!st)
+	/* A frame passed, none noted: the trampoline's and two lookups' cost alone. */
+	noted = st && pp_frame_noted(&n);
+	if (!st || (!noted && ret == XDP_PASS))
 		return 0;
-	if (pp_frame_copy(dev, &n)) {
+	rxq = BPF_CORE_READ(xdp, rxq);
+	dev = BPF_CORE_READ(rxq, dev);
+	data = BPF_CORE_READ(xdp, data);
+	end = BPF_CORE_READ(xdp, data_end);
+	len = (__u32)(end - data);
+	if (noted && n.ifindex == (__u32)BPF_CORE_READ(dev, ifindex)) {
 		pp_frame_join(st, &n, probe, (__u64)xdp, dev, len, ret);
 		return 0;
 	}

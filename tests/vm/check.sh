@@ -1191,8 +1191,8 @@ chk_xdp_native() {
 
 # ---- xdp-frames ------------------------------------------------------------
 
-# The 2 datagrams to 7005 are frames the program dropped: each a packet of
-# its own, its one hop the program's XDP_DROP at veth-b, its drop decided
+# The program, loaded after the start, is named on stderr. The 2 datagrams
+# to 7005 are frames it dropped: each a packet of its own, its one hop the program's XDP_DROP at veth-b, its drop decided
 # by it, as many as its own counter; the 2 to 7006 it passed start at TC
 # ingress, dropped by b's UDP.
 chk_xdp_frames() {
@@ -1200,6 +1200,12 @@ chk_xdp_frames() {
 	life_common "$1" && dropped_two xdpf || return 1
 	id=$(kv xdpf_id)
 	label="bpf:vm_xdpf_drop#$id"
+	# The program came after the start: the rescan names it.
+	grep -q "recording the verdicts of BPF program vm_xdpf_drop#$id too" "$BLK/err" || {
+		echo "vm_xdpf_drop#$id, loaded since the start, not recorded:" \
+			"$(grep -i verdict "$BLK/err" | tr '\n' ' ')"
+		return 1
+	}
 	n=$(allp "map(select(.pkt.dport == 7005 and .fate.kind == \"dropped\"
 		and .fate.decided_by == \"vm_xdpf_drop#$id returned XDP_DROP\"
 		and .hops[0].func == \"$label\" and .hops[0].verdict == \"XDP_DROP\"

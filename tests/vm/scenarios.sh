@@ -679,18 +679,27 @@ scn_bpf_verdicts() {
 	done
 }
 
-# xdp_native_run BACKEND NS KIND [ARG...]: bpf_dropper's vm_KIND_drop in
-# driver mode on b's veth-b drops UDP to 7005 and passes 7006; pktpath
-# (ARGs) runs in NS, a sends two datagrams to each port; then the program's
-# id and its own drop count.
+# xdp_native_run BACKEND NS KIND WHEN [ARG...]: bpf_dropper's vm_KIND_drop in
+# driver mode on b's veth-b drops UDP to 7005 and passes 7006, loaded
+# before pktpath starts in NS (ARGs), or after (WHEN "after": --verdicts'
+# rescan finds it within a second); a sends two datagrams to each port;
+# then the program's id and its own drop count.
 xdp_native_run() {
-	local backend=$1 ns=$2 kind=$3 port
-	shift 3
+	local backend=$1 ns=$2 kind=$3 when=$4 port i=0
+	shift 4
 	DROPPERS=
 	topo_pair
-	dropper b veth-b xdp-native 7005 "$kind"
+	[ "$when" = after ] || dropper b veth-b xdp-native 7005 "$kind"
 	sleep 1
 	if pp_start "$ns" "$backend" --json "$@" "udp and dst $B"; then
+		if [ "$when" = after ]; then
+			dropper b veth-b xdp-native 7005 "$kind"
+			while ! grep -q '^id ' "/tmp/pp.drop.$kind" && [ $i -lt 50 ]; do
+				sleep 0.1
+				i=$((i + 1))
+			done
+			sleep 2
+		fi
 		for port in 7005 7005 7006 7006; do
 			ip netns exec a vmhelper udp "$B" "$port" || kv send fail
 		done
@@ -707,19 +716,19 @@ xdp_native_run() {
 
 # xdp-native: veth copies each of a's datagrams for the program (too little
 # headroom) and consumes a's skb. Traced in a.
-scn_xdp_native() { xdp_native_run "$1" a xdpn; }
+scn_xdp_native() { xdp_native_run "$1" a xdpn before; }
 
 # xdp-frames: frames the program takes before any skb, told from the
 # receiver: traced in b with --verdicts, a's datagrams arrive untracked and
-# the program judges each as a frame: those it drops are packets of their
-# own; those it passes become skbs, marked at TC ingress (b's UDP drops
-# them, no socket).
-scn_xdp_frames() { xdp_native_run "$1" b xdpf --verdicts; }
+# the program, loaded after pktpath started, judges each as a frame: those
+# it drops are packets of their own; those it passes become skbs, marked
+# at TC ingress (b's UDP drops them, no socket).
+scn_xdp_frames() { xdp_native_run "$1" b xdpf after --verdicts; }
 
 # xdp-copies: xdp-native with --verdicts: the copy veth makes of each of a's
 # tracked datagrams for the program joins the datagram's packet, with the
 # program's verdict and its end.
-scn_xdp_copies() { xdp_native_run "$1" a xdpc --verdicts; }
+scn_xdp_copies() { xdp_native_run "$1" a xdpc before --verdicts; }
 
 # A bridge pp-br in r with ports pb1..pb3, each a veth to host h1..h3.
 topo_bridge() {
