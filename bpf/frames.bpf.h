@@ -6,11 +6,13 @@
  * classifier. Where such a frame matches the filter it is a packet of its
  * own: a MARK (the frame's bytes; as its hop, the program's verdict) and an
  * END at once, both flagged PP_HOP_FRAME. A frame the program passes
- * becomes an skb, marked at TC like any other; so is every frame of XDP's
- * generic mode, which runs on an skb (pp_xdp_generic*). A frame that veth
+ * becomes an skb, marked at TC like any other. XDP's generic mode runs on
+ * an skb, whose verdict pp_xdp_generic* records if tracked; one not
+ * tracked (not marked yet: TC comes after XDP) is a frame of its own too,
+ * told by that fexit once this one noted the match. A frame that veth
  * copied from a tracked skb (which ended there, PP_FATE_XDP) joins that
- * packet as a copy, with the verdict and its end. Included by probes.bpf.c
- * after record.bpf.h.
+ * packet as a copy, with the verdict and its end.
+ * Included by probes.bpf.c after record.bpf.h.
  */
 #ifndef PP_FRAMES_BPF_H
 #define PP_FRAMES_BPF_H
@@ -180,6 +182,53 @@ static __always_inline void pp_frame_join(struct pp_state *st, const struct pp_f
 }
 
 /*
+ * A frame of generic mode that the filter matched: the fexit on
+ * bpf_prog_run_generic_xdp() tells it if its skb is not tracked.
+ */
+static __always_inline void pp_frame_generic_note(__u32 probe)
+{
+	__u32 zero = 0;
+	struct pp_generic_note *n = bpf_map_lookup_elem(&frame_generic_map, &zero);
+
+	if (n) {
+		n->probe = probe;
+		n->ts = bpf_ktime_get_ns();
+	}
+}
+
+/* The note of the frame just judged in generic mode, taken: its probe index, or -1. */
+static __always_inline __s64 pp_frame_generic_noted(void)
+{
+	__u32 zero = 0;
+	struct pp_generic_note *n = bpf_map_lookup_elem(&frame_generic_map, &zero);
+	__u64 then;
+
+	if (!n || !n->ts)
+		return -1;
+	then = n->ts;
+	n->ts = 0;
+	return bpf_ktime_get_ns() - then < PP_FRAME_COPY_NS ? n->probe : -1;
+}
+
+/* A frame of its own: a new packet, its MARK and END (the filter matched it). */
+static __always_inline void pp_frame_new(struct pp_state *st, __u32 probe, struct xdp_buff *xdp,
+					 struct net_device *dev, const void *data, __u32 len,
+					 __u32 ret, const bool fetch)
+{
+	__u64 id, ts;
+
+	if (pp_sampled_out(st, (__u64)data))
+		return;
+	id = pp_next_id(st, fetch);
+	if (!id)
+		return;
+	__sync_fetch_and_add(&st->marked, 1);
+	ts = bpf_ktime_get_ns();
+	if (pp_frame_mark(st, probe, id, (__u64)xdp, dev, data, len, ret, ts))
+		pp_frame_end(st, probe, id, (__u64)xdp, dev, len, ret, ts);
+}
+
+/*
  * XDP's verdict RET on the frame of XDP (an xdp_buff) with probe index
  * PROBE. FETCH: see pp_next_id(). No other subprogram is called: the
  * loader's splice wants pp_filter_l2() the program's last.
@@ -194,7 +243,6 @@ static __always_inline int pp_on_frame(struct xdp_buff *xdp, __u32 probe, __u32 
 	void *data, *end;
 	__u32 len, netns;
 	bool noted;
-	__u64 id, ts;
 
 	/* A frame passed, none noted: the trampoline's and two lookups' cost alone. */
 	noted = st && pp_frame_noted(&n);
@@ -209,21 +257,38 @@ static __always_inline int pp_on_frame(struct xdp_buff *xdp, __u32 probe, __u32 
 		pp_frame_join(st, &n, probe, (__u64)xdp, dev, len, ret);
 		return 0;
 	}
-	if (ret == XDP_PASS || pp_xdp_generic_rxq(rxq, dev))
+	if (ret == XDP_PASS)
 		return 0;
 	netns = pp_netns(NULL, dev, PP_VIA_KPROBE);
 	if (pp_cfg.scope_n ? !pp_in_scope(netns) : pp_cfg.mark_netns && netns != pp_cfg.mark_netns)
 		return 0;
-	if (!pp_filter_l2(data, len, len) || pp_sampled_out(st, (__u64)data))
+	if (!pp_filter_l2(data, len, len))
 		return 0;
-	id = pp_next_id(st, fetch);
-	if (!id)
-		return 0;
-	__sync_fetch_and_add(&st->marked, 1);
-	ts = bpf_ktime_get_ns();
-	if (pp_frame_mark(st, probe, id, (__u64)xdp, dev, data, len, ret, ts))
-		pp_frame_end(st, probe, id, (__u64)xdp, dev, len, ret, ts);
+	if (pp_xdp_generic_rxq(rxq, dev))
+		pp_frame_generic_note(probe);
+	else
+		pp_frame_new(st, probe, xdp, dev, data, len, ret, fetch);
 	return 0;
+}
+
+/*
+ * After bpf_prog_run_generic_xdp(SKB, XDP, ...) returned RET: a frame the
+ * program's fexit noted (pp_on_frame()) whose skb is not tracked is a
+ * packet of its own; a tracked one has its verdict as a hop.
+ */
+static __always_inline void pp_frame_generic(__u64 skb, struct xdp_buff *xdp, __u32 ret)
+{
+	struct pp_state *st = pp_state();
+	__s64 probe = pp_frame_generic_noted();
+	struct net_device *dev;
+	void *data, *end;
+
+	if (probe < 0 || !st || pp_skb_entry(skb))
+		return;
+	dev = BPF_CORE_READ(xdp, rxq, dev);
+	data = BPF_CORE_READ(xdp, data);
+	end = BPF_CORE_READ(xdp, data_end);
+	pp_frame_new(st, (__u32)probe, xdp, dev, data, (__u32)(end - data), ret, true);
 }
 
 #endif

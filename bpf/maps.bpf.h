@@ -49,6 +49,25 @@ struct {
 	__type(value, struct pp_frame_note);
 } frame_copy_map SEC(".maps");
 
+/*
+ * A frame of XDP's generic mode that the program did not pass and the
+ * filter matched, noted by the program's frame fexit for the fexit on
+ * bpf_prog_run_generic_xdp() that follows, which knows whether its skb is
+ * tracked (bpf/frames.bpf.h).
+ */
+struct pp_generic_note {
+	__u64 ts;    /* when; 0: taken */
+	__u32 probe; /* the program's probe index */
+	__u32 pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct pp_generic_note);
+} frame_generic_map SEC(".maps");
+
 /* skb->head -> the packet whose data it is; sized like skb_map. */
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);

@@ -194,17 +194,28 @@ static __always_inline int pp_xdp_generic(__u64 *ctx, __u64 ret)
 	return probe ? pp_on_verdict(ctx[0], *probe, (__u32)ret, PP_HOP_VERDICT | PP_HOP_XDP) : 0;
 }
 
-/* The return follows the arguments: three of them, or four where rxq was added. */
+/*
+ * The return follows the arguments: three of them, or four where rxq was
+ * added. The frames' note first (frames.bpf.h): an untracked skb's frame
+ * the program did not pass and the filter matched.
+ */
+static __always_inline int pp_xdp_generic_ret(__u64 *ctx, __u64 ret)
+{
+	if (pp_cfg.frames)
+		pp_frame_generic(ctx[0], (struct xdp_buff *)ctx[1], (__u32)ret);
+	return pp_hop_gate(ctx[0]) ? pp_xdp_generic(ctx, ret) : 0;
+}
+
 SEC("fexit/bpf_prog_run_generic_xdp")
 int pp_xdp_generic3(__u64 *ctx)
 {
-	return pp_hop_gate(ctx[0]) ? pp_xdp_generic(ctx, ctx[3]) : 0;
+	return pp_xdp_generic_ret(ctx, ctx[3]);
 }
 
 SEC("fexit/bpf_prog_run_generic_xdp")
 int pp_xdp_generic4(__u64 *ctx)
 {
-	return pp_hop_gate(ctx[0]) ? pp_xdp_generic(ctx, ctx[4]) : 0;
+	return pp_xdp_generic_ret(ctx, ctx[4]);
 }
 
 /*

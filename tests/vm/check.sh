@@ -1195,23 +1195,18 @@ chk_xdp_native() {
 # to 7005 are frames it dropped: each a packet of its own, its one hop the program's XDP_DROP at veth-b, its drop decided
 # by it, as many as its own counter; the 2 to 7006 it passed start at TC
 # ingress, dropped by b's UDP.
-chk_xdp_frames() {
+# frames_told KIND MODE: vm_KIND_drop's 2 frames to 7005 dropped, each a
+# packet of its own at veth-b, and the 2 datagrams to 7006 from TC ingress.
+frames_told() {
 	local id n label
-	life_common "$1" && dropped_two xdpf || return 1
-	id=$(kv xdpf_id)
-	label="bpf:vm_xdpf_drop#$id"
-	# The program came after the start: the rescan names it.
-	grep -q "recording the verdicts of BPF program vm_xdpf_drop#$id too" "$BLK/err" || {
-		echo "vm_xdpf_drop#$id, loaded since the start, not recorded:" \
-			"$(grep -i verdict "$BLK/err" | tr '\n' ' ')"
-		return 1
-	}
+	id=$(kv "${1}_id")
+	label="bpf:vm_${1}_drop#$id"
 	n=$(allp "map(select(.pkt.dport == 7005 and .fate.kind == \"dropped\"
-		and .fate.decided_by == \"vm_xdpf_drop#$id returned XDP_DROP\"
+		and .fate.decided_by == \"vm_${1}_drop#$id returned XDP_DROP\"
 		and .hops[0].func == \"$label\" and .hops[0].verdict == \"XDP_DROP\"
 		and .hops[0].ifname == \"veth-b\")) | length")
 	[ "$n" = 2 ] || {
-		echo "$n of 2 frames to 7005 dropped by $label: $(allp 'map(brief + " " + path) | join("; ")')"
+		echo "$n of 2 frames to 7005 dropped by $label ($2): $(allp 'map(brief + " " + path) | join("; ")')"
 		return 1
 	}
 	n=$(allp "map(select(.pkt.dport == 7006 and .fate.kind == \"dropped\"
@@ -1222,6 +1217,39 @@ chk_xdp_frames() {
 		return 1
 	fi
 	echo "$(allp fates); hint: $(allp 'map(select(.pkt.dport == 7005) | .fate.hint) | first')"
+}
+
+chk_xdp_frames() {
+	local id
+	life_common "$1" && dropped_two xdpf || return 1
+	id=$(kv xdpf_id)
+	# The program came after the start: the rescan names it.
+	grep -q "recording the verdicts of BPF program vm_xdpf_drop#$id too" "$BLK/err" || {
+		echo "vm_xdpf_drop#$id, loaded since the start, not recorded:" \
+			"$(grep -i verdict "$BLK/err" | tr '\n' ' ')"
+		return 1
+	}
+	frames_told xdpf native
+}
+
+# ---- xdp-frames-generic ---------------------------------------------------------
+
+# As xdp-frames in generic mode, where the kernel has the fexit that knows
+# the frame's skb (bpf_prog_run_generic_xdp, 5.16+); before, the frames the
+# program drops are not seen: the 2 datagrams to 7006 alone.
+chk_xdp_frames_generic() {
+	life_common "$1" && dropped_two xdpg || return 1
+	[ "$(kv xdp_generic)" = no ] || {
+		frames_told xdpg generic
+		return
+	}
+	if [ "$(allp 'map(select(.pkt.dport == 7006)) | length')" != 2 ] ||
+		[ "$(allp length)" != 2 ]; then
+		echo "without bpf_prog_run_generic_xdp, $(allp length) printed, 2 expected:" \
+			"$(allp 'map(brief + " " + path) | join("; ")')"
+		return 1
+	fi
+	echo "no bpf_prog_run_generic_xdp: the dropped frames not seen; $(allp fates)"
 }
 
 # ---- xdp-copies -------------------------------------------------------------

@@ -36,7 +36,7 @@ SCENARIOS=${VM_SCENARIOS:-"icmp-veth forward nft-drop udp-closed list-probes cle
 case ${VM_LABEL:-} in
 *-rt | *-cloud) [ -n "${VM_SCENARIOS:-}" ] || SCENARIOS="icmp-veth nft-drop cleanup check agent" ;;
 *) [ -n "${VM_SCENARIOS:-}" ] ||
-	SCENARIOS="$SCENARIOS tcp-forward tcp-nat tcp-read ping-reply udp-send gso bridge-flood nft-postrouting bpf-verdicts xdp-native xdp-frames xdp-copies" ;;
+	SCENARIOS="$SCENARIOS tcp-forward tcp-nat tcp-read ping-reply udp-send gso bridge-flood nft-postrouting bpf-verdicts xdp-native xdp-frames xdp-copies xdp-frames-generic" ;;
 esac
 # A VM that runs the scenarios on auto alone (VM_BACKENDS: the quick tier
 # of scripts/vm-test.sh, the test command's, and the rt and cloud flavours
@@ -679,21 +679,23 @@ scn_bpf_verdicts() {
 	done
 }
 
-# xdp_native_run BACKEND NS KIND WHEN [ARG...]: bpf_dropper's vm_KIND_drop in
-# driver mode on b's veth-b drops UDP to 7005 and passes 7006, loaded
-# before pktpath starts in NS (ARGs), or after (WHEN "after": --verdicts'
-# rescan finds it within a second); a sends two datagrams to each port;
-# then the program's id and its own drop count.
-xdp_native_run() {
-	local backend=$1 ns=$2 kind=$3 when=$4 port i=0
-	shift 4
+# xdp_run BACKEND NS KIND WHEN MODE [ARG...]: bpf_dropper's vm_KIND_drop in
+# MODE (xdp-native: the driver's, which veth has; xdp-generic) on b's
+# veth-b drops UDP to 7005 and passes 7006, loaded before pktpath starts in
+# NS (ARGs), or after (WHEN "after": --verdicts' rescan finds it within a
+# second); a sends two datagrams to each port; then the program's id and
+# its own drop count.
+xdp_run() {
+	local backend=$1 ns=$2 kind=$3 when=$4 mode=$5 port i=0
+	shift 5
 	DROPPERS=
 	topo_pair
-	[ "$when" = after ] || dropper b veth-b xdp-native 7005 "$kind"
+	kv xdp_generic "$(yes_no grep -q ' bpf_prog_run_generic_xdp$' /proc/kallsyms)"
+	[ "$when" = after ] || dropper b veth-b "$mode" 7005 "$kind"
 	sleep 1
 	if pp_start "$ns" "$backend" --json "$@" "udp and dst $B"; then
 		if [ "$when" = after ]; then
-			dropper b veth-b xdp-native 7005 "$kind"
+			dropper b veth-b "$mode" 7005 "$kind"
 			while ! grep -q '^id ' "/tmp/pp.drop.$kind" && [ $i -lt 50 ]; do
 				sleep 0.1
 				i=$((i + 1))
@@ -716,19 +718,23 @@ xdp_native_run() {
 
 # xdp-native: veth copies each of a's datagrams for the program (too little
 # headroom) and consumes a's skb. Traced in a.
-scn_xdp_native() { xdp_native_run "$1" a xdpn before; }
+scn_xdp_native() { xdp_run "$1" a xdpn before xdp-native; }
 
 # xdp-frames: frames the program takes before any skb, told from the
 # receiver: traced in b with --verdicts, a's datagrams arrive untracked and
 # the program, loaded after pktpath started, judges each as a frame: those
 # it drops are packets of their own; those it passes become skbs, marked
 # at TC ingress (b's UDP drops them, no socket).
-scn_xdp_frames() { xdp_native_run "$1" b xdpf after --verdicts; }
+scn_xdp_frames() { xdp_run "$1" b xdpf after xdp-native --verdicts; }
+
+# xdp-frames-generic: the same in XDP's generic mode, which runs on an skb
+# that TC has not marked yet (TC comes after XDP).
+scn_xdp_frames_generic() { xdp_run "$1" b xdpg before xdp-generic --verdicts; }
 
 # xdp-copies: xdp-native with --verdicts: the copy veth makes of each of a's
 # tracked datagrams for the program joins the datagram's packet, with the
 # program's verdict and its end.
-scn_xdp_copies() { xdp_native_run "$1" a xdpc before --verdicts; }
+scn_xdp_copies() { xdp_run "$1" a xdpc before xdp-native --verdicts; }
 
 # A bridge pp-br in r with ports pb1..pb3, each a veth to host h1..h3.
 topo_bridge() {
