@@ -1191,12 +1191,10 @@ chk_xdp_native() {
 
 # ---- xdp-frames ------------------------------------------------------------
 
-# The program, loaded after the start, is named on stderr. The 2 datagrams
-# to 7005 are frames it dropped: each a packet of its own, its one hop the program's XDP_DROP at veth-b, its drop decided
-# by it, as many as its own counter; the 2 to 7006 it passed start at TC
+# frames_told KIND MODE: the 2 datagrams to 7005 are frames vm_KIND_drop
+# dropped, each a packet of its own, its one hop the program's XDP_DROP at
+# veth-b, its drop decided by it; the 2 to 7006 it passed start at TC
 # ingress, dropped by b's UDP.
-# frames_told KIND MODE: vm_KIND_drop's 2 frames to 7005 dropped, each a
-# packet of its own at veth-b, and the 2 datagrams to 7006 from TC ingress.
 frames_told() {
 	local id n label
 	id=$(kv "${1}_id")
@@ -1219,6 +1217,7 @@ frames_told() {
 	echo "$(allp fates); hint: $(allp 'map(select(.pkt.dport == 7005) | .fate.hint) | first')"
 }
 
+# The program, loaded after the start, named on stderr; its frames told.
 chk_xdp_frames() {
 	local id
 	life_common "$1" && dropped_two xdpf || return 1
