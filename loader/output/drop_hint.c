@@ -391,9 +391,13 @@ const char *pp_drop_hint_reason(size_t i, const char **func)
  */
 static const struct hint_row *find_row_by_place(const struct pp_drop_facts *d)
 {
-	if (d->reason || d->reason_code || !same_func(d->func, "nf_hook_slow"))
+	if (d->reason || d->reason_code)
 		return NULL;
-	return &rows[0]; /* NETFILTER_DROP */
+	/* A frame an XDP program dropped before any skb: XDP's row. */
+	for (size_t i = 0; d->frame && i < ARRAY_SIZE(rows); i++)
+		if (!strcmp(rows[i].reason, "XDP") && !rows[i].func)
+			return &rows[i];
+	return same_func(d->func, "nf_hook_slow") ? &rows[0] /* NETFILTER_DROP */ : NULL;
 }
 
 static const struct hint_row *find_row(const struct pp_drop_facts *d)
@@ -672,9 +676,7 @@ size_t pp_out_drop_hint(const struct pp_out *o, const struct pp_packet *p, char 
 		hook_facts(o, end, &d, progs, sizeof(progs));
 		d.judge = judge_of(o, p, end, judge, sizeof(judge));
 		d.verdicts_off = o->verdicts_off;
-		/* A frame XDP dropped before any skb: XDP's row, reason or none. */
-		if (end->flags & PP_HOP_FRAME)
-			d.reason = "XDP";
+		d.frame = end->flags & PP_HOP_FRAME;
 	}
 	icmp_facts(o, p, end, &d);
 	return pp_drop_hint(&d, buf, len);

@@ -49,6 +49,7 @@ struct pp_drop_facts {
 	/* The program a verdict hop saw drop it ("NAME#ID returned TC_ACT_SHOT"), or NULL. */
 	const char *judge;
 	bool verdicts_off; /* --verdicts would name the program that decided (output.h) */
+	bool frame;	   /* a frame an XDP program dropped before any skb (PP_HOP_FRAME) */
 };
 
 /*

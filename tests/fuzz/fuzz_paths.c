@@ -471,13 +471,16 @@ static void check_json_hop(const struct jctx *j, const struct fzj_node *o, const
 	want_obj(j, o, "unseen_before", h->flags & PP_HOP_GAP, FZJ_TRUE);
 	/* The reader's own free of the data (PP_HOP_READ). */
 	want_obj(j, o, "read", h->flags & PP_HOP_READ, FZJ_TRUE);
+	/* An XDP program's record on a frame (PP_HOP_FRAME). */
+	want_obj(j, o, "frame", h->flags & PP_HOP_FRAME, FZJ_TRUE);
 	/* Another BPF program's verdict (PP_HOP_VERDICT), in words. */
 	want_str(j, o, "verdict", h->flags & PP_HOP_VERDICT,
 		 pp_verdict_word(h->reason, h->flags & PP_HOP_XDP, verdict), SIZE_MAX);
 	want_keys(j, o, "a hop",
 		  6 + !!h->netns + !!(h->flags & PP_HOP_NETNS_CARRIED) + !!(h->flags & PP_HOP_GAP) +
-			  !!(h->flags & PP_HOP_READ) + !!(h->flags & PP_HOP_VERDICT) +
-			  !!h->ifname[0] + !!h->ifindex + !!h->comm[0]);
+			  !!(h->flags & PP_HOP_READ) + !!(h->flags & PP_HOP_FRAME) +
+			  !!(h->flags & PP_HOP_VERDICT) + !!h->ifname[0] + !!h->ifindex +
+			  !!h->comm[0]);
 }
 
 static void check_json_mark(const struct jctx *j, const struct fzj_node *top)
@@ -568,18 +571,26 @@ static size_t check_json_hint(const struct jctx *j, const struct fzj_node *f, bo
 /*
  * The packet's own fate (TOP) of a drop has "decided_by" where a verdict hop
  * dropped the skb whose END is that fate (the first END with its reason and
- * place) before it.
+ * place) before it; "xdp", where a hop is an XDP program's verdict on a
+ * frame (PP_HOP_FRAME).
  */
-static size_t check_json_judge(const struct jctx *j, const struct fzj_node *f, bool top, bool drop)
+static size_t check_json_judge(const struct jctx *j, const struct fzj_node *f, bool top,
+			       enum pp_fate fate)
 {
+	const __u32 frame = PP_HOP_FRAME | PP_HOP_VERDICT;
 	const struct pp_packet *p = j->p;
 	const struct pp_hop *end = NULL;
+	bool framed = false;
 
 	for (size_t i = 0; i < p->nhops && !end; i++)
 		if (p->hops[i].type == PP_REC_END && p->hops[i].fate == PP_FATE_DROPPED &&
 		    p->hops[i].reason == p->reason && p->hops[i].location == p->location)
 			end = &p->hops[i];
-	return want_obj(j, f, "decided_by", top && drop && end && pp_verdict_judge(p, end),
+	for (size_t i = 0; i < p->nhops; i++)
+		framed |= (p->hops[i].flags & frame) == frame;
+	return want_obj(j, f, "decided_by",
+			top && ((fate == PP_FATE_DROPPED && end && pp_verdict_judge(p, end)) ||
+				(fate == PP_FATE_XDP && framed)),
 			FZJ_STR) != NULL;
 }
 
@@ -593,7 +604,7 @@ static void check_json_fate_of(const struct jctx *j, const struct fzj_node *o, e
 {
 	bool by_tap = top && j->p->by_tap;
 	static const char *const kinds[] = {"none",   "consumed",  "dropped", "unseen",
-					    "merged", "segmented", "left"};
+					    "merged", "segmented", "left",    "xdp"};
 	const struct fzj_node *f = want_obj(j, o, "fate", true, FZJ_OBJ);
 	bool drop = fate == PP_FATE_DROPPED;
 	const char *reason = drop ? json_reason(reason_code, NULL) : NULL, *sym = NULL;
@@ -613,7 +624,7 @@ static void check_json_fate_of(const struct jctx *j, const struct fzj_node *o, e
 		  1 + drop + !!reason + !!sym + (drop && location) + by_tap +
 			  check_json_read(j, f, k) +
 			  check_json_hint(j, f, top, drop, reason, reason_code) +
-			  check_json_judge(j, f, top, drop));
+			  check_json_judge(j, f, top, fate));
 }
 
 static void check_json_fate(const struct jctx *j, const struct fzj_node *top)
