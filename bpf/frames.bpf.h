@@ -153,12 +153,50 @@ static __always_inline void pp_frame_rec(struct pp_state *st, __u32 type, __u32 
 	pp_submit(st, h);
 }
 
+/* A held END (frame_redirect_map's) into the ring, and the slot freed. */
+static __always_inline void pp_frame_flush(struct pp_state *st, struct pp_hop *held)
+{
+	struct pp_hop *h = bpf_ringbuf_reserve(&path_map, sizeof(*h), 0);
+
+	if (h) {
+		__builtin_memcpy(h, held, sizeof(*h));
+		pp_submit(st, h);
+	} else {
+		pp_count_lost(st, NULL, held->probe);
+	}
+	held->ts = 0;
+}
+
+/*
+ * A redirected frame's END, held for the redirect tracepoint
+ * (pp_frame_redirected()). One the tracepoint never took (there is one
+ * after every XDP_REDIRECT) goes out as it is first.
+ */
+static __always_inline bool pp_frame_hold(struct pp_state *st, __u32 probe, __u64 id, __u64 key,
+					  struct net_device *dev, __u32 len, __u64 ts)
+{
+	__u32 zero = 0;
+	struct pp_hop *h = bpf_map_lookup_elem(&frame_redirect_map, &zero);
+
+	if (!h)
+		return false;
+	if (h->ts)
+		pp_frame_flush(st, h);
+	pp_fill_frame(h, PP_REC_END, probe, id, key, dev, len, ts);
+	h->flags = PP_HOP_FRAME;
+	h->fate = PP_FATE_XDP;
+	return true;
+}
+
 /* The frame's END: dropped (XDP_DROP, XDP_ABORTED), else gone on past XDP. */
 static __always_inline void pp_frame_end(struct pp_state *st, __u32 probe, __u64 id, __u64 key,
 					 struct net_device *dev, __u32 len, __u32 ret, __u64 ts)
 {
 	bool drop = ret == XDP_DROP || ret == XDP_ABORTED;
 
+	if (ret == XDP_REDIRECT && pp_cfg.frame_redirect &&
+	    pp_frame_hold(st, probe, id, key, dev, len, ts))
+		return;
 	pp_frame_rec(st, PP_REC_END, probe, id, key, dev, len, ts, 0,
 		     drop ? PP_FATE_DROPPED : PP_FATE_XDP, drop ? pp_cfg.frame_drop_reason : 0, 0);
 }
@@ -289,6 +327,49 @@ static __always_inline void pp_frame_generic(__u64 skb, struct xdp_buff *xdp, __
 	data = BPF_CORE_READ(xdp, data);
 	end = BPF_CORE_READ(xdp, data_end);
 	pp_frame_new(st, (__u32)probe, xdp, dev, data, (__u32)(end - data), ret, true);
+}
+
+#define PP_NO_MAP_ID 0x7fffffffU
+
+/* The fields of the xdp redirect tracepoints (include/trace/events/xdp.h, since 4.18). */
+struct pp_xdp_redirect_tp {
+	__u64 common;
+	__s32 prog_id;
+	__u32 act;
+	__s32 ifindex;
+	__s32 err;
+	__s32 to_ifindex;
+	__u32 map_id;
+	__s32 map_index;
+};
+
+/*
+ * After XDP_REDIRECT the driver calls xdp_do_redirect() (generic mode
+ * xdp_do_generic_redirect()) on the same CPU, which fires one of the
+ * redirect tracepoints: the held END, if its frame's, gets where the frame
+ * went, or the error it failed with: then the driver dropped it.
+ */
+static __always_inline int pp_frame_redirected(const struct pp_xdp_redirect_tp *tp)
+{
+	struct pp_state *st = pp_state();
+	__u32 zero = 0;
+	struct pp_hop *h = bpf_map_lookup_elem(&frame_redirect_map, &zero);
+
+	if (!st || !h || !h->ts)
+		return 0;
+	if (h->ifindex == (__u32)tp->ifindex) {
+		h->flags |= PP_HOP_REDIRECT;
+		h->out_ifindex = (__u32)tp->to_ifindex;
+		/* bpf_redirect() by ifindex: no map, whose id 6.x gives as INT_MAX. */
+		h->redirect_map = tp->map_id == PP_NO_MAP_ID ? 0 : tp->map_id;
+		h->redirect_err = tp->err;
+		if (tp->err) {
+			h->fate = PP_FATE_DROPPED;
+			h->reason = pp_cfg.frame_drop_reason;
+		}
+	}
+	pp_frame_flush(st, h);
+	return 0;
 }
 
 #endif

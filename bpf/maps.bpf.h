@@ -68,6 +68,18 @@ struct {
 	__type(value, struct pp_generic_note);
 } frame_generic_map SEC(".maps");
 
+/*
+ * The END of a frame its program redirected, held by its fexit until the
+ * xdp redirect tracepoint that follows on this CPU says where it went
+ * (bpf/frames.bpf.h); ts 0: none held.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct pp_hop);
+} frame_redirect_map SEC(".maps");
+
 /* skb->head -> the packet whose data it is; sized like skb_map. */
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);

@@ -68,6 +68,11 @@ struct pp_bpf_settings {
 	 * the kernel's SKB_DROP_REASON_XDP (0: none) for the frames they drop.
 	 */
 	__u32 frames, frame_drop_reason;
+	/*
+	 * The xdp redirect tracepoints are attached: a redirected frame's END
+	 * waits for the one that follows, which says where it went.
+	 */
+	__u32 frame_redirect;
 
 	/*
 	 * --- Where things are in this kernel, from kallsyms. Each range is

@@ -182,6 +182,14 @@ enum pp_fate {
  * the MARK's hop, and the text leaves its line out.
  */
 #define PP_HOP_FRAME 512U
+/*
+ * END of a frame its XDP program redirected (PP_HOP_FRAME), as the xdp
+ * redirect tracepoint that followed told it: out_ifindex is the target
+ * device (0: not a device, as a CPU or an AF_XDP socket), redirect_map the
+ * map it went through (0: none, bpf_redirect()), redirect_err the error
+ * the redirect failed with (0: none; the frame was dropped).
+ */
+#define PP_HOP_REDIRECT 1024U
 /* Other programs whose verdicts are recorded, at most (loader/probes/verdicts.h). */
 #define PP_VERDICT_PROGS 64
 /* How many text ranges of af_packet's receive functions the probes know. */
@@ -228,7 +236,10 @@ struct pp_hop {
 	 * caller names the netfilter hook of a drop (ip_forward: forward),
 	 * which no tracepoint argument does.
 	 */
-	__s32 caller;
+	union {
+		__s32 caller;
+		__s32 redirect_err; /* PP_HOP_REDIRECT */
+	};
 	/*
 	 * END for PKT_TOO_BIG: the way out the packet was too big for, from
 	 * its route (skb->dev is still the way in): that device's ifindex, and
@@ -238,7 +249,10 @@ struct pp_hop {
 	__u32 out_ifindex;
 	char ifname[PP_IFNAMSIZ];
 	char comm[PP_COMMLEN];
-	__u32 out_mtu;
+	union {
+		__u32 out_mtu;
+		__u32 redirect_map; /* PP_HOP_REDIRECT */
+	};
 	/*
 	 * MARK in a cgroup scope: the inode of the scope's socket that sent the
 	 * packet, or whose conversation it answers (/proc/PID/fd: socket:[N]);

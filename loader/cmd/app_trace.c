@@ -60,14 +60,27 @@ void pp_app_out_names(struct pp_app *a, struct pp_out *out)
 	name_netns(a, out);
 }
 
+/* if_name()'s ARG: pktpath's namespace, and who can enter the others. */
+struct if_names {
+	__u32 netns;
+	struct pp_hook_cache *hooks;
+};
+
 /*
- * An interface of pktpath's own namespace by index (if_indextoname()), as
- * it is named now; other namespaces' are not reachable from here. ARG: the
- * inode of pktpath's namespace.
+ * An interface by index as it is named now: pktpath's own namespace's by
+ * if_indextoname(), another's by the hook reader, which can enter it.
  */
 static const char *if_name(__u32 netns, __u32 ifindex, char *buf, void *arg)
 {
-	return netns && netns == *(__u32 *)arg ? if_indextoname(ifindex, buf) : NULL;
+	const struct if_names *n = arg;
+
+	if (!netns)
+		return NULL;
+	if (netns == n->netns)
+		return if_indextoname(ifindex, buf);
+	return pp_hook_cache_get(netns, ifindex, PP_HOOK_IFNAME, buf, PP_IFNAMSIZ + 1, n->hooks) > 0
+		       ? buf
+		       : NULL;
 }
 
 /*
@@ -217,7 +230,8 @@ int pp_app_trace(struct pp_app *a)
 			     .nprobes = a->list.n,
 			     .if_name = if_name};
 	struct stat ns;
-	__u32 netns = stat("/proc/self/ns/net", &ns) ? 0 : (__u32)ns.st_ino;
+	struct if_names names = {.netns = stat("/proc/self/ns/net", &ns) ? 0 : (__u32)ns.st_ino,
+				 .hooks = &a->hooks};
 	struct pp_trace_cfg cfg = trace_cfg(a, &out);
 	int ret;
 
@@ -225,7 +239,7 @@ int pp_app_trace(struct pp_app *a)
 		return PP_EXIT_FAIL;
 	a->trace_out = &out;
 	pp_app_out_names(a, &out);
-	out.if_arg = &netns;
+	out.if_arg = &names;
 	/* --json --snaplen: what `pktpath report` needs for the exports, the same clocks. */
 	out.head_bytes = out.ops->machine ? a->env.snaplen : 0;
 	out.real_off = a->exports.clock.off;

@@ -100,8 +100,9 @@ const struct pp_cli_opt pp_cli_opts[] = {
 		 "sendmsg() or sendmmsg() call (syscall:send); its\n"
 		 "tracepoints slow every process's system calls"},
 	{"verdicts", 0, NULL, PP_OPT_FLAG, AT(verdicts),
-	 .help = "show other BPF programs' verdicts (TC, generic XDP,\n"
-		 "those loaded later too) as hops: an fexit on each\n"
+	 .help = "show other BPF programs' verdicts (TC, XDP, those\n"
+		 "loaded later too) as hops, and frames XDP drops or\n"
+		 "redirects (where to) as packets: an fexit on each\n"
 		 "program slows every packet it sees (kernels with BPF\n"
 		 "trampolines)"},
 	{"stack", 0, "NAME", PP_OPT_LIST, AT(stacks), AT(nstacks), .max = PP_MAX_EXTRA,

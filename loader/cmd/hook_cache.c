@@ -46,7 +46,10 @@ static void look(struct pp_hook_cache *c, struct pp_hook_seen *e)
 	int n = pp_hook_reader_ask(&c->reader, e->netns, (int)e->ifindex, e->hook, v,
 				   PP_HOOK_MAX_PROGS);
 
-	e->len = n >= 0 ? words(v, n, e->text, sizeof(e->text)) : -1;
+	if (e->hook == PP_HOOK_IFNAME)
+		e->len = n > 0 ? snprintf(e->text, sizeof(e->text), "%s", v[0].name) : -1;
+	else
+		e->len = n >= 0 ? words(v, n, e->text, sizeof(e->text)) : -1;
 }
 
 int pp_hook_cache_get(__u32 netns, __u32 ifindex, int hook, char *buf, size_t len, void *arg)

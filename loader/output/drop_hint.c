@@ -6,6 +6,7 @@
  * kernel's own account of each reason (include/net/dropreason-core.h) and
  * of the function that sets it; nothing here is inferred from traffic.
  */
+#define _GNU_SOURCE /* strerrorname_np() */
 #include <string.h>
 #include "base/compat.h"
 #include "output/drop_hint.h"
@@ -620,6 +621,61 @@ const char *pp_out_verdict_str(const struct pp_out *o, __u32 probe, __u32 code, 
 	return buf;
 }
 
+size_t pp_out_redirect_str(const struct pp_out *o, const struct pp_hop *end, char *buf, size_t len)
+{
+	struct pp_sbuf f = {.buf = buf, .len = len};
+	char name[PP_IFNAMSIZ + 1];
+	const char *dev = end->out_ifindex && o->if_name
+				  ? o->if_name(end->netns, end->out_ifindex, name, o->if_arg)
+				  : NULL;
+
+	if (len)
+		buf[0] = '\0';
+	if (dev) {
+		pp_sb_lit(&f, "to ");
+		pp_sb_str(&f, dev);
+	} else if (end->out_ifindex) {
+		pp_sb_lit(&f, "to ifindex ");
+		pp_sb_u64(&f, end->out_ifindex);
+	} else {
+		pp_sb_lit(&f, "to no device");
+	}
+	if (end->redirect_map) {
+		pp_sb_lit(&f, " (map id ");
+		pp_sb_u64(&f, end->redirect_map);
+		pp_sb_lit(&f, ")");
+	}
+	if (end->redirect_err) {
+		const char *e = strerrorname_np(-end->redirect_err);
+
+		pp_sb_lit(&f, ", which failed: ");
+		if (e)
+			pp_sb_str(&f, e);
+		else
+			pp_sb_u64(&f, (__u64) - (__s64)end->redirect_err);
+	}
+	return f.pos;
+}
+
+/*
+ * "NAME#ID returned VERDICT" of verdict hop V of P into BUF, with where it
+ * redirected a frame.
+ */
+static const char *judge_str(const struct pp_out *o, const struct pp_packet *p,
+			     const struct pp_hop *v, char *buf, size_t len)
+{
+	const struct pp_hop *to = pp_verdict_redirect(p, v);
+	size_t n;
+
+	pp_out_verdict_str(o, v->probe, v->reason, v->flags & PP_HOP_XDP, buf, len);
+	n = strlen(buf);
+	if (to && n + 1 < len) {
+		buf[n++] = ' ';
+		pp_out_redirect_str(o, to, buf + n, len - n);
+	}
+	return buf;
+}
+
 /* The program that dropped P by its verdict before END: "NAME#ID returned VERDICT" in BUF, or NULL.
  */
 static const char *judge_of(const struct pp_out *o, const struct pp_packet *p,
@@ -627,9 +683,7 @@ static const char *judge_of(const struct pp_out *o, const struct pp_packet *p,
 {
 	const struct pp_hop *shot = pp_verdict_judge(p, end);
 
-	return shot ? pp_out_verdict_str(o, shot->probe, shot->reason, shot->flags & PP_HOP_XDP,
-					 buf, len)
-		    : NULL;
+	return shot ? judge_str(o, p, shot, buf, len) : NULL;
 }
 
 const char *pp_out_drop_judge(const struct pp_out *o, const struct pp_packet *p, char *buf,
@@ -643,7 +697,7 @@ const char *pp_out_drop_judge(const struct pp_out *o, const struct pp_packet *p,
 	for (size_t i = p->nhops; p->fate == PP_FATE_XDP && i-- > 0;) {
 		h = &p->hops[i];
 		if ((h->flags & frame) == frame)
-			return pp_out_verdict_str(o, h->probe, h->reason, true, buf, len);
+			return judge_str(o, p, h, buf, len);
 	}
 	return NULL;
 }
@@ -653,7 +707,7 @@ size_t pp_out_drop_hint(const struct pp_out *o, const struct pp_packet *p, char 
 	const struct pp_hop *end = pp_out_drop_end(p);
 	struct pp_drop_facts d = {.reason_code = p->reason, .location = p->location};
 	struct pp_pkt_summary s;
-	char dev[PP_IFNAMSIZ + 16], ns[16], out_dev[PP_IFNAMSIZ + 1], progs[256], judge[96];
+	char dev[PP_IFNAMSIZ + 16], ns[16], out_dev[PP_IFNAMSIZ + 1], progs[256], judge[160];
 
 	if (o->reason_name)
 		d.reason = o->reason_name(p->reason, o->reason_arg);
@@ -661,10 +715,14 @@ size_t pp_out_drop_hint(const struct pp_out *o, const struct pp_packet *p, char 
 		d.func = o->sym_name(p->location, o->sym_arg);
 	if (p->mark && !pp_pkt_decode(p->mark->data, p->mark->cap_len, &s))
 		d.pkt = &s;
-	if (end) {
+	/* A redirect's END holds its target and error there (PP_HOP_REDIRECT), not these. */
+	if (end && !(end->flags & PP_HOP_REDIRECT)) {
 		if (end->caller && o->sym_name)
 			d.caller = o->sym_name(end->location + (__s64)end->caller, o->sym_arg);
 		d.nf_caller = d.caller && (end->flags & PP_HOP_NF_CALLER);
+		out_facts(o, end, &d, out_dev);
+	}
+	if (end) {
 		dev_of(end, dev, sizeof(dev));
 		d.dev = dev;
 		d.netns = end->netns;
@@ -672,7 +730,6 @@ size_t pp_out_drop_hint(const struct pp_out *o, const struct pp_packet *p, char 
 		d.len = end->len;
 		d.on_mark_dev = p->mark && p->mark->hop.ifindex == end->ifindex &&
 				p->mark->hop.netns == end->netns;
-		out_facts(o, end, &d, out_dev);
 		hook_facts(o, end, &d, progs, sizeof(progs));
 		d.judge = judge_of(o, p, end, judge, sizeof(judge));
 		d.verdicts_off = o->verdicts_off;

@@ -61,6 +61,12 @@ struct pp_drop_facts {
 const char *pp_out_drop_judge(const struct pp_out *o, const struct pp_packet *p, char *buf,
 			      size_t len);
 
+/*
+ * Where a frame's redirect went, from its END (PP_HOP_REDIRECT): "to DEV",
+ * its map, the error it failed with, into BUF[LEN] as snprintf().
+ */
+size_t pp_out_redirect_str(const struct pp_out *o, const struct pp_hop *end, char *buf, size_t len);
+
 /* Another program's verdict on a packet: "NAME#ID returned VERDICT" into BUF[LEN], BUF. */
 const char *pp_out_verdict_str(const struct pp_out *o, __u32 probe, __u32 code, bool xdp, char *buf,
 			       size_t len);

@@ -463,6 +463,28 @@ static void json_hop_change(struct jobj *o, const struct pp_packet *p, const str
 	jclose(&t);
 }
 
+/*
+ * "redirect": where a redirected frame went (PP_HOP_REDIRECT, on its END):
+ * the device by index and, where known, name; the map; the errno it failed with.
+ */
+static void json_redirect(const struct pp_out *out, struct jobj *top, const struct pp_hop *h)
+{
+	char name[PP_IFNAMSIZ + 1];
+	const char *dev = h->out_ifindex && out->if_name
+				  ? out->if_name(h->netns, h->out_ifindex, name, out->if_arg)
+				  : NULL;
+	struct jobj o = jopen(top, K("redirect"));
+
+	jnum(&o, K("ifindex"), h->out_ifindex);
+	if (dev)
+		jstr(&o, K("dev"), dev, PP_IFNAMSIZ);
+	if (h->redirect_map)
+		jnum(&o, K("map_id"), h->redirect_map);
+	if (h->redirect_err)
+		jnum(&o, K("errno"), (__u64) - (__s64)h->redirect_err);
+	jclose(&o);
+}
+
 static void json_hop(const struct pp_out *out, struct pp_wbuf *w, const struct pp_packet *p,
 		     const struct pp_hop *h)
 {
@@ -498,6 +520,8 @@ static void json_hop(const struct pp_out *out, struct pp_wbuf *w, const struct p
 	jnum(&o, K("len"), h->len);
 	json_addr(&o, K("skb"), h->skb);
 	json_hop_change(&o, p, h);
+	if (h->flags & PP_HOP_REDIRECT)
+		json_redirect(out, &o, h);
 	json_stack(out, &o, h);
 	jclose(&o);
 }
@@ -584,7 +608,7 @@ static void json_hint(const struct pp_out *out, struct jobj *o, const struct pp_
  */
 static void json_judge(const struct pp_out *out, struct jobj *o, const struct pp_packet *p)
 {
-	char buf[128];
+	char buf[160];
 	const char *judge = pp_out_drop_judge(out, p, buf, sizeof(buf));
 
 	if (judge)

@@ -422,6 +422,20 @@ static void text_now(struct pp_wbuf *w, const struct pp_packet *p, const struct 
 	pp_wb_putc(w, '\n');
 }
 
+/* " to DEV": where verdict hop V's XDP_REDIRECT sent its frame, where that is known. */
+static void text_redirect(const struct pp_out *o, struct pp_wbuf *w, const struct pp_packet *p,
+			  const struct pp_hop *v)
+{
+	const struct pp_hop *to = pp_verdict_redirect(p, v);
+	char buf[96];
+
+	if (!to)
+		return;
+	pp_out_redirect_str(o, to, buf, sizeof(buf));
+	pp_wb_putc(w, ' ');
+	wb_str(w, buf);
+}
+
 /* "  %11s %9s %10s %-15s %3u %s\n", without a printf per line. */
 static void text_hop(const struct pp_out *o, struct pp_wbuf *w, const struct pp_packet *pk,
 		     const struct pp_hop *h, __u64 t0, __u64 prev)
@@ -456,6 +470,7 @@ static void text_hop(const struct pp_out *o, struct pp_wbuf *w, const struct pp_
 
 		pp_wb_putc(w, ' ');
 		wb_str(w, pp_verdict_word(h->reason, h->flags & PP_HOP_XDP, word));
+		text_redirect(o, w, pk, h);
 	}
 	if (pk->nskbs > 1)
 		text_copy_tag(w, pk, h);
@@ -664,7 +679,7 @@ static void text_fate_note(struct pp_wbuf *w, const struct pp_packet *p)
  */
 static void text_judge(const struct pp_out *o, struct pp_wbuf *w, const struct pp_packet *p)
 {
-	char buf[128];
+	char buf[160];
 	const char *judge = pp_out_drop_judge(o, p, buf, sizeof(buf));
 
 	if (!judge)

@@ -77,8 +77,25 @@ const struct pp_hop *pp_verdict_judge(const struct pp_packet *p, const struct pp
 {
 	const struct pp_hop *shot = NULL;
 
+	/* A redirect that failed dropped the frame as well. */
+	bool failed = (end->flags & PP_HOP_REDIRECT) && end->redirect_err;
+
 	for (const struct pp_hop *h = p->hops; h < end; h++)
 		if ((h->flags & PP_HOP_VERDICT) && h->skb == end->skb)
-			shot = pp_verdict_drops(h->reason, h->flags & PP_HOP_XDP) ? h : NULL;
+			shot = pp_verdict_drops(h->reason, h->flags & PP_HOP_XDP) ||
+					       (failed && pp_verdict_redirect(p, h))
+				       ? h
+				       : NULL;
 	return shot;
+}
+
+const struct pp_hop *pp_verdict_redirect(const struct pp_packet *p, const struct pp_hop *v)
+{
+	if ((v->flags & (PP_HOP_VERDICT | PP_HOP_XDP)) != (PP_HOP_VERDICT | PP_HOP_XDP) ||
+	    v->reason != PP_XDP_REDIRECT)
+		return NULL;
+	for (const struct pp_hop *h = v + 1; h < p->hops + p->nhops; h++)
+		if (h->type == PP_REC_END && h->skb == v->skb)
+			return h->flags & PP_HOP_REDIRECT ? h : NULL;
+	return NULL;
 }

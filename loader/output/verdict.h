@@ -13,7 +13,8 @@
 #include <linux/types.h>
 #include "paths/path.h"
 
-#define PP_VERDICT_LEN 24 /* the longest word, or a number, and its NUL */
+#define PP_VERDICT_LEN	24 /* the longest word, or a number, and its NUL */
+#define PP_XDP_REDIRECT 4  /* enum xdp_action */
 
 /* CODE's word into BUF (PP_VERDICT_LEN): BUF, or a constant. */
 const char *pp_verdict_word(__u32 code, bool xdp, char *buf);
@@ -29,5 +30,13 @@ bool pp_verdict_drops(__u32 code, bool xdp);
  * dropped it (the program that decided the drop); NULL if none.
  */
 const struct pp_hop *pp_verdict_judge(const struct pp_packet *p, const struct pp_hop *end);
+
+/*
+ * The END that says where XDP_REDIRECT verdict V sent its frame
+ * (PP_HOP_REDIRECT: the target, or the redirect's error); NULL if V is no
+ * XDP_REDIRECT, or none says (the frame followed as an skb, or a kernel
+ * without the xdp tracepoints).
+ */
+const struct pp_hop *pp_verdict_redirect(const struct pp_packet *p, const struct pp_hop *v);
 
 #endif

@@ -20,6 +20,7 @@
 #include "bpf_settings.h" /* the skeleton's rodata */
 #include "probes.skel.h"
 #include "probes/send_calls.h"
+#include "probes/tp_link.h"
 #include "probes/sock_reads.h"
 #include "probes/slab_learn.h"
 #include "bpfobj/splice.h"
@@ -652,6 +653,49 @@ static void set_no_cookie(struct pp_probes *p, const struct pp_probe_list *l,
 	}
 }
 
+/* The xdp redirect tracepoints, where a redirected frame's END learns its target. */
+#define PP_XDP_REDIRECT_TPS 4
+
+static void redirect_progs(struct probes *s, struct bpf_program *v[PP_XDP_REDIRECT_TPS])
+{
+	v[0] = s->progs.pp_tp_xdp_redirect;
+	v[1] = s->progs.pp_tp_xdp_redirect_err;
+	v[2] = s->progs.pp_tp_xdp_redirect_map;
+	v[3] = s->progs.pp_tp_xdp_redirect_map_err;
+}
+
+/* With the frames, where tracefs has them (bpf/frames.bpf.h, pp_frame_redirected()). */
+static void choose_redirect(struct pp_probes *p)
+{
+	struct bpf_program *v[PP_XDP_REDIRECT_TPS];
+
+	p->cfg.frame_redirect = p->verdicts.frames && pp_tp_exists("xdp/xdp_redirect");
+	redirect_progs(p->skel, v);
+	for (size_t i = 0; i < PP_XDP_REDIRECT_TPS; i++)
+		bpf_program__set_autoload(v[i], p->cfg.frame_redirect);
+}
+
+/* Those of the four the kernel has (5.10 fires the map ones for a map's redirect). */
+static int attach_redirect(struct pp_probes *p)
+{
+	struct bpf_program *v[PP_XDP_REDIRECT_TPS];
+
+	redirect_progs(p->skel, v);
+	for (size_t i = 0; p->cfg.frame_redirect && i < PP_XDP_REDIRECT_TPS; i++) {
+		char event[48];
+		struct bpf_link *link;
+
+		snprintf(event, sizeof(event), "xdp/%s",
+			 bpf_program__name(v[i]) + strlen("pp_tp_"));
+		link = pp_tp_link(v[i], event);
+		if (!link)
+			pp_debug("%s: not attached: %s\n", event, strerror(errno));
+		else if (pp_probes_keep_link(p, link))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 static int open_load(struct pp_probes *p, const struct pp_maps *maps, struct pp_probe_list *l)
 {
 	enum pp_backend backend = p->set->backend;
@@ -684,6 +728,7 @@ static int open_load(struct pp_probes *p, const struct pp_maps *maps, struct pp_
 		pp_verdicts_find(&p->verdicts, (__u32)l->n, v.xdp || v.frame);
 		err = pp_verdicts_prepare(&p->verdicts, &v, p->set->verdict_anchor);
 		p->cfg.frames = p->verdicts.frames;
+		choose_redirect(p);
 	}
 	if (err)
 		return err;
@@ -719,6 +764,9 @@ int pp_probes_attach(struct pp_probes *p, struct pp_probe_list *l, char *err, si
 		ret = attach_returns(p, l, backend);
 	if (!ret)
 		ret = attach_reasm(p, backend);
+	/* Before the frames' fexits, whose held ENDs they release. */
+	if (!ret)
+		ret = attach_redirect(p);
 	if (!ret && p->set->verdicts) {
 		struct pp_verdict_progs v = verdict_progs(p);
 

@@ -23,8 +23,8 @@ struct pp_rnames {
 	size_t nprobes, pcap;
 	__u32 *slots; /* open addressing: probe index + 1, 0 empty */
 	size_t nslots;
-	struct code_name *reasons, *syms, *netns;
-	size_t nreasons, rcap, nsyms, scap, nnetns, ncap;
+	struct code_name *reasons, *syms, *netns, *ifnames;
+	size_t nreasons, rcap, nsyms, scap, nnetns, ncap, nifnames, icap;
 	struct pp_ns_name named; /* what netns_name() returns */
 };
 
@@ -63,6 +63,7 @@ void pp_rnames_free(struct pp_rnames *n)
 	free_list(n->reasons, n->nreasons);
 	free_list(n->syms, n->nsyms);
 	free_list(n->netns, n->nnetns);
+	free_list(n->ifnames, n->nifnames);
 	free(n);
 }
 
@@ -171,6 +172,22 @@ int pp_rnames_netns(struct pp_rnames *n, __u32 inode, const char *name)
 	return add(&n->netns, &n->nnetns, &n->ncap, inode, name);
 }
 
+int pp_rnames_ifname(struct pp_rnames *n, __u32 inode, __u32 ifindex, const char *name)
+{
+	return add(&n->ifnames, &n->nifnames, &n->icap, (__u64)inode << 32 | ifindex, name);
+}
+
+static const char *if_name(__u32 netns, __u32 ifindex, char *buf, void *arg)
+{
+	const struct pp_rnames *n = arg;
+	const char *name = find(n->ifnames, n->nifnames, (__u64)netns << 32 | ifindex);
+
+	if (!name)
+		return NULL;
+	snprintf(buf, PP_IFNAMSIZ + 1, "%s", name);
+	return buf;
+}
+
 /* The name the recording gave; only the name: the rest of the hop says the rest. */
 static const struct pp_ns_name *netns_name(__u32 inode, void *arg)
 {
@@ -208,4 +225,6 @@ void pp_rnames_out(const struct pp_rnames *n, struct pp_out *o)
 	o->sym_arg = (void *)n;
 	o->netns_name = netns_name;
 	o->netns_arg = (void *)n;
+	o->if_name = if_name;
+	o->if_arg = (void *)n;
 }

@@ -27,6 +27,9 @@ int pp_rnames_reason(struct pp_rnames *n, __u32 code, const char *name);
 /* The drop location ADDR is in function NAME; the first name stays. 0 or -ENOMEM. */
 int pp_rnames_sym(struct pp_rnames *n, __u64 addr, const char *name);
 
+/* Interface IFINDEX of netns INODE is called NAME (a redirect's "dev"); as above. */
+int pp_rnames_ifname(struct pp_rnames *n, __u32 inode, __u32 ifindex, const char *name);
+
 /* Netns INODE is called NAME (a hop's netns_name); the first name stays. 0 or -ENOMEM. */
 int pp_rnames_netns(struct pp_rnames *n, __u32 inode, const char *name);
 

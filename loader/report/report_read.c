@@ -242,6 +242,30 @@ static int read_verdict(struct ctx *c, json_object *obj, struct pp_hop *h)
 	return 1;
 }
 
+/* "redirect": where a redirected frame went (PP_HOP_REDIRECT); its device's name kept. */
+static int read_redirect(struct ctx *c, json_object *obj, struct pp_hop *h)
+{
+	char dev[PP_IFNAMSIZ + 1];
+	json_object *r;
+	__u32 err = 0;
+	int ret = get(c, obj, "redirect", false, json_type_object, &r);
+
+	if (ret <= 0)
+		return ret;
+	h->flags |= PP_HOP_REDIRECT;
+	ret = get_u32(c, r, "ifindex", true, &h->out_ifindex);
+	if (ret >= 0)
+		ret = get_u32(c, r, "map_id", false, &h->redirect_map);
+	if (ret >= 0)
+		ret = get_u32(c, r, "errno", false, &err);
+	h->redirect_err = -(__s32)err;
+	if (ret >= 0)
+		ret = get_bytes(c, r, "dev", false, dev, sizeof(dev), false);
+	if (ret > 0)
+		ret = pp_rnames_ifname(c->r->names, h->netns, h->out_ifindex, dev);
+	return ret;
+}
+
 static int read_hop(struct ctx *c, json_object *obj, __u64 base, struct pp_hop *h)
 {
 	__u64 t = 0;
@@ -279,6 +303,8 @@ static int read_hop(struct ctx *c, json_object *obj, __u64 base, struct pp_hop *
 		ret = read_flag(c, obj, "frame", PP_HOP_FRAME, h);
 	if (ret >= 0)
 		ret = read_verdict(c, obj, h);
+	if (ret >= 0)
+		ret = read_redirect(c, obj, h);
 	h->ts = base + t;
 	return ret < 0 ? ret : 0;
 }

@@ -21,6 +21,7 @@
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <linux/if_link.h>
+#include <net/if.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "tc/hook_progs.h"
@@ -107,6 +108,14 @@ static void xdp(struct query *q)
 
 static void run(struct query *q)
 {
+	if (q->hook == PP_HOOK_IFNAME) {
+		char name[IF_NAMESIZE];
+
+		q->n = if_indextoname((unsigned int)q->ifindex, name) != NULL;
+		if (q->n && q->max)
+			snprintf(q->out[0].name, sizeof(q->out[0].name), "%s", name);
+		return;
+	}
 	if (q->hook == PP_HOOK_XDP) {
 		xdp(q);
 		return;

@@ -14,6 +14,8 @@ enum pp_hook {
 	PP_HOOK_TC_INGRESS,
 	PP_HOOK_TC_EGRESS,
 	PP_HOOK_XDP,
+	/* No hook: the interface's own name, in the first program's name. */
+	PP_HOOK_IFNAME,
 };
 
 struct pp_hook_prog {

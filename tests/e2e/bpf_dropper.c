@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bpf_dropper IFACE HOOK PORT NAME: a BPF program named NAME that drops
- * IPv4 UDP to PORT and passes everything else, at HOOK of IFACE
+ * bpf_dropper IFACE HOOK PORT NAME [TO]: a BPF program named NAME that
+ * drops IPv4 UDP to PORT (an XDP one with TO: redirects it to interface
+ * TO, "redirected N" at exit) and passes everything else, at HOOK of IFACE
  * (clsact-ingress, clsact-egress, tcx-ingress, tcx-egress, xdp-generic,
  * xdp-native: the driver's mode, which veth has),
  * as a node's datapath programs would. Prints "id N" on stderr once
@@ -14,7 +15,9 @@
  * (test-run-xdp: the XDP program); for each line of stdin, a number
  * REPEAT, BPF_PROG_TEST_RUN runs it REPEAT times on a 64-byte UDP frame to
  * PORT + 1 (one it passes) and "ns N" on stdout is the kernel's mean time
- * per run: what tracing it costs it.
+ * per run: what tracing it costs it. test-run-xdp-redirect: the XDP
+ * program redirects to IFACE, on frames to PORT, as live frames (Linux
+ * 5.18+: the kernel redirects them as a driver would).
  */
 #include <errno.h>
 #include <signal.h>
@@ -110,27 +113,28 @@ static int prog_btf(const char *ctx, const char *name, __u32 *func)
 
 /*
  * Drop (DROP) an Ethernet frame with an IPv4 header of 20 bytes, UDP, to
- * PORT, adding 1 to MAP's one __u64; else PASS. DATA and END: the
+ * PORT, or redirect it to interface TO (not 0), adding 1 to MAP's one
+ * __u64; else PASS. DATA and END: the
  * context's offsets of the packet's start and end (struct __sk_buff's,
  * struct xdp_md's).
  */
 static int load(enum bpf_prog_type type, const char *name, int data, int end, __u16 port, int drop,
-		int pass, int map)
+		int pass, int map, int to)
 {
 	struct bpf_insn p[] = {
 		LDX(W, 2, 1, data),
 		LDX(W, 3, 1, end),
 		MOV_REG(4, 2),
 		ADD_IMM(4, 14 + 20 + 4),
-		JGT_REG(4, 3, 19), /* each "pass" jump lands on p[24] */
+		JGT_REG(4, 3, 21), /* each "pass" jump lands on p[26] */
 		LDX(H, 5, 2, 12),
-		JNE_IMM(5, htons(0x0800), 17),
+		JNE_IMM(5, htons(0x0800), 19),
 		LDX(B, 5, 2, 14),
-		JNE_IMM(5, 0x45, 15),
+		JNE_IMM(5, 0x45, 17),
 		LDX(B, 5, 2, 14 + 9),
-		JNE_IMM(5, 17, 13),
+		JNE_IMM(5, 17, 15),
 		LDX(H, 5, 2, 14 + 20 + 2),
-		JNE_IMM(5, htons(port), 11),
+		JNE_IMM(5, htons(port), 13),
 		/* p[13]: a drop, counted. The call takes r1-r5, so only now. */
 		ST_IMM(W, 10, -4, 0),
 		MOV_REG(2, 10),
@@ -140,7 +144,10 @@ static int load(enum bpf_prog_type type, const char *name, int data, int end, __
 		JEQ_IMM(0, 0, 2), /* to p[22]: the verifier wants NULL checked */
 		MOV_IMM(1, 1),
 		ADD_ATOMIC_DW(0, 1, 0),
-		MOV_IMM(0, drop),
+		/* p[22]: bpf_redirect(TO, 0), which returns XDP_REDIRECT; or DROP. */
+		MOV_IMM(1, to),
+		MOV_IMM(2, 0),
+		to ? CALL(BPF_FUNC_redirect) : MOV_IMM(0, drop),
 		EXIT(),
 		MOV_IMM(0, pass),
 		EXIT(),
@@ -163,17 +170,21 @@ static int load(enum bpf_prog_type type, const char *name, int data, int end, __
 	return fd;
 }
 
-/* test-run: the mean ns per run of program FD on a frame it passes, per line of stdin. */
-static int test_runs(int fd, __u16 port)
+/*
+ * test-run: the mean ns per run of program FD on a frame to PORT, per line
+ * of stdin; LIVE: as live frames, which the kernel redirects.
+ */
+static int test_runs(int fd, __u16 port, bool live)
 {
 	unsigned char frame[64] = {[12] = 0x08, [14] = 0x45, [23] = 17};
-	__u16 dport = htons((__u16)(port + 1));
+	__u16 dport = htons(port);
 	char line[32];
 
 	memcpy(frame + 14 + 20 + 2, &dport, sizeof(dport));
 	while (fgets(line, sizeof(line), stdin)) {
 		LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = frame, .data_size_in = sizeof(frame),
-			    .repeat = (__u32)atoi(line));
+			    .repeat = (__u32)atoi(line),
+			    .flags = live ? BPF_F_TEST_XDP_LIVE_FRAMES : 0);
 
 		if (bpf_prog_test_run_opts(fd, &o)) {
 			fprintf(stderr, "bpf_dropper: test run: %s\n", strerror(errno));
@@ -187,24 +198,27 @@ static int test_runs(int fd, __u16 port)
 
 int main(int argc, char **argv)
 {
-	const char *hook = argc == 5 ? argv[2] : "";
-	int ifindex = argc == 5 ? (int)if_nametoindex(argv[1]) : 0, fd, link = -1, err, map;
+	bool args = argc == 5 || argc == 6;
+	const char *hook = args ? argv[2] : "";
+	int ifindex = args ? (int)if_nametoindex(argv[1]) : 0, fd, link = -1, err, map;
+	bool live = !strcmp(hook, "test-run-xdp-redirect");
+	int to = argc == 6 ? (int)if_nametoindex(argv[5]) : (live ? ifindex : 0);
 	__u32 xdp_mode = !strcmp(hook, "xdp-generic")  ? XDP_FLAGS_SKB_MODE
 			 : !strcmp(hook, "xdp-native") ? XDP_FLAGS_DRV_MODE
 						       : 0;
 	bool test_run = !strncmp(hook, "test-run", 8);
-	bool xdp = xdp_mode != 0 || !strcmp(hook, "test-run-xdp");
+	bool xdp = xdp_mode != 0 || !strncmp(hook, "test-run-xdp", 12);
 	bool egress = strstr(hook, "egress") != NULL;
 	LIBBPF_OPTS(bpf_tc_hook, tc, .ifindex = ifindex,
 		    .attach_point = egress ? BPF_TC_EGRESS : BPF_TC_INGRESS);
 	LIBBPF_OPTS(bpf_tc_opts, opts, .priority = 1);
-	__u16 port = argc == 5 ? (__u16)atoi(argv[3]) : 0;
+	__u16 port = args ? (__u16)atoi(argv[3]) : 0;
 	struct bpf_prog_info info = {0};
 	__u32 len = sizeof(info), key = 0;
 	__u64 dropped = 0;
 
-	if (!ifindex || !port) {
-		fprintf(stderr, "usage: bpf_dropper IFACE HOOK PORT NAME\n");
+	if (!ifindex || !port || (argc == 6 && (!to || !xdp))) {
+		fprintf(stderr, "usage: bpf_dropper IFACE HOOK PORT NAME [REDIRECT-TO]\n");
 		return 2;
 	}
 	map = bpf_map_create(BPF_MAP_TYPE_ARRAY, "dropped", sizeof(key), sizeof(dropped), 1, NULL);
@@ -212,15 +226,15 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bpf_dropper: map: %s\n", strerror(errno));
 		return 1;
 	}
-	fd = xdp ? load(BPF_PROG_TYPE_XDP, argv[4], 0, 4, port, XDP_DROP, XDP_PASS, map)
-		 : load(BPF_PROG_TYPE_SCHED_CLS, argv[4], 76, 80, port, TC_ACT_SHOT, TC_ACT_OK,
-			map);
+	fd = xdp ? load(BPF_PROG_TYPE_XDP, argv[4], 0, 4, port, XDP_DROP, XDP_PASS, map, to)
+		 : load(BPF_PROG_TYPE_SCHED_CLS, argv[4], 76, 80, port, TC_ACT_SHOT, TC_ACT_OK, map,
+			0);
 	if (fd < 0)
 		return 1;
 	if (test_run) {
 		err = bpf_obj_get_info_by_fd(fd, &info, &len);
 		fprintf(stderr, "id %u\n", info.id);
-		return err ? 1 : test_runs(fd, port);
+		return err ? 1 : test_runs(fd, live ? port : (__u16)(port + 1), live);
 	} else if (xdp) {
 		err = bpf_xdp_attach(ifindex, fd, xdp_mode, NULL);
 	} else if (!strncmp(hook, "tcx-", 4)) {
@@ -252,6 +266,6 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bpf_dropper: read the count: %s\n", strerror(errno));
 		return 1;
 	}
-	fprintf(stderr, "dropped %llu\n", (unsigned long long)dropped);
+	fprintf(stderr, "%s %llu\n", to ? "redirected" : "dropped", (unsigned long long)dropped);
 	return 0;
 }

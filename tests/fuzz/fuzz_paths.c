@@ -451,6 +451,7 @@ static void want_keys(const struct jctx *j, const struct fzj_node *o, const char
 static void check_json_hop(const struct jctx *j, const struct fzj_node *o, const struct pp_hop *h)
 {
 	char pname[32], verdict[PP_VERDICT_LEN];
+	const struct fzj_node *r;
 
 	if (!o || o->type != FZJ_OBJ)
 		jfail(j, "a hop is not an object");
@@ -476,11 +477,19 @@ static void check_json_hop(const struct jctx *j, const struct fzj_node *o, const
 	/* Another BPF program's verdict (PP_HOP_VERDICT), in words. */
 	want_str(j, o, "verdict", h->flags & PP_HOP_VERDICT,
 		 pp_verdict_word(h->reason, h->flags & PP_HOP_XDP, verdict), SIZE_MAX);
+	/* Where a frame's redirect went (PP_HOP_REDIRECT); no device names here. */
+	r = want_obj(j, o, "redirect", h->flags & PP_HOP_REDIRECT, FZJ_OBJ);
+	if (r) {
+		want_num(j, r, "ifindex", true, h->out_ifindex);
+		want_num(j, r, "map_id", h->redirect_map, h->redirect_map);
+		want_num(j, r, "errno", h->redirect_err, (__u64) - (__s64)h->redirect_err);
+		want_keys(j, r, "a redirect", 1 + !!h->redirect_map + !!h->redirect_err);
+	}
 	want_keys(j, o, "a hop",
 		  6 + !!h->netns + !!(h->flags & PP_HOP_NETNS_CARRIED) + !!(h->flags & PP_HOP_GAP) +
 			  !!(h->flags & PP_HOP_READ) + !!(h->flags & PP_HOP_FRAME) +
-			  !!(h->flags & PP_HOP_VERDICT) + !!h->ifname[0] + !!h->ifindex +
-			  !!h->comm[0]);
+			  !!(h->flags & PP_HOP_VERDICT) + !!(h->flags & PP_HOP_REDIRECT) +
+			  !!h->ifname[0] + !!h->ifindex + !!h->comm[0]);
 }
 
 static void check_json_mark(const struct jctx *j, const struct fzj_node *top)

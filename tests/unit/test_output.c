@@ -448,6 +448,69 @@ START_TEST(test_text_frame)
 }
 END_TEST
 
+/* Interface 7 of NS_B is vr-b: what pktpath's reader would answer. */
+static const char *if_name(__u32 netns, __u32 ifindex, char *buf, void *arg)
+{
+	(void)arg;
+	if (netns != NS_B || ifindex != 7)
+		return NULL;
+	return strcpy(buf, "vr-b");
+}
+
+/*
+ * A frame its XDP program redirected (PP_HOP_REDIRECT on its END): the
+ * verdict line and the fate say where to; a redirect that failed dropped
+ * it, and says with what; a target not known by name, by its index.
+ */
+START_TEST(test_text_frame_redirect)
+{
+	struct capture c;
+	struct sample s;
+	const char *t;
+
+	cap_open(&c);
+	c.o.if_name = if_name;
+	sample(&s);
+	s.hops[0] = mkhop(PP_REC_MARK, 0, 1000000, NS_B, "veth-b", 6, 0);
+	s.hops[0].flags = PP_HOP_VERDICT | PP_HOP_XDP | PP_HOP_FRAME;
+	s.hops[0].reason = 4; /* XDP_REDIRECT */
+	s.hops[1] = mkhop(PP_REC_END, 0, 1000000, NS_B, "veth-b", 6, 0);
+	s.hops[1].flags = PP_HOP_FRAME | PP_HOP_REDIRECT;
+	s.hops[1].fate = PP_FATE_XDP;
+	s.hops[1].out_ifindex = 7;
+	s.mark.hop = s.hops[0];
+	s.p.nhops = 2;
+	s.p.fate = PP_FATE_XDP;
+	s.p.reason = 0;
+	s.p.location = 0;
+	pp_out_text(&c.o, &s.p);
+	t = out(&c);
+	ck_assert_msg(count_of(t, " veth_xmit XDP_REDIRECT to vr-b\n") == 1, "%s", t);
+	ck_assert_msg(strstr(t, "(BPF program veth_xmit returned XDP_REDIRECT to vr-b) after"),
+		      "%s", t);
+	/* Failed: the driver dropped the frame. */
+	s.hops[1].redirect_err = -100; /* ENETDOWN */
+	s.hops[1].fate = PP_FATE_DROPPED;
+	s.p.fate = PP_FATE_DROPPED;
+	pp_out_text(&c.o, &s.p);
+	t = out(&c);
+	ck_assert_msg(strstr(t,
+			     "(BPF program veth_xmit returned XDP_REDIRECT to vr-b, which failed: "
+			     "ENETDOWN) after"),
+		      "%s", t);
+	/* Through a map, to a device whose name is not known. */
+	s.hops[1].redirect_err = 0;
+	s.hops[1].out_ifindex = 9;
+	s.hops[1].redirect_map = 12;
+	s.hops[1].fate = PP_FATE_XDP;
+	s.p.fate = PP_FATE_XDP;
+	pp_out_text(&c.o, &s.p);
+	t = out(&c);
+	ck_assert_msg(count_of(t, " XDP_REDIRECT to ifindex 9 (map id 12)\n") == 1, "%s", t);
+	cap_close(&c);
+}
+END_TEST
+
 /*
  * The headers seen at a TC hop differ from the mark's (NAT): that hop says
  * "now" and gives them in JSON; a hop whose bytes show the mark's flow
@@ -1438,6 +1501,7 @@ Suite *output_suite(void)
 	tcase_add_test(tc, test_json_reader);
 	tcase_add_test(tc, test_text_dropped);
 	tcase_add_test(tc, test_text_frame);
+	tcase_add_test(tc, test_text_frame_redirect);
 	tcase_add_test(tc, test_hop_now);
 	tcase_add_test(tc, test_mark_reply);
 	tcase_add_test(tc, test_json_dropped);

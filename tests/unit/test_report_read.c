@@ -264,6 +264,56 @@ START_TEST(test_round_trip_frame)
 }
 END_TEST
 
+static const char *if_name(__u32 netns, __u32 ifindex, char *buf, void *arg)
+{
+	(void)netns;
+	(void)arg;
+	return ifindex == 7 ? strcpy(buf, "vr-b") : NULL;
+}
+
+/*
+ * A frame whose redirect failed (PP_HOP_REDIRECT): its END's "redirect"
+ * (the device by index and name, the map, the errno) reads back, and the
+ * fate names where the program sent it.
+ */
+START_TEST(test_round_trip_redirect)
+{
+	struct fixture x;
+	struct pp_out o = live_out(128);
+	char *line;
+
+	fixture(&x);
+	o.if_name = if_name;
+	x.hops[0].probe = 4;
+	x.hops[0].flags = PP_HOP_VERDICT | PP_HOP_XDP | PP_HOP_FRAME;
+	x.hops[0].reason = 4; /* XDP_REDIRECT */
+	x.mark.hop = x.hops[0];
+	x.hops[1] = x.hops[0];
+	x.hops[1].type = PP_REC_END;
+	x.hops[1].flags = PP_HOP_FRAME | PP_HOP_REDIRECT;
+	x.hops[1].reason = 0;
+	x.hops[1].fate = PP_FATE_DROPPED;
+	x.hops[1].out_ifindex = 7;
+	x.hops[1].redirect_map = 3;
+	x.hops[1].redirect_err = -100;
+	x.skbs[0] = (struct pp_skbref){
+		.skb = SKB0, .first_ts = T0, .ended = true, .fate = PP_FATE_DROPPED};
+	x.p.nhops = 2;
+	x.p.nskbs = 1;
+	x.p.fate = PP_FATE_DROPPED;
+	line = write_json(&o, &x.p);
+	ck_assert_msg(strstr(line, "\"redirect\":{\"ifindex\":7,\"dev\":\"vr-b\",\"map_id\":3,"
+				   "\"errno\":100}"),
+		      "%s", line);
+	ck_assert_msg(strstr(line,
+			     "\"decided_by\":\"xdp_lb#7 returned XDP_REDIRECT to vr-b (map id 3), "
+			     "which failed: ENETDOWN\""),
+		      "%s", line);
+	round_trip(line, 128);
+	free(line);
+}
+END_TEST
+
 /*
  * A reply to a tracked packet's NAT rewrite (PP_HOP_REPLY): its mark's
  * "reply_to" reads back as the flag and the packet's id.
@@ -459,6 +509,7 @@ Suite *report_read_suite(void)
 	tcase_add_test(tc, test_round_trip_reply);
 	tcase_add_test(tc, test_round_trip_verdicts);
 	tcase_add_test(tc, test_round_trip_frame);
+	tcase_add_test(tc, test_round_trip_redirect);
 	tcase_add_test(tc, test_hop_kinds);
 	tcase_add_test(tc, test_cut_line);
 	tcase_add_test(tc, test_unknown_keys);

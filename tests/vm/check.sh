@@ -1231,6 +1231,52 @@ chk_xdp_frames() {
 	frames_told xdpf native
 }
 
+# ---- xdp-redirect ------------------------------------------------------------
+
+# redirected_to N WHERE: N frames to 7005 whose program's XDP_REDIRECT went
+# WHERE ("to vr-b", or with ", which failed: ENETDOWN"), each a packet of
+# its own whose fate and last hop's "redirect" say so.
+redirected_to() {
+	local want=$1 fate=$2 errno=$3 judge n
+	judge="vm_xdpr_drop#$(kv xdpr_id) returned XDP_REDIRECT to vr-b$4"
+	n=$(allp "map(select(.pkt.dport == 7005 and .fate.kind == \"$fate\"
+		and .fate.decided_by == \"$judge\" and .hops[0].verdict == \"XDP_REDIRECT\"
+		and .hops[-1].redirect.dev == \"vr-b\"
+		and (.hops[-1].redirect.errno // 0) == $errno)) | length")
+	[ "$n" = "$want" ] && return 0
+	echo "$n of $want frames to 7005 $fate, '$judge': $(allp 'map(brief + " " + path) | join("; ")')"
+	return 1
+}
+
+# from_tc_ingress N PORT DEV: N datagrams to PORT start at TC ingress on DEV.
+from_tc_ingress() {
+	local n
+	n=$(allp "map(select(.pkt.dport == $2 and .hops[0].func == \"tc:ingress\"
+		and .hops[0].ifname == \"$3\")) | length")
+	[ "$n" = "$1" ] && return 0
+	echo "$n of $1 datagrams to $2 from TC ingress on $3: $(allp 'map(brief + " " + path) | join("; ")')"
+	return 1
+}
+
+# The program's own count: 4 redirected (2 while vr-b was up, 2 after);
+# pktpath: 2 went on to vr-b, each then a packet of its own out of vr-c,
+# 2 dropped by the failed redirect, and the 2 datagrams to 7006 from TC
+# ingress on veth-b to b's UDP drop: 8 in all.
+chk_xdp_redirect() {
+	life_common "$1" || return 1
+	[ "$(kv xdpr_redirected)" = 4 ] || {
+		echo "the XDP program redirected '$(kv xdpr_redirected)' (id '$(kv xdpr_id)'), 4 sent to 7005"
+		return 1
+	}
+	redirected_to 2 xdp 0 "" && redirected_to 2 dropped 100 ", which failed: ENETDOWN" &&
+		from_tc_ingress 2 7006 veth-b && from_tc_ingress 2 7005 vr-c || return 1
+	[ "$(allp length)" = 8 ] || {
+		echo "$(allp length) printed, 8 expected: $(allp 'map(brief + " " + path) | join("; ")')"
+		return 1
+	}
+	allp fates
+}
+
 # ---- xdp-frames-generic ---------------------------------------------------------
 
 # As xdp-frames in generic mode, where the kernel has the fexit that knows

@@ -36,7 +36,7 @@ SCENARIOS=${VM_SCENARIOS:-"icmp-veth forward nft-drop udp-closed list-probes cle
 case ${VM_LABEL:-} in
 *-rt | *-cloud) [ -n "${VM_SCENARIOS:-}" ] || SCENARIOS="icmp-veth nft-drop cleanup check agent" ;;
 *) [ -n "${VM_SCENARIOS:-}" ] ||
-	SCENARIOS="$SCENARIOS tcp-forward tcp-nat tcp-read ping-reply udp-send gso bridge-flood nft-postrouting bpf-verdicts xdp-native xdp-frames xdp-copies xdp-frames-generic" ;;
+	SCENARIOS="$SCENARIOS tcp-forward tcp-nat tcp-read ping-reply udp-send gso bridge-flood nft-postrouting bpf-verdicts xdp-native xdp-frames xdp-copies xdp-frames-generic xdp-redirect" ;;
 esac
 # A VM that runs the scenarios on auto alone (VM_BACKENDS: the quick tier
 # of scripts/vm-test.sh, the test command's, and the rt and cloud flavours
@@ -638,7 +638,9 @@ VERDICT_SENDS=2
 VERDICT_PORTS="7001 7003 7004 7005"
 # dropper NS IFACE HOOK PORT KIND: bpf_dropper vm_KIND_drop in the background.
 dropper() {
-	/usr/sbin/ip netns exec "$1" bpf_dropper "$2" "$3" "$4" "vm_$5_drop" 2>"/tmp/pp.drop.$5" &
+	local kind=$5
+	/usr/sbin/ip netns exec "$1" bpf_dropper "$2" "$3" "$4" "vm_${kind}_drop" ${6:+"$6"} \
+		2>"/tmp/pp.drop.$kind" &
 	DROPPERS="$DROPPERS $!"
 }
 scn_bpf_verdicts() {
@@ -735,6 +737,41 @@ scn_xdp_frames_generic() { xdp_run "$1" b xdpg before xdp-generic --verdicts; }
 # tracked datagrams for the program joins the datagram's packet, with the
 # program's verdict and its end.
 scn_xdp_copies() { xdp_run "$1" a xdpc before xdp-native --verdicts; }
+
+# xdp-redirect: vm_xdpr_drop, native on veth-b, redirects UDP to 7005 to
+# vr-b, a veth of b's own: two datagrams while vr-b is up (redirected
+# there, out of its peer vr-c, whose XDP program, which passes them, veth
+# wants before it takes frames), two after it went down (the redirect
+# fails, ENETDOWN: the driver drops the frame). Traced in b with
+# --verdicts; 7006 passed, as ever.
+scn_xdp_redirect() {
+	local port
+	DROPPERS=
+	topo_pair
+	ip -n b link add vr-b type veth peer name vr-c
+	ip -n b link set vr-b up
+	ip -n b link set vr-c up
+	dropper b veth-b xdp-native 7005 xdpr vr-b
+	dropper b vr-c xdp-native 7999 xdpv
+	sleep 1
+	if pp_start b "$1" --json --verdicts "udp and dst $B"; then
+		for port in 7005 7005 7006 7006 down 7005 7005; do
+			if [ "$port" = down ]; then
+				ip -n b link set vr-b down
+				continue
+			fi
+			ip netns exec a vmhelper udp "$B" "$port" || kv send fail
+		done
+		sleep 3
+	fi
+	pp_wait 0
+	# shellcheck disable=SC2086 # a list of pids
+	kill -INT $DROPPERS
+	wait
+	kv xdpr_id "$(sed -n 's/^id //p' /tmp/pp.drop.xdpr)"
+	kv xdpr_redirected "$(sed -n 's/^redirected //p' /tmp/pp.drop.xdpr)"
+	rm -f /tmp/pp.drop.xdpr /tmp/pp.drop.xdpv
+}
 
 # A bridge pp-br in r with ports pb1..pb3, each a veth to host h1..h3.
 topo_bridge() {
