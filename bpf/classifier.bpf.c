@@ -667,6 +667,19 @@ int pp_sock_create(struct bpf_sock *ctx)
 	return 1;
 }
 
+/*
+ * Never attached. With --verdicts, the frame template's target while no
+ * XDP program with BTF is loaded (loader/probes/verdicts.c): its context,
+ * as the programs' its copies go on, is an xdp_buff to an fexit. Named as
+ * pktpath's classifiers, which --verdicts and the hooks' lists leave out.
+ */
+SEC("xdp")
+int pp_cls_xdp_anchor(struct xdp_md *ctx)
+{
+	(void)ctx;
+	return XDP_PASS;
+}
+
 /* The filter's verdict first (pp_filter_matched()), then the cgroup's. */
 SEC("pktpath_cls")
 int pp_cls_ingress(struct __sk_buff *ctx)

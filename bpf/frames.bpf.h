@@ -79,12 +79,21 @@ static __always_inline bool pp_frame_noted(struct pp_frame_note *n)
  */
 static __always_inline bool pp_xdp_generic_rxq(struct xdp_rxq_info *rxq, struct net_device *dev)
 {
+	/* Read as a number: a BTF pointer's arithmetic is refused (5.10). */
 	__u64 rx = (__u64)BPF_CORE_READ(dev, _rx);
-	__u64 q = BPF_CORE_READ(rxq, queue_index);
+	__u64 q = rxq->queue_index;
 
 	return (__u64)rxq == rx + q * bpf_core_type_size(struct netdev_rx_queue) +
 				     bpf_core_field_offset(struct netdev_rx_queue, xdp_rxq);
 }
+
+/*
+ * The frames' programs are fexits whose arguments are BTF pointers: an
+ * xdp_buff and what it leads to are read by direct loads (PP_VIA_BTF),
+ * which cost a frame the program drops a fraction of a helper call each.
+ * XDP of a BTF pointer argument, untrusted (see pp_untrusted()).
+ */
+#define pp_xdp_arg(xdp) ((struct xdp_buff *)pp_untrusted(xdp, struct xdp_buff))
 
 /* A frame's record: on DEV, LEN bytes long, KEY standing for the skb it has not. */
 static __always_inline void pp_fill_frame(struct pp_hop *h, __u32 type, __u32 probe, __u64 id,
@@ -97,10 +106,10 @@ static __always_inline void pp_fill_frame(struct pp_hop *h, __u32 type, __u32 pr
 	h->ts = ts;
 	h->skb = key;
 	h->cpu = bpf_get_smp_processor_id();
-	h->netns = pp_netns(NULL, dev, PP_VIA_KPROBE);
-	h->ifindex = BPF_CORE_READ(dev, ifindex);
+	h->netns = dev->nd_net.net->ns.inum;
+	h->ifindex = dev->ifindex;
 	h->len = len;
-	pp_ifname(h->ifname, dev, PP_VIA_KPROBE);
+	pp_ifname(h->ifname, dev, PP_VIA_BTF);
 }
 
 /* The frame's MARK: its bytes, and the verdict RET as its hop. */
@@ -286,18 +295,19 @@ static __always_inline int pp_on_frame(struct xdp_buff *xdp, __u32 probe, __u32 
 	noted = st && pp_frame_noted(&n);
 	if (!st || (!noted && ret == XDP_PASS))
 		return 0;
-	rxq = BPF_CORE_READ(xdp, rxq);
-	dev = BPF_CORE_READ(rxq, dev);
-	data = BPF_CORE_READ(xdp, data);
-	end = BPF_CORE_READ(xdp, data_end);
+	xdp = pp_xdp_arg(xdp);
+	rxq = xdp->rxq;
+	dev = rxq->dev;
+	data = xdp->data;
+	end = xdp->data_end;
 	len = (__u32)(end - data);
-	if (noted && n.ifindex == (__u32)BPF_CORE_READ(dev, ifindex)) {
+	if (noted && n.ifindex == (__u32)dev->ifindex) {
 		pp_frame_join(st, &n, probe, (__u64)xdp, dev, len, ret);
 		return 0;
 	}
 	if (ret == XDP_PASS)
 		return 0;
-	netns = pp_netns(NULL, dev, PP_VIA_KPROBE);
+	netns = dev->nd_net.net->ns.inum;
 	if (pp_cfg.scope_n ? !pp_in_scope(netns) : pp_cfg.mark_netns && netns != pp_cfg.mark_netns)
 		return 0;
 	if (!pp_filter_l2(data, len, len))
@@ -323,9 +333,10 @@ static __always_inline void pp_frame_generic(__u64 skb, struct xdp_buff *xdp, __
 
 	if (probe < 0 || !st || pp_skb_entry(skb))
 		return;
-	dev = BPF_CORE_READ(xdp, rxq, dev);
-	data = BPF_CORE_READ(xdp, data);
-	end = BPF_CORE_READ(xdp, data_end);
+	xdp = pp_xdp_arg(xdp);
+	dev = xdp->rxq->dev;
+	data = xdp->data;
+	end = xdp->data_end;
 	pp_frame_new(st, (__u32)probe, xdp, dev, data, (__u32)(end - data), ret, true);
 }
 

@@ -180,6 +180,7 @@ static int new_attacher(struct pp_app *a)
 	s->send_calls = a->env.send_calls;
 	s->verdicts = a->env.verdicts;
 	s->verdict_anchor = pp_cls_prog_fd(&a->cls, 0);
+	s->frame_anchor = pp_cls_frame_anchor_fd(&a->cls);
 	s->all_netns = a->env.all_netns;
 	s->stop = &pp_app_stop;
 	for (size_t i = 0; i < a->scope.n && i < PP_SCOPE_MAX; i++)

@@ -173,7 +173,8 @@ int pp_app_marking_prepare(struct pp_app *a)
 				.no_fetch = !a->facts.fetch,
 				.cgroup_id = a->cgroup.id,
 				.cgroup_level = a->cgroup.level,
-				.keep_makers = a->cgroup.id && pp_kfeatures_has_sock_maker()};
+				.keep_makers = a->cgroup.id && pp_kfeatures_has_sock_maker(),
+				.frame_anchor = a->env.verdicts};
 	double t0 = pp_app_now_ms();
 	int ret;
 

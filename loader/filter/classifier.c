@@ -209,6 +209,7 @@ static int open_skel(struct pp_cls *c, const struct pp_cls_opts *o)
 		.scope_cglevel = o->cgroup_level,
 	};
 	bpf_program__set_autoload(c->skel->progs.pp_sock_create, o->keep_makers);
+	bpf_program__set_autoload(c->skel->progs.pp_cls_xdp_anchor, o->frame_anchor);
 	return use_maps(c, o->maps);
 }
 
@@ -289,6 +290,13 @@ void pp_cls_destroy(struct pp_cls *c)
 int pp_cls_prog_fd(const struct pp_cls *c, int egress)
 {
 	return bpf_program__fd(egress ? c->egress : c->ingress);
+}
+
+int pp_cls_frame_anchor_fd(const struct pp_cls *c)
+{
+	struct bpf_program *p = c->skel ? c->skel->progs.pp_cls_xdp_anchor : NULL;
+
+	return p && bpf_program__autoload(p) ? bpf_program__fd(p) : -1;
 }
 
 static int read_state(const struct pp_cls *c, struct pp_state *st)

@@ -38,6 +38,8 @@ struct pp_cls_opts {
 	unsigned int cgroup_level; /* that cgroup's level below the root */
 	/* Load pp_sock_create (pp_cls_attach_maker()): kfeatures' has_sock_maker. */
 	bool keep_makers;
+	/* Load pp_cls_xdp_anchor (pp_cls_frame_anchor_fd()): --verdicts. */
+	bool frame_anchor;
 };
 
 /*
@@ -57,6 +59,9 @@ void pp_cls_destroy(struct pp_cls *c);
  */
 int pp_cls_attach_maker(struct pp_cls *c, int cgroup_fd);
 int pp_cls_prog_fd(const struct pp_cls *c, int egress);
+
+/* The XDP program loaded for --verdicts' frame template to bind to: its fd, or -1. */
+int pp_cls_frame_anchor_fd(const struct pp_cls *c);
 
 /*
  * Run the ingress program once on a frame (BPF_PROG_TEST_RUN) and tell

@@ -726,7 +726,8 @@ static int open_load(struct pp_probes *p, const struct pp_maps *maps, struct pp_
 		struct pp_verdict_progs v = verdict_progs(p);
 
 		pp_verdicts_find(&p->verdicts, (__u32)l->n, v.xdp || v.frame);
-		err = pp_verdicts_prepare(&p->verdicts, &v, p->set->verdict_anchor);
+		err = pp_verdicts_prepare(&p->verdicts, &v, p->set->verdict_anchor,
+					  p->set->frame_anchor);
 		p->cfg.frames = p->verdicts.frames;
 		choose_redirect(p);
 	}

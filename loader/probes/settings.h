@@ -80,8 +80,8 @@ struct pp_probe_settings {
 	/* With verdicts: bpf_prog_run_generic_xdp()'s arguments (3 or 4); 0: no such function. */
 	int xdp_generic_args;
 	/* With verdicts: pktpath's classifier (its fd, -1: none), the TC template's target while no
-	 * other TC program is loaded (verdicts.h). */
-	int verdict_anchor;
+	 * other TC program is loaded (verdicts.h); its XDP program, the frame template's. */
+	int verdict_anchor, frame_anchor;
 };
 
 #endif

@@ -144,18 +144,19 @@ static bool anchor_prog(int anchor, struct pp_verdict_prog *v)
 	return true;
 }
 
-int pp_verdicts_prepare(struct pp_verdicts *vs, const struct pp_verdict_progs *p, int anchor)
+int pp_verdicts_prepare(struct pp_verdicts *vs, const struct pp_verdict_progs *p, int anchor,
+			int frame_anchor)
 {
 	const struct pp_verdict_prog *tc = first_of(vs, false), *xdp = first_of(vs, true);
-	struct pp_verdict_prog own = {0};
+	struct pp_verdict_prog own = {0}, own_xdp = {0};
 	int err;
 
 	if (p->xdp)
 		bpf_program__set_autoload(p->xdp, true);
-	if ((!tc || !xdp) && anchor_prog(anchor, &own)) {
-		tc = tc ? tc : &own;
-		xdp = xdp ? xdp : &own;
-	}
+	if (!tc && anchor_prog(anchor, &own))
+		tc = &own;
+	if (!xdp && anchor_prog(frame_anchor, &own_xdp))
+		xdp = &own_xdp;
 	vs->tmpl = tc != NULL;
 	vs->frames = p->frame && xdp;
 	bpf_program__set_autoload(p->tc, vs->tmpl);

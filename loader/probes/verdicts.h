@@ -69,10 +69,12 @@ void pp_verdicts_find(struct pp_verdicts *vs, __u32 first, bool xdp);
 
 /*
  * Before the probes' object loads: what of P loads, the templates bound to
- * the first TC program and the first XDP program with BTF, or to ANCHOR (a
- * TC program of pktpath's own with BTF, -1: none) where there is none yet.
+ * the first TC program and the first XDP program with BTF, or where there
+ * is none yet to ANCHOR and FRAME_ANCHOR (a TC and an XDP program of
+ * pktpath's own with BTF, -1: none).
  */
-int pp_verdicts_prepare(struct pp_verdicts *vs, const struct pp_verdict_progs *p, int anchor);
+int pp_verdicts_prepare(struct pp_verdicts *vs, const struct pp_verdict_progs *p, int anchor,
+			int frame_anchor);
 
 /* After: a copy of the template on each TC program, the XDP programs' fexit; -v says what failed.
  */
