@@ -403,6 +403,23 @@ static size_t count_of(const char *s, const char *w)
 	return n;
 }
 
+/* S: a frame on veth-b an XDP program returned VERDICT for, its MARK and END (PP_HOP_FRAME). */
+static void frame_sample(struct sample *s, __u32 verdict)
+{
+	sample(s);
+	s->hops[0] = mkhop(PP_REC_MARK, 0, 1000000, NS_B, "veth-b", 6, 0);
+	s->hops[0].flags = PP_HOP_VERDICT | PP_HOP_XDP | PP_HOP_FRAME;
+	s->hops[0].reason = verdict;
+	s->hops[1] = mkhop(PP_REC_END, 0, 1000000, NS_B, "veth-b", 6, 0);
+	s->hops[1].flags = PP_HOP_FRAME;
+	s->hops[1].fate = PP_FATE_XDP;
+	s->mark.hop = s->hops[0];
+	s->p.nhops = 2;
+	s->p.fate = PP_FATE_XDP;
+	s->p.reason = 0;
+	s->p.location = 0;
+}
+
 /*
  * A frame an XDP program sent back before any skb (PP_HOP_FRAME): one hop
  * line, its verdict (the END repeats it and is left out), and the program
@@ -415,18 +432,7 @@ START_TEST(test_text_frame)
 	const char *t;
 
 	cap_open(&c);
-	sample(&s);
-	s.hops[0] = mkhop(PP_REC_MARK, 0, 1000000, NS_B, "veth-b", 6, 0);
-	s.hops[0].flags = PP_HOP_VERDICT | PP_HOP_XDP | PP_HOP_FRAME;
-	s.hops[0].reason = 3; /* XDP_TX */
-	s.hops[1] = mkhop(PP_REC_END, 0, 1000000, NS_B, "veth-b", 6, 0);
-	s.hops[1].flags = PP_HOP_FRAME;
-	s.hops[1].fate = PP_FATE_XDP;
-	s.mark.hop = s.hops[0];
-	s.p.nhops = 2;
-	s.p.fate = PP_FATE_XDP;
-	s.p.reason = 0;
-	s.p.location = 0;
+	frame_sample(&s, 3); /* XDP_TX */
 	pp_out_text(&c.o, &s.p);
 	t = out(&c);
 	ck_assert_uint_eq(count_of(t, " veth_xmit XDP_TX\n"), 1);
@@ -470,19 +476,9 @@ START_TEST(test_text_frame_redirect)
 
 	cap_open(&c);
 	c.o.if_name = if_name;
-	sample(&s);
-	s.hops[0] = mkhop(PP_REC_MARK, 0, 1000000, NS_B, "veth-b", 6, 0);
-	s.hops[0].flags = PP_HOP_VERDICT | PP_HOP_XDP | PP_HOP_FRAME;
-	s.hops[0].reason = 4; /* XDP_REDIRECT */
-	s.hops[1] = mkhop(PP_REC_END, 0, 1000000, NS_B, "veth-b", 6, 0);
-	s.hops[1].flags = PP_HOP_FRAME | PP_HOP_REDIRECT;
-	s.hops[1].fate = PP_FATE_XDP;
+	frame_sample(&s, 4); /* XDP_REDIRECT */
+	s.hops[1].flags |= PP_HOP_REDIRECT;
 	s.hops[1].out_ifindex = 7;
-	s.mark.hop = s.hops[0];
-	s.p.nhops = 2;
-	s.p.fate = PP_FATE_XDP;
-	s.p.reason = 0;
-	s.p.location = 0;
 	pp_out_text(&c.o, &s.p);
 	t = out(&c);
 	ck_assert_msg(count_of(t, " veth_xmit XDP_REDIRECT to vr-b\n") == 1, "%s", t);

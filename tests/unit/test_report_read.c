@@ -230,6 +230,25 @@ START_TEST(test_round_trip_verdicts)
 }
 END_TEST
 
+/* X: a frame program xdp_lb#7 returned VERDICT for, its MARK and END, ended FATE. */
+static void frame_fixture(struct fixture *x, __u32 verdict, enum pp_fate fate)
+{
+	fixture(x);
+	x->hops[0].probe = 4;
+	x->hops[0].flags = PP_HOP_VERDICT | PP_HOP_XDP | PP_HOP_FRAME;
+	x->hops[0].reason = verdict;
+	x->mark.hop = x->hops[0];
+	x->hops[1] = x->hops[0];
+	x->hops[1].type = PP_REC_END;
+	x->hops[1].flags = PP_HOP_FRAME;
+	x->hops[1].reason = 0;
+	x->hops[1].fate = fate;
+	x->skbs[0] = (struct pp_skbref){.skb = SKB0, .first_ts = T0, .ended = true, .fate = fate};
+	x->p.nhops = 2;
+	x->p.nskbs = 1;
+	x->p.fate = fate;
+}
+
 /*
  * A frame an XDP program sent back before any skb (PP_HOP_FRAME): "frame"
  * on its two records, the program's verdict as its fate's "decided_by".
@@ -240,21 +259,7 @@ START_TEST(test_round_trip_frame)
 	struct pp_out o = live_out(128);
 	char *line;
 
-	fixture(&x);
-	x.hops[0].probe = 4;
-	x.hops[0].flags = PP_HOP_VERDICT | PP_HOP_XDP | PP_HOP_FRAME;
-	x.hops[0].reason = 3; /* XDP_TX */
-	x.mark.hop = x.hops[0];
-	x.hops[1] = x.hops[0];
-	x.hops[1].type = PP_REC_END;
-	x.hops[1].flags = PP_HOP_FRAME;
-	x.hops[1].reason = 0;
-	x.hops[1].fate = PP_FATE_XDP;
-	x.skbs[0] =
-		(struct pp_skbref){.skb = SKB0, .first_ts = T0, .ended = true, .fate = PP_FATE_XDP};
-	x.p.nhops = 2;
-	x.p.nskbs = 1;
-	x.p.fate = PP_FATE_XDP;
+	frame_fixture(&x, 3, PP_FATE_XDP); /* XDP_TX */
 	line = write_json(&o, &x.p);
 	ck_assert_ptr_nonnull(strstr(line, "\"func\":\"bpf:xdp_lb#7\",\"verdict\":\"XDP_TX\""));
 	ck_assert_ptr_nonnull(strstr(line, "\"frame\":true"));
@@ -282,25 +287,12 @@ START_TEST(test_round_trip_redirect)
 	struct pp_out o = live_out(128);
 	char *line;
 
-	fixture(&x);
+	frame_fixture(&x, 4, PP_FATE_DROPPED); /* XDP_REDIRECT */
 	o.if_name = if_name;
-	x.hops[0].probe = 4;
-	x.hops[0].flags = PP_HOP_VERDICT | PP_HOP_XDP | PP_HOP_FRAME;
-	x.hops[0].reason = 4; /* XDP_REDIRECT */
-	x.mark.hop = x.hops[0];
-	x.hops[1] = x.hops[0];
-	x.hops[1].type = PP_REC_END;
-	x.hops[1].flags = PP_HOP_FRAME | PP_HOP_REDIRECT;
-	x.hops[1].reason = 0;
-	x.hops[1].fate = PP_FATE_DROPPED;
+	x.hops[1].flags |= PP_HOP_REDIRECT;
 	x.hops[1].out_ifindex = 7;
 	x.hops[1].redirect_map = 3;
 	x.hops[1].redirect_err = -100;
-	x.skbs[0] = (struct pp_skbref){
-		.skb = SKB0, .first_ts = T0, .ended = true, .fate = PP_FATE_DROPPED};
-	x.p.nhops = 2;
-	x.p.nskbs = 1;
-	x.p.fate = PP_FATE_DROPPED;
 	line = write_json(&o, &x.p);
 	ck_assert_msg(strstr(line, "\"redirect\":{\"ifindex\":7,\"dev\":\"vr-b\",\"map_id\":3,"
 				   "\"errno\":100}"),

@@ -643,6 +643,17 @@ dropper() {
 		2>"/tmp/pp.drop.$kind" &
 	DROPPERS="$DROPPERS $!"
 }
+# droppers_done KIND WORD: pktpath ended, the droppers stopped; KIND's
+# program id and its own count ("WORD N" at its exit) as KIND_id, KIND_WORD.
+droppers_done() {
+	pp_wait 0
+	# shellcheck disable=SC2086 # a list of pids
+	kill -INT $DROPPERS
+	wait
+	kv "${1}_id" "$(sed -n 's/^id //p' "/tmp/pp.drop.$1")"
+	kv "${1}_$2" "$(sed -n "s/^$2 //p" "/tmp/pp.drop.$1")"
+}
+
 scn_bpf_verdicts() {
 	local port i f
 	DROPPERS=
@@ -709,12 +720,7 @@ xdp_run() {
 		done
 		sleep 3
 	fi
-	pp_wait 0
-	# shellcheck disable=SC2086 # a list of pids
-	kill -INT $DROPPERS
-	wait
-	kv "${kind}_id" "$(sed -n 's/^id //p' "/tmp/pp.drop.$kind")"
-	kv "${kind}_dropped" "$(sed -n 's/^dropped //p' "/tmp/pp.drop.$kind")"
+	droppers_done "$kind" dropped
 	rm -f "/tmp/pp.drop.$kind"
 }
 
@@ -764,12 +770,7 @@ scn_xdp_redirect() {
 		done
 		sleep 3
 	fi
-	pp_wait 0
-	# shellcheck disable=SC2086 # a list of pids
-	kill -INT $DROPPERS
-	wait
-	kv xdpr_id "$(sed -n 's/^id //p' /tmp/pp.drop.xdpr)"
-	kv xdpr_redirected "$(sed -n 's/^redirected //p' /tmp/pp.drop.xdpr)"
+	droppers_done xdpr redirected
 	rm -f /tmp/pp.drop.xdpr /tmp/pp.drop.xdpv
 }
 
