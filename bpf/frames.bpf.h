@@ -340,47 +340,92 @@ static __always_inline void pp_frame_generic(__u64 skb, struct xdp_buff *xdp, __
 	pp_frame_new(st, (__u32)probe, xdp, dev, data, (__u32)(end - data), ret, true);
 }
 
+/* bpf_redirect() by ifindex: no map, whose id the kernel gives as INT_MAX (6.x). */
 #define PP_NO_MAP_ID 0x7fffffffU
 
-/* The fields of the xdp redirect tracepoints (include/trace/events/xdp.h, since 4.18). */
-struct pp_xdp_redirect_tp {
-	__u64 common;
-	__s32 prog_id;
-	__u32 act;
-	__s32 ifindex;
-	__s32 err;
-	__s32 to_ifindex;
-	__u32 map_id;
-	__s32 map_index;
-};
-
-/*
- * After XDP_REDIRECT the driver calls xdp_do_redirect() (generic mode
- * xdp_do_generic_redirect()) on the same CPU, which fires one of the
- * redirect tracepoints: the held END, if its frame's, gets where the frame
- * went, or the error it failed with: then the driver dropped it.
- */
-static __always_inline int pp_frame_redirected(const struct pp_xdp_redirect_tp *tp)
+/* The held END, if any (pp_frame_hold()): an untracked redirect's whole cost is this lookup. */
+static __always_inline struct pp_hop *pp_frame_held(void)
 {
-	struct pp_state *st = pp_state();
 	__u32 zero = 0;
 	struct pp_hop *h = bpf_map_lookup_elem(&frame_redirect_map, &zero);
 
-	if (!st || !h || !h->ts)
+	return h && h->ts ? h : NULL;
+}
+
+/* A device map's entry TGT (struct bpf_dtab_netdev, its device first): the device's index. */
+static __always_inline __u32 pp_devmap_ifindex(__u64 tgt)
+{
+	struct net_device *dev = NULL;
+
+	bpf_probe_read_kernel(&dev, sizeof(dev), (void *)tgt);
+	return dev ? BPF_CORE_READ(dev, ifindex) : 0;
+}
+
+/*
+ * After XDP_REDIRECT the driver calls xdp_do_redirect() (generic mode
+ * xdp_do_generic_redirect()) on the same CPU, which fires one of the xdp
+ * redirect tracepoints: held END H, if its frame's (on device DEV), gets
+ * where the frame went (TO, a device's index; MAP, the map's id) or the
+ * error ERR it failed with: then the driver dropped it.
+ */
+static __always_inline int pp_frame_redirected(struct pp_hop *h, __u64 dev, __u32 to, __u32 map,
+					       __s32 err)
+{
+	struct pp_state *st = pp_state();
+
+	if (!st)
 		return 0;
-	if (h->ifindex == (__u32)tp->ifindex) {
+	if (h->ifindex == (__u32)BPF_CORE_READ((struct net_device *)dev, ifindex)) {
 		h->flags |= PP_HOP_REDIRECT;
-		h->out_ifindex = (__u32)tp->to_ifindex;
-		/* bpf_redirect() by ifindex: no map, whose id 6.x gives as INT_MAX. */
-		h->redirect_map = tp->map_id == PP_NO_MAP_ID ? 0 : tp->map_id;
-		h->redirect_err = tp->err;
-		if (tp->err) {
+		h->out_ifindex = to;
+		h->redirect_map = map == PP_NO_MAP_ID ? 0 : map;
+		h->redirect_err = err;
+		if (err) {
 			h->fate = PP_FATE_DROPPED;
 			h->reason = pp_cfg.frame_drop_reason;
 		}
 	}
 	pp_frame_flush(st, h);
 	return 0;
+}
+
+/*
+ * The raw tracepoints' arguments (include/trace/events/xdp.h): dev, the
+ * program, the target, the error, then the map's type and id and the
+ * index (an ifindex, or the map's key); on older kernels (5.10) the map
+ * and the index. The target is a device map's entry, or (6.x) the device
+ * of a redirect by ifindex. The loader picks the function by the count.
+ */
+static __always_inline int pp_xdp_redirect_id(const __u64 *a)
+{
+	struct pp_hop *h = pp_frame_held();
+	__u32 type = (__u32)a[4], map = (__u32)a[5], to = 0;
+
+	if (!h)
+		return 0;
+	if (type == BPF_MAP_TYPE_UNSPEC && map == PP_NO_MAP_ID)
+		to = (__u32)a[6];
+	else if (type == BPF_MAP_TYPE_DEVMAP || type == BPF_MAP_TYPE_DEVMAP_HASH)
+		to = pp_devmap_ifindex(a[2]);
+	return pp_frame_redirected(h, a[0], to, map, (__s32)a[3]);
+}
+
+static __always_inline int pp_xdp_redirect_map(const __u64 *a)
+{
+	struct pp_hop *h = pp_frame_held();
+	struct bpf_map *m = (struct bpf_map *)a[4];
+	__u32 type, map = 0, to = (__u32)a[5];
+
+	if (!h)
+		return 0;
+	if (m) {
+		type = BPF_CORE_READ(m, map_type);
+		map = BPF_CORE_READ(m, id);
+		to = type == BPF_MAP_TYPE_DEVMAP || type == BPF_MAP_TYPE_DEVMAP_HASH
+			     ? pp_devmap_ifindex(a[2])
+			     : 0;
+	}
+	return pp_frame_redirected(h, a[0], to, map, (__s32)a[3]);
 }
 
 #endif

@@ -236,17 +236,22 @@ int pp_verdict_frame_nofetch(__u64 *ctx)
 	return pp_on_frame((struct xdp_buff *)ctx[0], pp_probe_imm(), (__u32)ctx[1], false);
 }
 
-/* Where a frame its program redirected went (frames.bpf.h); 5.10 has the map variants too. */
-#define PP_XDP_REDIRECT_TP(NAME)                                                                   \
-	SEC("tracepoint/xdp/" #NAME)                                                               \
-	int pp_tp_##NAME(struct pp_xdp_redirect_tp *tp)                                            \
-	{                                                                                          \
-		return pp_frame_redirected(tp);                                                    \
-	}
-PP_XDP_REDIRECT_TP(xdp_redirect)
-PP_XDP_REDIRECT_TP(xdp_redirect_err)
-PP_XDP_REDIRECT_TP(xdp_redirect_map)
-PP_XDP_REDIRECT_TP(xdp_redirect_map_err)
+/*
+ * Where a frame its program redirected went (frames.bpf.h): raw
+ * tracepoints, attached to the four xdp redirect ones (xdp_redirect,
+ * _err, _map, _map_err), the one whose arguments this kernel has.
+ */
+SEC("raw_tp")
+int pp_xdp_redirect7(struct bpf_raw_tracepoint_args *ctx)
+{
+	return pp_xdp_redirect_id(ctx->args);
+}
+
+SEC("raw_tp")
+int pp_xdp_redirect6(struct bpf_raw_tracepoint_args *ctx)
+{
+	return pp_xdp_redirect_map(ctx->args);
+}
 
 /* The returns of the copying functions (PP_COOKIE_COPIES), per backend. */
 SEC("kretprobe.multi")

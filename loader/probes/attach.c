@@ -9,6 +9,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "pktpath.h"
+#include "base/compat.h"
 #include "probes/attach.h"
 #include "probes/end_points.h"
 #include "probes/link_release.h"
@@ -20,7 +21,6 @@
 #include "bpf_settings.h" /* the skeleton's rodata */
 #include "probes.skel.h"
 #include "probes/send_calls.h"
-#include "probes/tp_link.h"
 #include "probes/sock_reads.h"
 #include "probes/slab_learn.h"
 #include "bpfobj/splice.h"
@@ -653,43 +653,37 @@ static void set_no_cookie(struct pp_probes *p, const struct pp_probe_list *l,
 	}
 }
 
-/* The xdp redirect tracepoints, where a redirected frame's END learns its target. */
-#define PP_XDP_REDIRECT_TPS 4
-
-static void redirect_progs(struct probes *s, struct bpf_program *v[PP_XDP_REDIRECT_TPS])
+/* The raw tracepoint program for the xdp redirect tracepoints' arguments on this kernel, or NULL. */
+static struct bpf_program *redirect_prog(const struct pp_probes *p)
 {
-	v[0] = s->progs.pp_tp_xdp_redirect;
-	v[1] = s->progs.pp_tp_xdp_redirect_err;
-	v[2] = s->progs.pp_tp_xdp_redirect_map;
-	v[3] = s->progs.pp_tp_xdp_redirect_map_err;
+	int args = p->set->xdp_redirect_args;
+
+	return args == 8 ? p->skel->progs.pp_xdp_redirect7
+			 : (args == 7 ? p->skel->progs.pp_xdp_redirect6 : NULL);
 }
 
-/* With the frames, where tracefs has them (bpf/frames.bpf.h, pp_frame_redirected()). */
+/* With the frames, where a redirected frame's END learns its target (pp_frame_redirected()). */
 static void choose_redirect(struct pp_probes *p)
 {
-	struct bpf_program *v[PP_XDP_REDIRECT_TPS];
+	struct bpf_program *prog = redirect_prog(p);
 
-	p->cfg.frame_redirect = p->verdicts.frames && pp_tp_exists("xdp/xdp_redirect");
-	redirect_progs(p->skel, v);
-	for (size_t i = 0; i < PP_XDP_REDIRECT_TPS; i++)
-		bpf_program__set_autoload(v[i], p->cfg.frame_redirect);
+	p->cfg.frame_redirect = p->verdicts.frames && prog;
+	if (prog)
+		bpf_program__set_autoload(prog, p->cfg.frame_redirect);
 }
 
-/* Those of the four the kernel has (5.10 fires the map ones for a map's redirect). */
+/* The four xdp redirect tracepoints that the kernel has (5.10 fires _map ones for a map's). */
 static int attach_redirect(struct pp_probes *p)
 {
-	struct bpf_program *v[PP_XDP_REDIRECT_TPS];
+	static const char *const tps[] = {"xdp_redirect", "xdp_redirect_err", "xdp_redirect_map",
+					  "xdp_redirect_map_err"};
+	struct bpf_program *prog = redirect_prog(p);
 
-	redirect_progs(p->skel, v);
-	for (size_t i = 0; p->cfg.frame_redirect && i < PP_XDP_REDIRECT_TPS; i++) {
-		char event[48];
-		struct bpf_link *link;
+	for (size_t i = 0; p->cfg.frame_redirect && i < ARRAY_SIZE(tps); i++) {
+		struct bpf_link *link = bpf_program__attach_raw_tracepoint(prog, tps[i]);
 
-		snprintf(event, sizeof(event), "xdp/%s",
-			 bpf_program__name(v[i]) + strlen("pp_tp_"));
-		link = pp_tp_link(v[i], event);
 		if (!link)
-			pp_debug("%s: not attached: %s\n", event, strerror(errno));
+			pp_debug("%s: not attached: %s\n", tps[i], strerror(errno));
 		else if (pp_probes_keep_link(p, link))
 			return -ENOMEM;
 	}

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -149,6 +150,21 @@ static int func_args(const struct btf *btf, const char *name)
 	return t && btf_is_func_proto(t) ? btf_vlen(t) : 0;
 }
 
+/* How many arguments raw tracepoint NAME passes (its btf_trace_NAME, __data first); 0: none. */
+static int tp_args(const struct btf *btf, const char *name)
+{
+	char tname[64];
+	int id;
+	const struct btf_type *t;
+
+	snprintf(tname, sizeof(tname), "btf_trace_%s", name);
+	id = btf__find_by_name_kind(btf, tname, BTF_KIND_TYPEDEF);
+	t = id > 0 ? btf__type_by_id(btf, (__u32)id) : NULL;
+	t = t ? btf__type_by_id(btf, t->type) : NULL;
+	t = t && btf_is_ptr(t) ? btf__type_by_id(btf, t->type) : NULL;
+	return t && btf_is_func_proto(t) ? btf_vlen(t) : 0;
+}
+
 /* The value of enum skb_drop_reason's NAME; 0 where the kernel has none. */
 static __u32 drop_reason(const struct btf *btf, const char *name)
 {
@@ -188,6 +204,7 @@ void pp_attacher_prepare(struct pp_attacher *at, const struct btf *btf,
 	s->no_slab = !k->slab;
 	s->cfg.rdonly_cast = btf__find_by_name_kind(btf, "bpf_rdonly_cast", BTF_KIND_FUNC) > 0;
 	s->xdp_generic_args = s->verdicts ? func_args(btf, "bpf_prog_run_generic_xdp") : 0;
+	s->xdp_redirect_args = s->verdicts ? tp_args(btf, "xdp_redirect") : 0;
 	s->cfg.frame_drop_reason = s->verdicts ? drop_reason(btf, "SKB_DROP_REASON_XDP") : 0;
 }
 

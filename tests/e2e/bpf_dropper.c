@@ -15,9 +15,10 @@
  * (test-run-xdp: the XDP program); for each line of stdin, a number
  * REPEAT, BPF_PROG_TEST_RUN runs it REPEAT times on a 64-byte UDP frame to
  * PORT + 1 (one it passes) and "ns N" on stdout is the kernel's mean time
- * per run: what tracing it costs it. test-run-xdp-redirect: the XDP
- * program redirects to IFACE, on frames to PORT, as live frames (Linux
- * 5.18+: the kernel redirects them as a driver would).
+ * per run: what tracing it costs it. test-run-xdp-drop: the XDP program
+ * on frames to PORT, which it drops; test-run-xdp-redirect: which it
+ * redirects to IFACE, as live frames (Linux 5.18+: the kernel redirects
+ * them as a driver would).
  */
 #include <errno.h>
 #include <signal.h>
@@ -202,6 +203,7 @@ int main(int argc, char **argv)
 	const char *hook = args ? argv[2] : "";
 	int ifindex = args ? (int)if_nametoindex(argv[1]) : 0, fd, link = -1, err, map;
 	bool live = !strcmp(hook, "test-run-xdp-redirect");
+	bool judged = live || !strcmp(hook, "test-run-xdp-drop");
 	int to = argc == 6 ? (int)if_nametoindex(argv[5]) : (live ? ifindex : 0);
 	__u32 xdp_mode = !strcmp(hook, "xdp-generic")  ? XDP_FLAGS_SKB_MODE
 			 : !strcmp(hook, "xdp-native") ? XDP_FLAGS_DRV_MODE
@@ -234,7 +236,7 @@ int main(int argc, char **argv)
 	if (test_run) {
 		err = bpf_obj_get_info_by_fd(fd, &info, &len);
 		fprintf(stderr, "id %u\n", info.id);
-		return err ? 1 : test_runs(fd, live ? port : (__u16)(port + 1), live);
+		return err ? 1 : test_runs(fd, judged ? port : (__u16)(port + 1), live);
 	} else if (xdp) {
 		err = bpf_xdp_attach(ifindex, fd, xdp_mode, NULL);
 	} else if (!strncmp(hook, "tcx-", 4)) {

@@ -272,10 +272,11 @@ startup() {
 # passes: the kernel's mean ns per run, through the fexit pktpath puts on
 # it (a TC program's: idle, nothing tracked, the gate closed; an XDP
 # program's: the frame's, which lets a passed frame go) or without
-# pktpath, alternating, ROUNDS rounds of each. xdp-redirect: the XDP
-# program redirects each frame (to lo, which refuses it: the redirect
-# fails) as live frames (5.18+), through the fexit, which reads a frame it
-# did not pass, and the xdp redirect tracepoint.
+# pktpath, alternating, ROUNDS rounds of each. xdp-drop: the XDP program
+# drops each frame, through the fexit, which reads a frame it did not pass
+# and runs the filter on it; xdp-redirect: it redirects each (to lo, which
+# refuses it: the redirect fails) as live frames (5.18+), through the same
+# and the xdp redirect tracepoint.
 VERDICT_REPEAT=1000000
 verdict_once() {
 	echo "$VERDICT_REPEAT" >&3
@@ -307,6 +308,7 @@ verdict_of() {
 verdict() {
 	verdict_of tc test-run vm_cost
 	verdict_of xdp test-run-xdp vm_xcost
+	verdict_of xdp-drop test-run-xdp-drop vm_dcost
 	verdict_of xdp-redirect test-run-xdp-redirect vm_rcost
 }
 
