@@ -653,7 +653,7 @@ static void set_no_cookie(struct pp_probes *p, const struct pp_probe_list *l,
 	}
 }
 
-/* The raw tracepoint program for the xdp redirect tracepoints' arguments on this kernel, or NULL. */
+/* The raw tracepoint program for this kernel's xdp redirect arguments, or NULL. */
 static struct bpf_program *redirect_prog(const struct pp_probes *p)
 {
 	int args = p->set->xdp_redirect_args;
