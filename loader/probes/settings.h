@@ -79,8 +79,8 @@ struct pp_probe_settings {
 			*/
 	/* With verdicts: bpf_prog_run_generic_xdp()'s arguments (3 or 4); 0: no such function. */
 	int xdp_generic_args;
-	/* The xdp_redirect raw tracepoint's arguments, __data first: 8 (the map by type and id), 7 (by
-	 * pointer); 0: none. */
+	/* With verdicts: the xdp_redirect raw tracepoint's arguments, __data first: 8 (its map by
+	 * type and id), 7 (by pointer); 0: none. */
 	int xdp_redirect_args;
 	/* With verdicts: pktpath's classifier (its fd, -1: none), the TC template's target while no
 	 * other TC program is loaded (verdicts.h); its XDP program, the frame template's. */
