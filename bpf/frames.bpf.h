@@ -5,7 +5,9 @@
  * it, and one it drops, sends back or redirects never meets pktpath's
  * classifier. Where such a frame matches the filter it is a packet of its
  * own: a MARK (the frame's bytes; as its hop, the program's verdict) and an
- * END at once, both flagged PP_HOP_FRAME. A frame the program passes
+ * END at once, both flagged PP_HOP_FRAME; a redirected frame's END waits
+ * for the xdp redirect tracepoint that follows, which says where it went
+ * (PP_HOP_REDIRECT). A frame the program passes
  * becomes an skb, marked at TC like any other. XDP's generic mode runs on
  * an skb, whose verdict pp_xdp_generic* records if tracked; one not
  * tracked (not marked yet: TC comes after XDP) is a frame of its own too,
