@@ -9,6 +9,7 @@
 #include "cmd/check_kernel.h"
 #include "probes/kfacts.h"
 #include "probes/plan.h"
+#include "probes/probe_btf.h"
 
 static void row(FILE *out, const char *what, bool yes, const char *meaning)
 {
@@ -44,7 +45,8 @@ static void backend_rows(FILE *out, const struct pp_kfacts *f)
 				    pp_backends[i].gives);
 }
 
-static void report(FILE *out, const struct pp_kfacts *f)
+/* CONSUME_AT: consume_skb's tracepoint says where it was called (Linux 6.3+). */
+static void report(FILE *out, const struct pp_kfacts *f, bool consume_at)
 {
 	row(out, "capabilities", f->caps, "CAP_BPF, CAP_PERFMON and CAP_NET_ADMIN (or root)");
 	row(out, "BTF (/sys/kernel/btf/vmlinux)", f->btf, "CO-RE, skb argument positions");
@@ -78,6 +80,11 @@ static void report(FILE *out, const struct pp_kfacts *f)
 	     "decided (fexit on BPF programs would)");
 	row(out, "tracefs mounted", f->tracefs, "not needed: pktpath uses perf kprobes");
 	row(out, "bpffs mounted", f->bpffs, "not needed by pktpath");
+	row2(out, "consume_skb's caller", consume_at,
+	     "a packet veth copies for its XDP program ends \"went on past XDP\"; with "
+	     "--verdicts the copy joins it with the program's verdict",
+	     "a packet veth copies for its XDP program ends consumed at the copy; with "
+	     "--verdicts the copy, if the program did not pass it, is a packet of its own");
 	row2(out, "XDP drops before an skb", f->fentry,
 	     "--verdicts: a frame an XDP program with BTF drops, sends back or redirects "
 	     "is a packet of its own (fexit on the program)",
@@ -90,11 +97,12 @@ int pp_check(FILE *out)
 	struct btf *btf = btf__load_vmlinux_btf();
 	struct pp_kfacts f = {0};
 	char buf[64];
-	bool ok;
+	bool ok, consume_at;
 
 	pp_kfacts_check(&f, btf);
+	consume_at = btf && pp_btf_tp_nargs(btf, "consume_skb") >= 2;
 	btf__free(btf);
-	report(out, &f);
+	report(out, &f, consume_at);
 	ok = pp_plan_can_trace(&f);
 	if (ok)
 		fprintf(out, "\npktpath can trace here; --backend auto will use %s.\n",
