@@ -354,11 +354,16 @@ static __always_inline struct pp_hop *pp_frame_held(void)
 	return h && h->ts ? h : NULL;
 }
 
-/* A device map's entry TGT (struct bpf_dtab_netdev, its device first): the device's index. */
-static __always_inline __u32 pp_devmap_ifindex(__u64 tgt)
+/*
+ * The device a redirect through a map of TYPE went to: a device map's
+ * entry TGT (struct bpf_dtab_netdev) holds it first; 0 for other maps.
+ */
+static __always_inline __u32 pp_devmap_ifindex(__u32 type, __u64 tgt)
 {
 	struct net_device *dev = NULL;
 
+	if (type != BPF_MAP_TYPE_DEVMAP && type != BPF_MAP_TYPE_DEVMAP_HASH)
+		return 0;
 	bpf_probe_read_kernel(&dev, sizeof(dev), (void *)tgt);
 	return dev ? BPF_CORE_READ(dev, ifindex) : 0;
 }
@@ -401,14 +406,14 @@ static __always_inline int pp_frame_redirected(struct pp_hop *h, __u64 dev, __u3
 static __always_inline int pp_xdp_redirect_id(const __u64 *a)
 {
 	struct pp_hop *h = pp_frame_held();
-	__u32 type = (__u32)a[4], map = (__u32)a[5], to = 0;
+	__u32 type = (__u32)a[4], map = (__u32)a[5], to;
 
 	if (!h)
 		return 0;
 	if (type == BPF_MAP_TYPE_UNSPEC && map == PP_NO_MAP_ID)
 		to = (__u32)a[6];
-	else if (type == BPF_MAP_TYPE_DEVMAP || type == BPF_MAP_TYPE_DEVMAP_HASH)
-		to = pp_devmap_ifindex(a[2]);
+	else
+		to = pp_devmap_ifindex(type, a[2]);
 	return pp_frame_redirected(h, a[0], to, map, (__s32)a[3]);
 }
 
@@ -416,16 +421,13 @@ static __always_inline int pp_xdp_redirect_map(const __u64 *a)
 {
 	struct pp_hop *h = pp_frame_held();
 	struct bpf_map *m = (struct bpf_map *)a[4];
-	__u32 type, map = 0, to = (__u32)a[5];
+	__u32 map = 0, to = (__u32)a[5];
 
 	if (!h)
 		return 0;
 	if (m) {
-		type = BPF_CORE_READ(m, map_type);
 		map = BPF_CORE_READ(m, id);
-		to = type == BPF_MAP_TYPE_DEVMAP || type == BPF_MAP_TYPE_DEVMAP_HASH
-			     ? pp_devmap_ifindex(a[2])
-			     : 0;
+		to = pp_devmap_ifindex(BPF_CORE_READ(m, map_type), a[2]);
 	}
 	return pp_frame_redirected(h, a[0], to, map, (__s32)a[3]);
 }

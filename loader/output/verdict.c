@@ -75,10 +75,9 @@ bool pp_verdict_drops(__u32 code, bool xdp)
 
 const struct pp_hop *pp_verdict_judge(const struct pp_packet *p, const struct pp_hop *end)
 {
-	const struct pp_hop *shot = NULL;
-
 	/* A redirect that failed dropped the frame as well. */
 	bool failed = (end->flags & PP_HOP_REDIRECT) && end->redirect_err;
+	const struct pp_hop *shot = NULL;
 
 	for (const struct pp_hop *h = p->hops; h < end; h++)
 		if ((h->flags & PP_HOP_VERDICT) && h->skb == end->skb)
