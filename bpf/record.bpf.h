@@ -144,6 +144,28 @@ struct pp_copy_ctx {
  * head_map, so that its own clones (taps on the way out) join too. A
  * segment may be a clone sharing a buffer with the packet already.
  */
+/*
+ * Put MADE, which a copying function just returned, into skb_map for
+ * packet ID; 0 on success. A new skb is no tracked packet's yet: an entry at
+ * its address is an earlier skb's, freed where no probe ran (a probe the
+ * kernel skipped: a BPF program was already running on that CPU), and
+ * joining it would give MADE's hops to that packet. That life is over: its
+ * entry goes. The packet's own entry stays (skb_segment_list() returns the
+ * skb it was given as the first segment): no join.
+ */
+static __always_inline int pp_track_made(struct pp_state *st, __u64 made, __u64 id, __u64 head)
+{
+	struct pp_skb_val *old;
+
+	if (!pp_track_as(st, made, id, head, 0))
+		return 0;
+	old = pp_skb_entry(made);
+	if (!old || old->id == id)
+		return -1;
+	pp_forget_reused(st, old, made, PP_VIA_KPROBE);
+	return pp_track_as(st, made, id, head, 0);
+}
+
 static __always_inline void pp_copy_join(struct pp_state *st, struct pp_copy_ctx *c,
 					 struct sk_buff *made)
 {
@@ -151,7 +173,7 @@ static __always_inline void pp_copy_join(struct pp_state *st, struct pp_copy_ctx
 	struct pp_head_val *hv;
 	struct pp_skb_val *v;
 
-	if (pp_track_as(st, key, c->id, head, 0))
+	if (pp_track_made(st, key, c->id, head))
 		return;
 	v = pp_skb_entry(key);
 	if (!v)
