@@ -197,6 +197,13 @@ static void rescan_verdicts(void *ctx)
 				vs->v[i].label + strlen(PP_VERDICT_PREFIX));
 }
 
+static __u64 probes_skipped(void *ctx)
+{
+	struct pp_app *a = ctx;
+
+	return pp_attacher_skipped(a->attacher);
+}
+
 /* What the trace loop takes from the options, and what it writes to OUT. */
 static struct pp_trace_cfg trace_cfg(struct pp_app *a, struct pp_out *out)
 {
@@ -218,6 +225,7 @@ static struct pp_trace_cfg trace_cfg(struct pp_app *a, struct pp_out *out)
 				     .tick_ctx = a,
 				     .rescan = a->attacher->set.verdicts ? rescan_verdicts : NULL,
 				     .rescan_ctx = a,
+				     .skipped = probes_skipped,
 				     .ended = a->env.command ? command_ended : NULL,
 				     .ended_ctx = &a->command,
 				     .pid_only = a->env.pid_only ? a->env.pid : 0};

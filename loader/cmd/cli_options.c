@@ -152,7 +152,7 @@ const struct pp_cli_opt pp_cli_opts[] = {
 	 .bad = "--metrics-top wants 1 to 10000: \"%s\"",
 	 .help = "with --metrics, series for the N busiest paths\n"
 		 "and drop places; the rest summed as \"other\"\n"
-		 "(default 100: at most 23 N + 44 series)"},
+		 "(default 100: at most 23 N + 45 series)"},
 	{"metrics-idle", 0, "S", PP_OPT_SECONDS, AT(metrics_idle), .max = PP_MAX_SECONDS,
 	 .bad = "--metrics-idle wants seconds, above 0, up to a year: \"%s\"",
 	 .help = "with --metrics, a path or drop place without a\n"

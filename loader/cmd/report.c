@@ -169,6 +169,7 @@ static int on_item(struct report *r, const struct pp_report_read_item *it)
 		r->has_totals = true;
 		r->totals.lost += it->lost;
 		r->totals.map_full += it->map_full;
+		r->totals.skipped += it->skipped;
 		return 0;
 	case PP_REPORT_READ_PATH_SUMMARY:
 		if (it->final && it->elapsed >= 0) {

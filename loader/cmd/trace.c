@@ -295,6 +295,7 @@ static void finish(struct trace *t, const struct pp_maps *maps)
 		report_summary(t, true);
 	t->totals.lost = t->state->ring_lost;
 	t->totals.map_full = t->state->map_full;
+	t->totals.skipped = t->cfg->skipped ? t->cfg->skipped(t->cfg->rescan_ctx) : 0;
 	t->totals.sample_period = sampling(t->cfg) ? t->sampler.max_period : 0;
 	t->cfg->out->ops->totals(t->cfg->out, &t->totals);
 	fflush(t->cfg->out->f);
@@ -303,6 +304,11 @@ static void finish(struct trace *t, const struct pp_maps *maps)
 	if (t->state->map_full)
 		pp_warn("%llu packets not tracked: skb_map full (--max-packets)\n",
 			(unsigned long long)t->state->map_full);
+	if (t->totals.skipped)
+		pp_warn("the kernel skipped %llu runs of the probes: a BPF program was already "
+			"running on that CPU (packet work in an interrupt of one); hops and ends "
+			"there were not seen\n",
+			(unsigned long long)t->totals.skipped);
 	if (t->cfg->pid_only)
 		pp_info("--pid-only: %llu packets of other processes of pid %u's cgroup not "
 			"shown\n",
@@ -377,6 +383,7 @@ static void report_health(struct trace *t)
 	pp_paths_stats(t->paths, &st);
 	h.ring_lost = t->state->ring_lost;
 	h.map_full = t->state->map_full;
+	h.skipped = t->cfg->skipped ? t->cfg->skipped(t->cfg->rescan_ctx) : 0;
 	h.tracked = __atomic_load_n(&t->state->inflight, __ATOMIC_RELAXED);
 	h.open = pp_paths_open(t->paths);
 	h.late = st.late;

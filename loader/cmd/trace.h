@@ -29,6 +29,8 @@ struct pp_trace_cfg {
 	/* About once a second, NULL: none (--verdicts: programs loaded since, recorded too). */
 	void (*rescan)(void *ctx);
 	void *rescan_ctx;
+	/* At exit, with rescan_ctx: the probe runs the kernel skipped (attacher.h); NULL: none. */
+	__u64 (*skipped)(void *ctx);
 	void *also_ctx;
 	/*
 	 * -- COMMAND: true once it has ended; the run then ends when nothing

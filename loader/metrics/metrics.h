@@ -82,6 +82,7 @@ struct pp_mlost {
 struct pp_mhealth {
 	__u64 ring_lost;       /* records lost to a full ring buffer */
 	__u64 map_full;	       /* packets not tracked: skb_map full */
+	__u64 skipped;	       /* probe runs the kernel skipped (pp_totals.skipped) */
 	__u64 tracked;	       /* packets in skb_map now */
 	__u64 open;	       /* packets being assembled now */
 	__u64 late, bad;       /* records the path assembler set aside */

@@ -232,6 +232,10 @@ static void health(FILE *f, const struct snap *s)
 	counter(f, "pktpath_packets_untracked_total",
 		"Packets that matched the filter but found skb_map full (--max-packets).",
 		(double)h->map_full);
+	counter(f, "pktpath_probe_runs_skipped_total",
+		"Probe runs the kernel skipped: a BPF program was already running on that CPU; "
+		"hops and ends there were not seen.",
+		(double)h->skipped);
 	gauge(f, "pktpath_packets_tracked", "Packets in skb_map now.", (double)h->tracked);
 	gauge(f, "pktpath_packets_open", "Packets being assembled now.", (double)h->open);
 	counter(f, "pktpath_records_late_total",
@@ -269,12 +273,12 @@ static size_t fate_series(void)
 size_t pp_metrics_max_series(size_t top)
 {
 	/*
-	 * The fates', tap copies 1, health 11, process 6; drops top + other;
+	 * The fates', tap copies 1, health 12, process 6; drops top + other;
 	 * paths top + other, each with a count, and a histogram of
 	 * PP_METRICS_BUCKETS + 1 buckets, a sum and a count; top info lines;
 	 * top slowest steps, a sum and a count each.
 	 */
-	return fate_series() + 18 + (top + 1) * (2 + PP_METRICS_BUCKETS + 3) + top + 2 * top;
+	return fate_series() + 19 + (top + 1) * (2 + PP_METRICS_BUCKETS + 3) + top + 2 * top;
 }
 
 char *pp_metrics_render(struct pp_metrics *m, const char *proc, size_t *len)

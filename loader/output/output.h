@@ -96,6 +96,7 @@ struct pp_totals {
 	__u64 lost;	/* records lost to a full ring buffer */
 	__u64 gaps;	/* packets with hops not seen (PP_HOP_GAP): pp_packet_gaps() */
 	__u64 map_full; /* packets that matched but found skb_map full */
+	__u64 skipped;	/* probe runs the kernel skipped: a BPF program ran on that CPU */
 	__u64 sample_period; /* --max-rate: the largest N of 1 in N tracked; 0: not sampled */
 };
 

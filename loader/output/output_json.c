@@ -799,6 +799,7 @@ void pp_out_totals_json(const struct pp_out *o, const struct pp_totals *s)
 	jnum(&sum, K("lost"), s->lost);
 	jnum(&sum, K("gaps"), s->gaps);
 	jnum(&sum, K("map_full"), s->map_full);
+	jnum(&sum, K("skipped"), s->skipped);
 	if (s->sample_period)
 		jnum(&sum, K("sample_period"), s->sample_period);
 	jclose(&sum);

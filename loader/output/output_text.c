@@ -769,6 +769,9 @@ void pp_out_totals_text(const struct pp_out *o, const struct pp_totals *s)
 	if (s->map_full)
 		fprintf(o->f, ", %llu packets untracked (skb_map full)",
 			(unsigned long long)s->map_full);
+	if (s->skipped)
+		fprintf(o->f, ", %llu probe runs skipped by the kernel",
+			(unsigned long long)s->skipped);
 	if (s->sample_period > 1)
 		fprintf(o->f, ", sampled (--max-rate): down to 1 matching packet in %llu",
 			(unsigned long long)s->sample_period);

@@ -18,6 +18,7 @@
 #include "probes/plan.h"
 #include "bpfobj/maps.h"
 #include "probes/probe_btf.h"
+#include "base/grow.h"
 #include "bpf_settings.h" /* the skeleton's rodata */
 #include "probes.skel.h"
 #include "probes/send_calls.h"
@@ -58,18 +59,11 @@ int pp_probes_keep_link(struct pp_probes *p, struct bpf_link *link)
 	return 0;
 }
 
-static int push_fd(struct pp_probes *p, int fd)
+static int push_fd(int **fds, size_t *n, size_t *cap, int fd)
 {
-	int *v;
-
-	if (p->nfds == p->cap_fds) {
-		p->cap_fds = p->cap_fds ? p->cap_fds * 2 : 64;
-		v = realloc(p->fds, p->cap_fds * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		p->fds = v;
-	}
-	p->fds[p->nfds++] = fd;
+	if (PP_GROW(*fds, *cap, *n + 1, 64))
+		return -ENOMEM;
+	(*fds)[(*n)++] = fd;
 	return 0;
 }
 
@@ -318,9 +312,9 @@ static int load_copy(struct pp_probes *p, struct bpf_program *tmpl, const struct
 /* Keep program FD and the fd that attaches it (ATTACHED: -errno if that failed). */
 static int keep_copy(struct pp_probes *p, int fd, int attached)
 {
-	int err = attached < 0 ? attached : push_fd(p, attached);
+	int err = attached < 0 ? attached : push_fd(&p->fds, &p->nfds, &p->cap_fds, attached);
 
-	if (push_fd(p, fd)) {
+	if (push_fd(&p->prog_fds, &p->nprog_fds, &p->cap_prog_fds, fd)) {
 		close(fd);
 		return -ENOMEM;
 	}
@@ -779,14 +773,39 @@ size_t pp_probes_verdicts_rescan(struct pp_probes *p)
 	return p->set->verdicts && p->skel ? pp_verdicts_rescan(&p->verdicts, &v) : 0;
 }
 
+static __u64 prog_skipped(int fd)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+
+	return fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &len) ? info.recursion_misses : 0;
+}
+
+__u64 pp_probes_skipped(const struct pp_probes *p)
+{
+	struct bpf_program *prog;
+	__u64 n = 0;
+
+	if (!p->skel)
+		return 0;
+	bpf_object__for_each_program(prog, p->skel->obj)
+		n += prog_skipped(bpf_program__fd(prog));
+	for (size_t i = 0; i < p->nprog_fds; i++)
+		n += prog_skipped(p->prog_fds[i]);
+	return n;
+}
+
 void pp_probes_destroy(struct pp_probes *p)
 {
 	pp_links_destroy(p->links, p->nlinks);
 	pp_verdicts_close(&p->verdicts);
 	for (size_t i = 0; i < p->nfds; i++)
 		close(p->fds[i]);
+	for (size_t i = 0; i < p->nprog_fds; i++)
+		close(p->prog_fds[i]);
 	free(p->links);
 	free(p->fds);
+	free(p->prog_fds);
 	probes__destroy(p->skel);
 	*p = (struct pp_probes){.set = p->set};
 }

@@ -19,8 +19,10 @@ struct pp_probes {
 	struct probes *skel;
 	struct bpf_link **links; /* libbpf links: kprobe(s), kprobe.multi, free tracepoints */
 	size_t nlinks, cap_links;
-	int *fds; /* fentry and tp_btf copies: program fds, then link fds */
+	int *fds; /* what attaches the copies: link fds (fentry, tp_btf), perf events (kprobe) */
 	size_t nfds, cap_fds;
+	int *prog_fds; /* the copies: program fds */
+	size_t nprog_fds, cap_prog_fds;
 	size_t attached; /* probe points attached */
 	size_t marks;	 /* functions that mark packets (ip_output, ip6_output) */
 	/* set->no_loop, or no cookies outside fentry: no copy returns (set_no_cookie()) */
@@ -47,6 +49,12 @@ int pp_probes_load(struct pp_probes *p, const struct pp_maps *maps, struct pp_pr
 int pp_probes_attach(struct pp_probes *p, struct pp_probe_list *l, char *err, size_t errlen);
 /* Other programs loaded since the last look, their verdicts recorded (verdicts.h): how many. */
 size_t pp_probes_verdicts_rescan(struct pp_probes *p);
+/*
+ * The runs of P's programs the kernel skipped because a BPF program was
+ * already running on that CPU (bpf_prog_info.recursion_misses): counted for
+ * kprobes from Linux 6.7, for fentry and raw tracepoints before.
+ */
+__u64 pp_probes_skipped(const struct pp_probes *p);
 void pp_probes_destroy(struct pp_probes *p);
 
 /* Keep LINK with P's links, destroyed with them: 0 or -ENOMEM. */

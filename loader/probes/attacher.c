@@ -226,6 +226,11 @@ size_t pp_attacher_verdicts_rescan(struct pp_attacher *at)
 	return pp_probes_verdicts_rescan(&at->probes);
 }
 
+__u64 pp_attacher_skipped(const struct pp_attacher *at)
+{
+	return pp_probes_skipped(&at->probes);
+}
+
 bool pp_attacher_marks(const struct pp_attacher *at)
 {
 	return at->set.marks;

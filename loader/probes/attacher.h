@@ -37,6 +37,9 @@ struct pp_attacher *pp_attacher_new(void);
 void pp_attacher_prepare(struct pp_attacher *at, const struct btf *btf,
 			 const struct pp_ksyms *ksyms, struct pp_kfacts *k);
 
+/* The probe runs the kernel skipped so far (pp_probes_skipped()). */
+__u64 pp_attacher_skipped(const struct pp_attacher *at);
+
 /* Whether probes mark sent packets: then set.l3 takes the filter's IP part. */
 bool pp_attacher_marks(const struct pp_attacher *at);
 

@@ -638,6 +638,8 @@ static int read_summary(struct ctx *c, json_object *top, struct pp_report_read_i
 		ret = get_u64(c, s, "lost", false, &it->lost);
 	if (ret >= 0)
 		ret = get_u64(c, s, "map_full", false, &it->map_full);
+	if (ret >= 0)
+		ret = get_u64(c, s, "skipped", false, &it->skipped);
 	it->kind = PP_REPORT_READ_TOTALS;
 	return ret < 0 ? ret : 0;
 }

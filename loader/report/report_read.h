@@ -23,7 +23,7 @@
 enum pp_report_read_kind {
 	PP_REPORT_READ_BLANK = 0,	 /* an empty line */
 	PP_REPORT_READ_PACKET = 1,	 /* a packet line: item.pkt */
-	PP_REPORT_READ_TOTALS = 2,	 /* the line written at exit: item.lost, item.map_full */
+	PP_REPORT_READ_TOTALS = 2,	 /* the exit line: item.lost, item.map_full, item.skipped */
 	PP_REPORT_READ_PATH_SUMMARY = 3, /* a --summary report: item.elapsed, item.final */
 	PP_REPORT_READ_OTHER = 4,	 /* a JSON object of a kind this version does not know */
 };
@@ -36,7 +36,7 @@ struct pp_report_read_item {
 	bool has_time;	/* "mono_ns" and "real_ns": pkt's hop times are CLOCK_MONOTONIC */
 	__s64 real_off; /* has_time: CLOCK_REALTIME - CLOCK_MONOTONIC of the recording */
 	/* SUMMARY */
-	__u64 lost, map_full;
+	__u64 lost, map_full, skipped;
 	/* PATH_SUMMARY */
 	double elapsed; /* PP_REPORT_READ_PATH_SUMMARY: "elapsed_s", -1 if the line has none */
 	bool final;

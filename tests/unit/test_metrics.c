@@ -289,6 +289,7 @@ START_TEST(test_health)
 	struct pp_mlost lost[] = {{"tp:net:netif_receive_skb", 7}};
 	struct pp_mhealth h = {.ring_lost = 7,
 			       .map_full = 3,
+			       .skipped = 5,
 			       .tracked = 12,
 			       .probes = 28,
 			       .interfaces = 2,
@@ -303,6 +304,7 @@ START_TEST(test_health)
 					"netif_receive_skb\"} 7\n"));
 	ck_assert_ptr_nonnull(strstr(t, "pktpath_records_lost_total 7\n"));
 	ck_assert_ptr_nonnull(strstr(t, "pktpath_packets_untracked_total 3\n"));
+	ck_assert_ptr_nonnull(strstr(t, "pktpath_probe_runs_skipped_total 5\n"));
 	ck_assert_ptr_nonnull(strstr(t, "pktpath_packets_tracked 12\n"));
 	ck_assert_ptr_nonnull(strstr(t, "pktpath_probes_attached 28\n"));
 	free(t);

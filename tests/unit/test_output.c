@@ -1274,7 +1274,7 @@ START_TEST(test_summary_every_fate)
 		pp_sb_u64(&j, i + 1);
 	}
 	pp_sb_str(&t, "), 0 records lost\n");
-	pp_sb_str(&j, ",\"taps\":0,\"lost\":0,\"gaps\":0,\"map_full\":0}}\n");
+	pp_sb_str(&j, ",\"taps\":0,\"lost\":0,\"gaps\":0,\"map_full\":0,\"skipped\":0}}\n");
 	cap_open(&c);
 	pp_out_totals_text(&c.o, &totals);
 	ck_assert_str_eq(out(&c), text);
@@ -1304,15 +1304,17 @@ START_TEST(test_summary)
 			 "pktpath: 4 packets (2 consumed, 1 dropped, 0 merged, 1 end not seen), "
 			 "4 records lost\n");
 	totals.map_full = 2;
+	totals.skipped = 9;
 	pp_out_totals_text(&c.o, &totals);
 	ck_assert_str_eq(out(&c), "pktpath: 4 packets (2 consumed, 1 dropped, 0 merged, "
 				  "1 end not seen), 4 records lost, 2 packets untracked "
-				  "(skb_map full)\n");
+				  "(skb_map full), 9 probe runs skipped by the kernel\n");
 	pp_out_totals_json(&c.o, &totals);
 	t = out(&c);
 	ck_assert_str_eq(t, "{\"summary\":{\"packets\":4,\"consumed\":2,\"dropped\":1,"
 			    "\"merged\":0,\"segmented\":0,\"unseen\":1,\"taps\":0,\"lost\":4,"
-			    "\"gaps\":0,\"map_full\":2}}\n");
+			    "\"gaps\":0,\"map_full\":2,\"skipped\":9}}\n");
+	totals.skipped = 0;
 	ck_assert(json_line_ok(t));
 	/* Taps' copies are counted apart from the packets' fates. */
 	totals.taps = 3;

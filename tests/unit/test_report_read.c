@@ -472,12 +472,14 @@ START_TEST(test_other_lines)
 	struct pp_report_read_item it;
 	char err[256];
 
-	ck_assert_int_eq(read_one("{\"summary\":{\"packets\":2,\"lost\":7,\"map_full\":1}}", &it,
-				  err, sizeof(err)),
+	ck_assert_int_eq(read_one("{\"summary\":{\"packets\":2,\"lost\":7,\"map_full\":1,"
+				  "\"skipped\":3}}",
+				  &it, err, sizeof(err)),
 			 0);
 	ck_assert_int_eq(it.kind, PP_REPORT_READ_TOTALS);
 	ck_assert_uint_eq(it.lost, 7);
 	ck_assert_uint_eq(it.map_full, 1);
+	ck_assert_uint_eq(it.skipped, 3);
 	ck_assert_int_eq(read_one("{\"path_summary\":{\"final\":true,\"elapsed_s\":4.25}}", &it,
 				  err, sizeof(err)),
 			 0);
