@@ -74,7 +74,7 @@ void pp_app_agent_read(struct pp_app *a, __u64 now)
 /* Without a trace, the agent's health is its reads. */
 static void read_counts(struct agent *g)
 {
-	struct pp_mhealth h = {.probes = 1};
+	struct pp_mhealth h = {.probes = 1, .skipped = pp_drop_count_skipped(&g->a->drops)};
 
 	g->now = now_ns();
 	pp_app_agent_read(g->a, g->now);
@@ -102,6 +102,7 @@ static void add_row(void *arg, const struct pp_drop_key *k, __u64 total)
 static void print_table(struct agent *g, double seconds)
 {
 	struct pp_drop_row *rows;
+	__u64 skipped;
 
 	pp_drop_count_read(&g->a->drops, add_row, g);
 	rows = calloc(g->nnamed + 1, sizeof(*rows));
@@ -119,6 +120,11 @@ static void print_table(struct agent *g, double seconds)
 				     seconds);
 	free(rows);
 	free(g->places_named);
+	skipped = pp_drop_count_skipped(&g->a->drops);
+	if (skipped)
+		pp_warn("the kernel did not run the counter %llu times: a BPF program was already "
+			"running on that CPU; those drops are not counted\n",
+			(unsigned long long)skipped);
 }
 
 /* Until Ctrl-C, SIGTERM or --duration. */

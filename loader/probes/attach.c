@@ -18,6 +18,7 @@
 #include "probes/plan.h"
 #include "bpfobj/maps.h"
 #include "probes/probe_btf.h"
+#include "probes/skipped.h"
 #include "base/grow.h"
 #include "bpf_settings.h" /* the skeleton's rodata */
 #include "probes.skel.h"
@@ -773,25 +774,12 @@ size_t pp_probes_verdicts_rescan(struct pp_probes *p)
 	return p->set->verdicts && p->skel ? pp_verdicts_rescan(&p->verdicts, &v) : 0;
 }
 
-static __u64 prog_skipped(int fd)
-{
-	struct bpf_prog_info info = {};
-	__u32 len = sizeof(info);
-
-	return fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &len) ? info.recursion_misses : 0;
-}
-
 __u64 pp_probes_skipped(const struct pp_probes *p)
 {
-	struct bpf_program *prog;
-	__u64 n = 0;
+	__u64 n = p->skel ? pp_object_skipped(p->skel->obj) : 0;
 
-	if (!p->skel)
-		return 0;
-	bpf_object__for_each_program(prog, p->skel->obj)
-		n += prog_skipped(bpf_program__fd(prog));
 	for (size_t i = 0; i < p->nprog_fds; i++)
-		n += prog_skipped(p->prog_fds[i]);
+		n += pp_prog_skipped(p->prog_fds[i]);
 	return n;
 }
 

@@ -49,11 +49,7 @@ int pp_probes_load(struct pp_probes *p, const struct pp_maps *maps, struct pp_pr
 int pp_probes_attach(struct pp_probes *p, struct pp_probe_list *l, char *err, size_t errlen);
 /* Other programs loaded since the last look, their verdicts recorded (verdicts.h): how many. */
 size_t pp_probes_verdicts_rescan(struct pp_probes *p);
-/*
- * The runs of P's programs the kernel skipped because a BPF program was
- * already running on that CPU (bpf_prog_info.recursion_misses): counted for
- * kprobes from Linux 6.7, for fentry and raw tracepoints before.
- */
+/* The runs of P's programs the kernel skipped (skipped.h). */
 __u64 pp_probes_skipped(const struct pp_probes *p);
 void pp_probes_destroy(struct pp_probes *p);
 

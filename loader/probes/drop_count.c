@@ -6,6 +6,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "probes/drop_count.h"
+#include "probes/skipped.h"
 #include "bpf_settings.h" /* the skeleton's rodata */
 #include "drops.skel.h"
 
@@ -76,6 +77,11 @@ __u64 pp_drop_count_unkeyed(const struct pp_drop_count *d)
 int pp_drop_count_fd(const struct pp_drop_count *d)
 {
 	return bpf_map__fd(d->skel->maps.drop_counts);
+}
+
+__u64 pp_drop_count_skipped(const struct pp_drop_count *d)
+{
+	return d->skel ? pp_object_skipped(d->skel->obj) : 0;
 }
 
 void pp_drop_count_stop(struct pp_drop_count *d)

@@ -32,6 +32,9 @@ int pp_drop_count_read(const struct pp_drop_count *d, pp_drop_fn fn, void *arg);
 /* The drops the kernel could not place (its PP_DROP_PLACES were taken), total now. */
 __u64 pp_drop_count_unkeyed(const struct pp_drop_count *d);
 
+/* The drops the kernel did not let the counter see (skipped.h), total now. */
+__u64 pp_drop_count_skipped(const struct pp_drop_count *d);
+
 /* The counters' map, for pp_privs_keep_bpf(). */
 int pp_drop_count_fd(const struct pp_drop_count *d);
 
