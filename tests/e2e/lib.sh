@@ -752,6 +752,9 @@ pp_expect_summary() {
 	PP_SUMMARY=$(pp_jq "$1" 'summaries[0]' -c)
 	pp_jq "$1" '.[-1] | has("summary")' -e >/dev/null ||
 		pp_fail "the summary is not the last line"
+	# The probe runs the kernel skipped (0 where it skipped none, or does not count).
+	jq -e '.skipped | type == "number" and . >= 0' <<<"$PP_SUMMARY" >/dev/null ||
+		pp_fail "the summary has no count of probe runs skipped: $PP_SUMMARY"
 }
 
 # ---------------------------------------------------------------- assertions
