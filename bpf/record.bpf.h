@@ -139,12 +139,6 @@ struct pp_copy_ctx {
 };
 
 /*
- * MADE (a copy, or a segment: the new skbs are linked by ->next, and a single
- * copy's is NULL) joins the packet: its COPY record, and its data buffer in
- * head_map, so that its own clones (taps on the way out) join too. A
- * segment may be a clone sharing a buffer with the packet already.
- */
-/*
  * Put MADE, which a copying function just returned, into skb_map for
  * packet ID; 0 on success. A new skb is no tracked packet's yet: an entry at
  * its address is an earlier skb's, freed where no probe ran (a probe the
@@ -166,6 +160,12 @@ static __always_inline int pp_track_made(struct pp_state *st, __u64 made, __u64 
 	return pp_track_as(st, made, id, head, 0);
 }
 
+/*
+ * MADE (a copy, or a segment: the new skbs are linked by ->next, and a single
+ * copy's is NULL) joins the packet: its COPY record, and its data buffer in
+ * head_map, so that its own clones (taps on the way out) join too. A
+ * segment may be a clone sharing a buffer with the packet already.
+ */
 static __always_inline void pp_copy_join(struct pp_state *st, struct pp_copy_ctx *c,
 					 struct sk_buff *made)
 {
