@@ -29,7 +29,7 @@ struct pp_trace_cfg {
 	/* About once a second, NULL: none (--verdicts: programs loaded since, recorded too). */
 	void (*rescan)(void *ctx);
 	void *rescan_ctx;
-	/* With rescan_ctx, at exit and for the metrics: probe runs the kernel skipped; NULL: none. */
+	/* With rescan_ctx, at exit and for --metrics: probe runs the kernel skipped; NULL: none. */
 	__u64 (*skipped)(void *ctx);
 	void *also_ctx;
 	/*
