@@ -908,6 +908,7 @@ static void check_summary(struct fz_run *r)
 		{"lost", 0},
 		{"gaps", r->gaps},
 		{"map_full", 0},
+		{"skipped", 0},
 	};
 	struct fzj_doc d;
 	const struct fzj_node *s;
