@@ -123,6 +123,7 @@ static __always_inline int pp_end(struct pp_state *st, __u64 skb, __u32 probe, _
 {
 	struct pp_skb_val *v = pp_skb_entry(skb);
 	struct pp_hop *h;
+	__u64 id, head;
 	bool shared;
 
 	/* A copy first seen at its own free (a tap's clone consumed at once). */
@@ -130,6 +131,8 @@ static __always_inline int pp_end(struct pp_state *st, __u64 skb, __u32 probe, _
 		v = pp_join_copy(st, skb, probe, 0, via);
 	if (!v)
 		return 0;
+	id = v->id;
+	head = v->head;
 	/* Another sk_buff at a taken skb's address: its end is not this packet's. */
 	if (pp_taken_other(v, (struct sk_buff *)skb, via)) {
 		pp_forget_reused(st, v, skb, via);
@@ -137,19 +140,19 @@ static __always_inline int pp_end(struct pp_state *st, __u64 skb, __u32 probe, _
 	}
 	/* A queued TCP segment freed unread, no drop said why: its data goes on. */
 	if (probe == PP_PROBE_KMEM_FREE && pp_queue_merged(st, v)) {
-		pp_head_drop(st, v->head, false);
-		pp_forget(st, skb);
+		if (pp_forget(st, skb, id))
+			pp_head_drop(st, head, false, id);
 		return 0;
 	}
 	if (fate != PP_FATE_CONSUMED)
 		pp_queue_clear(v, skb);
-	shared = pp_head_release(st, v, skb, data, via);
+	shared = pp_head_shared(skb, head, data, via);
 	/* GSO's caller frees the skb it cut up: its data lives on in the segments. */
 	if (fate == PP_FATE_CONSUMED && (v->flags & PP_SKB_SEGMENTED))
 		fate = PP_FATE_SEGMENTED;
 	h = bpf_ringbuf_reserve(&path_map, sizeof(*h), 0);
 	if (h) {
-		pp_fill_hop(h, PP_REC_END, probe, v->id, (struct sk_buff *)skb, via);
+		pp_fill_hop(h, PP_REC_END, probe, id, (struct sk_buff *)skb, via);
 		h->fate = fate;
 		h->reason = reason;
 		h->location = location;
@@ -168,9 +171,10 @@ static __always_inline int pp_end(struct pp_state *st, __u64 skb, __u32 probe, _
 
 		/* The loader will time this skb out: tell it why it has no end. */
 		pp_count_lost(st, NULL, probe);
-		bpf_map_update_elem(&end_lost_map, &v->id, &lost, BPF_ANY);
+		bpf_map_update_elem(&end_lost_map, &id, &lost, BPF_ANY);
 	}
-	pp_forget(st, skb);
+	if (pp_forget(st, skb, id))
+		pp_head_drop(st, head, shared, id);
 	return 0;
 }
 

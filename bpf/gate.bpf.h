@@ -42,11 +42,24 @@ static __always_inline struct pp_skb_val *pp_skb_entry(__u64 skb)
 	return bpf_map_lookup_elem(&skb_map, &key);
 }
 
-/* Forget an skb_map entry; whoever deletes it (here or the loader) drops the count. */
-static __always_inline void pp_forget(struct pp_state *st, __u64 skb)
+/*
+ * Forget SKB, tracked as packet ID: true if this call took its entry out.
+ * Two CPUs may end one skb at once (a datagram read on one is freed on the
+ * CPU that allocated it, skb_attempt_defer_free()), and that CPU may hand
+ * the address to its next packet at once: only ID's entry goes, and only
+ * the call whose delete took it lets go of the packet's data
+ * (pp_head_drop()). Whoever deletes an entry (here or the loader) drops the
+ * count.
+ */
+static __always_inline bool pp_forget(struct pp_state *st, __u64 skb, __u64 id)
 {
-	if (bpf_map_delete_elem(&skb_map, &skb) == 0)
-		__sync_fetch_and_sub(&st->inflight, 1);
+	struct pp_skb_val *v = pp_skb_entry(skb);
+	__u64 key = skb;
+
+	if (!v || v->id != id || bpf_map_delete_elem(&skb_map, &key))
+		return false;
+	__sync_fetch_and_sub(&st->inflight, 1);
+	return true;
 }
 
 #endif

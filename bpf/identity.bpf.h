@@ -74,15 +74,17 @@ static __always_inline void pp_head_note(__u64 head, __u64 id, struct sk_buff *s
 }
 
 /*
- * A tracked skb lets go of HEAD (its free, or pskb_expand_head()). The last
- * tracked holder leaves the entry orphaned if SHARED (an skb not seen yet
- * still holds the data: a raw socket's or a tap's clone), else deletes it.
+ * A tracked skb of packet ID lets go of HEAD (its free, or
+ * pskb_expand_head()). The last tracked holder leaves the entry orphaned if
+ * SHARED (an skb not seen yet still holds the data: a raw socket's or a
+ * tap's clone), else deletes it. An entry of another packet is not ID's to
+ * touch: the buffer was freed and reused meanwhile (see pp_forget()).
  */
-static __always_inline void pp_head_drop(struct pp_state *st, __u64 head, bool shared)
+static __always_inline void pp_head_drop(struct pp_state *st, __u64 head, bool shared, __u64 id)
 {
 	struct pp_head_val *hv = bpf_map_lookup_elem(&head_map, &head);
 
-	if (!hv)
+	if (!hv || hv->id != id)
 		return;
 	/* A plain read: the fetching atomics need a newer BPF ISA than v2. */
 	if (hv->holders > 1) {
@@ -112,21 +114,17 @@ static __always_inline void pp_head_follow(struct pp_state *st, struct pp_skb_va
 	if (head == old)
 		return;
 	v->head = head;
-	pp_head_drop(st, old, false);
+	pp_head_drop(st, old, false, v->id);
 	pp_head_note(head, v->id, (struct sk_buff *)skb, via);
 }
 
 /*
- * SKB is being freed. DATA: it still holds its data here, so whether another
- * skb shares it can be read. Returns whether one does.
+ * SKB, holding HEAD, is being freed. DATA: it still holds its data here, so
+ * whether another skb shares it can be read.
  */
-static __always_inline bool pp_head_release(struct pp_state *st, struct pp_skb_val *v, __u64 skb,
-					    bool data, const enum pp_via via)
+static __always_inline bool pp_head_shared(__u64 skb, __u64 head, bool data, const enum pp_via via)
 {
-	bool shared = data && pp_dataref((struct sk_buff *)skb, v->head, via) > 1;
-
-	pp_head_drop(st, v->head, shared);
-	return shared;
+	return data && pp_dataref((struct sk_buff *)skb, head, via) > 1;
 }
 
 /*
@@ -161,9 +159,11 @@ static __always_inline __u8 pp_fclone(struct sk_buff *skb, const enum pp_via via
 static __always_inline void pp_forget_reused(struct pp_state *st, struct pp_skb_val *v, __u64 skb,
 					     const enum pp_via via)
 {
+	__u64 id = v->id, head = v->head;
+
 	pp_queue_merged(st, v);
-	pp_head_drop(st, v->head, false);
-	pp_forget(st, skb);
+	if (pp_forget(st, skb, id))
+		pp_head_drop(st, head, false, id);
 }
 
 /*
@@ -236,7 +236,7 @@ static __always_inline bool pp_reused_at(struct pp_state *st, struct pp_skb_val 
 	}
 	/* The buffer's entry is the other packet's: kept, for SKB to join it. */
 	if ((cookie & PP_COOKIE_TAKES) && pp_takes_other(v, (struct sk_buff *)skb, via)) {
-		pp_forget(st, skb);
+		pp_forget(st, skb, v->id);
 		return true;
 	}
 	if (cookie & PP_COOKIE_TAKES)

@@ -547,7 +547,7 @@ static __always_inline void pp_handed_out(struct pp_state *st, __u64 skb)
 	if (!v)
 		return;
 	pp_queue_merged(st, v);
-	pp_forget(st, skb);
+	pp_forget(st, skb, v->id);
 }
 
 /* An object of an skb cache handed out while packets are in flight: a subprogram

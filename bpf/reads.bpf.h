@@ -33,9 +33,11 @@ static __always_inline void pp_read_end(struct pp_state *st, struct pp_read_slot
 	struct pp_skb_val *v = pp_skb_entry(s->skb);
 	struct tcp_sock *tp = (struct tcp_sock *)s->sk;
 	__u32 seq, lost;
+	__u64 head;
 
 	if (!v || v->id != s->id)
 		return;
+	head = v->head;
 	if (tp) {
 		seq = BPF_CORE_READ(tp, copied_seq);
 		if ((__s32)(seq - s->end_seq) < 0)
@@ -53,8 +55,8 @@ static __always_inline void pp_read_end(struct pp_state *st, struct pp_read_slot
 	/* Its ring slot, walked after this, must not end it again. */
 	pp_queue_clear(v, s->skb);
 	/* Read: its data is the reader's; nothing still to come shares it. */
-	pp_head_drop(st, v->head, false);
-	pp_forget(st, s->skb);
+	if (pp_forget(st, s->skb, s->id))
+		pp_head_drop(st, head, false, s->id);
 }
 
 /* The thread's copies so far are confirmed or let go (R: its read_map entry). */
@@ -148,7 +150,7 @@ static __always_inline void pp_queue_note(struct pp_state *st, struct __sk_buff 
 	}
 	/* Another packet's clone: its read joins that packet (pp_join_copy()). */
 	if (pp_takes_other(v, skb, PP_VIA_BTF)) {
-		pp_forget(st, (__u64)skb);
+		pp_forget(st, (__u64)skb, v->id);
 		return;
 	}
 	pp_note_take(v, skb, 0, PP_VIA_BTF);
@@ -208,6 +210,7 @@ static __always_inline int pp_queue_read(struct pp_state *st, struct pp_queue_sl
 {
 	struct pp_skb_val *v = pp_skb_entry(s->skb);
 	struct tcp_sock *tp = (struct tcp_sock *)sk;
+	__u64 head;
 	bool own;
 
 	if (!s->merged && (!s->id || (tcp && v && v->id != s->id)))
@@ -224,11 +227,10 @@ static __always_inline int pp_queue_read(struct pp_state *st, struct pp_queue_sl
 		: v && pp_still_queued(s->skb))
 		return 0;
 	own = v && !s->merged;
+	head = own ? v->head : 0;
 	pp_queue_end(st, s, own ? v->lost : 0, own && (v->flags & PP_SKB_GAP) ? PP_HOP_GAP : 0, sk);
-	if (v && !s->merged) {
-		pp_head_drop(st, v->head, false);
-		pp_forget(st, s->skb);
-	}
+	if (own && pp_forget(st, s->skb, s->id))
+		pp_head_drop(st, head, false, s->id);
 	return 1;
 }
 
