@@ -140,8 +140,7 @@ static __always_inline int pp_end(struct pp_state *st, __u64 skb, __u32 probe, _
 	}
 	/* A queued TCP segment freed unread, no drop said why: its data goes on. */
 	if (probe == PP_PROBE_KMEM_FREE && pp_queue_merged(st, v)) {
-		if (pp_forget(st, skb, id))
-			pp_head_drop(st, head, false, id);
+		pp_let_go(st, skb, id, head, false);
 		return 0;
 	}
 	if (fate != PP_FATE_CONSUMED)
@@ -173,8 +172,7 @@ static __always_inline int pp_end(struct pp_state *st, __u64 skb, __u32 probe, _
 		pp_count_lost(st, NULL, probe);
 		bpf_map_update_elem(&end_lost_map, &id, &lost, BPF_ANY);
 	}
-	if (pp_forget(st, skb, id))
-		pp_head_drop(st, head, shared, id);
+	pp_let_go(st, skb, id, head, shared);
 	return 0;
 }
 

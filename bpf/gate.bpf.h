@@ -48,7 +48,7 @@ static __always_inline struct pp_skb_val *pp_skb_entry(__u64 skb)
  * CPU that allocated it, skb_attempt_defer_free()), and that CPU may hand
  * the address to its next packet at once: only ID's entry goes, and only
  * the call whose delete took it lets go of the packet's data
- * (pp_head_drop()). Whoever deletes an entry (here or the loader) drops the
+ * (pp_let_go()). Whoever deletes an entry (here or the loader) drops the
  * count.
  */
 static __always_inline bool pp_forget(struct pp_state *st, __u64 skb, __u64 id)

@@ -103,6 +103,18 @@ static __always_inline void pp_head_drop(struct pp_state *st, __u64 head, bool s
 }
 
 /*
+ * Forget SKB of packet ID, and its data buffer HEAD (SHARED: see
+ * pp_head_drop()) if this call's delete took the entry: of two enders of
+ * one skb on two CPUs, only one lets go of the buffer.
+ */
+static __always_inline void pp_let_go(struct pp_state *st, __u64 skb, __u64 id, __u64 head,
+				      bool shared)
+{
+	if (pp_forget(st, skb, id))
+		pp_head_drop(st, head, shared, id);
+}
+
+/*
  * A tracked skb's data may move (pskb_expand_head()): follow it, so that
  * clones made later are still known by their head.
  */
@@ -162,8 +174,7 @@ static __always_inline void pp_forget_reused(struct pp_state *st, struct pp_skb_
 	__u64 id = v->id, head = v->head;
 
 	pp_queue_merged(st, v);
-	if (pp_forget(st, skb, id))
-		pp_head_drop(st, head, false, id);
+	pp_let_go(st, skb, id, head, false);
 }
 
 /*

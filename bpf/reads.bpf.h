@@ -55,8 +55,7 @@ static __always_inline void pp_read_end(struct pp_state *st, struct pp_read_slot
 	/* Its ring slot, walked after this, must not end it again. */
 	pp_queue_clear(v, s->skb);
 	/* Read: its data is the reader's; nothing still to come shares it. */
-	if (pp_forget(st, s->skb, s->id))
-		pp_head_drop(st, head, false, s->id);
+	pp_let_go(st, s->skb, s->id, head, false);
 }
 
 /* The thread's copies so far are confirmed or let go (R: its read_map entry). */
@@ -229,8 +228,8 @@ static __always_inline int pp_queue_read(struct pp_state *st, struct pp_queue_sl
 	own = v && !s->merged;
 	head = own ? v->head : 0;
 	pp_queue_end(st, s, own ? v->lost : 0, own && (v->flags & PP_SKB_GAP) ? PP_HOP_GAP : 0, sk);
-	if (own && pp_forget(st, s->skb, s->id))
-		pp_head_drop(st, head, false, s->id);
+	if (own)
+		pp_let_go(st, s->skb, s->id, head, false);
 	return 1;
 }
 
